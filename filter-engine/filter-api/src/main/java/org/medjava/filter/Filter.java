@@ -1,0 +1,35 @@
+package org.medjava.filter;
+
+/**
+ * An image filter: a pure kernel over interleaved RGB bytes, as defined by {@code spec/xv-filters.md}.
+ *
+ * <p>Contract of {@link #apply}: {@code dst} has the size of {@code src} and arrives as an exact copy of it;
+ * {@code region} is clipped to the image and not empty; {@code params} were made by this filter's descriptor.
+ * The filter writes only inside the region and reads {@code src} only inside the region (Spread works in place
+ * on {@code dst}). Hosts call {@link #run}, which establishes that contract.
+ */
+public interface Filter {
+
+    FilterDescriptor descriptor();
+
+    void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation);
+
+    /**
+     * Runs {@code filter} on a copy of {@code src}: clips the region, copies, applies.
+     *
+     * @param region {@code null} for the whole image
+     * @return a new raster; {@code src} is never modified
+     */
+    static Raster run(Filter filter, Raster src, Region region, FilterParams params, Implementation implementation) {
+        if (!params.filterId().equals(filter.descriptor().id())) {
+            throw new IllegalArgumentException("parameters of " + params.filterId() + " given to "
+                    + filter.descriptor().id());
+        }
+        Region clipped = (region == null ? src.bounds() : region).clip(src.width(), src.height());
+        Raster dst = src.copy();
+        if (!clipped.isEmpty()) {
+            filter.apply(src, dst, clipped, params, implementation);
+        }
+        return dst;
+    }
+}

@@ -1,0 +1,31 @@
+package org.medjava.filter;
+
+/** The version of this API; plugins name the version they were compiled for in their manifest. */
+public final class FilterApi {
+    /**
+     * {@code major.minor}. A host accepts a plugin built for the same major version and a minor version no newer
+     * than its own.
+     */
+    public static final String VERSION = "1.0";
+
+    private FilterApi() {
+    }
+
+    /** Whether a plugin compiled against {@code pluginApiVersion} can run on this API. */
+    public static boolean isCompatible(String pluginApiVersion) {
+        if (pluginApiVersion == null) {
+            return false;
+        }
+        String[] mine = VERSION.split("\\.");
+        String[] theirs = pluginApiVersion.trim().split("\\.");
+        if (theirs.length != 2) {
+            return false;
+        }
+        try {
+            return Integer.parseInt(theirs[0]) == Integer.parseInt(mine[0])
+                    && Integer.parseInt(theirs[1]) <= Integer.parseInt(mine[1]);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+}
