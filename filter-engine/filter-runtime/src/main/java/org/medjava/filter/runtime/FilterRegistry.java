@@ -1,0 +1,437 @@
+package org.medjava.filter.runtime;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.lang.ref.WeakReference;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
+import org.medjava.filter.Filter;
+import org.medjava.filter.FilterDescriptor;
+import org.medjava.filter.FilterParams;
+import org.medjava.filter.Implementation;
+import org.medjava.filter.InvalidParameterException;
+import org.medjava.filter.Raster;
+import org.medjava.filter.Region;
+
+/**
+ * The Service Configurator: filter plugins are loaded, replaced, suspended, resumed and removed while the host
+ * runs. Each plugin JAR gets its own class loader (over a private copy of the JAR, parent = filter-api's loader).
+ *
+ * <p>Hosts name filters by id and never hold plugin objects; {@link #apply} returns a fresh raster. Replacing a
+ * plugin swaps in the new version atomically: calls already running finish on the old version, which is then
+ * finalized and its loader closed. A new version that fails to load leaves the old one active. A plugin that
+ * throws while filtering is marked FAILED with the reason; other plugins are unaffected. Mutations are serialized;
+ * {@code apply} takes no lock.
+ */
+public final class FilterRegistry implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(FilterRegistry.class.getName());
+
+    private final Path workDir;
+    private final boolean ownsWorkDir;
+    private final PluginLoader loader;
+    private final ReentrantLock mutation = new ReentrantLock();
+    private final Map<String, Slot> slots = new ConcurrentHashMap<>();
+    private final Map<String, String> filterOwners = new ConcurrentHashMap<>();
+    private final Set<String> suspended = ConcurrentHashMap.newKeySet();
+    private final List<RegistryListener> listeners = new CopyOnWriteArrayList<>();
+    private volatile boolean timing;
+
+    /** A registry keeping private JAR copies in a temporary directory it deletes on {@link #close()}. */
+    public FilterRegistry() {
+        this(createTempDir(), true);
+    }
+
+    /** A registry keeping private JAR copies in {@code workDir} (created if missing). */
+    public FilterRegistry(Path workDir) {
+        this(workDir, false);
+    }
+
+    private FilterRegistry(Path workDir, boolean ownsWorkDir) {
+        try {
+            Files.createDirectories(workDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create plugin work directory " + workDir, e);
+        }
+        this.workDir = workDir;
+        this.ownsWorkDir = ownsWorkDir;
+        this.loader = new PluginLoader(workDir);
+    }
+
+    private static Path createTempDir() {
+        try {
+            return Files.createTempDirectory("medjava-plugins-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary plugin work directory", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- directives
+
+    /**
+     * The {@code load} directive: loads {@code jar} as plugin {@code pluginId}, or replaces the running version.
+     *
+     * @throws RegistryException.PluginLoadException with the reason; a running older version stays active
+     */
+    public PluginInfo load(String pluginId, Path jar, Map<String, String> properties) {
+        mutation.lock();
+        try {
+            Slot slot = slots.get(pluginId);
+            LoadedPlugin previous = slot == null ? null : slot.active;
+            LoadedPlugin next;
+            try {
+                next = loader.load(pluginId, jar.toAbsolutePath(), properties);
+                checkNoConflicts(next);
+            } catch (RegistryException.PluginLoadException e) {
+                recordLoadFailure(pluginId, jar, properties, previous, e.getMessage());
+                throw e;
+            }
+            if (slot == null) {
+                slot = new Slot();
+                slots.put(pluginId, slot);
+            }
+            slot.active = next;
+            slot.failure = null;
+            slot.failedDescriptors = Map.of();
+            next.filters.keySet().forEach(filterId -> filterOwners.put(filterId, pluginId));
+            if (previous != null) {
+                previous.filters.keySet().stream().filter(f -> !next.filters.containsKey(f))
+                        .forEach(filterOwners::remove);
+                previous.retire();
+                fire(new RegistryEvent.PluginReplaced(previous.info(null), next.info(null)));
+                LOG.log(Level.INFO, "replaced plugin " + pluginId + " " + previous.version + " by " + next.version);
+            } else {
+                fire(new RegistryEvent.PluginLoaded(next.info(null)));
+                LOG.log(Level.INFO, "loaded plugin " + pluginId + " " + next.version + " " + next.filters.keySet());
+            }
+            return next.info(null);
+        } finally {
+            mutation.unlock();
+        }
+    }
+
+    private void checkNoConflicts(LoadedPlugin next) {
+        for (String filterId : next.filters.keySet()) {
+            String owner = filterOwners.get(filterId);
+            if (owner != null && !owner.equals(next.id)) {
+                next.retire();
+                throw new RegistryException.PluginLoadException("plugin " + next.id + ": filter id " + filterId
+                        + " is already provided by plugin " + owner + "; remove that plugin first", null);
+            }
+        }
+    }
+
+    private void recordLoadFailure(String pluginId, Path jar, Map<String, String> properties, LoadedPlugin active,
+                                   String reason) {
+        if (active != null) {
+            slots.get(pluginId).failure = reason + " (version " + active.version + " stays active)";
+            fire(new RegistryEvent.PluginFailed(pluginId, reason, true));
+            LOG.log(Level.WARNING, "rejected new version: " + reason + "; version " + active.version + " stays active");
+            return;
+        }
+        Slot slot = slots.computeIfAbsent(pluginId, id -> new Slot());
+        slot.failure = reason;
+        slot.failedJar = jar.toAbsolutePath();
+        slot.failedProperties = Map.copyOf(properties);
+        fire(new RegistryEvent.PluginFailed(pluginId, reason, false));
+        LOG.log(Level.WARNING, reason);
+    }
+
+    /** The {@code remove} directive: unloads a plugin (calls in flight finish first) or forgets a FAILED one. */
+    public void remove(String pluginId) {
+        mutation.lock();
+        try {
+            Slot slot = slots.get(pluginId);
+            if (slot == null) {
+                throw new RegistryException.UnknownIdException("no plugin " + pluginId + "; loaded: "
+                        + String.join(", ", new TreeSet<>(slots.keySet())));
+            }
+            filterOwners.values().removeIf(pluginId::equals);
+            slots.remove(pluginId);
+            if (slot.active != null) {
+                slot.active.retire();
+            }
+            fire(new RegistryEvent.PluginRemoved(pluginId));
+            LOG.log(Level.INFO, "removed plugin " + pluginId);
+        } finally {
+            mutation.unlock();
+        }
+    }
+
+    /** The {@code suspend} directive: the filter stays loaded but refuses calls until resumed. */
+    public void suspend(String filterId) {
+        mutation.lock();
+        try {
+            requireFilter(filterId);
+            if (suspended.add(filterId)) {
+                fire(new RegistryEvent.FilterSuspended(filterId));
+            }
+        } finally {
+            mutation.unlock();
+        }
+    }
+
+    /** The {@code resume} directive. */
+    public void resume(String filterId) {
+        mutation.lock();
+        try {
+            requireFilter(filterId);
+            if (suspended.remove(filterId)) {
+                fire(new RegistryEvent.FilterResumed(filterId));
+            }
+        } finally {
+            mutation.unlock();
+        }
+    }
+
+    private void requireFilter(String filterId) {
+        if (!filterOwners.containsKey(filterId)) {
+            throw unknownFilter(filterId);
+        }
+    }
+
+    // ---------------------------------------------------------------- calls
+
+    /**
+     * Runs a filter on a copy of {@code src}.
+     *
+     * @param region {@code null} for the whole image; clipped to the image
+     * @param params raw {@code name -> value}; defaults fill the rest
+     * @throws InvalidParameterException          a parameter breaks its rule (the message quotes it)
+     * @throws RegistryException.UnknownIdException no such filter (the message lists the available ones)
+     * @throws RegistryException.FilterUnavailableException suspended, or its plugin FAILED
+     * @throws RegistryException.FilterFailedException the filter threw; its plugin is now FAILED
+     */
+    public Raster apply(String filterId, Raster src, Region region, Map<String, String> params,
+                        Implementation implementation) {
+        LoadedPlugin plugin = acquire(filterId);
+        try {
+            Filter filter = plugin.filters.get(filterId);
+            FilterParams parsed = plugin.descriptors.get(filterId).params(params);
+            long start = System.nanoTime();
+            Raster out = runPluginCode(plugin, filterId, src, () -> Filter.run(filter, src, region, parsed,
+                    implementation));
+            long nanos = System.nanoTime() - start;
+            if (timing) {
+                fire(new RegistryEvent.FilterApplied(new ApplyRecord(Instant.now(), filterId, plugin.id,
+                        plugin.version, parsed.toString(), implementation, src.width(), src.height(),
+                        (region == null ? src.bounds() : region).clip(src.width(), src.height()), nanos)));
+            }
+            return out;
+        } finally {
+            plugin.release();
+        }
+    }
+
+    /** Validates parameters without running anything (hosts check a request before reading an image). */
+    public FilterParams validate(String filterId, Map<String, String> params) {
+        return descriptor(filterId).params(params);
+    }
+
+    private Raster runPluginCode(LoadedPlugin plugin, String filterId, Raster src,
+                                 java.util.concurrent.Callable<Raster> body) {
+        try {
+            return PluginCalls.call(plugin.loader, body);
+        } catch (OutOfMemoryError e) {
+            // a resource limit, not a plugin defect: the plugin stays active
+            throw new RegistryException.FilterFailedException(filterId + ": not enough memory to filter a "
+                    + src.width() + "x" + src.height() + " image", e);
+        } catch (Throwable t) {
+            String reason = filterId + " threw " + PluginCalls.reason(t);
+            markFailed(plugin, reason);
+            throw new RegistryException.FilterFailedException(reason + "; plugin " + plugin.id
+                    + " is now FAILED until it is loaded again", t);
+        }
+    }
+
+    private LoadedPlugin acquire(String filterId) {
+        while (true) {
+            String pluginId = filterOwners.get(filterId);
+            if (pluginId == null) {
+                throw unknownFilter(filterId);
+            }
+            if (suspended.contains(filterId)) {
+                throw new RegistryException.FilterUnavailableException("filter " + filterId
+                        + " is suspended; resume it to use it again");
+            }
+            Slot slot = slots.get(pluginId);
+            LoadedPlugin plugin = slot == null ? null : slot.active;
+            if (slot != null && plugin == null) {
+                throw new RegistryException.FilterUnavailableException("filter " + filterId + " is unavailable: plugin "
+                        + pluginId + " FAILED: " + slot.failure);
+            }
+            if (plugin != null && plugin.filters.containsKey(filterId) && plugin.tryAcquire()) {
+                return plugin;
+            }
+            Thread.onSpinWait(); // a replacement or removal is being swapped in; look again
+        }
+    }
+
+    private void markFailed(LoadedPlugin plugin, String reason) {
+        mutation.lock();
+        try {
+            Slot slot = slots.get(plugin.id);
+            if (slot == null || slot.active != plugin) {
+                return; // already replaced or removed
+            }
+            slot.active = null;
+            slot.failure = reason;
+            slot.failedJar = plugin.sourceJar;
+            slot.failedProperties = plugin.properties;
+            slot.failedVersion = plugin.version;
+            slot.failedDescriptors = plugin.descriptors;
+            plugin.retire();
+            fire(new RegistryEvent.PluginFailed(plugin.id, reason, false));
+            LOG.log(Level.WARNING, "plugin " + plugin.id + " FAILED: " + reason);
+        } finally {
+            mutation.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- queries
+
+    public List<PluginInfo> plugins() {
+        List<PluginInfo> result = new ArrayList<>();
+        slots.forEach((id, slot) -> result.add(slot.info(id)));
+        result.sort(Comparator.comparing(PluginInfo::id));
+        return result;
+    }
+
+    public Optional<PluginInfo> plugin(String pluginId) {
+        Slot slot = slots.get(pluginId);
+        return slot == null ? Optional.empty() : Optional.of(slot.info(pluginId));
+    }
+
+    /** Every filter of every plugin, sorted by id, with its state. */
+    public List<FilterInfo> filters() {
+        List<FilterInfo> result = new ArrayList<>();
+        slots.forEach((pluginId, slot) -> {
+            LoadedPlugin active = slot.active;
+            if (active != null) {
+                active.descriptors.forEach((filterId, descriptor) -> result.add(new FilterInfo(descriptor, pluginId,
+                        active.version, suspended.contains(filterId) ? FilterInfo.State.SUSPENDED
+                        : FilterInfo.State.ACTIVE, suspended.contains(filterId) ? "suspended" : null)));
+            } else {
+                slot.failedDescriptors.forEach((filterId, descriptor) -> result.add(new FilterInfo(descriptor,
+                        pluginId, slot.failedVersion, FilterInfo.State.FAILED, slot.failure)));
+            }
+        });
+        result.sort(Comparator.comparing(FilterInfo::id));
+        return result;
+    }
+
+    public Optional<FilterInfo> filter(String filterId) {
+        return filters().stream().filter(f -> f.id().equals(filterId)).findFirst();
+    }
+
+    /** The descriptor of an existing filter, whatever its state. */
+    public FilterDescriptor descriptor(String filterId) {
+        return filter(filterId).map(FilterInfo::descriptor).orElseThrow(() -> unknownFilter(filterId));
+    }
+
+    private RegistryException.UnknownIdException unknownFilter(String filterId) {
+        String known = filters().stream().map(FilterInfo::id).collect(Collectors.joining(", "));
+        return new RegistryException.UnknownIdException("unknown filter \"" + filterId + "\"; available: "
+                + (known.isEmpty() ? "none (no plugin is loaded)" : known));
+    }
+
+    // ---------------------------------------------------------------- events, timing, life cycle
+
+    public void addListener(RegistryListener listener) {
+        listeners.add(listener);
+    }
+
+    public void removeListener(RegistryListener listener) {
+        listeners.remove(listener);
+    }
+
+    /** Benchmark mode: every {@link #apply} is timed and reported as {@link RegistryEvent.FilterApplied}. */
+    public void setTiming(boolean on) {
+        timing = on;
+    }
+
+    public boolean isTiming() {
+        return timing;
+    }
+
+    public Path workDir() {
+        return workDir;
+    }
+
+    private void fire(RegistryEvent event) {
+        for (RegistryListener listener : listeners) {
+            try {
+                listener.onEvent(event);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "registry listener " + listener + " threw on " + event, e);
+            }
+        }
+    }
+
+    /** Removes every plugin (their calls in flight finish first) and deletes a temporary work directory. */
+    @Override
+    public void close() {
+        mutation.lock();
+        try {
+            for (String pluginId : new ArrayList<>(slots.keySet())) {
+                remove(pluginId);
+            }
+        } finally {
+            mutation.unlock();
+        }
+        if (ownsWorkDir) {
+            try (var files = Files.list(workDir)) {
+                for (Path file : files.toList()) {
+                    Files.deleteIfExists(file);
+                }
+                Files.deleteIfExists(workDir);
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, "leaving " + workDir + ": " + e);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- for tests in this package
+
+    /** The active version's class loader, weakly, so a test can watch it being collected after removal. */
+    WeakReference<ClassLoader> classLoaderOf(String pluginId) {
+        Slot slot = slots.get(pluginId);
+        return new WeakReference<>(slot == null || slot.active == null ? null : slot.active.loader);
+    }
+
+    int callsInFlight(String pluginId) {
+        Slot slot = slots.get(pluginId);
+        return slot == null || slot.active == null ? 0 : slot.active.callsInFlight();
+    }
+
+    /** A plugin id's current state. Written under {@link #mutation}, read without it. */
+    private static final class Slot {
+        volatile LoadedPlugin active;
+        volatile String failure;
+        volatile Path failedJar;
+        volatile Map<String, String> failedProperties = Map.of();
+        volatile String failedVersion = "unknown";
+        volatile Map<String, FilterDescriptor> failedDescriptors = Map.of();
+
+        PluginInfo info(String id) {
+            LoadedPlugin plugin = active;
+            if (plugin != null) {
+                return plugin.info(failure);
+            }
+            return new PluginInfo(id, failedVersion, PluginInfo.State.FAILED, failedJar, null,
+                    new ArrayList<>(new TreeSet<>(failedDescriptors.keySet())), failedProperties, null, failure);
+        }
+    }
+}

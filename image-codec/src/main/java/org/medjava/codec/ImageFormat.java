@@ -1,0 +1,78 @@
+package org.medjava.codec;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/** The raster formats the codecs read and write, with their media types and file name extensions. */
+public enum ImageFormat {
+    PPM("image/x-portable-pixmap", "ppm", "pnm"),
+    PNG("image/png", "png"),
+    GIF("image/gif", "gif"),
+    JPEG("image/jpeg", "jpg", "jpeg");
+
+    private final String mediaType;
+    private final List<String> extensions;
+
+    ImageFormat(String mediaType, String... extensions) {
+        this.mediaType = mediaType;
+        this.extensions = List.of(extensions);
+    }
+
+    public String mediaType() {
+        return mediaType;
+    }
+
+    public List<String> extensions() {
+        return extensions;
+    }
+
+    /** By file name extension, case-insensitive. */
+    public static Optional<ImageFormat> fromFileName(Path file) {
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        int dot = name.lastIndexOf('.');
+        String ext = dot < 0 ? "" : name.substring(dot + 1);
+        return Arrays.stream(values()).filter(f -> f.extensions.contains(ext)).findFirst();
+    }
+
+    /** By the first bytes of the content (magic numbers), whatever the file is called. */
+    public static Optional<ImageFormat> sniff(byte[] head) {
+        if (startsWith(head, 'P', '6')) {
+            return Optional.of(PPM);
+        }
+        if (startsWith(head, 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A)) {
+            return Optional.of(PNG);
+        }
+        if (startsWith(head, 'G', 'I', 'F', '8')) {
+            return Optional.of(GIF);
+        }
+        if (startsWith(head, 0xFF, 0xD8, 0xFF)) {
+            return Optional.of(JPEG);
+        }
+        return Optional.empty();
+    }
+
+    private static boolean startsWith(byte[] head, int... magic) {
+        if (head.length < magic.length) {
+            return false;
+        }
+        for (int i = 0; i < magic.length; i++) {
+            if ((head[i] & 0xFF) != magic[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Names of all formats with their extensions, for error messages. */
+    public static String describeAll() {
+        StringBuilder sb = new StringBuilder();
+        for (ImageFormat f : values()) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(f.name()).append(" (.")
+                    .append(String.join(", .", f.extensions)).append(')');
+        }
+        return sb.toString();
+    }
+}
