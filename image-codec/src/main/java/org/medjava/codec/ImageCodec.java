@@ -4,10 +4,12 @@ import java.awt.image.BufferedImage;
 import java.awt.image.ColorModel;
 import java.awt.image.IndexColorModel;
 import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -234,13 +236,25 @@ public final class ImageCodec {
         ImageFormat format = ImageFormat.fromFileName(file).orElseThrow(() -> new IOException(
                 "cannot tell the output format from \"" + file.getFileName() + "\"; use one of: "
                         + ImageFormat.describeAll()));
-        Path dir = file.toAbsolutePath().getParent();
-        Path temp = Files.createTempFile(dir, "." + file.getFileName(), ".part");
+        writeAtomically(file, out -> write(raster, format, out));
+    }
+
+    /** What writes the bytes of a file. */
+    @FunctionalInterface
+    interface Body {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /**
+     * Runs {@code body} into a temp file beside {@code file}, forces it to disk and renames it over {@code file}.
+     * If anything fails, the temp file is deleted and {@code file} is as it was.
+     */
+    static void writeAtomically(Path file, Body body) throws IOException {
+        Path temp = Files.createTempFile(file.toAbsolutePath().getParent(), "." + file.getFileName(), ".part");
         try {
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-                java.io.BufferedOutputStream out = new java.io.BufferedOutputStream(
-                        java.nio.channels.Channels.newOutputStream(channel), 1 << 16);
-                write(raster, format, out);
+                BufferedOutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16);
+                body.writeTo(out);
                 out.flush();
                 channel.force(true);
             }

@@ -2,7 +2,6 @@ package org.medjava.filter.runtime;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,7 +62,7 @@ final class PluginLoader {
         }
         URLClassLoader loader;
         try {
-            loader = new URLClassLoader("plugin:" + pluginId + "@" + version, new URL[] {copy.toUri().toURL()},
+            loader = new PluginClassLoader("plugin:" + pluginId + "@" + version, copy.toUri().toURL(),
                     Filter.class.getClassLoader());
         } catch (IOException e) {
             deleteQuietly(copy);

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs, on a fresh Debian (bookworm) machine, everything the build and tests need that Maven cannot fetch.
+# Idempotent and quick when everything is there. Run by ./medjava test and ./medjava start.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+# The JDK (17, the project's release), Maven, and the C toolchain for c-reference/.
+command -v javac >/dev/null && command -v mvn >/dev/null && command -v gcc >/dev/null && command -v make >/dev/null \
+  || ensure_packages openjdk-17-jdk-headless maven gcc make libc6-dev
+
+java_major=$(javac -version 2>&1 | sed -E 's/^javac ([0-9]+).*/\1/')
+if [ "${java_major:-0}" -lt 17 ]; then
+  echo "bootstrap: javac $java_major found, the build needs 17 or newer" >&2
+  exit 1
+fi

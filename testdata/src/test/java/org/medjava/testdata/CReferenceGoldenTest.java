@@ -1,0 +1,24 @@
+package org.medjava.testdata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.medjava.filter.testkit.GoldenCase;
+import org.medjava.filter.testkit.TestData;
+
+/** Both C implementations reproduce every golden case byte for byte (the Java side runs in each plugin module). */
+class CReferenceGoldenTest {
+    @Test
+    void bothCPortsPassEveryGoldenCase() throws Exception {
+        Path dir = TestData.goldenDir();
+        int cases = GoldenCase.load(dir.resolve("cases.csv")).size();
+
+        Ports.CResult result = Ports.runCGolden(dir.resolve("cases.csv"), dir, Path.of("target/c-golden-diffs")
+                .toAbsolutePath());
+
+        assertThat(result.failed()).as(result.output()).isZero();
+        assertThat(result.passed()).as(result.output()).isEqualTo(2 * cases);
+        assertThat(result.exitCode()).as(result.output()).isZero();
+    }
+}
