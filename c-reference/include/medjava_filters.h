@@ -1,0 +1,174 @@
+/*
+ * medjava_filters.h - C reference implementation of the eight xv 3.10a image filters
+ * (docs/xv-filters.md) with the MedJava parameter contract (docs/filters.md).
+ *
+ * Pixels are interleaved 8-bit RGB, rows top to bottom, stride 3*width, no padding.
+ *
+ * Every filter exists twice: *_straightforward (reads like the spec) and *_optimized
+ * (hand-optimized). Both produce byte-identical output.
+ *
+ * Low-level filter functions:
+ *   - `dst` must arrive as an exact copy of `src` (the caller copies); only pixels inside
+ *     the region are written. `src` and `dst` must not overlap.
+ *   - the region must already be clipped to the image and non-empty
+ *     (0 <= x, 0 <= y, w >= 1, h >= 1, x + w <= width, y + h <= height).
+ *   - they return MJ_OK, MJ_ERR_ARG (bad region / parameter) or MJ_ERR_NOMEM.
+ * Spread works in place on `img` (the output buffer) and never reads the input.
+ *
+ * The library has no global mutable state and is thread-safe: concurrent calls on
+ * distinct output buffers are fine.
+ */
+#ifndef MEDJAVA_FILTERS_H
+#define MEDJAVA_FILTERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MJ_OK            0
+#define MJ_ERR_FILTER  (-1) /* unknown filter id */
+#define MJ_ERR_PARAM   (-2) /* invalid parameter string / value */
+#define MJ_ERR_ARG     (-3) /* invalid image size, region, buffers or implementation */
+#define MJ_ERR_NOMEM   (-4) /* out of memory */
+
+#define MJ_IMPL_STRAIGHTFORWARD 0
+#define MJ_IMPL_OPTIMIZED       1
+
+typedef struct {
+    int x, y, w, h;
+} mj_region;
+
+typedef enum {
+    MJ_BLUR = 0,
+    MJ_SHARPEN,
+    MJ_DESPECKLE,
+    MJ_EDGE_DETECT,
+    MJ_EMBOSS,
+    MJ_OIL_PAINT,
+    MJ_PIXELIZE,
+    MJ_SPREAD,
+    MJ_FILTER_COUNT
+} mj_filter;
+
+typedef enum { MJ_EDGE_FRAME_XV = 0, MJ_EDGE_FRAME_BLACK = 1 } mj_edge_frame;
+typedef enum { MJ_EMBOSS_ROUNDING_XV = 0, MJ_EMBOSS_ROUNDING_FLOOR = 1 } mj_emboss_rounding;
+typedef enum { MJ_OIL_WINDOW_XV = 0, MJ_OIL_WINDOW_CENTRED = 1 } mj_oil_window;
+typedef enum { MJ_SPREAD_DIAMOND = 0, MJ_SPREAD_BOX = 1 } mj_spread_mode;
+
+/* Parsed, validated parameters of one filter (see mj_parse_params). */
+typedef struct {
+    mj_filter filter;
+    int n;                        /* blur, despeckle: odd 1..255; oil-paint: 1..31 */
+    int p;                        /* sharpen: 0..99 */
+    mj_edge_frame frame;          /* edge-detect */
+    mj_emboss_rounding rounding;  /* emboss */
+    mj_oil_window window;         /* oil-paint */
+    int block_w, block_h;         /* pixelize: 1..65535 each */
+    mj_spread_mode spread_mode;   /* spread: "N" = diamond, "AxB" = box */
+    int spread_a, spread_b;       /* spread: 0..65535; diamond mode uses spread_a = spread_b = N */
+    uint32_t seed;                /* spread: 0..2147483647 (0 is treated as 1) */
+    int seed_from_clock;          /* spread: 1 = seed from time(NULL) at run time */
+} mj_params;
+
+/* ---- generic entry points ------------------------------------------------------- */
+
+/* Space-separated list of the filter ids, e.g. "blur sharpen ... spread". */
+const char *mj_filter_ids(void);
+/* Filter id of a filter enum value, NULL if out of range. */
+const char *mj_filter_id(mj_filter f);
+/* Enum value of a filter id, -1 if unknown. */
+int mj_filter_from_id(const char *filter_id);
+
+/* Parses and validates "name=value name=value" (NULL or "" = defaults) for a filter, per
+ * docs/filters.md. On error returns MJ_ERR_FILTER / MJ_ERR_PARAM and writes a message such as
+ * `blur: parameter n="4" is invalid: n must be an odd integer from 1 to 255 (default 3)`
+ * into err (if err != NULL && errlen > 0). */
+int mj_parse_params(const char *filter_id, const char *params, mj_params *out,
+                    char *err, size_t errlen);
+
+/* Clips (x,y,w,h) to a width x height image (in 64-bit arithmetic, so any int values are
+ * fine). Returns 1 and stores the clipped region if it is non-empty, else returns 0. */
+int mj_clip_region(int width, int height, int x, int y, int w, int h, mj_region *out);
+
+/* Runs a filter on an already-copied dst (dst == copy of src) over an already clipped,
+ * non-empty region. impl is MJ_IMPL_STRAIGHTFORWARD or MJ_IMPL_OPTIMIZED. */
+int mj_run(const mj_params *params, int impl, const uint8_t *src, uint8_t *dst,
+           int width, int height, mj_region region);
+
+/* One-call entry point: parses + validates params, clips the region (x,y,w,h, may reach
+ * outside the image; pass 0,0,width,height for the whole image), copies src to dst and
+ * applies the filter. An empty region after clipping leaves dst an exact copy of src.
+ * src == dst is allowed (a temporary copy of the input is made); other overlaps are not.
+ * width or height 0 means an empty image (nothing to do). */
+int mj_apply(const char *filter_id, const char *params, int impl,
+             const uint8_t *src, uint8_t *dst, int width, int height,
+             int rx, int ry, int rw, int rh, char *err, size_t errlen);
+
+/* Human-readable text for an MJ_* return code. */
+const char *mj_strerror(int code);
+
+/* ---- the filters ---------------------------------------------------------------- */
+
+int mj_blur_straightforward(const uint8_t *src, uint8_t *dst, int width, int height,
+                            mj_region r, int n);
+int mj_blur_optimized(const uint8_t *src, uint8_t *dst, int width, int height,
+                      mj_region r, int n);
+
+int mj_sharpen_straightforward(const uint8_t *src, uint8_t *dst, int width, int height,
+                               mj_region r, int p);
+int mj_sharpen_optimized(const uint8_t *src, uint8_t *dst, int width, int height,
+                         mj_region r, int p);
+
+int mj_despeckle_straightforward(const uint8_t *src, uint8_t *dst, int width, int height,
+                                 mj_region r, int n);
+int mj_despeckle_optimized(const uint8_t *src, uint8_t *dst, int width, int height,
+                           mj_region r, int n);
+
+int mj_edge_detect_straightforward(const uint8_t *src, uint8_t *dst, int width, int height,
+                                   mj_region r, mj_edge_frame frame);
+int mj_edge_detect_optimized(const uint8_t *src, uint8_t *dst, int width, int height,
+                             mj_region r, mj_edge_frame frame);
+
+int mj_emboss_straightforward(const uint8_t *src, uint8_t *dst, int width, int height,
+                              mj_region r, mj_emboss_rounding rounding);
+int mj_emboss_optimized(const uint8_t *src, uint8_t *dst, int width, int height,
+                        mj_region r, mj_emboss_rounding rounding);
+
+int mj_oil_paint_straightforward(const uint8_t *src, uint8_t *dst, int width, int height,
+                                 mj_region r, int n, mj_oil_window window);
+int mj_oil_paint_optimized(const uint8_t *src, uint8_t *dst, int width, int height,
+                           mj_region r, int n, mj_oil_window window);
+
+int mj_pixelize_straightforward(const uint8_t *src, uint8_t *dst, int width, int height,
+                                mj_region r, int block_w, int block_h);
+int mj_pixelize_optimized(const uint8_t *src, uint8_t *dst, int width, int height,
+                          mj_region r, int block_w, int block_h);
+
+/* Diamond mode uses a as the radius (b is ignored); box mode is +-a horizontally, +-b
+ * vertically; a, b in 0..65535. seed: XVR seed 0..2147483647 (0 is treated as 1). */
+int mj_spread_straightforward(uint8_t *img, int width, int height, mj_region r,
+                              mj_spread_mode mode, int a, int b, uint32_t seed);
+int mj_spread_optimized(uint8_t *img, int width, int height, mj_region r,
+                        mj_spread_mode mode, int a, int b, uint32_t seed);
+
+/* ---- XVR: portable re-implementation of glibc random() TYPE_3 (spec 2.8) ---------- */
+
+typedef struct {
+    uint32_t r[34]; /* ring buffer: r[i mod 34] */
+    uint32_t i;     /* index of the next value to compute (>= 34) */
+} mj_xvr;
+
+/* Seeds the generator and discards r[34..343]. Seeds are 1..2^31-1 as in the spec; 0 is
+ * treated as 1. (Larger values are accepted and used as r[0] unchanged.) */
+void mj_xvr_seed(mj_xvr *g, uint32_t seed);
+/* Next output number, 0..2^31-1. */
+uint32_t mj_xvr_next(mj_xvr *g);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MEDJAVA_FILTERS_H */

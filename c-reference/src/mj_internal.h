@@ -1,0 +1,54 @@
+/* Internal helpers shared by the filter sources. Not part of the public API. */
+#ifndef MJ_INTERNAL_H
+#define MJ_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "medjava_filters.h"
+
+/* Byte offset of pixel (x,y) in an interleaved RGB image of the given width. */
+static inline size_t mj_off(int x, int y, int width)
+{
+    return ((size_t)y * (size_t)width + (size_t)x) * 3u;
+}
+
+/* xv luminance: (11 r + 16 g + 5 b) >> 5 (operand never negative). */
+static inline int mj_mono(int r, int g, int b)
+{
+    return (11 * r + 16 * g + 5 * b) >> 5;
+}
+
+static inline int mj_imin(int a, int b) { return a < b ? a : b; }
+static inline int mj_imax(int a, int b) { return a > b ? a : b; }
+static inline int mj_iclamp(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+/* min(x + h, e) and max(x - h, s) for 0 <= s <= x <= e and h >= 0, without overflow. */
+static inline int mj_hi(int x, int h, int e) { return x >= e - h ? e : x + h; }
+static inline int mj_lo(int x, int h, int s) { return x - h <= s ? s : x - h; }
+
+#if defined(__GNUC__)
+#define MJ_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define MJ_INTERNAL
+#endif
+
+/* Checks that buffers are present, the image size is positive and the region is clipped and
+ * non-empty. Returns 1 when valid. (Library-internal: not exported from the .so.) */
+MJ_INTERNAL int mj_check_args(const void *buf, int width, int height, mj_region r);
+
+/*
+ * Exact division by a runtime constant d (1 <= d <= 65536) for numerators s < 2^24:
+ * floor(s / d) == (s * m) >> 40 with m = ceil(2^40 / d).
+ * Proof: with e = m*d - 2^40 (0 <= e < d), s*m/2^40 = s/d + s*e/(d*2^40) and s*e < 2^24*2^16,
+ * so the error term is below 1/d and cannot carry past the next multiple of d.
+ */
+static inline uint64_t mj_magic24(uint32_t d)
+{
+    return (((uint64_t)1 << 40) + d - 1) / d;
+}
+static inline uint32_t mj_div24(uint32_t s, uint64_t m)
+{
+    return (uint32_t)(((uint64_t)s * m) >> 40);
+}
+
+#endif

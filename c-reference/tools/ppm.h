@@ -1,0 +1,26 @@
+/* Binary PPM (P6, maxval 255) reading and atomic writing for the command-line tools. */
+#ifndef MJ_PPM_H
+#define MJ_PPM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    int width, height;
+    uint8_t *pixels; /* 3 * width * height bytes */
+} mj_image;
+
+/* Reads a P6 file with maxval 255 (header comments allowed, exactly one whitespace byte after
+ * the maxval). Returns 0 on success, else -1 with a message in err. */
+int ppm_read(const char *path, mj_image *img, char *err, size_t errlen);
+
+/* Writes "P6\n<w> <h>\n255\n" + pixels to a temporary file in the same directory, then
+ * renames it over path, so path is never left partially written. 0 on success, else -1. */
+int ppm_write_atomic(const char *path, const mj_image *img, char *err, size_t errlen);
+
+void mj_image_free(mj_image *img);
+
+/* Size in bytes of the pixel data (3 * w * h), or 0 on overflow / empty. */
+size_t mj_image_bytes(int width, int height);
+
+#endif
