@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.medjava.filter.InvalidParameterException;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.runtime.FilterInfo;
 import org.medjava.filter.runtime.FilterRegistry;
@@ -32,6 +31,9 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // the registry logs each load and unload at INFO: right for a server, noise for a command
+        java.util.logging.Logger.getLogger("org.medjava").setLevel(
+                Boolean.getBoolean("medjava.verbose") ? java.util.logging.Level.INFO : java.util.logging.Level.WARNING);
         System.exit(run(Arrays.asList(args), System.out, System.err));
     }
 
@@ -57,7 +59,7 @@ public final class Main {
         } catch (FilterCommand.UsageException e) {
             err.println("error: " + e.getMessage() + "\n" + USAGE);
             return 2;
-        } catch (InvalidParameterException | RegistryException | IOException | IllegalArgumentException e) {
+        } catch (RegistryException | IOException | IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return 1;
         }

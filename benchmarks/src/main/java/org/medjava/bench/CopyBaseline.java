@@ -1,0 +1,44 @@
+package org.medjava.bench;
+
+import java.util.concurrent.TimeUnit;
+import org.medjava.filter.Raster;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/** One read and one write of the image (the copy every filter variant starts with): the memory floor. */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class CopyBaseline {
+    @Param({"1024"})
+    public int size;
+
+    private Raster src;
+    private Raster dst;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        src = new Raster(size, size);
+        java.util.Arrays.fill(src.rgb(), (byte) 7);
+        dst = new Raster(size, size);
+    }
+
+    @Benchmark
+    public Raster copy() {
+        dst.copyFrom(src);
+        return dst;
+    }
+}

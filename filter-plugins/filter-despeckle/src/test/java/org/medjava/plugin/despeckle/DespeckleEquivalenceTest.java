@@ -1,0 +1,77 @@
+package org.medjava.plugin.despeckle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.medjava.filter.Filter;
+import org.medjava.filter.FilterParams;
+import org.medjava.filter.Implementation;
+import org.medjava.filter.Raster;
+import org.medjava.filter.Region;
+
+/** STRAIGHTFORWARD == OPTIMIZED == PARALLEL byte for byte on random images, regions and mask sizes. */
+class DespeckleEquivalenceTest {
+    private static final long SEED = 0xDE5BEC1EL;
+    private static final int CASES = 600;
+
+    @Test
+    void allImplementationsAgreeOnRandomCases() {
+        Filter filter = new DespeckleFilter();
+        SplittableRandom rnd = new SplittableRandom(SEED);
+        int changed = 0;
+        for (int i = 0; i < CASES; i++) {
+            int w = 1 + rnd.nextInt(70);
+            int h = 1 + rnd.nextInt(50);
+            Raster src = TestImages.random(rnd, w, h);
+            Region region = TestImages.randomRegion(rnd, w, h);
+            int n = randomMask(rnd);
+            FilterParams params = filter.descriptor().params(Map.of("n", Integer.toString(n)));
+            String what = "seed " + SEED + " case " + i + ": " + w + "x" + h + " region " + region + " n=" + n;
+            Raster expected = Filter.run(filter, src, region, params, Implementation.STRAIGHTFORWARD);
+            if (!expected.sameContent(src)) {
+                changed++;
+            }
+            for (Implementation impl : new Implementation[] {Implementation.OPTIMIZED, Implementation.PARALLEL}) {
+                Raster actual = Filter.run(filter, src, region, params, impl);
+                assertThat(actual.rgb()).as(what + " " + impl).isEqualTo(expected.rgb());
+            }
+        }
+        // the cases must exercise the filter, not mostly compare unchanged copies
+        assertThat(changed).as("cases that changed the image").isGreaterThan(CASES / 2);
+    }
+
+    /** Bigger images, so that parallel bands really split, against the optimized port. */
+    @Test
+    void parallelBandsAgreeOnLargerImages() {
+        Filter filter = new DespeckleFilter();
+        SplittableRandom rnd = new SplittableRandom(SEED + 1);
+        for (int i = 0; i < 12; i++) {
+            int w = 100 + rnd.nextInt(300);
+            int h = 100 + rnd.nextInt(300);
+            Raster src = TestImages.random(rnd, w, h);
+            Region region = TestImages.randomRegion(rnd, w, h);
+            int n = 2 * rnd.nextInt(1, 6) + 1;
+            FilterParams params = filter.descriptor().params(Map.of("n", Integer.toString(n)));
+            String what = "seed " + (SEED + 1) + " case " + i + ": " + w + "x" + h + " region " + region + " n=" + n;
+            Raster expected = Filter.run(filter, src, region, params, Implementation.OPTIMIZED);
+            Raster actual = Filter.run(filter, src, region, params, Implementation.PARALLEL);
+            assertThat(actual.rgb()).as(what).isEqualTo(expected.rgb());
+        }
+    }
+
+    private static int randomMask(SplittableRandom rnd) {
+        int k = rnd.nextInt(20);
+        if (k == 0) {
+            return 2 * rnd.nextInt(128) + 1; // anything up to 255 (the window then clips to the small region)
+        }
+        if (k == 1) {
+            return 1;
+        }
+        if (k < 10) {
+            return 3;
+        }
+        return 2 * rnd.nextInt(2, 7) + 1; // 5..13
+    }
+}

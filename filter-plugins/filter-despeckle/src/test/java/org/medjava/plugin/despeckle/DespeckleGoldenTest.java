@@ -1,0 +1,14 @@
+package org.medjava.plugin.despeckle;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.medjava.filter.testkit.GoldenTests;
+
+/** Every golden case of testdata/cases.csv for this filter, through all three Java implementations, tolerance 0. */
+class DespeckleGoldenTest {
+    @TestFactory
+    Stream<DynamicTest> goldenCases() {
+        return GoldenTests.forFilter(new DespeckleFilter());
+    }
+}

@@ -1,0 +1,53 @@
+package org.medjava.plugin.edgedetect;
+
+import java.util.List;
+import org.medjava.filter.Filter;
+import org.medjava.filter.FilterDescriptor;
+import org.medjava.filter.FilterParams;
+import org.medjava.filter.Implementation;
+import org.medjava.filter.ParamSpec;
+import org.medjava.filter.Raster;
+import org.medjava.filter.Region;
+
+/**
+ * xv's Edge Detect (spec 2.4): per-channel Prewitt magnitude (max-norm, div 3) on the interior, then a contrast
+ * stretch by the largest luminance of the region. With {@code frame=xv} (default) the 1-pixel frame keeps its
+ * input and takes part in the maximum, as in xv; {@code frame=black} (non-xv) sets the frame to 0 first.
+ */
+public final class EdgeDetectFilter implements Filter {
+    public static final String ID = "edge-detect";
+
+    private static final FilterDescriptor DESCRIPTOR = FilterDescriptor.builder(ID)
+            .displayName("Edge Detect")
+            .version("1")
+            .specSection("2.4")
+            .description("Per-channel Prewitt edge magnitude max(|Gx|,|Gy|)/3 on the interior of the region, then "
+                    + "every channel is stretched by 255/maxv, maxv being the largest MONO luminance of the region.")
+            .param(ParamSpec.choice("frame", "xv", List.of("xv", "black"),
+                    "xv: the 1-pixel frame keeps the input and takes part in the maximum (xv's quirk); "
+                            + "black: the frame is set to 0 before the maximum and the rescale (non-xv)"))
+            .build();
+
+    @Override
+    public FilterDescriptor descriptor() {
+        return DESCRIPTOR;
+    }
+
+    @Override
+    public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
+        boolean black = params.getChoice("frame").equals("black");
+        switch (implementation) {
+            case STRAIGHTFORWARD:
+                EdgeDetectStraightforward.apply(src, dst, region, black);
+                break;
+            case OPTIMIZED:
+                EdgeDetectOptimized.apply(src, dst, region, black);
+                break;
+            case PARALLEL:
+                EdgeDetectOptimized.applyParallel(src, dst, region, black);
+                break;
+            default:
+                throw new IllegalArgumentException("unknown implementation " + implementation);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package org.medjava.plugin.oilpaint;
+
+import java.util.List;
+import org.medjava.filter.Filter;
+import org.medjava.filter.FilterDescriptor;
+import org.medjava.filter.FilterParams;
+import org.medjava.filter.Implementation;
+import org.medjava.filter.ParamSpec;
+import org.medjava.filter.Raster;
+import org.medjava.filter.Region;
+
+/**
+ * xv's Oil Painting (spec 2.6): every region pixel becomes the most frequent colour of its window (clipped to the
+ * region), ties going to the colour that occurs first in row-major window order. {@code window=xv} (default)
+ * keeps xv's adjustment (an odd n becomes n+1, window {@code [x−h, x+h−1]²}, h = n' div 2: 4×4 at offsets
+ * −2..+1 for the default n = 3); {@code window=centred} (non-xv) uses {@code [x−h, x+h]²} with h = n div 2.
+ */
+public final class OilPaintFilter implements Filter {
+    public static final String ID = "oil-paint";
+
+    private static final FilterDescriptor DESCRIPTOR = FilterDescriptor.builder(ID)
+            .displayName("Oil Painting")
+            .version("1")
+            .specSection("2.6")
+            .description("Most frequent colour of the window around each pixel, copied verbatim; ties go to the "
+                    + "colour occurring first in row-major order. With all colours distinct this is a translation "
+                    + "by (+2,+2) for xv's default window.")
+            .param(ParamSpec.integer("n", 3, 1, 31,
+                    "mask size, with xv's adjustment: an odd n becomes n+1, window [x-h, x+h-1] x [y-h, y+h-1], "
+                            + "h = n' div 2"))
+            .param(ParamSpec.choice("window", "xv", List.of("xv", "centred"),
+                    "xv: xv's uncentred even window; centred: h = n div 2, window [x-h, x+h] x [y-h, y+h], "
+                            + "no adjustment of n (non-xv)"))
+            .build();
+
+    @Override
+    public FilterDescriptor descriptor() {
+        return DESCRIPTOR;
+    }
+
+    @Override
+    public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
+        Window window = Window.of(params.getInt("n"), params.getChoice("window").equals("centred"));
+        switch (implementation) {
+            case STRAIGHTFORWARD:
+                OilPaintStraightforward.apply(src, dst, region, window);
+                break;
+            case OPTIMIZED:
+                OilPaintOptimized.apply(src, dst, region, window);
+                break;
+            case PARALLEL:
+                OilPaintOptimized.applyParallel(src, dst, region, window);
+                break;
+            default:
+                throw new IllegalArgumentException("unknown implementation " + implementation);
+        }
+    }
+
+    /**
+     * The window around (x, y): columns {@code x+lo .. x+hi} and rows {@code y+lo .. y+hi} (before clipping to the
+     * region); {@code size = hi − lo + 1}.
+     */
+    static final class Window {
+        final int lo;
+        final int hi;
+        final int size;
+
+        private Window(int lo, int hi) {
+            this.lo = lo;
+            this.hi = hi;
+            this.size = hi - lo + 1;
+        }
+
+        static Window of(int n, boolean centred) {
+            if (centred) {
+                int h = n / 2;
+                return new Window(-h, h);
+            }
+            int adjusted = (n & 1) == 1 ? n + 1 : n; // xv's "force odd" step adds 1 to an odd n
+            int h = adjusted / 2;
+            return new Window(-h, h - 1);
+        }
+
+        @Override
+        public String toString() {
+            return "[" + lo + ".." + hi + "]";
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package org.medjava.plugin.oilpaint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.medjava.filter.Filter;
+import org.medjava.filter.FilterParams;
+import org.medjava.filter.Implementation;
+import org.medjava.filter.Raster;
+import org.medjava.filter.Region;
+
+/** STRAIGHTFORWARD == OPTIMIZED == PARALLEL, byte for byte, on random images, regions and parameters. */
+class OilPaintEquivalenceTest {
+    private static final long SEED = 0x011_2024L;
+    private static final int CASES = 2000;
+
+    private static void check(Filter filter, String what, Raster src, Region region, FilterParams params) {
+        Raster expected = Filter.run(filter, src, region, params, Implementation.STRAIGHTFORWARD);
+        assertThat(TestImages.changedOutside(src, expected, region)).as(what).isNull();
+        for (Implementation impl : new Implementation[] {Implementation.OPTIMIZED, Implementation.PARALLEL}) {
+            Raster actual = Filter.run(filter, src, region, params, impl);
+            assertThat(TestImages.firstDifference(expected, actual)).as(what + " " + impl).isNull();
+        }
+    }
+
+    @Test
+    void allImplementationsAgree() {
+        Filter filter = new OilPaintFilter();
+        Random rnd = new Random(SEED);
+        for (int c = 0; c < CASES; c++) {
+            int n = rnd.nextInt(3) > 0 ? 1 + rnd.nextInt(8) : 1 + rnd.nextInt(31);
+            // the straightforward port is O(n^4) per pixel: keep large windows on small images
+            int max = n > 8 ? 24 : 70;
+            int w = TestImages.randomSize(rnd, max);
+            int h = TestImages.randomSize(rnd, Math.min(max, 50));
+            Raster src = TestImages.random(rnd, w, h);
+            Region region = TestImages.randomRegion(rnd, w, h);
+            String window = rnd.nextInt(3) == 0 ? "centred" : "xv";
+            FilterParams params = filter.descriptor().params(Map.of("n", Integer.toString(n), "window", window));
+            check(filter, "seed " + SEED + " case " + c + ": " + w + "x" + h + " region " + region + " " + params,
+                    src, region, params);
+        }
+    }
+
+    @Test
+    void largerImagesSplitIntoBandsAgree() {
+        Filter filter = new OilPaintFilter();
+        Random rnd = new Random(SEED + 1);
+        for (int c = 0; c < 8; c++) {
+            int w = 50 + rnd.nextInt(150);
+            int h = 40 + rnd.nextInt(150);
+            Raster src = TestImages.random(rnd, w, h);
+            Region region = rnd.nextBoolean() ? null : TestImages.randomRegion(rnd, w, h);
+            int n = 1 + rnd.nextInt(8);
+            String window = rnd.nextBoolean() ? "centred" : "xv";
+            FilterParams params = filter.descriptor().params(Map.of("n", Integer.toString(n), "window", window));
+            check(filter, "seed " + (SEED + 1) + " case " + c + ": " + w + "x" + h + " region " + region + " "
+                    + params, src, region, params);
+        }
+    }
+}

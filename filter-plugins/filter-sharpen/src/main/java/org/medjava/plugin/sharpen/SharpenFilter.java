@@ -1,0 +1,50 @@
+package org.medjava.plugin.sharpen;
+
+import org.medjava.filter.Filter;
+import org.medjava.filter.FilterDescriptor;
+import org.medjava.filter.FilterParams;
+import org.medjava.filter.Implementation;
+import org.medjava.filter.ParamSpec;
+import org.medjava.filter.Raster;
+import org.medjava.filter.Region;
+
+/**
+ * xv's Sharpen (spec 2.2): an unsharp mask on the HSV value of the 1-pixel-inset interior; hue and saturation of
+ * the centre pixel are kept. Binary64 in the spec's exact operation order, so Java and C agree byte for byte.
+ */
+public final class SharpenFilter implements Filter {
+    public static final String ID = "sharpen";
+
+    private static final FilterDescriptor DESCRIPTOR = FilterDescriptor.builder(ID)
+            .displayName("Sharpen")
+            .version("1")
+            .specSection("2.2")
+            .description("Sharpens brightness: v' = (V - p/100 * mean3x3(V)) / (1 - p/100) on the HSV value of "
+                    + "interior pixels, keeping hue and saturation; the 1-pixel frame of the region is unchanged "
+                    + "and regions narrower or shorter than 3 pixels are left alone.")
+            .param(ParamSpec.integer("p", 75, 0, 99, "enhancement factor in percent"))
+            .build();
+
+    @Override
+    public FilterDescriptor descriptor() {
+        return DESCRIPTOR;
+    }
+
+    @Override
+    public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
+        int p = params.getInt("p");
+        switch (implementation) {
+            case STRAIGHTFORWARD:
+                SharpenStraightforward.apply(src, dst, region, p);
+                break;
+            case OPTIMIZED:
+                SharpenOptimized.apply(src, dst, region, p);
+                break;
+            case PARALLEL:
+                SharpenOptimized.applyParallel(src, dst, region, p);
+                break;
+            default:
+                throw new IllegalArgumentException("unknown implementation " + implementation);
+        }
+    }
+}

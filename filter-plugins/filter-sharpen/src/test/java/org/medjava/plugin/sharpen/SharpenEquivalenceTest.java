@@ -1,0 +1,58 @@
+package org.medjava.plugin.sharpen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.medjava.filter.Filter;
+import org.medjava.filter.FilterParams;
+import org.medjava.filter.Implementation;
+import org.medjava.filter.Raster;
+import org.medjava.filter.Region;
+
+/** STRAIGHTFORWARD == OPTIMIZED == PARALLEL, byte for byte, on random images, regions and parameters. */
+class SharpenEquivalenceTest {
+    private static final long SEED = 0x5A4A_2024L;
+    private static final int CASES = 1500;
+
+    @Test
+    void allImplementationsAgree() {
+        Filter filter = new SharpenFilter();
+        Random rnd = new Random(SEED);
+        for (int c = 0; c < CASES; c++) {
+            int w = TestImages.randomSize(rnd, 70);
+            int h = TestImages.randomSize(rnd, 50);
+            Raster src = TestImages.random(rnd, w, h);
+            Region region = TestImages.randomRegion(rnd, w, h);
+            int p = rnd.nextInt(4) == 0 ? new int[] {0, 1, 75, 98, 99}[rnd.nextInt(5)] : rnd.nextInt(100);
+            FilterParams params = filter.descriptor().params(Map.of("p", Integer.toString(p)));
+            String what = "seed " + SEED + " case " + c + ": " + w + "x" + h + " region " + region + " " + params;
+            Raster expected = Filter.run(filter, src, region, params, Implementation.STRAIGHTFORWARD);
+            assertThat(TestImages.changedOutside(src, expected, region)).as(what).isNull();
+            for (Implementation impl : new Implementation[] {Implementation.OPTIMIZED, Implementation.PARALLEL}) {
+                Raster actual = Filter.run(filter, src, region, params, impl);
+                assertThat(TestImages.firstDifference(expected, actual)).as(what + " " + impl).isNull();
+            }
+        }
+    }
+
+    @Test
+    void largerImagesSplitIntoBandsAgree() {
+        Filter filter = new SharpenFilter();
+        Random rnd = new Random(SEED + 1);
+        for (int c = 0; c < 6; c++) {
+            int w = 50 + rnd.nextInt(200);
+            int h = 40 + rnd.nextInt(200);
+            Raster src = TestImages.random(rnd, w, h);
+            Region region = rnd.nextBoolean() ? null : TestImages.randomRegion(rnd, w, h);
+            FilterParams params = filter.descriptor().params(Map.of("p", Integer.toString(rnd.nextInt(100))));
+            String what = "seed " + (SEED + 1) + " case " + c + ": " + w + "x" + h + " region " + region + " " + params;
+            Raster expected = Filter.run(filter, src, region, params, Implementation.STRAIGHTFORWARD);
+            for (Implementation impl : new Implementation[] {Implementation.OPTIMIZED, Implementation.PARALLEL}) {
+                Raster actual = Filter.run(filter, src, region, params, impl);
+                assertThat(TestImages.firstDifference(expected, actual)).as(what + " " + impl).isNull();
+            }
+        }
+    }
+}

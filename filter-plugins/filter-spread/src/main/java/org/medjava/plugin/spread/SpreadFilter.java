@@ -1,0 +1,78 @@
+package org.medjava.plugin.spread;
+
+import org.medjava.filter.Extent;
+import org.medjava.filter.Filter;
+import org.medjava.filter.FilterDescriptor;
+import org.medjava.filter.FilterParams;
+import org.medjava.filter.Implementation;
+import org.medjava.filter.ParamSpec;
+import org.medjava.filter.Raster;
+import org.medjava.filter.Region;
+
+/**
+ * xv's Spread (spec 2.8): in raster order, every region pixel swaps with a random pixel of its clipped diamond
+ * ({@code "d"}) or box ({@code "AxB"}), drawn from the XVR generator. Sequential by nature: PARALLEL runs the
+ * optimized port on the calling thread.
+ */
+public final class SpreadFilter implements Filter {
+    /** Filter id, the same in Java, C, REST and the benchmarks. */
+    public static final String ID = "spread";
+    public static final String DISTANCE = "distance";
+    public static final String SEED = "seed";
+    public static final String SEED_FROM_CLOCK = "seed-from-clock";
+
+    private static final FilterDescriptor DESCRIPTOR = FilterDescriptor.builder(ID)
+            .displayName("Spread")
+            .version("1")
+            .specSection("2.8")
+            .description("Random pixel swaps: in raster order each region pixel swaps with a random pixel of its "
+                    + "diamond |dx|+|dy| <= N or box ±A, ±B, clipped to the region; the histogram is preserved "
+                    + "(xv's Spread, with the seeded XVR generator).")
+            .parallelizable(false)
+            .param(ParamSpec.extent(DISTANCE, "5", 0, 65535,
+                    "N: diamond mode, radius N; AxB: box mode, ±A horizontally and ±B vertically; 0 or 0x0 does nothing"))
+            .param(ParamSpec.integer(SEED, 1, 0, Xvr.MAX_SEED, "XVR seed; 0 is treated as 1"))
+            .param(ParamSpec.bool(SEED_FROM_CLOCK, false,
+                    "xv-like: seed from the clock in seconds (output not reproducible)"))
+            .build();
+
+    @Override
+    public FilterDescriptor descriptor() {
+        return DESCRIPTOR;
+    }
+
+    @Override
+    public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
+        check(src, dst, region, params);
+        Extent distance = params.getExtent(DISTANCE);
+        int seed = params.getBoolean(SEED_FROM_CLOCK) ? clockSeed() : params.getInt(SEED);
+        switch (implementation) {
+            case STRAIGHTFORWARD:
+                SpreadStraightforward.apply(dst, region, distance, seed);
+                break;
+            case OPTIMIZED:
+            case PARALLEL: // sequential: each swap depends on the ones before it
+                SpreadOptimized.apply(dst, region, distance, seed);
+                break;
+            default:
+                throw new IllegalArgumentException("unknown implementation " + implementation);
+        }
+    }
+
+    /** xv's srandom(time in seconds), kept to 0..2^31−1 (Xvr turns 0 into 1). */
+    static int clockSeed() {
+        return (int) ((System.currentTimeMillis() / 1000) & Integer.MAX_VALUE);
+    }
+
+    static void check(Raster src, Raster dst, Region region, FilterParams params) {
+        if (!ID.equals(params.filterId())) {
+            throw new IllegalArgumentException("parameters of " + params.filterId() + " given to " + ID);
+        }
+        src.requireSameSize(dst);
+        if (region.isEmpty() || region.x() < 0 || region.y() < 0
+                || region.endX() > src.width() || region.endY() > src.height()) {
+            throw new IllegalArgumentException(ID + ": region " + region + " is empty or not clipped to the "
+                    + src.width() + "x" + src.height() + " image");
+        }
+    }
+}
