@@ -44,7 +44,7 @@ final class BlurOptimized {
      * <p>Why it is exact: let {@code e = m·d − 2^40}, so {@code 0 ≤ e < d}, and write {@code x = q·d + r} with
      * {@code 0 ≤ r < d}. Then {@code x·m / 2^40 = q + (r + x·e / 2^40) / d}. Since
      * {@code x·e ≤ 255·d·(d − 1) ≤ 255·65025·65024 < 2^40}, the fraction {@code x·e / 2^40} is below 1, so
-     * {@code r + x·e/2^40 < d} and the floor is q. {@code x·m < 256·2^40} fits a long. BlurOptimizedTest checks
+     * {@code r + x·e/2^40 < d} and the floor is q. {@code x·m < 256·2^40} fits a long. BlurReciprocalTest checks
      * the bound for every d, and both ends of every quotient's range for every d.
      */
     static int divide(int x, long m) {

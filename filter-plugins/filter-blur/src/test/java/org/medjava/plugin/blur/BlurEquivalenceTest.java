@@ -1,5 +1,6 @@
 package org.medjava.plugin.blur;
 
+import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
@@ -24,8 +25,8 @@ class BlurEquivalenceTest {
         for (int i = 0; i < CASES; i++) {
             int w = 1 + rnd.nextInt(70);
             int h = 1 + rnd.nextInt(50);
-            Raster src = TestImages.random(rnd, w, h);
-            Region region = TestImages.randomRegion(rnd, w, h);
+            Raster src = TestRasters.random(rnd, w, h);
+            Region region = TestRasters.randomRegion(rnd, w, h);
             int n = randomMask(rnd);
             FilterParams params = filter.descriptor().params(Map.of("n", Integer.toString(n)));
             String what = "seed " + SEED + " case " + i + ": " + w + "x" + h + " region " + region + " n=" + n;
@@ -50,8 +51,8 @@ class BlurEquivalenceTest {
         for (int i = 0; i < 12; i++) {
             int w = 100 + rnd.nextInt(300);
             int h = 100 + rnd.nextInt(300);
-            Raster src = TestImages.random(rnd, w, h);
-            Region region = TestImages.randomRegion(rnd, w, h);
+            Raster src = TestRasters.random(rnd, w, h);
+            Region region = TestRasters.randomRegion(rnd, w, h);
             int n = 2 * rnd.nextInt(12) + 1;
             FilterParams params = filter.descriptor().params(Map.of("n", Integer.toString(n)));
             String what = "seed " + (SEED + 1) + " case " + i + ": " + w + "x" + h + " region " + region + " n=" + n;

@@ -1,5 +1,6 @@
 package org.medjava.plugin.blur;
 
+import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -77,15 +78,15 @@ class BlurFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void countsAreNineSixAndFourAtInteriorEdgeAndCorner(Implementation impl) {
-        Raster src = TestImages.of(new int[][][] {
+        Raster src = TestRasters.of(new int[][][] {
             {{0, 0, 0}, {0, 252, 0}, {0, 0, 0}},
             {{7, 7, 7}, {7, 7, 7}, {7, 7, 7}},
             {{255, 255, 255}, {255, 255, 255}, {255, 255, 255}},
         });
         Raster out = blur(src, null, 3, impl);
-        assertThat(TestImages.channel(out, 0)).isEqualTo(new int[][] {{63, 42, 63}, {42, 28, 42}, {63, 42, 63}});
-        assertThat(TestImages.channel(out, 1)).isEqualTo(new int[][] {{7, 7, 7}, {7, 7, 7}, {7, 7, 7}});
-        assertThat(TestImages.channel(out, 2))
+        assertThat(TestRasters.channel(out, 0)).isEqualTo(new int[][] {{63, 42, 63}, {42, 28, 42}, {63, 42, 63}});
+        assertThat(TestRasters.channel(out, 1)).isEqualTo(new int[][] {{7, 7, 7}, {7, 7, 7}, {7, 7, 7}});
+        assertThat(TestRasters.channel(out, 2))
                 .isEqualTo(new int[][] {{255, 255, 255}, {255, 255, 255}, {255, 255, 255}});
     }
 
@@ -93,12 +94,12 @@ class BlurFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void resultIsTheFloorOfTheMean(Implementation impl) {
-        Raster src = TestImages.grey(new int[][] {{0, 0, 0}, {0, 100, 0}, {0, 0, 0}});
+        Raster src = TestRasters.grey(new int[][] {{0, 0, 0}, {0, 100, 0}, {0, 0, 0}});
         Raster out = blur(src, null, 3, impl);
-        assertThat(TestImages.channel(out, 0)).isEqualTo(new int[][] {{25, 16, 25}, {16, 11, 16}, {25, 16, 25}});
+        assertThat(TestRasters.channel(out, 0)).isEqualTo(new int[][] {{25, 16, 25}, {16, 11, 16}, {25, 16, 25}});
         // 2+2+2+1 = 7 over 4 values: 1.75 floors to 1 (rounding would give 2)
-        Raster two = TestImages.grey(new int[][] {{2, 2}, {2, 1}});
-        assertThat(TestImages.channel(blur(two, null, 3, impl), 0)).isEqualTo(new int[][] {{1, 1}, {1, 1}});
+        Raster two = TestRasters.grey(new int[][] {{2, 2}, {2, 1}});
+        assertThat(TestRasters.channel(blur(two, null, 3, impl), 0)).isEqualTo(new int[][] {{1, 1}, {1, 1}});
     }
 
     /** n=5: counts 9 at the corner, 12 next to it, 15 at the edge centre, 25 in the middle of a 5×5 image. */
@@ -107,8 +108,8 @@ class BlurFilterTest {
     void maskFiveCountsClipToTheRegion(Implementation impl) {
         int[][] rows = new int[5][5];
         rows[2][2] = 225;
-        Raster out = blur(TestImages.grey(rows), null, 5, impl);
-        int[][] r = TestImages.channel(out, 0);
+        Raster out = blur(TestRasters.grey(rows), null, 5, impl);
+        int[][] r = TestRasters.channel(out, 0);
         assertThat(r[0][0]).isEqualTo(225 / 9);
         assertThat(r[0][1]).isEqualTo(225 / 12); // 18.75 -> 18
         assertThat(r[0][2]).isEqualTo(225 / 15);
@@ -121,7 +122,7 @@ class BlurFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void maskOneIsTheIdentity(Implementation impl) {
-        Raster src = TestImages.noise(17, 11, 42);
+        Raster src = TestRasters.noise(17, 11, 42);
         assertThat(blur(src, null, 1, impl).rgb()).isEqualTo(src.rgb());
         assertThat(blur(src, Region.of(3, 2, 5, 5), 1, impl).rgb()).isEqualTo(src.rgb());
     }
@@ -130,22 +131,22 @@ class BlurFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void neighbourhoodsClipToTheRegionNotTheImage(Implementation impl) {
-        Raster white = TestImages.fill(new Raster(7, 6), Region.of(0, 0, 7, 6), 255);
+        Raster white = TestRasters.fill(new Raster(7, 6), Region.of(0, 0, 7, 6), 255);
         Region region = Region.of(2, 1, 3, 4);
-        Raster src = TestImages.fill(white, region, 0);
+        Raster src = TestRasters.fill(white, region, 0);
         Raster out = blur(src, region, 3, impl);
         assertThat(out.rgb()).isEqualTo(src.rgb());
         // and with n much larger than the region: the mean of the region only
-        Raster ramp = TestImages.grey(new int[][] {{200, 200, 200, 200}, {200, 10, 20, 200}, {200, 30, 41, 200}});
+        Raster ramp = TestRasters.grey(new int[][] {{200, 200, 200, 200}, {200, 10, 20, 200}, {200, 30, 41, 200}});
         Raster big = blur(ramp, Region.of(1, 1, 2, 2), 255, impl);
-        assertThat(TestImages.channel(big, 0))
+        assertThat(TestRasters.channel(big, 0))
                 .isEqualTo(new int[][] {{200, 200, 200, 200}, {200, 25, 25, 200}, {200, 25, 25, 200}});
     }
 
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void pixelsOutsideTheRegionAreUnchanged(Implementation impl) {
-        Raster src = TestImages.noise(12, 9, 7);
+        Raster src = TestRasters.noise(12, 9, 7);
         Region region = Region.of(3, 2, 4, 5);
         Raster out = blur(src, region, 3, impl);
         for (int y = 0; y < src.height(); y++) {
@@ -162,11 +163,11 @@ class BlurFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void regionOutsideTheImageIsClippedAndThinRegionsWork(Implementation impl) {
-        Raster src = TestImages.grey(new int[][] {{9, 0}, {30, 0}, {60, 0}});
+        Raster src = TestRasters.grey(new int[][] {{9, 0}, {30, 0}, {60, 0}});
         Raster out = blur(src, Region.of(-4, -1, 5, 10), 3, impl); // clips to column 0
-        assertThat(TestImages.channel(out, 0)).isEqualTo(new int[][] {{19, 0}, {33, 0}, {45, 0}});
-        Raster row = TestImages.grey(new int[][] {{9, 30, 60, 1}});
-        assertThat(TestImages.channel(blur(row, null, 3, impl), 0)).isEqualTo(new int[][] {{19, 33, 30, 30}});
+        assertThat(TestRasters.channel(out, 0)).isEqualTo(new int[][] {{19, 0}, {33, 0}, {45, 0}});
+        Raster row = TestRasters.grey(new int[][] {{9, 30, 60, 1}});
+        assertThat(TestRasters.channel(blur(row, null, 3, impl), 0)).isEqualTo(new int[][] {{19, 33, 30, 30}});
         Raster none = blur(src, Region.of(5, 5, 3, 3), 3, impl); // empty after clipping
         assertThat(none.rgb()).isEqualTo(src.rgb());
     }
@@ -174,7 +175,7 @@ class BlurFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void inputIsNeverModified(Implementation impl) {
-        Raster src = TestImages.noise(9, 9, 3);
+        Raster src = TestRasters.noise(9, 9, 3);
         byte[] before = src.rgb().clone();
         blur(src, null, 5, impl);
         assertThat(src.rgb()).isEqualTo(before);

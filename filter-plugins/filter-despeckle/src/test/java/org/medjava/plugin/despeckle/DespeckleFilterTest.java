@@ -1,5 +1,6 @@
 package org.medjava.plugin.despeckle;
 
+import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -72,7 +73,7 @@ class DespeckleFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void channelsAreIndependent(Implementation impl) {
-        Raster src = TestImages.of(new int[][][] {
+        Raster src = TestRasters.of(new int[][][] {
             {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}},
             {{5, 1, 2}, {3, 9, 4}, {6, 7, 8}},
             {{0, 0, 0}, {9, 9, 9}, {2, 2, 2}},
@@ -90,11 +91,11 @@ class DespeckleFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void evenCountsGiveTheFlooredMeanOfTheTwoMiddleValues(Implementation impl) {
-        Raster two = TestImages.grey(new int[][] {{10, 200}, {31, 20}});
+        Raster two = TestRasters.grey(new int[][] {{10, 200}, {31, 20}});
         // every window holds all four: 10 20 31 200 -> (20 + 31) / 2 = 25.5 -> 25
-        assertThat(TestImages.channel(despeckle(two, null, 3, impl), 0)).isEqualTo(new int[][] {{25, 25}, {25, 25}});
-        Raster three = TestImages.grey(new int[][] {{0, 50, 100}, {1, 51, 255}, {3, 3, 3}});
-        int[][] out = TestImages.channel(despeckle(three, null, 3, impl), 0);
+        assertThat(TestRasters.channel(despeckle(two, null, 3, impl), 0)).isEqualTo(new int[][] {{25, 25}, {25, 25}});
+        Raster three = TestRasters.grey(new int[][] {{0, 50, 100}, {1, 51, 255}, {3, 3, 3}});
+        int[][] out = TestRasters.channel(despeckle(three, null, 3, impl), 0);
         assertThat(out[0][0]).isEqualTo((1 + 50) / 2); // 0 1 50 51
         assertThat(out[0][1]).isEqualTo((50 + 51) / 2); // 0 1 50 51 100 255
         assertThat(out[1][0]).isEqualTo((3 + 3) / 2); // 0 1 3 3 50 51
@@ -112,7 +113,7 @@ class DespeckleFilterTest {
                 rows[y][x] = 10 * y + x;
             }
         }
-        int[][] out = TestImages.channel(despeckle(TestImages.grey(rows), null, 5, impl), 0);
+        int[][] out = TestRasters.channel(despeckle(TestRasters.grey(rows), null, 5, impl), 0);
         assertThat(out[0][0]).isEqualTo(11); // 9: 0 1 2 10 [11] 12 20 21 22
         assertThat(out[0][1]).isEqualTo((11 + 12) / 2); // 12: 0-3, 10-13, 20-23
         assertThat(out[1][0]).isEqualTo((12 + 20) / 2); // 12: 0-2, 10-12, 20-22, 30-32
@@ -131,9 +132,9 @@ class DespeckleFilterTest {
         }
         rows[2][3] = 255;
         rows[4][1] = 0;
-        Raster out = despeckle(TestImages.grey(rows), null, 3, impl);
+        Raster out = despeckle(TestRasters.grey(rows), null, 3, impl);
         for (int c = 0; c < 3; c++) {
-            for (int[] r : TestImages.channel(out, c)) {
+            for (int[] r : TestRasters.channel(out, c)) {
                 assertThat(r).containsOnly(80);
             }
         }
@@ -142,7 +143,7 @@ class DespeckleFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void maskOneIsTheIdentity(Implementation impl) {
-        Raster src = TestImages.noise(13, 8, 5);
+        Raster src = TestRasters.noise(13, 8, 5);
         assertThat(despeckle(src, null, 1, impl).rgb()).isEqualTo(src.rgb());
     }
 
@@ -150,12 +151,12 @@ class DespeckleFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void neighbourhoodsClipToTheRegionAndOutsideIsUnchanged(Implementation impl) {
-        Raster white = TestImages.fill(new Raster(8, 7), Region.of(0, 0, 8, 7), 255);
+        Raster white = TestRasters.fill(new Raster(8, 7), Region.of(0, 0, 8, 7), 255);
         Region region = Region.of(2, 1, 4, 5);
-        Raster src = TestImages.fill(white, region, 0);
+        Raster src = TestRasters.fill(white, region, 0);
         assertThat(despeckle(src, region, 3, impl).rgb()).isEqualTo(src.rgb());
         assertThat(despeckle(src, region, 7, impl).rgb()).isEqualTo(src.rgb());
-        Raster noise = TestImages.noise(11, 9, 9);
+        Raster noise = TestRasters.noise(11, 9, 9);
         Raster out = despeckle(noise, region, 5, impl);
         for (int y = 0; y < noise.height(); y++) {
             for (int x = 0; x < noise.width(); x++) {
@@ -170,8 +171,8 @@ class DespeckleFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void thinRegionsUseTheirClippedWindows(Implementation impl) {
-        Raster src = TestImages.grey(new int[][] {{9, 0}, {30, 0}, {60, 0}, {1, 0}});
+        Raster src = TestRasters.grey(new int[][] {{9, 0}, {30, 0}, {60, 0}, {1, 0}});
         Raster out = despeckle(src, Region.of(-2, 0, 3, 9), 3, impl); // clips to column 0
-        assertThat(TestImages.channel(out, 0)).isEqualTo(new int[][] {{19, 0}, {30, 0}, {30, 0}, {30, 0}});
+        assertThat(TestRasters.channel(out, 0)).isEqualTo(new int[][] {{19, 0}, {30, 0}, {30, 0}, {30, 0}});
     }
 }

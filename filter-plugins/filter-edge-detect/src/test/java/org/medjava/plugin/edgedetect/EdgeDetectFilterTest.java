@@ -1,5 +1,6 @@
 package org.medjava.plugin.edgedetect;
 
+import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -83,7 +84,7 @@ class EdgeDetectFilterTest {
         // R: 10 20 30 / 40 50 60 / 70 80 90: Gx = 180-120 = 60, Gy = 240-60 = 180 -> 180/3 = 60
         // G: 200 0 0 in every row: Gx = 0-600 -> |-600| = 600, Gy = 0 -> 200
         // B: only (0,2) = 1: Gx = -1, Gy = +1 -> 1/3 = 0
-        Raster src = TestImages.of(4, 3,
+        Raster src = TestRasters.of(4, 3,
                 rgb(10, 200, 0), rgb(20, 0, 0), rgb(30, 0, 0), 0xFFFFFF,
                 rgb(40, 200, 0), rgb(50, 0, 0), rgb(60, 0, 0), 0,
                 rgb(70, 200, 1), rgb(80, 0, 0), rgb(90, 0, 0), 0);
@@ -99,7 +100,7 @@ class EdgeDetectFilterTest {
     @EnumSource(Implementation.class)
     void stretchUsesTheLargestLuminanceFrameIncluded(Implementation impl) {
         // grey 3x3 gradient: centre Gx = 60, Gy = 180 -> 60; maxv = 90 (a frame pixel), v -> v*255/90
-        Raster src = TestImages.grey(3, 3, 10, 20, 30, 40, 50, 60, 70, 80, 90);
+        Raster src = TestRasters.grey(3, 3, 10, 20, 30, 40, 50, 60, 70, 80, 90);
         Raster out = run(src, null, "xv", impl);
         assertThat(greys(out)).containsExactly(28, 56, 85, 113, 170, 170, 198, 226, 255);
     }
@@ -108,7 +109,7 @@ class EdgeDetectFilterTest {
     @EnumSource(Implementation.class)
     void oneBrightFramePixelCancelsTheStretch(Implementation impl) {
         // Interior row 2 has edges of 10 (from the 30 at (2,3)); maxv = 30 stretches them to 85.
-        Raster dark = TestImages.grey(5, 4,
+        Raster dark = TestRasters.grey(5, 4,
                 0, 0, 0, 0, 0,
                 0, 0, 0, 0, 0,
                 0, 0, 0, 0, 0,
@@ -134,7 +135,7 @@ class EdgeDetectFilterTest {
     void channelsAboveMaxvClampTo255(Implementation impl) {
         // red frame pixel: MONO(255,0,0) = 2805 >> 5 = 87 = maxv; 255*255/87 = 747 -> 255.
         // centre: R Gx = Gy = -255 -> 85, MONO = 935 >> 5 = 29; 85*255/87 = 249
-        Raster src = TestImages.of(3, 3, 0xFF0000, 0, 0, 0, 0, 0, 0, 0, 0);
+        Raster src = TestRasters.of(3, 3, 0xFF0000, 0, 0, 0, 0, 0, 0, 0, 0);
         Raster out = run(src, null, "xv", impl);
         assertThat(out.rgbAt(0, 0)).isEqualTo(0xFF0000);
         assertThat(out.rgbAt(1, 1)).isEqualTo(rgb(249, 0, 0));
@@ -145,19 +146,19 @@ class EdgeDetectFilterTest {
     void maxvZeroMeansNoRescale(Implementation impl) {
         // MONO(2,0,1) = 27 >> 5 = 0: maxv = 0, so the frame keeps (2,0,1) and the centre is its edge value 0
         int c = rgb(2, 0, 1);
-        Raster src = TestImages.of(3, 3, c, c, c, c, rgb(9, 9, 9), c, c, c, c);
+        Raster src = TestRasters.of(3, 3, c, c, c, c, rgb(9, 9, 9), c, c, c, c);
         Raster out = run(src, null, "xv", impl);
         assertThat(out.rgbAt(1, 1)).isZero();
         assertThat(out.rgbAt(0, 0)).isEqualTo(c);
         assertThat(out.rgbAt(2, 2)).isEqualTo(c);
-        Raster black = TestImages.filled(6, 5, 0);
+        Raster black = TestRasters.filled(6, 5, 0);
         assertThat(run(black, null, "xv", impl).sameContent(black)).isTrue();
     }
 
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void blackFrameStretchesFromTheInteriorOnly(Implementation impl) {
-        Raster bright = TestImages.grey(5, 4,
+        Raster bright = TestRasters.grey(5, 4,
                 0, 0, 0, 0, 255,
                 0, 0, 0, 0, 0,
                 0, 0, 0, 0, 0,
@@ -174,7 +175,7 @@ class EdgeDetectFilterTest {
     @EnumSource(Implementation.class)
     void regionsWithoutInteriorAreRescaledInput(Implementation impl) {
         // 1 wide: everything is frame; xv: maxv = 40, v*255/40
-        Raster src = TestImages.grey(3, 3, 10, 1, 1, 20, 1, 1, 40, 1, 1);
+        Raster src = TestRasters.grey(3, 3, 10, 1, 1, 20, 1, 1, 40, 1, 1);
         Region column = Region.of(0, 0, 1, 3);
         Raster out = run(src, column, "xv", impl);
         assertThat(greys(out)).containsExactly(63, 1, 1, 127, 1, 1, 255, 1, 1);
@@ -185,7 +186,7 @@ class EdgeDetectFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void onlyTheRegionIsReadAndWritten(Implementation impl) {
-        Raster a = TestImages.noise(new Random(6), 12, 10);
+        Raster a = TestRasters.noise(new Random(6), 12, 10);
         Raster b = a.copy();
         Region region = Region.of(2, 3, 6, 5);
         for (int y = 0; y < 10; y++) {
@@ -198,7 +199,7 @@ class EdgeDetectFilterTest {
         for (String frame : new String[] {"xv", "black"}) {
             Raster outA = run(a, region, frame, impl);
             Raster outB = run(b, region, frame, impl);
-            assertThat(TestImages.changedOutside(a, outA, region)).isNull();
+            assertThat(TestRasters.changedOutside(a, outA, region)).isNull();
             for (int y = region.y(); y < region.endY(); y++) {
                 for (int x = region.x(); x < region.endX(); x++) {
                     assertThat(outA.rgbAt(x, y)).isEqualTo(outB.rgbAt(x, y));

@@ -1,5 +1,6 @@
 package org.medjava.plugin.emboss;
 
+import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
@@ -21,17 +22,17 @@ class EmbossEquivalenceTest {
         Filter filter = new EmbossFilter();
         Random rnd = new Random(SEED);
         for (int c = 0; c < CASES; c++) {
-            int w = TestImages.randomSize(rnd, 70);
-            int h = TestImages.randomSize(rnd, 50);
-            Raster src = TestImages.random(rnd, w, h);
-            Region region = TestImages.randomRegion(rnd, w, h);
+            int w = TestRasters.randomSize(rnd, 70);
+            int h = TestRasters.randomSize(rnd, 50);
+            Raster src = TestRasters.random(rnd, w, h);
+            Region region = TestRasters.randomRegion(rnd, w, h);
             FilterParams params = filter.descriptor().params(Map.of("rounding", rnd.nextInt(3) == 0 ? "floor" : "xv"));
             String what = "seed " + SEED + " case " + c + ": " + w + "x" + h + " region " + region + " " + params;
             Raster expected = Filter.run(filter, src, region, params, Implementation.STRAIGHTFORWARD);
-            assertThat(TestImages.changedOutside(src, expected, region)).as(what).isNull();
+            assertThat(TestRasters.changedOutside(src, expected, region)).as(what).isNull();
             for (Implementation impl : new Implementation[] {Implementation.OPTIMIZED, Implementation.PARALLEL}) {
                 Raster actual = Filter.run(filter, src, region, params, impl);
-                assertThat(TestImages.firstDifference(expected, actual)).as(what + " " + impl).isNull();
+                assertThat(TestRasters.firstDifference(expected, actual)).as(what + " " + impl).isNull();
             }
         }
     }
@@ -43,14 +44,14 @@ class EmbossEquivalenceTest {
         for (int c = 0; c < 6; c++) {
             int w = 50 + rnd.nextInt(200);
             int h = 40 + rnd.nextInt(200);
-            Raster src = TestImages.random(rnd, w, h);
-            Region region = rnd.nextBoolean() ? null : TestImages.randomRegion(rnd, w, h);
+            Raster src = TestRasters.random(rnd, w, h);
+            Region region = rnd.nextBoolean() ? null : TestRasters.randomRegion(rnd, w, h);
             FilterParams params = filter.descriptor().params(Map.of("rounding", rnd.nextBoolean() ? "floor" : "xv"));
             String what = "seed " + (SEED + 1) + " case " + c + ": " + w + "x" + h + " region " + region + " " + params;
             Raster expected = Filter.run(filter, src, region, params, Implementation.STRAIGHTFORWARD);
             for (Implementation impl : new Implementation[] {Implementation.OPTIMIZED, Implementation.PARALLEL}) {
                 Raster actual = Filter.run(filter, src, region, params, impl);
-                assertThat(TestImages.firstDifference(expected, actual)).as(what + " " + impl).isNull();
+                assertThat(TestRasters.firstDifference(expected, actual)).as(what + " " + impl).isNull();
             }
         }
     }

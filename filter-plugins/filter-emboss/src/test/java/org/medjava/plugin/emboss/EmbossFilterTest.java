@@ -1,5 +1,6 @@
 package org.medjava.plugin.emboss;
 
+import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -76,7 +77,7 @@ class EmbossFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void flatAreasBecomeGrey128AndTheFrameEnds128(Implementation impl) {
-        Raster src = TestImages.filled(6, 5, 0x3C9AF0);
+        Raster src = TestRasters.filled(6, 5, 0x3C9AF0);
         Region region = Region.of(1, 1, 4, 3);
         Raster out = run(src, region, "xv", impl);
         for (int y = 1; y <= 3; y++) {
@@ -84,9 +85,9 @@ class EmbossFilterTest {
                 assertThat(out.rgbAt(x, y)).isEqualTo(0x808080);
             }
         }
-        assertThat(TestImages.changedOutside(src, out, region)).isNull();
+        assertThat(TestRasters.changedOutside(src, out, region)).isNull();
         // noise: the frame is still 128 whatever the input
-        Raster noisy = run(TestImages.noise(new Random(3), 7, 6), null, "xv", impl);
+        Raster noisy = run(TestRasters.noise(new Random(3), 7, 6), null, "xv", impl);
         for (int x = 0; x < 7; x++) {
             assertThat(noisy.rgbAt(x, 0)).isEqualTo(0x808080);
             assertThat(noisy.rgbAt(x, 5)).isEqualTo(0x808080);
@@ -100,7 +101,7 @@ class EmbossFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void regionsWithoutInteriorAreFilledWith128(Implementation impl) {
-        Raster src = TestImages.noise(new Random(4), 8, 8);
+        Raster src = TestRasters.noise(new Random(4), 8, 8);
         for (Region region : List.of(Region.of(0, 0, 2, 8), Region.of(3, 3, 5, 1), Region.of(7, 7, 1, 1))) {
             Raster out = run(src, region, "xv", impl);
             for (int y = region.y(); y < region.endY(); y++) {
@@ -108,7 +109,7 @@ class EmbossFilterTest {
                     assertThat(out.rgbAt(x, y)).isEqualTo(0x808080);
                 }
             }
-            assertThat(TestImages.changedOutside(src, out, region)).isNull();
+            assertThat(TestRasters.changedOutside(src, out, region)).isNull();
         }
     }
 
@@ -117,7 +118,7 @@ class EmbossFilterTest {
     void kernelWeightsAreMinus2Minus1ZeroMinus1ZeroPlus1ZeroPlus1Plus2(Implementation impl) {
         // a=10 b=20 c=250 / d=30 e=99 f=70 / g=250 h=90 i=100:
         // S = 2i + h + f - d - b - 2a = 200 + 90 + 70 - 30 - 20 - 20 = 290 -> 290/8 = 36 -> 164
-        Raster src = TestImages.grey(3, 3, 10, 20, 250, 30, 99, 70, 250, 90, 100);
+        Raster src = TestRasters.grey(3, 3, 10, 20, 250, 30, 99, 70, 250, 90, 100);
         assertThat(run(src, null, "xv", impl).rgbAt(1, 1)).isEqualTo(164 * 0x010101);
         // one pixel at a time
         assertThat(centreWith(2, 2, 0x282828, "xv", impl)).isEqualTo(138 * 0x010101); // 2*40 = 80 -> +10
@@ -165,8 +166,8 @@ class EmbossFilterTest {
     @EnumSource(Implementation.class)
     void extremeSumsStayInRange(Implementation impl) {
         // S = +1020 -> 127 -> 255; S = -1020 -> -127 -> 1 (xv) or -128 -> 0 (floor)
-        Raster up = TestImages.grey(3, 3, 0, 0, 0, 0, 0, 255, 0, 255, 255);
-        Raster down = TestImages.grey(3, 3, 255, 255, 0, 255, 0, 0, 0, 0, 0);
+        Raster up = TestRasters.grey(3, 3, 0, 0, 0, 0, 0, 255, 0, 255, 255);
+        Raster down = TestRasters.grey(3, 3, 255, 255, 0, 255, 0, 0, 0, 0, 0);
         assertThat(run(up, null, "xv", impl).rgbAt(1, 1)).isEqualTo(0xFFFFFF);
         assertThat(run(up, null, "floor", impl).rgbAt(1, 1)).isEqualTo(0xFFFFFF);
         assertThat(run(down, null, "xv", impl).rgbAt(1, 1)).isEqualTo(0x010101);
@@ -192,7 +193,7 @@ class EmbossFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void onlyTheRegionIsReadAndWritten(Implementation impl) {
-        Raster a = TestImages.noise(new Random(6), 12, 10);
+        Raster a = TestRasters.noise(new Random(6), 12, 10);
         Raster b = a.copy();
         Region region = Region.of(2, 3, 6, 5);
         for (int y = 0; y < 10; y++) {
@@ -204,7 +205,7 @@ class EmbossFilterTest {
         }
         Raster outA = run(a, region, "xv", impl);
         Raster outB = run(b, region, "xv", impl);
-        assertThat(TestImages.changedOutside(a, outA, region)).isNull();
+        assertThat(TestRasters.changedOutside(a, outA, region)).isNull();
         for (int y = region.y(); y < region.endY(); y++) {
             for (int x = region.x(); x < region.endX(); x++) {
                 assertThat(outA.rgbAt(x, y)).isEqualTo(outB.rgbAt(x, y));

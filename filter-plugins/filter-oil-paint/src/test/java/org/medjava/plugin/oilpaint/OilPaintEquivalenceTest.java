@@ -1,5 +1,6 @@
 package org.medjava.plugin.oilpaint;
 
+import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
@@ -18,10 +19,10 @@ class OilPaintEquivalenceTest {
 
     private static void check(Filter filter, String what, Raster src, Region region, FilterParams params) {
         Raster expected = Filter.run(filter, src, region, params, Implementation.STRAIGHTFORWARD);
-        assertThat(TestImages.changedOutside(src, expected, region)).as(what).isNull();
+        assertThat(TestRasters.changedOutside(src, expected, region)).as(what).isNull();
         for (Implementation impl : new Implementation[] {Implementation.OPTIMIZED, Implementation.PARALLEL}) {
             Raster actual = Filter.run(filter, src, region, params, impl);
-            assertThat(TestImages.firstDifference(expected, actual)).as(what + " " + impl).isNull();
+            assertThat(TestRasters.firstDifference(expected, actual)).as(what + " " + impl).isNull();
         }
     }
 
@@ -33,10 +34,10 @@ class OilPaintEquivalenceTest {
             int n = rnd.nextInt(3) > 0 ? 1 + rnd.nextInt(8) : 1 + rnd.nextInt(31);
             // the straightforward port is O(n^4) per pixel: keep large windows on small images
             int max = n > 8 ? 24 : 70;
-            int w = TestImages.randomSize(rnd, max);
-            int h = TestImages.randomSize(rnd, Math.min(max, 50));
-            Raster src = TestImages.random(rnd, w, h);
-            Region region = TestImages.randomRegion(rnd, w, h);
+            int w = TestRasters.randomSize(rnd, max);
+            int h = TestRasters.randomSize(rnd, Math.min(max, 50));
+            Raster src = TestRasters.random(rnd, w, h);
+            Region region = TestRasters.randomRegion(rnd, w, h);
             String window = rnd.nextInt(3) == 0 ? "centred" : "xv";
             FilterParams params = filter.descriptor().params(Map.of("n", Integer.toString(n), "window", window));
             check(filter, "seed " + SEED + " case " + c + ": " + w + "x" + h + " region " + region + " " + params,
@@ -51,8 +52,8 @@ class OilPaintEquivalenceTest {
         for (int c = 0; c < 8; c++) {
             int w = 50 + rnd.nextInt(150);
             int h = 40 + rnd.nextInt(150);
-            Raster src = TestImages.random(rnd, w, h);
-            Region region = rnd.nextBoolean() ? null : TestImages.randomRegion(rnd, w, h);
+            Raster src = TestRasters.random(rnd, w, h);
+            Region region = rnd.nextBoolean() ? null : TestRasters.randomRegion(rnd, w, h);
             int n = 1 + rnd.nextInt(8);
             String window = rnd.nextBoolean() ? "centred" : "xv";
             FilterParams params = filter.descriptor().params(Map.of("n", Integer.toString(n), "window", window));

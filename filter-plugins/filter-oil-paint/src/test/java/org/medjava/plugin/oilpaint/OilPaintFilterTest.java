@@ -1,5 +1,6 @@
 package org.medjava.plugin.oilpaint;
 
+import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -187,7 +188,7 @@ class OilPaintFilterTest {
         src2.setRgb(2, 0, B);
         assertThat(run(src2, null, 3, "xv", impl).rgbAt(2, 2)).isEqualTo(A);
         // three colours twice each: the first one seen wins
-        Raster src3 = TestImages.of(4, 4,
+        Raster src3 = TestRasters.of(4, 4,
                 1, 2, 3, 4,
                 5, B, 6, A,
                 7, Z, 8, 9,
@@ -199,7 +200,7 @@ class OilPaintFilterTest {
     @EnumSource(Implementation.class)
     void coloursAreExactTriples(Implementation impl) {
         // (1,2,3), (3,2,1) and (2,2,2) have the same sum and MONO-ish values but are different colours
-        Raster src = TestImages.of(4, 4,
+        Raster src = TestRasters.of(4, 4,
                 0x010203, 0x030201, 0x020202, 0x030201,
                 0x010203, 0x020202, 0x010203, 0x020202,
                 0x020202, 0x030201, 0x000000, 0x0A0A0A,
@@ -212,7 +213,7 @@ class OilPaintFilterTest {
     @EnumSource(Implementation.class)
     void cellsOutsideTheRegionAreSkipped(Implementation impl) {
         // outside: one colour everywhere; inside: distinct colours -> translation clamped to the region
-        Raster src = TestImages.filled(8, 8, Z);
+        Raster src = TestRasters.filled(8, 8, Z);
         Raster inner = distinct(4, 4);
         for (int y = 0; y < 4; y++) {
             for (int x = 0; x < 4; x++) {
@@ -227,7 +228,7 @@ class OilPaintFilterTest {
                         .isEqualTo(src.rgbAt(Math.max(x - 2, 2), Math.max(y - 2, 2)));
             }
         }
-        assertThat(TestImages.changedOutside(src, out, region)).isNull();
+        assertThat(TestRasters.changedOutside(src, out, region)).isNull();
     }
 
     @ParameterizedTest
@@ -274,7 +275,7 @@ class OilPaintFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void flatImageStaysFlat(Implementation impl) {
-        Raster src = TestImages.filled(9, 8, Z);
+        Raster src = TestRasters.filled(9, 8, Z);
         for (int n : new int[] {1, 3, 6, 7, 12}) {
             assertThat(run(src, null, n, "xv", impl).sameContent(src)).isTrue();
             assertThat(run(src, null, n, "centred", impl).sameContent(src)).isTrue();

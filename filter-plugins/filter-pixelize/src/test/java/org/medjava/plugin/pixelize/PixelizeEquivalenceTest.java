@@ -1,5 +1,6 @@
 package org.medjava.plugin.pixelize;
 
+import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
@@ -24,8 +25,8 @@ class PixelizeEquivalenceTest {
         for (int i = 0; i < CASES; i++) {
             int w = 1 + rnd.nextInt(70);
             int h = 1 + rnd.nextInt(50);
-            Raster src = TestImages.random(rnd, w, h);
-            Region region = TestImages.randomRegion(rnd, w, h);
+            Raster src = TestRasters.random(rnd, w, h);
+            Region region = TestRasters.randomRegion(rnd, w, h);
             String block = randomBlock(rnd);
             FilterParams params = filter.descriptor().params(Map.of("block", block));
             String what = "seed " + SEED + " case " + i + ": " + w + "x" + h + " region " + region + " block=" + block;
@@ -50,8 +51,8 @@ class PixelizeEquivalenceTest {
         for (int i = 0; i < 20; i++) {
             int w = 100 + rnd.nextInt(400);
             int h = 100 + rnd.nextInt(400);
-            Raster src = TestImages.random(rnd, w, h);
-            Region region = TestImages.randomRegion(rnd, w, h);
+            Raster src = TestRasters.random(rnd, w, h);
+            Region region = TestRasters.randomRegion(rnd, w, h);
             String block = randomBlock(rnd);
             FilterParams params = filter.descriptor().params(Map.of("block", block));
             String what = "seed " + (SEED + 1) + " case " + i + ": " + w + "x" + h + " region " + region

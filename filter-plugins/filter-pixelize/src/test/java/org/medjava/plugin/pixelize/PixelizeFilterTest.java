@@ -1,5 +1,6 @@
 package org.medjava.plugin.pixelize;
 
+import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -33,7 +34,7 @@ class PixelizeFilterTest {
 
     /** A one-row grey image. */
     private static Raster row(int... values) {
-        return TestImages.grey(new int[][] {values});
+        return TestRasters.grey(new int[][] {values});
     }
 
     /** A one-column grey image. */
@@ -42,7 +43,7 @@ class PixelizeFilterTest {
         for (int i = 0; i < values.length; i++) {
             rows[i][0] = values[i];
         }
-        return TestImages.grey(rows);
+        return TestRasters.grey(rows);
     }
 
     @Test
@@ -97,10 +98,10 @@ class PixelizeFilterTest {
     void gridIsCentredLeftGetsTheFloorOfTheOverhang(Implementation impl) {
         Raster out = pixelize(row(0, 10, 20, 30, 40, 50, 60, 70, 80), null, "4x1", impl);
         // blocks [-1,3) [3,7) [7,11): in region 0-2, 3-6, 7-8
-        assertThat(TestImages.channel(out, 0)[0]).containsExactly(10, 10, 10, 45, 45, 45, 45, 75, 75);
+        assertThat(TestRasters.channel(out, 0)[0]).containsExactly(10, 10, 10, 45, 45, 45, 45, 75, 75);
         // 10 columns: excess 2, one column on each side
         Raster ten = pixelize(row(0, 10, 20, 30, 40, 50, 60, 70, 80, 90), null, "4x1", impl);
-        assertThat(TestImages.channel(ten, 0)[0]).containsExactly(10, 10, 10, 45, 45, 45, 45, 80, 80, 80);
+        assertThat(TestRasters.channel(ten, 0)[0]).containsExactly(10, 10, 10, 45, 45, 45, 45, 80, 80, 80);
     }
 
     /** Vertically the top gets the floor and the bottom the ceiling of the excess. */
@@ -108,7 +109,7 @@ class PixelizeFilterTest {
     @EnumSource(Implementation.class)
     void gridIsCentredTopGetsTheFloorOfTheOverhang(Implementation impl) {
         Raster out = pixelize(column(0, 10, 20, 30, 40, 50, 60, 70, 80), null, "1x4", impl);
-        int[][] c = TestImages.channel(out, 0);
+        int[][] c = TestRasters.channel(out, 0);
         assertThat(new int[] {c[0][0], c[1][0], c[2][0], c[3][0], c[4][0], c[5][0], c[6][0], c[7][0], c[8][0]})
                 .containsExactly(10, 10, 10, 45, 45, 45, 45, 75, 75);
     }
@@ -124,7 +125,7 @@ class PixelizeFilterTest {
             {11, 21, 31, 41, 51},
             {100, 101, 200, 201, 255},
         };
-        int[][] out = TestImages.channel(pixelize(TestImages.grey(rows), null, "2", impl), 0);
+        int[][] out = TestRasters.channel(pixelize(TestRasters.grey(rows), null, "2", impl), 0);
         assertThat(out).isEqualTo(new int[][] {
             {1, 1, 5, 5, 8},       // (0+2+1+3)/4 = 1.5, (4+6+5+7)/4 = 5.5, (8+9)/2 = 8.5
             {1, 1, 5, 5, 8},
@@ -138,7 +139,7 @@ class PixelizeFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void channelsAreAveragedSeparately(Implementation impl) {
-        Raster src = TestImages.of(new int[][][] {{{0, 255}}, {{100, 101}}, {{7, 0}}});
+        Raster src = TestRasters.of(new int[][][] {{{0, 255}}, {{100, 101}}, {{7, 0}}});
         Raster out = pixelize(src, null, "2x1", impl);
         assertThat(out.rgbAt(0, 0)).isEqualTo(127 << 16 | 100 << 8 | 3);
         assertThat(out.rgbAt(1, 0)).isEqualTo(127 << 16 | 100 << 8 | 3);
@@ -153,22 +154,22 @@ class PixelizeFilterTest {
     void leftOverhangUsesTheIntendedMeanNotXvsShiftedPixels(Implementation impl) {
         Raster src = row(255, 255, 255, 10, 20, 31, 100, 50);
         Raster out = pixelize(src, Region.of(3, 0, 5, 1), "4x1", impl);
-        assertThat(TestImages.channel(out, 0)[0]).containsExactly(255, 255, 255, 20, 20, 20, 75, 75);
+        assertThat(TestRasters.channel(out, 0)[0]).containsExactly(255, 255, 255, 20, 20, 20, 75, 75);
     }
 
     /** A block bigger than the region makes the region one block: its floor mean everywhere. */
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void blockLargerThanTheRegionAveragesTheWholeRegion(Implementation impl) {
-        Raster src = TestImages.grey(new int[][] {{9, 9, 9, 9}, {9, 1, 2, 9}, {9, 4, 6, 9}, {9, 9, 9, 9}});
-        int[][] out = TestImages.channel(pixelize(src, Region.of(1, 1, 2, 2), "65535", impl), 0);
+        Raster src = TestRasters.grey(new int[][] {{9, 9, 9, 9}, {9, 1, 2, 9}, {9, 4, 6, 9}, {9, 9, 9, 9}});
+        int[][] out = TestRasters.channel(pixelize(src, Region.of(1, 1, 2, 2), "65535", impl), 0);
         assertThat(out).isEqualTo(new int[][] {{9, 9, 9, 9}, {9, 3, 3, 9}, {9, 3, 3, 9}, {9, 9, 9, 9}});
     }
 
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void oneByOneBlocksAreTheIdentity(Implementation impl) {
-        Raster src = TestImages.noise(10, 7, 11);
+        Raster src = TestRasters.noise(10, 7, 11);
         assertThat(pixelize(src, null, "1", impl).rgb()).isEqualTo(src.rgb());
         assertThat(pixelize(src, null, "1x1", impl).rgb()).isEqualTo(src.rgb());
     }
@@ -176,7 +177,7 @@ class PixelizeFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void pixelsOutsideTheRegionAreUnchanged(Implementation impl) {
-        Raster src = TestImages.noise(16, 12, 3);
+        Raster src = TestRasters.noise(16, 12, 3);
         Region region = Region.of(5, 3, 7, 6);
         Raster out = pixelize(src, region, "3x2", impl);
         for (int y = 0; y < src.height(); y++) {
@@ -187,7 +188,7 @@ class PixelizeFilterTest {
             }
         }
         // default 4x4 on a 8x8 image: four 4x4 blocks exactly
-        Raster even = pixelize(TestImages.noise(8, 8, 1), null, "4", impl);
+        Raster even = pixelize(TestRasters.noise(8, 8, 1), null, "4", impl);
         assertThat(even.rgbAt(0, 0)).isEqualTo(even.rgbAt(3, 3));
         assertThat(even.rgbAt(4, 4)).isEqualTo(even.rgbAt(7, 7));
     }

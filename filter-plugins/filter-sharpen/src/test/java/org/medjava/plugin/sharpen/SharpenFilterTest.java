@@ -1,5 +1,6 @@
 package org.medjava.plugin.sharpen;
 
+import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -76,7 +77,7 @@ class SharpenFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void frameKeepsItsInputValues(Implementation impl) {
-        Raster src = TestImages.noise(new Random(1), 7, 6);
+        Raster src = TestRasters.noise(new Random(1), 7, 6);
         Region region = Region.of(1, 1, 5, 4);
         Raster out = run(src, region, 75, impl);
         for (int y = 1; y <= 4; y++) {
@@ -86,20 +87,20 @@ class SharpenFilterTest {
                 }
             }
         }
-        assertThat(TestImages.changedOutside(src, out, region)).isNull();
+        assertThat(TestRasters.changedOutside(src, out, region)).isNull();
         assertThat(out.sameContent(src)).as("the interior changes").isFalse();
     }
 
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void regionsNarrowerOrShorterThanThreeChangeNothing(Implementation impl) {
-        Raster src = TestImages.noise(new Random(2), 9, 9);
+        Raster src = TestRasters.noise(new Random(2), 9, 9);
         for (Region region : List.of(Region.of(0, 0, 2, 9), Region.of(0, 0, 9, 2), Region.of(3, 3, 1, 1),
                 Region.of(2, 0, 2, 2), Region.of(0, 4, 9, 1))) {
             assertThat(run(src, region, 75, impl).sameContent(src)).as("region %s", region).isTrue();
         }
-        assertThat(run(TestImages.noise(new Random(3), 2, 9), null, 99, impl).sameContent(
-                TestImages.noise(new Random(3), 2, 9))).isTrue();
+        assertThat(run(TestRasters.noise(new Random(3), 2, 9), null, 99, impl).sameContent(
+                TestRasters.noise(new Random(3), 2, 9))).isTrue();
     }
 
     @ParameterizedTest
@@ -107,7 +108,7 @@ class SharpenFilterTest {
     void pZeroGivesBackTheInput(Implementation impl) {
         // f = 0, g = 1: v' = (Vc - 0/9) / 1 = Vc, and xv's rgb→hsv→rgb round trip is exact for every colour
         // (checked once for all 2^24 colours while writing this test)
-        Raster src = TestImages.noise(new Random(4), 20, 15);
+        Raster src = TestRasters.noise(new Random(4), 20, 15);
         assertThat(run(src, null, 0, impl).sameContent(src)).isTrue();
     }
 
@@ -116,7 +117,7 @@ class SharpenFilterTest {
     void flatGreyAreasStayUnchangedForEveryP(Implementation impl) {
         for (int p : new int[] {1, 50, 75, 99}) {
             for (int level : new int[] {0, 1, 77, 128, 254, 255}) {
-                Raster src = TestImages.filled(5, 5, level * 0x010101);
+                Raster src = TestRasters.filled(5, 5, level * 0x010101);
                 assertThat(run(src, null, p, impl).sameContent(src)).as("p=%d level=%d", p, level).isTrue();
             }
         }
@@ -126,16 +127,16 @@ class SharpenFilterTest {
     @EnumSource(Implementation.class)
     void p75IsFourVMinusThreeMean(Implementation impl) {
         // grey 3x3, neighbours 90, centre 100: mean = 820/9 = 91.11, 4*100 - 3*91.11 = 126.67 -> 127
-        assertThat(centre(run(TestImages.grey(3, 3, 90, 90, 90, 90, 100, 90, 90, 90, 90), null, 75, impl)))
+        assertThat(centre(run(TestRasters.grey(3, 3, 90, 90, 90, 90, 100, 90, 90, 90, 90), null, 75, impl)))
                 .isEqualTo(127 * 0x010101);
         // neighbours 99, centre 100: mean = 892/9 = 99.11, 400 - 297.33 = 102.67 -> 103
-        assertThat(centre(run(TestImages.grey(3, 3, 99, 99, 99, 99, 100, 99, 99, 99, 99), null, 75, impl)))
+        assertThat(centre(run(TestRasters.grey(3, 3, 99, 99, 99, 99, 100, 99, 99, 99, 99), null, 75, impl)))
                 .isEqualTo(103 * 0x010101);
         // neighbours 40, centre 100: 400 - 3*(420/9) = 260 -> clamped to v' = 1 -> 255
-        assertThat(centre(run(TestImages.grey(3, 3, 40, 40, 40, 40, 100, 40, 40, 40, 40), null, 75, impl)))
+        assertThat(centre(run(TestRasters.grey(3, 3, 40, 40, 40, 40, 100, 40, 40, 40, 40), null, 75, impl)))
                 .isEqualTo(0xFFFFFF);
         // neighbours 90, centre 60: 240 - 3*(780/9) = -20 -> clamped to v' = 0 -> 0
-        assertThat(centre(run(TestImages.grey(3, 3, 90, 90, 90, 90, 60, 90, 90, 90, 90), null, 75, impl)))
+        assertThat(centre(run(TestRasters.grey(3, 3, 90, 90, 90, 90, 60, 90, 90, 90, 90), null, 75, impl)))
                 .isEqualTo(0);
     }
 
@@ -143,10 +144,10 @@ class SharpenFilterTest {
     @EnumSource(Implementation.class)
     void generalPUsesTheSpecFormula(Implementation impl) {
         // p = 50: v' = (Vc - 0.5*S/9) / 0.5 = 2Vc - mean; neighbours 60, centre 100: 200 - 580/9 = 135.56 -> 136
-        assertThat(centre(run(TestImages.grey(3, 3, 60, 60, 60, 60, 100, 60, 60, 60, 60), null, 50, impl)))
+        assertThat(centre(run(TestRasters.grey(3, 3, 60, 60, 60, 60, 100, 60, 60, 60, 60), null, 50, impl)))
                 .isEqualTo(136 * 0x010101);
         // p = 20: v' = (Vc - 0.2*mean) / 0.8; same pixels: (100 - 0.2*64.44) / 0.8 = 108.89 -> 109
-        assertThat(centre(run(TestImages.grey(3, 3, 60, 60, 60, 60, 100, 60, 60, 60, 60), null, 20, impl)))
+        assertThat(centre(run(TestRasters.grey(3, 3, 60, 60, 60, 60, 100, 60, 60, 60, 60), null, 20, impl)))
                 .isEqualTo(109 * 0x010101);
     }
 
@@ -166,7 +167,7 @@ class SharpenFilterTest {
             {0x3264C8, 0x3F7FFD}, // (50,100,200): H = 220, j = 3 -> (P, Q, v) = (63, 127, 253)
         };
         for (int[] c : cases) {
-            Raster src = TestImages.of(3, 3, n, n, n, n, c[0], n, n, n, n);
+            Raster src = TestRasters.of(3, 3, n, n, n, n, c[0], n, n, n, n);
             assertThat(Integer.toHexString(centre(run(src, null, 75, impl))))
                     .as("centre %06x", c[0]).isEqualTo(Integer.toHexString(c[1]));
         }
@@ -178,7 +179,7 @@ class SharpenFilterTest {
         // (200,100,50) on black: S = Vc, v' = (Vc - 0.75*Vc/9)/0.25 = 11/3 Vc > 1 -> 1. Sat = 0.75,
         // H = 20.000000000000004, fr = 0.33333333333333337, T = 1 - 0.75*(1 - fr) = 0.5 exactly, P = 0.25:
         // (v, T, P) = (floor(255.5), floor(128.0), floor(64.25)) = (255, 128, 64)
-        Raster src = TestImages.of(3, 3, 0, 0, 0, 0, 0xC86432, 0, 0, 0, 0);
+        Raster src = TestRasters.of(3, 3, 0, 0, 0, 0, 0xC86432, 0, 0, 0, 0);
         assertThat(Integer.toHexString(centre(run(src, null, 75, impl)))).isEqualTo("ff8040");
     }
 
@@ -209,7 +210,7 @@ class SharpenFilterTest {
     @EnumSource(Implementation.class)
     void windowReadsOnlyTheRegion(Implementation impl) {
         // changing pixels outside the region must not change the result inside it
-        Raster a = TestImages.noise(new Random(6), 12, 10);
+        Raster a = TestRasters.noise(new Random(6), 12, 10);
         Raster b = a.copy();
         Region region = Region.of(2, 3, 6, 5);
         for (int y = 0; y < 10; y++) {

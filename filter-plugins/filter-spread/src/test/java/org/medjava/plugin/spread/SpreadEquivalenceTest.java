@@ -1,5 +1,6 @@
 package org.medjava.plugin.spread;
 
+import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
@@ -24,8 +25,8 @@ class SpreadEquivalenceTest {
         for (int i = 0; i < CASES; i++) {
             int w = 1 + rnd.nextInt(70);
             int h = 1 + rnd.nextInt(50);
-            Raster src = TestImages.random(rnd, w, h);
-            Region region = TestImages.randomRegion(rnd, w, h);
+            Raster src = TestRasters.random(rnd, w, h);
+            Region region = TestRasters.randomRegion(rnd, w, h);
             String distance = randomDistance(rnd);
             int seed = rnd.nextInt(4) == 0 ? rnd.nextInt(3) : rnd.nextInt(Integer.MAX_VALUE);
             FilterParams params = filter.descriptor().params(
@@ -51,8 +52,8 @@ class SpreadEquivalenceTest {
         for (int i = 0; i < 20; i++) {
             int w = 100 + rnd.nextInt(400);
             int h = 100 + rnd.nextInt(400);
-            Raster src = TestImages.noise(w, h, rnd.nextLong());
-            Region region = TestImages.randomRegion(rnd, w, h);
+            Raster src = TestRasters.noise(w, h, rnd.nextLong());
+            Region region = TestRasters.randomRegion(rnd, w, h);
             String distance = randomDistance(rnd);
             FilterParams params = filter.descriptor().params(
                     Map.of("distance", distance, "seed", Integer.toString(rnd.nextInt(Integer.MAX_VALUE))));

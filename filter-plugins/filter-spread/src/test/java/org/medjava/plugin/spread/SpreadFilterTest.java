@@ -1,5 +1,6 @@
 package org.medjava.plugin.spread;
 
+import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -45,7 +46,7 @@ class SpreadFilterTest {
                 rows[y][x] = 10 * (y * w + x + 1);
             }
         }
-        return TestImages.grey(rows);
+        return TestRasters.grey(rows);
     }
 
     /** The labels of a {@link #labelled} raster after filtering, in raster order. */
@@ -147,7 +148,7 @@ class SpreadFilterTest {
     void targetsStayInsideTheRegion(Implementation impl) {
         int[] out = labels(spread(labelled(4, 3), Region.of(1, 0, 2, 3), "5", 12345, impl));
         assertThat(out).containsExactly(1, 10, 2, 4, 5, 7, 3, 8, 9, 11, 6, 12);
-        Raster noise = TestImages.noise(30, 20, 4);
+        Raster noise = TestRasters.noise(30, 20, 4);
         Region region = Region.of(7, 5, 9, 8);
         Raster spread = spread(noise, region, "4x6", 99, impl);
         for (int y = 0; y < noise.height(); y++) {
@@ -164,7 +165,7 @@ class SpreadFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void histogramIsPreserved(Implementation impl) {
-        Raster src = TestImages.noise(64, 48, 21);
+        Raster src = TestRasters.noise(64, 48, 21);
         for (String distance : new String[] {"5", "1", "3x7", "0x2", "40"}) {
             Raster out = spread(src, null, distance, 3, impl);
             assertThat(out.sameContent(src)).as(distance).isFalse();
@@ -176,7 +177,7 @@ class SpreadFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void boxModeWithAZeroExtentMovesAlongOneAxisOnly(Implementation impl) {
-        Raster src = TestImages.noise(20, 15, 8);
+        Raster src = TestRasters.noise(20, 15, 8);
         Raster rows = spread(src, null, "6x0", 5, impl);
         Raster cols = spread(src, null, "0x6", 5, impl);
         for (int y = 0; y < src.height(); y++) {
@@ -192,7 +193,7 @@ class SpreadFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void zeroDistanceDoesNothing(Implementation impl) {
-        Raster src = TestImages.noise(9, 7, 1);
+        Raster src = TestRasters.noise(9, 7, 1);
         assertThat(spread(src, null, "0", 1, impl).rgb()).isEqualTo(src.rgb());
         assertThat(spread(src, null, "0x0", 1, impl).rgb()).isEqualTo(src.rgb());
     }
@@ -212,7 +213,7 @@ class SpreadFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void seedZeroIsSeedOneAndOtherSeedsDiffer(Implementation impl) {
-        Raster src = TestImages.noise(25, 19, 2);
+        Raster src = TestRasters.noise(25, 19, 2);
         Raster one = spread(src, null, "5", 1, impl);
         assertThat(spread(src, null, "5", 0, impl).rgb()).isEqualTo(one.rgb());
         assertThat(spread(src, null, "5", 2, impl).rgb()).isNotEqualTo(one.rgb());
@@ -222,7 +223,7 @@ class SpreadFilterTest {
     @ParameterizedTest
     @EnumSource(Implementation.class)
     void seedFromClockStillPermutes(Implementation impl) {
-        Raster src = TestImages.noise(25, 19, 2);
+        Raster src = TestRasters.noise(25, 19, 2);
         Map<String, String> raw = new HashMap<>();
         raw.put("seed-from-clock", "true");
         Raster out = Filter.run(filter, src, null, filter.descriptor().params(raw), impl);
