@@ -14,3 +14,6 @@ if [ "${java_major:-0}" -lt 17 ]; then
   echo "bootstrap: javac $java_major found, the build needs 17 or newer" >&2
   exit 1
 fi
+
+# PixelMed (DICOM, for image-codec) from Debian into the local Maven repository.
+"$here/install-pixelmed.sh"

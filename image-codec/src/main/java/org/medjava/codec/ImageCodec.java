@@ -26,10 +26,12 @@ import javax.imageio.ImageWriteParam;
 import javax.imageio.ImageWriter;
 import javax.imageio.stream.ImageInputStream;
 import javax.imageio.stream.ImageOutputStream;
+import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.filter.Raster;
 
 /**
- * Reads and writes rasters as PPM, PNG, GIF and JPEG. Reading identifies the format from the content, not the
+ * Reads and writes rasters as PPM, PNG, GIF and JPEG, and reads DICOM (frame 0 through its default window; see
+ * {@link DicomCodec} for frames, windows and attributes). Reading identifies the format from the content, not the
  * name, and refuses images over a pixel limit before decoding their pixels. Writing to a file is atomic: a
  * failed write leaves no partial file and never damages an existing one.
  */
@@ -50,14 +52,17 @@ public final class ImageCodec {
 
     public static Raster read(InputStream input, long maxPixels) throws IOException {
         BufferedInputStream in = new BufferedInputStream(input, 1 << 16);
-        in.mark(16);
-        byte[] head = in.readNBytes(12);
+        in.mark(ImageFormat.SNIFF_LENGTH + 1);
+        byte[] head = in.readNBytes(ImageFormat.SNIFF_LENGTH);
         in.reset();
         ImageFormat format = ImageFormat.sniff(head).orElseThrow(() -> new ImageDecodeException(
                 head.length == 0 ? "empty input, no image" : "unrecognised image data; readable formats: "
                         + ImageFormat.describeAll()));
         if (format == ImageFormat.PPM) {
             return Ppm.read(in, maxPixels);
+        }
+        if (format == ImageFormat.DICOM) {
+            return DicomCodec.readRaster(in, maxPixels);
         }
         return readWithImageIo(in, format, maxPixels);
     }
@@ -208,6 +213,10 @@ public final class ImageCodec {
         if (format == ImageFormat.PPM) {
             Ppm.write(raster, out);
             return;
+        }
+        if (format == ImageFormat.DICOM) {
+            throw new IOException("DICOM is not written from a bare raster: a derived DICOM needs its source "
+                    + "object's patient and study (see org.medjava.codec.dicom)");
         }
         String name = format == ImageFormat.JPEG ? "jpeg" : format.name().toLowerCase(java.util.Locale.ROOT);
         ImageWriter writer = ImageIO.getImageWritersByFormatName(name).next();

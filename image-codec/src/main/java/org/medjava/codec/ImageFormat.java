@@ -11,7 +11,12 @@ public enum ImageFormat {
     PPM("image/x-portable-pixmap", "ppm", "pnm"),
     PNG("image/png", "png"),
     GIF("image/gif", "gif"),
-    JPEG("image/jpeg", "jpg", "jpeg");
+    JPEG("image/jpeg", "jpg", "jpeg"),
+    /** DICOM Part 10 files (preamble and file meta information); read only, see {@code org.medjava.codec.dicom}. */
+    DICOM("application/dicom", "dcm");
+
+    /** How many leading bytes {@link #sniff} needs to recognise every format (DICOM's "DICM" is at 128..131). */
+    public static final int SNIFF_LENGTH = 132;
 
     private final String mediaType;
     private final List<String> extensions;
@@ -37,7 +42,11 @@ public enum ImageFormat {
         return Arrays.stream(values()).filter(f -> f.extensions.contains(ext)).findFirst();
     }
 
-    /** By the first bytes of the content (magic numbers), whatever the file is called. */
+    /**
+     * By the first bytes of the content (magic numbers), whatever the file is called; give it
+     * {@link #SNIFF_LENGTH} bytes (or all there are). DICOM is recognised by "DICM" at offset 128 only: datasets
+     * without the Part 10 preamble and file meta information are not recognised (nor read).
+     */
     public static Optional<ImageFormat> sniff(byte[] head) {
         if (startsWith(head, 'P', '6')) {
             return Optional.of(PPM);
@@ -50,6 +59,9 @@ public enum ImageFormat {
         }
         if (startsWith(head, 0xFF, 0xD8, 0xFF)) {
             return Optional.of(JPEG);
+        }
+        if (head.length >= 132 && head[128] == 'D' && head[129] == 'I' && head[130] == 'C' && head[131] == 'M') {
+            return Optional.of(DICOM);
         }
         return Optional.empty();
     }
