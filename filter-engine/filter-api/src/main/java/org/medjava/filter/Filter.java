@@ -15,6 +15,25 @@ public interface Filter {
     void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation);
 
     /**
+     * Checks the {@link #apply} contract for callers that bypass {@link #run} (benchmarks, tests): parameters made
+     * for this filter, same-size rasters, a region clipped to the image and not empty.
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    static void requireContract(Filter filter, Raster src, Raster dst, Region region, FilterParams params) {
+        String id = filter.descriptor().id();
+        if (!id.equals(params.filterId())) {
+            throw new IllegalArgumentException("parameters of " + params.filterId() + " given to " + id);
+        }
+        src.requireSameSize(dst);
+        if (region.isEmpty() || region.x() < 0 || region.y() < 0
+                || region.endX() > src.width() || region.endY() > src.height()) {
+            throw new IllegalArgumentException(id + ": region " + region + " is empty or not clipped to the "
+                    + src.width() + "x" + src.height() + " image");
+        }
+    }
+
+    /**
      * Runs {@code filter} on a copy of {@code src}: clips the region, copies, applies.
      *
      * @param region {@code null} for the whole image

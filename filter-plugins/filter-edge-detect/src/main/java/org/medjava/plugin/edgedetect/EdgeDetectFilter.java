@@ -35,6 +35,7 @@ public final class EdgeDetectFilter implements Filter {
 
     @Override
     public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
+        Filter.requireContract(this, src, dst, region, params);
         boolean black = params.getChoice("frame").equals("black");
         switch (implementation) {
             case STRAIGHTFORWARD:

@@ -36,6 +36,7 @@ public final class EmbossFilter implements Filter {
 
     @Override
     public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
+        Filter.requireContract(this, src, dst, region, params);
         boolean floor = params.getChoice("rounding").equals("floor");
         switch (implementation) {
             case STRAIGHTFORWARD:

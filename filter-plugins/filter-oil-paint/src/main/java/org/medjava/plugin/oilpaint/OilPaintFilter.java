@@ -40,6 +40,7 @@ public final class OilPaintFilter implements Filter {
 
     @Override
     public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
+        Filter.requireContract(this, src, dst, region, params);
         Window window = Window.of(params.getInt("n"), params.getChoice("window").equals("centred"));
         switch (implementation) {
             case STRAIGHTFORWARD:

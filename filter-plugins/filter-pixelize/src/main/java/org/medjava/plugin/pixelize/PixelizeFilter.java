@@ -37,7 +37,7 @@ public final class PixelizeFilter implements Filter {
 
     @Override
     public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
-        check(src, dst, region, params);
+        Filter.requireContract(this, src, dst, region, params);
         Extent block = params.getExtent(BLOCK);
         switch (implementation) {
             case STRAIGHTFORWARD:
@@ -51,18 +51,6 @@ public final class PixelizeFilter implements Filter {
                 break;
             default:
                 throw new IllegalArgumentException("unknown implementation " + implementation);
-        }
-    }
-
-    static void check(Raster src, Raster dst, Region region, FilterParams params) {
-        if (!ID.equals(params.filterId())) {
-            throw new IllegalArgumentException("parameters of " + params.filterId() + " given to " + ID);
-        }
-        src.requireSameSize(dst);
-        if (region.isEmpty() || region.x() < 0 || region.y() < 0
-                || region.endX() > src.width() || region.endY() > src.height()) {
-            throw new IllegalArgumentException(ID + ": region " + region + " is empty or not clipped to the "
-                    + src.width() + "x" + src.height() + " image");
         }
     }
 }

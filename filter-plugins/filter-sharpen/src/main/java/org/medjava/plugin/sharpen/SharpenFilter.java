@@ -32,6 +32,7 @@ public final class SharpenFilter implements Filter {
 
     @Override
     public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
+        Filter.requireContract(this, src, dst, region, params);
         int p = params.getInt("p");
         switch (implementation) {
             case STRAIGHTFORWARD:

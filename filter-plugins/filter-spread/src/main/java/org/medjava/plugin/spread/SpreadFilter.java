@@ -43,7 +43,7 @@ public final class SpreadFilter implements Filter {
 
     @Override
     public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
-        check(src, dst, region, params);
+        Filter.requireContract(this, src, dst, region, params);
         Extent distance = params.getExtent(DISTANCE);
         int seed = params.getBoolean(SEED_FROM_CLOCK) ? clockSeed() : params.getInt(SEED);
         switch (implementation) {
@@ -62,17 +62,5 @@ public final class SpreadFilter implements Filter {
     /** xv's srandom(time in seconds), kept to 0..2^31−1 (Xvr turns 0 into 1). */
     static int clockSeed() {
         return (int) ((System.currentTimeMillis() / 1000) & Integer.MAX_VALUE);
-    }
-
-    static void check(Raster src, Raster dst, Region region, FilterParams params) {
-        if (!ID.equals(params.filterId())) {
-            throw new IllegalArgumentException("parameters of " + params.filterId() + " given to " + ID);
-        }
-        src.requireSameSize(dst);
-        if (region.isEmpty() || region.x() < 0 || region.y() < 0
-                || region.endX() > src.width() || region.endY() > src.height()) {
-            throw new IllegalArgumentException(ID + ": region " + region + " is empty or not clipped to the "
-                    + src.width() + "x" + src.height() + " image");
-        }
     }
 }
