@@ -1,5 +1,6 @@
 package org.medjava.plugin.blur;
 
+import org.medjava.filter.testkit.ImplementationEquivalence;
 import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,13 +31,8 @@ class BlurEquivalenceTest {
             int n = randomMask(rnd);
             FilterParams params = filter.descriptor().params(Map.of("n", Integer.toString(n)));
             String what = "seed " + SEED + " case " + i + ": " + w + "x" + h + " region " + region + " n=" + n;
-            Raster expected = Filter.run(filter, src, region, params, Implementation.STRAIGHTFORWARD);
-            if (!expected.sameContent(src)) {
+            if (ImplementationEquivalence.check(filter, src, region, params, what)) {
                 changed++;
-            }
-            for (Implementation impl : new Implementation[] {Implementation.OPTIMIZED, Implementation.PARALLEL}) {
-                Raster actual = Filter.run(filter, src, region, params, impl);
-                assertThat(actual.rgb()).as(what + " " + impl).isEqualTo(expected.rgb());
             }
         }
         // the cases must exercise the filter, not mostly compare unchanged copies

@@ -1,5 +1,6 @@
 package org.medjava.plugin.edgedetect;
 
+import org.medjava.filter.testkit.ImplementationEquivalence;
 import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,12 +29,7 @@ class EdgeDetectEquivalenceTest {
             Region region = TestRasters.randomRegion(rnd, w, h);
             FilterParams params = filter.descriptor().params(Map.of("frame", rnd.nextInt(3) == 0 ? "black" : "xv"));
             String what = "seed " + SEED + " case " + c + ": " + w + "x" + h + " region " + region + " " + params;
-            Raster expected = Filter.run(filter, src, region, params, Implementation.STRAIGHTFORWARD);
-            assertThat(TestRasters.changedOutside(src, expected, region)).as(what).isNull();
-            for (Implementation impl : new Implementation[] {Implementation.OPTIMIZED, Implementation.PARALLEL}) {
-                Raster actual = Filter.run(filter, src, region, params, impl);
-                assertThat(TestRasters.firstDifference(expected, actual)).as(what + " " + impl).isNull();
-            }
+            ImplementationEquivalence.check(filter, src, region, params, what);
         }
     }
 
@@ -48,11 +44,7 @@ class EdgeDetectEquivalenceTest {
             Region region = rnd.nextBoolean() ? null : TestRasters.randomRegion(rnd, w, h);
             FilterParams params = filter.descriptor().params(Map.of("frame", rnd.nextBoolean() ? "black" : "xv"));
             String what = "seed " + (SEED + 1) + " case " + c + ": " + w + "x" + h + " region " + region + " " + params;
-            Raster expected = Filter.run(filter, src, region, params, Implementation.STRAIGHTFORWARD);
-            for (Implementation impl : new Implementation[] {Implementation.OPTIMIZED, Implementation.PARALLEL}) {
-                Raster actual = Filter.run(filter, src, region, params, impl);
-                assertThat(TestRasters.firstDifference(expected, actual)).as(what + " " + impl).isNull();
-            }
+            ImplementationEquivalence.check(filter, src, region, params, what);
         }
     }
 }

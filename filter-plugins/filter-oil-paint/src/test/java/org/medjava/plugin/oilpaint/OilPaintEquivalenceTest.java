@@ -1,5 +1,6 @@
 package org.medjava.plugin.oilpaint;
 
+import org.medjava.filter.testkit.ImplementationEquivalence;
 import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,12 +19,7 @@ class OilPaintEquivalenceTest {
     private static final int CASES = 2000;
 
     private static void check(Filter filter, String what, Raster src, Region region, FilterParams params) {
-        Raster expected = Filter.run(filter, src, region, params, Implementation.STRAIGHTFORWARD);
-        assertThat(TestRasters.changedOutside(src, expected, region)).as(what).isNull();
-        for (Implementation impl : new Implementation[] {Implementation.OPTIMIZED, Implementation.PARALLEL}) {
-            Raster actual = Filter.run(filter, src, region, params, impl);
-            assertThat(TestRasters.firstDifference(expected, actual)).as(what + " " + impl).isNull();
-        }
+        ImplementationEquivalence.check(filter, src, region, params, what);
     }
 
     @Test

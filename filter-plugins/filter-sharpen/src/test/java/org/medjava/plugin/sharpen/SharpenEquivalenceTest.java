@@ -1,5 +1,6 @@
 package org.medjava.plugin.sharpen;
 
+import org.medjava.filter.testkit.ImplementationEquivalence;
 import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,12 +30,7 @@ class SharpenEquivalenceTest {
             int p = rnd.nextInt(4) == 0 ? new int[] {0, 1, 75, 98, 99}[rnd.nextInt(5)] : rnd.nextInt(100);
             FilterParams params = filter.descriptor().params(Map.of("p", Integer.toString(p)));
             String what = "seed " + SEED + " case " + c + ": " + w + "x" + h + " region " + region + " " + params;
-            Raster expected = Filter.run(filter, src, region, params, Implementation.STRAIGHTFORWARD);
-            assertThat(TestRasters.changedOutside(src, expected, region)).as(what).isNull();
-            for (Implementation impl : new Implementation[] {Implementation.OPTIMIZED, Implementation.PARALLEL}) {
-                Raster actual = Filter.run(filter, src, region, params, impl);
-                assertThat(TestRasters.firstDifference(expected, actual)).as(what + " " + impl).isNull();
-            }
+            ImplementationEquivalence.check(filter, src, region, params, what);
         }
     }
 
@@ -49,11 +45,7 @@ class SharpenEquivalenceTest {
             Region region = rnd.nextBoolean() ? null : TestRasters.randomRegion(rnd, w, h);
             FilterParams params = filter.descriptor().params(Map.of("p", Integer.toString(rnd.nextInt(100))));
             String what = "seed " + (SEED + 1) + " case " + c + ": " + w + "x" + h + " region " + region + " " + params;
-            Raster expected = Filter.run(filter, src, region, params, Implementation.STRAIGHTFORWARD);
-            for (Implementation impl : new Implementation[] {Implementation.OPTIMIZED, Implementation.PARALLEL}) {
-                Raster actual = Filter.run(filter, src, region, params, impl);
-                assertThat(TestRasters.firstDifference(expected, actual)).as(what + " " + impl).isNull();
-            }
+            ImplementationEquivalence.check(filter, src, region, params, what);
         }
     }
 }

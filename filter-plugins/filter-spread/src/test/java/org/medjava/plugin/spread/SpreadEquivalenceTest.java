@@ -1,5 +1,6 @@
 package org.medjava.plugin.spread;
 
+import org.medjava.filter.testkit.ImplementationEquivalence;
 import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,13 +33,8 @@ class SpreadEquivalenceTest {
             FilterParams params = filter.descriptor().params(
                     Map.of("distance", distance, "seed", Integer.toString(seed)));
             String what = "seed " + SEED + " case " + i + ": " + w + "x" + h + " region " + region + " " + params;
-            Raster expected = Filter.run(filter, src, region, params, Implementation.STRAIGHTFORWARD);
-            if (!expected.sameContent(src)) {
+            if (ImplementationEquivalence.check(filter, src, region, params, what)) {
                 changed++;
-            }
-            for (Implementation impl : new Implementation[] {Implementation.OPTIMIZED, Implementation.PARALLEL}) {
-                Raster actual = Filter.run(filter, src, region, params, impl);
-                assertThat(actual.rgb()).as(what + " " + impl).isEqualTo(expected.rgb());
             }
         }
         // the cases must exercise the filter, not mostly compare unchanged copies
