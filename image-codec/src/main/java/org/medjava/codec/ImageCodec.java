@@ -250,7 +250,7 @@ public final class ImageCodec {
 
     /** What writes the bytes of a file. */
     @FunctionalInterface
-    interface Body {
+    public interface Body {
         void writeTo(OutputStream out) throws IOException;
     }
 
@@ -258,7 +258,7 @@ public final class ImageCodec {
      * Runs {@code body} into a temp file beside {@code file}, forces it to disk and renames it over {@code file}.
      * If anything fails, the temp file is deleted and {@code file} is as it was.
      */
-    static void writeAtomically(Path file, Body body) throws IOException {
+    public static void writeAtomically(Path file, Body body) throws IOException {
         Path temp = Files.createTempFile(file.toAbsolutePath().getParent(), "." + file.getFileName(), ".part");
         try {
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {

@@ -49,6 +49,24 @@ public final class DicomCodec {
     private DicomCodec() {
     }
 
+    /** Whether pixel data in this transfer syntax can be decoded here (JPEG-LS, for one, cannot). */
+    public static boolean decodes(String transferSyntaxUid) {
+        return DECODED.containsKey(transferSyntaxUid);
+    }
+
+    /**
+     * Checks a whole Part 10 file without decoding its pixels: preamble, file meta information with a transfer
+     * syntax, and a dataset that parses to its end. For objects whose pixels cannot be decoded here but may be
+     * stored and served as they are.
+     *
+     * @return the Transfer Syntax UID
+     */
+    public static String checkStructure(byte[] file) throws ImageDecodeException {
+        String ts = transferSyntaxOf(file);
+        parse(file);
+        return ts;
+    }
+
     /** Whether {@code head} (at least 132 bytes) starts with a DICOM preamble: "DICM" at offset 128. */
     public static boolean isDicom(byte[] head) {
         return head.length >= 132 && head[128] == 'D' && head[129] == 'I' && head[130] == 'C' && head[131] == 'M';
