@@ -161,6 +161,7 @@ public final class FilterRegistry implements AutoCloseable {
             filterOwners.values().removeIf(pluginId::equals);
             slots.remove(pluginId);
             if (slot.active != null) {
+                suspended.removeAll(slot.active.filters.keySet()); // a plugin loaded again later starts active
                 slot.active.retire();
             }
             fire(new RegistryEvent.PluginRemoved(pluginId));

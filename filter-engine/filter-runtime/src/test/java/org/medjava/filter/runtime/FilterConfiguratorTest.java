@@ -45,7 +45,7 @@ class FilterConfiguratorTest {
     void readsDirectivesAtStartWithJarPathsRelativeToTheFile() throws Exception {
         Files.writeString(config, """
                 # the svc.conf of MedJava
-                load a plugins/a.jar  marker=none   # trailing comment
+                load a plugins/a.jar  colour=none   # trailing comment
                 load b plugins/b.jar
                 suspend beta
                 """);
@@ -56,7 +56,7 @@ class FilterConfiguratorTest {
         assertThat(report.actions()).contains("suspended beta").anyMatch(a -> a.startsWith("loaded a 1"));
         assertThat(run("alpha")).isEqualTo(1);
         assertThat(registry.filter("beta").orElseThrow().state()).isEqualTo(FilterInfo.State.SUSPENDED);
-        assertThat(registry.plugin("a").orElseThrow().properties()).containsEntry("marker", "none");
+        assertThat(registry.plugin("a").orElseThrow().properties()).containsEntry("colour", "none");
     }
 
     @Test
