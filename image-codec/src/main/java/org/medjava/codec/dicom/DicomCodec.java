@@ -49,11 +49,6 @@ public final class DicomCodec {
     private DicomCodec() {
     }
 
-    /** Whether pixel data in this transfer syntax can be decoded here (JPEG-LS, for one, cannot). */
-    public static boolean decodes(String transferSyntaxUid) {
-        return DECODED.containsKey(transferSyntaxUid);
-    }
-
     /**
      * Checks a whole Part 10 file without decoding its pixels: preamble, file meta information with a transfer
      * syntax, and a dataset that parses to its end. For objects whose pixels cannot be decoded here but may be
@@ -167,7 +162,7 @@ public final class DicomCodec {
         boolean grey = photometric.startsWith("MONOCHROME");
         if (!grey && !photometric.equals("RGB") && !photometric.startsWith("YBR") && !photometric.equals(
                 "PALETTE COLOR")) {
-            throw new ImageDecodeException("DICOM Photometric Interpretation \"" + photometric + "\" is not supported"
+            throw new UnsupportedDicomException("DICOM Photometric Interpretation \"" + photometric + "\" is not supported"
                     + " (MONOCHROME1, MONOCHROME2, RGB, YBR_FULL, YBR_FULL_422 and PALETTE COLOR are)");
         }
         if (grey && samples != 1 || !grey && !photometric.equals("PALETTE COLOR") && samples != 3) {
@@ -176,7 +171,7 @@ public final class DicomCodec {
 
         if (bitsAllocated == 32) {
             if (!grey || compressed) {
-                throw new ImageDecodeException("DICOM 32-bit pixel data is decoded only for uncompressed grey images,"
+                throw new UnsupportedDicomException("DICOM 32-bit pixel data is decoded only for uncompressed grey images,"
                         + " not " + photometric + " in " + DECODED.get(tsUid));
             }
             int[] values = words32(list, pixelData, tsUid, frame, rows * columns, bitsStored, signed);
@@ -184,7 +179,7 @@ public final class DicomCodec {
                     intercept, windows, values, null);
         }
         if (bitsAllocated > 16) {
-            throw new ImageDecodeException("DICOM Bits Allocated " + bitsAllocated + " is not supported");
+            throw new UnsupportedDicomException("DICOM Bits Allocated " + bitsAllocated + " is not supported");
         }
         if (!compressed && bitsAllocated == 8 && pixelData.getVR() != null
                 && new String(pixelData.getVR(), StandardCharsets.US_ASCII).equals("OW")) {
@@ -272,15 +267,15 @@ public final class DicomCodec {
 
     private static void checkCodec(String ts, int bitsAllocated) throws ImageDecodeException {
         if (ts.equals("1.2.840.10008.1.2.4.80") || ts.equals("1.2.840.10008.1.2.4.81")) {
-            throw new ImageDecodeException("DICOM transfer syntax " + ts + ": JPEG-LS is not supported (no pure-Java "
+            throw new UnsupportedDicomException("DICOM transfer syntax " + ts + ": JPEG-LS is not supported (no pure-Java "
                     + "decoder); transcode with dcmdjpls");
         }
         if ((ts.equals("1.2.840.10008.1.2.4.50") || ts.equals("1.2.840.10008.1.2.4.51")) && bitsAllocated > 8) {
-            throw new ImageDecodeException("DICOM transfer syntax " + ts + ": 12-bit JPEG is not supported (the JDK's"
+            throw new UnsupportedDicomException("DICOM transfer syntax " + ts + ": 12-bit JPEG is not supported (the JDK's"
                     + " JPEG decoder is 8-bit only); transcode with dcmdjpeg");
         }
         if (!DECODED.containsKey(ts)) {
-            throw new ImageDecodeException("DICOM transfer syntax " + ts + " is not supported; decoded are: "
+            throw new UnsupportedDicomException("DICOM transfer syntax " + ts + " is not supported; decoded are: "
                     + String.join(", ", new java.util.TreeSet<>(DECODED.values())));
         }
     }
