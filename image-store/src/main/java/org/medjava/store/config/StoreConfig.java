@@ -1,0 +1,120 @@
+package org.medjava.store.config;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The store's settings, from MicroProfile Config (system properties, environment such as
+ * {@code MEDJAVA_UPLOAD_MAX_BYTES}, or {@code META-INF/microprofile-config.properties}). Read once at start.
+ */
+@ApplicationScoped
+public class StoreConfig {
+
+    @Inject
+    @ConfigProperty(name = "medjava.data-dir", defaultValue = "data")
+    String dataDir;
+
+    @Inject
+    @ConfigProperty(name = "medjava.upload.max-bytes", defaultValue = "1073741824")
+    long maxUploadBytes;
+
+    @Inject
+    @ConfigProperty(name = "medjava.plugin.max-bytes", defaultValue = "16777216")
+    long maxPluginBytes;
+
+    @Inject
+    @ConfigProperty(name = "medjava.images.max-pixels", defaultValue = "268435456")
+    long maxPixels;
+
+    @Inject
+    @ConfigProperty(name = "medjava.auth.anonymous-read", defaultValue = "false")
+    boolean anonymousRead;
+
+    @Inject
+    @ConfigProperty(name = "medjava.admin.initial-password")
+    Optional<String> initialAdminPassword;
+
+    @Inject
+    @ConfigProperty(name = "medjava.db.url")
+    Optional<String> dbUrl;
+
+    @Inject
+    @ConfigProperty(name = "medjava.db.user")
+    Optional<String> dbUser;
+
+    @Inject
+    @ConfigProperty(name = "medjava.db.password")
+    Optional<String> dbPassword;
+
+    @Inject
+    @ConfigProperty(name = "medjava.seed.images")
+    Optional<String> seedImages;
+
+    @Inject
+    @ConfigProperty(name = "medjava.seed.plugins")
+    Optional<String> seedPlugins;
+
+    @Inject
+    @ConfigProperty(name = "medjava.public-url")
+    Optional<String> publicUrl;
+
+    public Path dataDir() {
+        return Path.of(dataDir).toAbsolutePath().normalize();
+    }
+
+    public Path imagesDir() {
+        return dataDir().resolve("images");
+    }
+
+    public Path pluginsDir() {
+        return dataDir().resolve("plugins");
+    }
+
+    public long maxUploadBytes() {
+        return maxUploadBytes;
+    }
+
+    public long maxPluginBytes() {
+        return maxPluginBytes;
+    }
+
+    public long maxPixels() {
+        return maxPixels;
+    }
+
+    public boolean anonymousRead() {
+        return anonymousRead;
+    }
+
+    public Optional<String> initialAdminPassword() {
+        return initialAdminPassword.filter(s -> !s.isBlank());
+    }
+
+    /** The index database; an H2 file database under the data directory unless configured. */
+    public String dbUrl() {
+        return dbUrl.filter(s -> !s.isBlank()).orElse(null);
+    }
+
+    public String dbUser() {
+        return dbUser.orElse("");
+    }
+
+    public String dbPassword() {
+        return dbPassword.orElse("");
+    }
+
+    public Optional<Path> seedImages() {
+        return seedImages.filter(s -> !s.isBlank()).map(Path::of);
+    }
+
+    public Optional<Path> seedPlugins() {
+        return seedPlugins.filter(s -> !s.isBlank()).map(Path::of);
+    }
+
+    public Optional<String> publicUrl() {
+        return publicUrl.filter(s -> !s.isBlank());
+    }
+}

@@ -1,0 +1,173 @@
+package org.medjava.store.index;
+
+import com.pixelmed.dicom.Attribute;
+import com.pixelmed.dicom.AttributeList;
+import com.pixelmed.dicom.AttributeTag;
+import com.pixelmed.dicom.DicomException;
+import com.pixelmed.dicom.DicomInputStream;
+import com.pixelmed.dicom.TagFromName;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * The header values of one DICOM file that the index keeps, read with PixelMed up to (not including) Pixel Data.
+ * Text values are trimmed, empty ones are null, and those longer than their column are cut to fit; UIDs longer than
+ * 64 characters are refused (they are keys, cutting them would merge objects).
+ */
+record ParsedInstance(
+        String patientId, String issuerOfPatientId, String patientName, String patientBirthDate, String patientSex,
+        String studyInstanceUid, String studyDate, String studyTime, String accessionNumber, String studyId,
+        String studyDescription, String referringPhysicianName,
+        String seriesInstanceUid, String modality, Integer seriesNumber, String seriesDescription,
+        String bodyPartExamined, String seriesDate,
+        String sopInstanceUid, String sopClassUid, Integer instanceNumber, String transferSyntaxUid,
+        Integer rows, Integer columns, Integer numberOfFrames, Integer bitsAllocated,
+        String photometricInterpretation, long fileSize, long lastModified) {
+
+    /** Column lengths, from the value representations' maximum lengths (PS3.5 6.2), some with room to spare. */
+    static final int UI = 64;
+    static final int LO = 64;
+    static final int SH = 64;
+    static final int CS = 32;
+    static final int PN = 256;
+    static final int TM = 16;
+
+    private static final byte[] MAGIC = "DICM".getBytes(StandardCharsets.US_ASCII);
+    private static final Pattern DATE = Pattern.compile("\\d{8}");
+    private static final Pattern TIME = Pattern.compile("\\d{2,6}(\\.\\d{1,6})?");
+
+    /** Whether the file is DICOM Part 10: "DICM" at offset 128. */
+    static boolean isDicom(Path file) throws IOException {
+        byte[] head = new byte[132];
+        try (InputStream in = Files.newInputStream(file)) {
+            int n = in.readNBytes(head, 0, head.length);
+            return n == head.length && Arrays.equals(head, 128, 132, MAGIC, 0, 4);
+        }
+    }
+
+    /**
+     * Reads the header of {@code file}.
+     *
+     * @param storePath the file's store path, for messages
+     * @throws IndexException when the file cannot be read or parsed, or lacks a study, series or SOP Instance UID
+     */
+    static ParsedInstance parse(String storePath, Path file) {
+        AttributeList list = new AttributeList();
+        list.setDecompressPixelData(false);
+        long size;
+        long modified;
+        try {
+            size = Files.size(file);
+            modified = Files.getLastModifiedTime(file).toMillis();
+            try (DicomInputStream in = new DicomInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
+                list.read(in, TagFromName.PixelData);
+            }
+        } catch (NoSuchFileException e) {
+            throw new IndexException(storePath + ": no such file " + file);
+        } catch (IOException | DicomException | RuntimeException e) {
+            throw new IndexException(storePath + ": not a readable DICOM file: " + e, e);
+        }
+        String studyUid = uid(storePath, list, TagFromName.StudyInstanceUID, "StudyInstanceUID");
+        String seriesUid = uid(storePath, list, TagFromName.SeriesInstanceUID, "SeriesInstanceUID");
+        String sopUid = uid(storePath, list, TagFromName.SOPInstanceUID, "SOPInstanceUID");
+        return new ParsedInstance(
+                text(list, TagFromName.PatientID, LO), text(list, TagFromName.IssuerOfPatientID, LO),
+                text(list, TagFromName.PatientName, PN), date(list, TagFromName.PatientBirthDate),
+                text(list, TagFromName.PatientSex, CS),
+                studyUid, date(list, TagFromName.StudyDate), time(list, TagFromName.StudyTime),
+                text(list, TagFromName.AccessionNumber, SH), text(list, TagFromName.StudyID, SH),
+                text(list, TagFromName.StudyDescription, LO), text(list, TagFromName.ReferringPhysicianName, PN),
+                seriesUid, text(list, TagFromName.Modality, CS), integer(list, TagFromName.SeriesNumber),
+                text(list, TagFromName.SeriesDescription, LO), text(list, TagFromName.BodyPartExamined, CS),
+                date(list, TagFromName.SeriesDate),
+                sopUid, optionalUid(list, TagFromName.SOPClassUID), integer(list, TagFromName.InstanceNumber),
+                optionalUid(list, TagFromName.TransferSyntaxUID),
+                integer(list, TagFromName.Rows), integer(list, TagFromName.Columns),
+                integer(list, TagFromName.NumberOfFrames), integer(list, TagFromName.BitsAllocated),
+                text(list, TagFromName.PhotometricInterpretation, CS), size, modified);
+    }
+
+    /**
+     * The patient's key: issuer and ID when there is an ID, else the name (so that patients without an ID are not
+     * all merged into one).
+     */
+    String patientKey() {
+        String key = patientId != null
+                ? "I:" + nonNull(issuerOfPatientId) + "\\" + patientId
+                : "N:" + nonNull(patientName);
+        return key.length() <= PatientEntity.KEY_LENGTH ? key : key.substring(0, PatientEntity.KEY_LENGTH);
+    }
+
+    static String lower(String value) {
+        return value == null ? null : value.toLowerCase(Locale.ROOT);
+    }
+
+    private static String nonNull(String s) {
+        return s == null ? "" : s;
+    }
+
+    private static String uid(String storePath, AttributeList list, AttributeTag tag, String keyword) {
+        String value = Attribute.getSingleStringValueOrEmptyString(list, tag).trim();
+        if (value.isEmpty()) {
+            throw new IndexException(storePath + ": not indexable: the DICOM header has no " + keyword
+                    + " (damaged or truncated file?)");
+        }
+        if (value.length() > UI) {
+            throw new IndexException(storePath + ": not indexable: " + keyword + " is longer than " + UI
+                    + " characters");
+        }
+        return value;
+    }
+
+    private static String optionalUid(AttributeList list, AttributeTag tag) {
+        return text(list, tag, UI);
+    }
+
+    private static String text(AttributeList list, AttributeTag tag, int max) {
+        String value = Attribute.getSingleStringValueOrEmptyString(list, tag).trim();
+        if (value.isEmpty()) {
+            return null;
+        }
+        return value.length() <= max ? value : value.substring(0, max);
+    }
+
+    /** A DA value as YYYYMMDD (the ACR-NEMA form YYYY.MM.DD is converted), or null when absent or invalid. */
+    private static String date(AttributeList list, AttributeTag tag) {
+        String value = text(list, tag, 64);
+        if (value == null) {
+            return null;
+        }
+        value = value.replace(".", "");
+        return DATE.matcher(value).matches() ? value : null;
+    }
+
+    /** A TM value as HHMMSS.FFFFFF (the ACR-NEMA form HH:MM:SS is converted), or null when absent or invalid. */
+    private static String time(AttributeList list, AttributeTag tag) {
+        String value = text(list, tag, 64);
+        if (value == null) {
+            return null;
+        }
+        value = value.replace(":", "");
+        return TIME.matcher(value).matches() && value.length() <= TM ? value : null;
+    }
+
+    private static Integer integer(AttributeList list, AttributeTag tag) {
+        String value = text(list, tag, 64);
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(value.startsWith("+") ? value.substring(1) : value);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

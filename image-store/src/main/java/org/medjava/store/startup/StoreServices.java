@@ -1,0 +1,131 @@
+package org.medjava.store.startup;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.logging.Logger;
+import org.medjava.store.config.StoreConfig;
+import org.medjava.store.filters.FilterRepository;
+import org.medjava.store.index.DicomIndex;
+import org.medjava.store.index.IndexDatabase;
+import org.medjava.store.render.RenderService;
+import org.medjava.store.repo.ImageRepository;
+import org.medjava.store.repo.StorePath;
+import org.medjava.store.repo.UploadValidator;
+import org.medjava.store.security.PasswordHasher;
+import org.medjava.store.security.Role;
+import org.medjava.store.security.UserStore;
+
+/**
+ * The store's parts, built once at start from {@link StoreConfig} and closed at shutdown: accounts, the filter
+ * repository with its registry, the DICOM index, the image repository and the renderer. The data directory holds
+ * everything: {@code images/}, {@code plugins/}, {@code index/} (H2), {@code users.properties}.
+ */
+@ApplicationScoped
+public class StoreServices {
+
+    private static final Logger LOG = Logger.getLogger(StoreServices.class.getName());
+    static final String SEEDED_MARKER = ".seeded";
+
+    @Inject
+    StoreConfig config;
+
+    private UserStore users;
+    private FilterRepository filters;
+    private DicomIndex index;
+    private ImageRepository images;
+    private RenderService renderer;
+
+    /** Builds everything when the application starts rather than on the first request. */
+    void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
+        images.root(); // touching the bean runs @PostConstruct
+    }
+
+    @PostConstruct
+    void start() {
+        long t0 = System.nanoTime();
+        try {
+            Path data = Files.createDirectories(config.dataDir());
+            boolean firstStart = !Files.exists(data.resolve(SEEDED_MARKER));
+            String newAdminPassword = createUsers(data);
+            filters = new FilterRepository(config.pluginsDir(), data.resolve("work/registry"),
+                    config.maxPluginBytes());
+            if (firstStart && config.seedPlugins().isPresent()) {
+                Seeder.seedPlugins(config.seedPlugins().get(), config.pluginsDir());
+            }
+            filters.loadAll();
+            index = new DicomIndex(config.dbUrl() == null ? IndexDatabase.h2(data.resolve("index"))
+                    : IndexDatabase.of(config.dbUrl(), config.dbUser(), config.dbPassword()));
+            images = new ImageRepository(config.imagesDir(), config.maxUploadBytes(),
+                    new UploadValidator(config.maxPixels()), new IndexSync(index));
+            renderer = new RenderService(filters.registry(), config.maxPixels());
+            int seeded = 0;
+            if (firstStart && config.seedImages().isPresent()) {
+                seeded = Seeder.seedImages(config.seedImages().get(), StorePath.parse("samples/"), images);
+            }
+            if (index.count() == 0) {
+                index.rebuild(images.root()); // a new or emptied database (e.g. a fresh PostgreSQL) catches up
+            }
+            Files.writeString(data.resolve(SEEDED_MARKER), "first started " + java.time.Instant.now() + "\n");
+            Banner.print(config, users, newAdminPassword, filters.plugins().size(), seeded,
+                    Duration.ofNanos(System.nanoTime() - t0));
+        } catch (IOException e) {
+            throw new UncheckedIOException("the image store cannot start with data directory " + config.dataDir()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return the first admin's password when this start created it, else null */
+    private String createUsers(Path data) throws IOException {
+        users = new UserStore(data.resolve("users.properties"));
+        if (!users.isEmpty()) {
+            return null;
+        }
+        String password = config.initialAdminPassword().orElseGet(PasswordHasher::randomPassword);
+        users.put("admin", password.toCharArray(), Role.ADMIN);
+        LOG.info("created the first account, admin");
+        return password;
+    }
+
+    @PreDestroy
+    void stop() {
+        if (filters != null) {
+            filters.close();
+        }
+        if (index != null) {
+            index.close();
+        }
+    }
+
+    public StoreConfig config() {
+        return config;
+    }
+
+    public UserStore users() {
+        return users;
+    }
+
+    public FilterRepository filters() {
+        return filters;
+    }
+
+    public DicomIndex index() {
+        return index;
+    }
+
+    public ImageRepository images() {
+        return images;
+    }
+
+    public RenderService renderer() {
+        return renderer;
+    }
+}

@@ -1,0 +1,86 @@
+package org.medjava.store.web;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import java.io.IOException;
+import java.util.Map;
+import org.medjava.store.repo.StoreException;
+import org.medjava.store.security.Access;
+import org.medjava.store.security.Role;
+import org.medjava.store.startup.StoreServices;
+
+/** Administration: rebuilding the DICOM index from the files, and the accounts. Admins only. */
+@RequestScoped
+@Path("admin")
+@Produces(MediaType.APPLICATION_JSON)
+public class AdminResource {
+
+    /** The body of {@code PUT /admin/users/{name}}. */
+    public record Account(String password, String role) {
+    }
+
+    @Inject
+    StoreServices services;
+
+    @Context
+    SecurityContext security;
+
+    @POST
+    @Path("index/rebuild")
+    public Object rebuildIndex() {
+        Access.require(security, Role.ADMIN);
+        return services.index().rebuild(services.images().root());
+    }
+
+    @GET
+    @Path("users")
+    public Map<String, String> users() {
+        Access.require(security, Role.ADMIN);
+        Map<String, String> roles = new java.util.TreeMap<>();
+        services.users().roles().forEach((name, role) -> roles.put(name, role.id()));
+        return roles;
+    }
+
+    @PUT
+    @Path("users/{name}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response putUser(@PathParam("name") String name, Account account) throws IOException {
+        Access.require(security, Role.ADMIN);
+        if (account == null || account.password() == null || account.role() == null) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, "send {\"password\": \"...\", \"role\": "
+                    + "\"reader|uploader|admin\"}");
+        }
+        boolean exists = services.users().roles().containsKey(name);
+        try {
+            services.users().put(name, account.password().toCharArray(), Role.parse(account.role()));
+        } catch (IllegalArgumentException e) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage());
+        }
+        return exists ? Response.noContent().build() : Response.status(Response.Status.CREATED).build();
+    }
+
+    @DELETE
+    @Path("users/{name}")
+    public Response deleteUser(@PathParam("name") String name) throws IOException {
+        Access.require(security, Role.ADMIN);
+        if (name.equals(security.getUserPrincipal().getName())) {
+            throw new StoreException(StoreException.Kind.CONFLICT, "you cannot delete your own account");
+        }
+        if (!services.users().remove(name)) {
+            throw new StoreException(StoreException.Kind.NOT_FOUND, "no user " + name);
+        }
+        return Response.noContent().build();
+    }
+}

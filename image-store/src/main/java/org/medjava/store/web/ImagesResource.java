@@ -1,0 +1,176 @@
+package org.medjava.store.web;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.core.StreamingOutput;
+import jakarta.ws.rs.core.UriInfo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.StandardOpenOption;
+import java.util.Date;
+import org.eclipse.microprofile.metrics.annotation.Counted;
+import org.medjava.codec.ImageFormat;
+import org.medjava.store.render.RenderRequest;
+import org.medjava.store.repo.ImageRepository;
+import org.medjava.store.repo.Preconditions;
+import org.medjava.store.repo.StoreException;
+import org.medjava.store.repo.StorePath;
+import org.medjava.store.repo.StoredFile;
+import org.medjava.store.security.Access;
+import org.medjava.store.security.Role;
+import org.medjava.store.startup.StoreServices;
+
+/**
+ * {@code /images/...}: directory listings, file downloads with conditional requests and ranges, rendering with
+ * filters, uploads and deletes. HEAD is answered by the GET methods (the container drops the body).
+ */
+@RequestScoped
+@Path("images")
+public class ImagesResource {
+
+    @Inject
+    StoreServices services;
+
+    @Context
+    UriInfo uri;
+
+    @Context
+    SecurityContext security;
+
+    @GET
+    public Response root(@Context Request request, @Context HttpHeaders headers) throws IOException {
+        return get("", request, headers);
+    }
+
+    @GET
+    @Path("{path: .*}")
+    public Response get(@PathParam("path") String raw, @Context Request request, @Context HttpHeaders headers)
+            throws IOException {
+        StorePath path = StorePath.parse(raw);
+        StoredFile file = services.images().stat(path).orElseThrow(() -> new StoreException(
+                StoreException.Kind.NOT_FOUND, "no " + (path.isRoot() ? "/" : path.relative()) + " in the store"));
+        boolean slash = uri.getPath().endsWith("/");
+        if (file.directory()) {
+            if (!slash) {
+                return Response.status(Response.Status.MOVED_PERMANENTLY)
+                        .location(URI.create(uri.getRequestUri().toString().replaceFirst("(\\?|$)", "/$1"))).build();
+            }
+            return DirectoryView.respond(path, services, headers);
+        }
+        if (slash) {
+            throw new StoreException(StoreException.Kind.NOT_FOUND, path.relative() + " is a file, not a directory");
+        }
+        if (uri.getQueryParameters().containsKey("render")) {
+            return render(file, request);
+        }
+        return download(file, request, headers);
+    }
+
+    private Response render(StoredFile file, Request request) throws IOException {
+        RenderRequest render = RenderRequest.parse(uri.getQueryParameters());
+        EntityTag tag = new EntityTag(Integer.toHexString(uri.getRequestUri().getRawQuery().hashCode()) + "-"
+                + file.etag().replace("\"", ""));
+        Response.ResponseBuilder notModified = request.evaluatePreconditions(tag);
+        if (notModified != null) {
+            return notModified.build();
+        }
+        boolean dicom = ImageFormat.DICOM.mediaType().equals(file.contentType());
+        byte[] bytes = services.renderer().render(file.file(), dicom, render);
+        return Response.ok(bytes, render.format().mediaType()).tag(tag).build();
+    }
+
+    private Response download(StoredFile file, Request request, HttpHeaders headers) {
+        EntityTag tag = EntityTag.valueOf(file.etag());
+        Date modified = Date.from(file.modified());
+        Response.ResponseBuilder precondition = request.evaluatePreconditions(modified, tag);
+        if (precondition != null) {
+            return precondition.build();
+        }
+        ByteRange range = null;
+        String ifRange = headers.getHeaderString("If-Range");
+        if (ifRange == null || ifRange.equals(file.etag())) {
+            try {
+                range = ByteRange.parse(headers.getHeaderString("Range"), file.size());
+            } catch (ByteRange.Unsatisfiable e) {
+                return Response.status(416).header("Content-Range", "bytes */" + file.size()).build();
+            }
+        }
+        long start = range == null ? 0 : range.start();
+        long length = range == null ? file.size() : range.length();
+        Response.ResponseBuilder response = range == null ? Response.ok() : Response.status(206)
+                .header("Content-Range", "bytes " + range.start() + "-" + range.end() + "/" + file.size());
+        return response.entity(send(file, start, length))
+                .type(file.contentType())
+                .tag(tag)
+                .lastModified(modified)
+                .header("Accept-Ranges", "bytes")
+                .header(HttpHeaders.CONTENT_LENGTH, length)
+                .build();
+    }
+
+    private static StreamingOutput send(StoredFile file, long start, long length) {
+        return (OutputStream out) -> {
+            try (FileChannel channel = FileChannel.open(file.file(), StandardOpenOption.READ)) {
+                WritableByteChannel target = Channels.newChannel(out);
+                long position = start;
+                long remaining = length;
+                while (remaining > 0) {
+                    long n = channel.transferTo(position, remaining, target);
+                    if (n <= 0) {
+                        break; // the file shrank under us (replaced files are new inodes, so this is rare)
+                    }
+                    position += n;
+                    remaining -= n;
+                }
+            }
+        };
+    }
+
+    @PUT
+    @Path("{path: .*}")
+    @Consumes(MediaType.WILDCARD)
+    @Counted(name = "uploads", absolute = true, description = "PUT requests to /images")
+    public Response put(@PathParam("path") String raw, InputStream body,
+                        @HeaderParam(HttpHeaders.CONTENT_LENGTH) @DefaultValue("-1") long length,
+                        @HeaderParam(HttpHeaders.CONTENT_TYPE) String type,
+                        @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
+                        @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch) throws IOException {
+        Access.require(security, Role.UPLOADER);
+        StorePath path = StorePath.parse(raw);
+        ImageRepository.PutResult result = services.images().put(path, body, length, type,
+                new Preconditions(ifMatch, ifNoneMatch));
+        StoredFile stored = result.file();
+        Response.ResponseBuilder response = result.created()
+                ? Response.created(uri.getAbsolutePath()) : Response.noContent();
+        return response.tag(EntityTag.valueOf(stored.etag())).lastModified(Date.from(stored.modified())).build();
+    }
+
+    @DELETE
+    @Path("{path: .*}")
+    public Response delete(@PathParam("path") String raw, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch)
+            throws IOException {
+        Access.require(security, Role.UPLOADER);
+        services.images().delete(StorePath.parse(raw), new Preconditions(ifMatch, null));
+        return Response.noContent().build();
+    }
+}

@@ -1,0 +1,79 @@
+package org.medjava.store.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.medjava.store.testsupport.LocalPostgres;
+
+/**
+ * The {@link DicomIndex} contract on a real PostgreSQL: one private server for the class ({@link LocalPostgres}),
+ * a fresh database per test. PostgreSQL must be installed ({@code bootstrap/install-deps.sh}); a missing server is
+ * a failure, not a skip.
+ */
+class DicomIndexPostgresTest extends DicomIndexContract {
+    private static LocalPostgres postgres;
+    private static int databases;
+
+    @BeforeAll
+    static void startPostgres() {
+        postgres = LocalPostgres.start();
+    }
+
+    @AfterAll
+    static void stopPostgres() {
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    @Override
+    IndexDatabase newDatabase() {
+        String url = postgres.createDatabase("index_" + databases++);
+        return IndexDatabase.of(url, postgres.user(), postgres.password());
+    }
+
+    @Test
+    void theTablesAndIndexesAreCreated() throws SQLException {
+        try (Connection c = DriverManager.getConnection(database.url(), postgres.user(), postgres.password());
+                ResultSet rs = c.createStatement().executeQuery(
+                        "SELECT indexname FROM pg_indexes WHERE tablename LIKE 'mj\\_%' ORDER BY indexname")) {
+            List<String> names = new ArrayList<>();
+            while (rs.next()) {
+                names.add(rs.getString(1));
+            }
+            assertThat(names).contains("mj_patient_id_ix", "mj_patient_name_ix", "mj_study_date_ix",
+                    "mj_study_accession_ix", "mj_series_modality_ix", "mj_instance_dir_ix", "mj_instance_pkey",
+                    "mj_study_pkey", "mj_series_pkey");
+        }
+    }
+
+    @Test
+    void aUserWhoCannotCreateTheTablesGetsTheDatabasesReason() throws SQLException {
+        String url = postgres.createDatabase("index_readonly");
+        try (Connection c = DriverManager.getConnection(url, postgres.user(), postgres.password())) {
+            // PostgreSQL 15 and later: only the owner creates in schema public
+            c.createStatement().execute("CREATE ROLE plain_user LOGIN");
+        }
+        assertThatThrownBy(() -> new DicomIndex(IndexDatabase.of(url, "plain_user", "")))
+                .isInstanceOf(IndexException.class)
+                .hasMessageContaining("cannot create or extend the DICOM index tables in " + url)
+                .hasMessageContaining("permission denied");
+    }
+
+    @Test
+    void aDatabaseThatDoesNotExistFailsWithTheUrl() {
+        String url = postgres.jdbcUrl("no_such_database");
+        assertThatThrownBy(() -> new DicomIndex(IndexDatabase.of(url, postgres.user(), postgres.password())))
+                .isInstanceOf(IndexException.class).hasMessageContaining("cannot open the DICOM index database " + url)
+                .hasMessageContaining("no_such_database");
+    }
+}

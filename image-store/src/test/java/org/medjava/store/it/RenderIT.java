@@ -1,0 +1,120 @@
+package org.medjava.store.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.medjava.codec.ImageCodec;
+import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.codec.dicom.Window;
+import org.medjava.filter.Implementation;
+import org.medjava.filter.Raster;
+import org.medjava.filter.Region;
+import org.medjava.filter.runtime.FilterRegistry;
+import org.medjava.filter.runtime.PluginDirectory;
+import org.medjava.store.testsupport.Samples;
+import org.medjava.store.testsupport.SharedStore;
+import org.medjava.store.testsupport.StoreClient;
+
+/**
+ * Server-side rendering: the store's PNG must equal, pixel for pixel, what the codec and the same plugins give
+ * locally; bad requests are 400 with what exists.
+ */
+@ExtendWith(SharedStore.class)
+class RenderIT {
+
+    static StoreClient admin;
+    static FilterRegistry local;
+    static final Path CT = Samples.dicom("CT_small.dcm");
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        admin = StoreClient.admin(SharedStore.store());
+        assertThat(admin.put("/images/it/render/ct.dcm", Files.readAllBytes(CT)).statusCode()).isIn(201, 204);
+        admin.put("/images/it/render/ct.gif", Samples.bytes(Samples.gif("ct-small.gif")));
+        admin.put("/images/it/render/jpegls.dcm", Samples.bytes(Samples.dicom("MR_small_jpeg_ls_lossless.dcm")));
+        local = new FilterRegistry(Files.createTempDirectory("render-it"));
+        PluginDirectory.loadAll(local, Path.of(System.getProperty("store.plugins")));
+    }
+
+    @AfterAll
+    static void tearDown() {
+        local.close();
+    }
+
+    @Test
+    void rendersDicomThroughItsOwnWindowOrAGivenOne() throws Exception {
+        HttpResponse<byte[]> png = admin.get("/images/it/render/ct.dcm?render=png");
+        assertThat(png.statusCode()).isEqualTo(200);
+        assertThat(png.headers().firstValue("Content-Type")).hasValue("image/png");
+        assertSame(ImageCodec.read(png.body()), DicomCodec.read(CT).render());
+
+        Raster windowed = ImageCodec.read(admin.get("/images/it/render/ct.dcm?render=png&window=40,400").body());
+        assertSame(windowed, DicomCodec.read(CT).render(new Window(40, 400)));
+    }
+
+    @Test
+    void appliesAFilterChainToARegionExactlyAsThePluginsDoLocally() throws Exception {
+        String query = "?render=png&window=40,400&region=10,20,80,60&filter=blur:n=5&filter=sharpen:p=50";
+        Raster served = ImageCodec.read(admin.get("/images/it/render/ct.dcm" + query).body());
+        Raster expected = DicomCodec.read(CT).render(new Window(40, 400));
+        Region region = Region.parse("10,20,80,60");
+        expected = local.apply("blur", expected, region, Map.of("n", "5"), Implementation.OPTIMIZED);
+        expected = local.apply("sharpen", expected, region, Map.of("p", "50"), Implementation.OPTIMIZED);
+        assertSame(served, expected);
+
+        Raster gif = ImageCodec.read(admin.get("/images/it/render/ct.gif?render=png&filter=edge-detect").body());
+        Raster gifExpected = local.apply("edge-detect", ImageCodec.read(Samples.bytes(Samples.gif("ct-small.gif"))),
+                null, Map.of(), Implementation.OPTIMIZED);
+        assertSame(gif, gifExpected);
+    }
+
+    @Test
+    void rendersGifAndJpegAndRevalidatesWithETags() throws Exception {
+        HttpResponse<byte[]> gif = admin.get("/images/it/render/ct.dcm?render=gif");
+        assertThat(gif.headers().firstValue("Content-Type")).hasValue("image/gif");
+        assertThat(new String(gif.body(), 0, 3)).isEqualTo("GIF");
+        HttpResponse<byte[]> jpeg = admin.get("/images/it/render/ct.dcm?render=jpeg");
+        assertThat(jpeg.headers().firstValue("Content-Type")).hasValue("image/jpeg");
+        String etag = jpeg.headers().firstValue("ETag").orElseThrow();
+        assertThat(admin.send(admin.request("/images/it/render/ct.dcm?render=jpeg").header("If-None-Match", etag))
+                .statusCode()).isEqualTo(304);
+    }
+
+    @Test
+    void badRenderRequestsSayWhatExists() throws Exception {
+        HttpResponse<byte[]> unknown = admin.get("/images/it/render/ct.dcm?render=png&filter=sharpn");
+        assertThat(unknown.statusCode()).isEqualTo(400);
+        assertThat(new String(unknown.body())).contains("sharpn", "available", "sharpen", "blur");
+
+        HttpResponse<byte[]> badParam = admin.get("/images/it/render/ct.dcm?render=png&filter=blur:n=4");
+        assertThat(badParam.statusCode()).isEqualTo(400);
+        assertThat(new String(badParam.body())).contains("odd");
+
+        assertThat(admin.get("/images/it/render/ct.dcm?render=tiff").statusCode()).isEqualTo(400);
+        assertThat(admin.get("/images/it/render/ct.dcm?render=png&window=40").statusCode()).isEqualTo(400);
+        assertThat(admin.get("/images/it/render/ct.dcm?render=png&region=1,2").statusCode()).isEqualTo(400);
+        assertThat(admin.get("/images/it/render/ct.gif?render=png&frame=2").statusCode()).isEqualTo(400);
+        assertThat(admin.get("/images/it/render/ct.dcm?render=png&frame=5").statusCode()).isEqualTo(422);
+    }
+
+    @Test
+    void storesDicomItCannotDecodeButSaysSoWhenAskedToRenderIt() throws Exception {
+        byte[] stored = admin.get("/images/it/render/jpegls.dcm").body();
+        assertThat(stored).isEqualTo(Samples.bytes(Samples.dicom("MR_small_jpeg_ls_lossless.dcm")));
+        HttpResponse<byte[]> render = admin.get("/images/it/render/jpegls.dcm?render=png");
+        assertThat(render.statusCode()).isEqualTo(422);
+        assertThat(new String(render.body())).contains("JPEG-LS");
+    }
+
+    private static void assertSame(Raster actual, Raster expected) {
+        assertThat(actual.width() + "x" + actual.height()).isEqualTo(expected.width() + "x" + expected.height());
+        assertThat(actual.rgb()).isEqualTo(expected.rgb());
+    }
+}
