@@ -20,21 +20,24 @@ import java.util.stream.Stream;
 
 /**
  * The image store as the tests meet it: the built WAR on a real Payara Micro, in its own JVM, on a free loopback
- * port, with a fresh data directory. Its console goes to {@code target/it-logs/<name>.log}.
+ * port, with a fresh data directory. Its console goes to {@code target/it-logs/<name>-<n>.log}, one per start.
  */
 public final class PayaraStore implements AutoCloseable {
 
     public static final String ADMIN_PASSWORD = "it-admin-password";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+    private static final java.util.concurrent.atomic.AtomicInteger STARTS = new java.util.concurrent.atomic.AtomicInteger();
 
     private final String name;
     private final Process process;
     private final Path dataDir;
     private final Path log;
     private final int port;
+    private final int httpsPort;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private PayaraStore(String name, Process process, Path dataDir, Path log, int port) {
+    private PayaraStore(String name, Process process, Path dataDir, Path log, int port, int httpsPort) {
+        this.httpsPort = httpsPort;
         this.name = name;
         this.process = process;
         this.dataDir = dataDir;
@@ -47,6 +50,7 @@ public final class PayaraStore implements AutoCloseable {
         private final String name;
         private final Map<String, String> properties = new LinkedHashMap<>();
         private Path dataDir;
+        private boolean tls;
 
         Builder(String name) {
             this.name = name;
@@ -63,6 +67,12 @@ public final class PayaraStore implements AutoCloseable {
             return property("medjava.seed.plugins", System.getProperty("store.plugins"));
         }
 
+        /** Also serve HTTPS (Payara Micro's built-in self-signed certificate) on a free port. */
+        public Builder tls() {
+            this.tls = true;
+            return this;
+        }
+
         public Builder dataDir(Path dir) {
             this.dataDir = dir;
             return this;
@@ -72,7 +82,8 @@ public final class PayaraStore implements AutoCloseable {
             Path target = Path.of(System.getProperty("store.war")).getParent();
             Path data = dataDir != null ? dataDir : Files.createTempDirectory(target, "it-data-" + name + "-");
             Path logs = Files.createDirectories(target.resolve("it-logs"));
-            Path log = logs.resolve(name + ".log");
+            Path log = logs.resolve(name + "-" + STARTS.incrementAndGet() + ".log");
+            Files.deleteIfExists(log);
             int port = freePort();
             List<String> command = new ArrayList<>(List.of(javaBin(), "-Xmx1g"));
             command.add("-Dmedjava.data-dir=" + data);
@@ -80,10 +91,14 @@ public final class PayaraStore implements AutoCloseable {
             properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
             command.addAll(List.of("-jar", System.getProperty("payara.jar"), "--deploy",
                     System.getProperty("store.war"), "--contextroot", "/", "--port", Integer.toString(port),
-                    "--nocluster", "--disablephonehome", "--rootdir", data.resolve("payara").toString()));
+                    "--nocluster", "--disablephonehome"));
+            int httpsPort = tls ? freePort() : -1;
+            if (tls) {
+                command.addAll(List.of("--sslport", Integer.toString(httpsPort)));
+            }
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-            PayaraStore store = new PayaraStore(name, process, data, log, port);
+            PayaraStore store = new PayaraStore(name, process, data, log, port, httpsPort);
             try {
                 store.awaitReady();
             } catch (IOException | InterruptedException | RuntimeException e) {
@@ -131,6 +146,10 @@ public final class PayaraStore implements AutoCloseable {
 
     public URI uri(String path) {
         return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    public int httpsPort() {
+        return httpsPort;
     }
 
     public int port() {

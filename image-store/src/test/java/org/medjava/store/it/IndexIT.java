@@ -1,0 +1,77 @@
+package org.medjava.store.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.medjava.store.testsupport.Samples;
+import org.medjava.store.testsupport.SharedStore;
+import org.medjava.store.testsupport.StoreClient;
+
+/** The DICOM index over HTTP, kept in step with PUT and DELETE, and rebuildable from the files. */
+@ExtendWith(SharedStore.class)
+class IndexIT {
+
+    static StoreClient admin;
+    static final String CT_STUDY = "1.3.6.1.4.1.5962.1.2.1.20040119072730.12322";
+
+    @BeforeAll
+    static void connect() {
+        admin = StoreClient.admin(SharedStore.store());
+    }
+
+    @Test
+    void followsPutsAndDeletes() throws Exception {
+        admin.put("/images/it/index/mr.dcm", Samples.bytes(Samples.dicom("MR_small.dcm")));
+        HttpResponse<String> studies = admin.getJson("/index/studies?ModalitiesInStudy=MR&limit=50");
+        assertThat(studies.statusCode()).isEqualTo(200);
+        assertThat(studies.body()).contains("\"StudyInstanceUID\"", "\"ModalitiesInStudy\"");
+        String mrStudy = studies.body().replaceAll("(?s).*\"StudyInstanceUID\":\"([0-9.]+)\".*", "$1");
+
+        HttpResponse<String> series = admin.getJson("/index/studies/" + mrStudy + "/series");
+        assertThat(series.body()).contains("\"Modality\":\"MR\"");
+        String seriesUid = series.body().replaceAll("(?s).*\"SeriesInstanceUID\":\"([0-9.]+)\".*", "$1");
+        assertThat(admin.getJson("/index/series/" + seriesUid + "/instances").body())
+                .contains("\"path\":\"it/index/mr.dcm\"");
+
+        assertThat(admin.delete("/images/it/index/mr.dcm").statusCode()).isEqualTo(204);
+        assertThat(admin.getJson("/index/series/" + seriesUid + "/instances").body())
+                .doesNotContain("it/index/mr.dcm");
+    }
+
+    @Test
+    void matchesWithDicomRules() throws Exception {
+        admin.put("/images/it/index/ct.dcm", Samples.bytes(Samples.dicom("CT_small.dcm")));
+        assertThat(admin.getJson("/index/studies?PatientID=1CT*").body()).contains(CT_STUDY);
+        assertThat(admin.getJson("/index/studies?StudyDate=20040101-20041231&PatientID=1CT1").body()).contains(CT_STUDY);
+        assertThat(admin.getJson("/index/studies?StudyDate=-19991231&PatientID=1CT1").body()).doesNotContain(CT_STUDY);
+        assertThat(admin.getJson("/index/studies?StudyInstanceUID=1.2.3%5C" + CT_STUDY).body()).contains(CT_STUDY);
+        assertThat(admin.getJson("/index/patients?PatientID=1CT1").body()).contains("\"PatientID\":\"1CT1\"");
+
+        HttpResponse<String> badKey = admin.getJson("/index/studies?Colour=red");
+        assertThat(badKey.statusCode()).isEqualTo(400);
+        assertThat(badKey.body()).contains("Colour", "PatientName");
+    }
+
+    @Test
+    void rebuildsFromTheFiles() throws Exception {
+        admin.put("/images/it/index/rebuild/ct.dcm", Samples.bytes(Samples.dicom("CT_small.dcm")));
+        // A file dropped into the data directory behind the store's back is found by a rebuild.
+        Path behindTheBack = SharedStore.store().dataDir().resolve("images/it/index/rebuild/mr-rle.dcm");
+        Files.copy(Samples.dicom("MR_small_RLE.dcm"), behindTheBack);
+        assertThat(admin.getJson("/index/studies?ModalitiesInStudy=MR&limit=0").body())
+                .doesNotContain("rebuild/mr-rle.dcm");
+
+        HttpResponse<String> report = admin.sendText(admin.request("/admin/index/rebuild")
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertThat(report.statusCode()).isEqualTo(200);
+        assertThat(report.body()).contains("indexed");
+        assertThat(admin.getJson("/images/it/index/rebuild/").body()).contains("\"name\":\"mr-rle.dcm\"",
+                "\"Modality\":\"MR\"");
+    }
+}
