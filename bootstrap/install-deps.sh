@@ -17,3 +17,6 @@ fi
 
 # PixelMed (DICOM, for image-codec) from Debian into the local Maven repository.
 "$here/install-pixelmed.sh"
+
+# PostgreSQL server binaries: the index's production database, which the tests start privately (LocalPostgres).
+ensure_packages postgresql
