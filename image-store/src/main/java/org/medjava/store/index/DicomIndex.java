@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.time.Duration;
@@ -100,22 +101,19 @@ public final class DicomIndex implements AutoCloseable {
         properties.put("eclipselink.classloader", DicomIndex.class.getClassLoader());
         long session = SESSIONS.incrementAndGet();
         EntityManagerFactory factory = null;
-        try {
-            String missing = Schema.missing(database);
-            if (missing != null) {
-                createOrExtendTables(properties, PERSISTENCE_UNIT + "-" + session + "-ddl");
+        try (Connection held = Schema.connect(database)) {
+            if (Schema.missing(held) != null) {
+                createOrExtendTables(properties, PERSISTENCE_UNIT + "-" + session + "-ddl", held);
             }
             // A session of its own per instance (two indexes on two databases in one JVM must not share one),
-            // without DDL: the tables are right
+            // without DDL: the tables are right. What differs from the DDL session is set explicitly in both.
             properties.put("eclipselink.session-name", PERSISTENCE_UNIT + "-" + session);
-            // (every property that differs between the two kinds of session is set explicitly in both: EclipseLink
-            // keeps the persistence unit's properties per class loader and merges what it is given into them)
             properties.put("eclipselink.ddl-generation", "none");
             properties.put("eclipselink.logging.logger", "JavaLogger");
             factory = Persistence.createEntityManagerFactory(PERSISTENCE_UNIT, properties);
             // EclipseLink logs in on first use: do it now, so that a bad database fails here
             factory.createEntityManager().close();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | SQLException e) {
             if (factory != null) {
                 try {
                     factory.close();
@@ -124,7 +122,7 @@ public final class DicomIndex implements AutoCloseable {
                 }
             }
             if (e instanceof IndexException) {
-                throw e;
+                throw (IndexException) e;
             }
             throw new IndexException("cannot open the DICOM index database " + database.describe() + ": "
                     + reason(e), e);
@@ -137,7 +135,7 @@ public final class DicomIndex implements AutoCloseable {
      * Creates the missing tables and adds the missing columns (the persistence unit's create-or-extend-tables) in a
      * short session whose EclipseLink log is kept by {@link DdlLog}, then checks the tables.
      */
-    private void createOrExtendTables(Map<String, Object> properties, String sessionName) {
+    private void createOrExtendTables(Map<String, Object> properties, String sessionName, Connection held) {
         LOG.log(System.Logger.Level.INFO, "creating or extending the DICOM index tables in {0}",
                 database.describe());
         Map<String, Object> ddl = new HashMap<>(properties);
@@ -157,7 +155,7 @@ public final class DicomIndex implements AutoCloseable {
         } finally {
             log = DdlLog.stop(sessionName);
         }
-        String missing = Schema.missing(database);
+        String missing = Schema.missing(held);
         if (missing != null) {
             throw new IndexException("cannot create or extend the DICOM index tables in " + database.describe()
                     + ": " + missing + (log.isEmpty() ? "" : "; the database said: "

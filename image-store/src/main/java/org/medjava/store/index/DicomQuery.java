@@ -53,13 +53,15 @@ public abstract class DicomQuery<Q extends DicomQuery<Q>> {
      * A copy with the matching key for {@code keyword} (a DICOM keyword such as {@code PatientName}); null or empty
      * removes it.
      *
-     * @throws IllegalArgumentException when this level does not match on that keyword
+     * @throws IllegalArgumentException when this level does not match on that keyword, or the key is not valid
+     *                                  for it (a wildcard in a UID or date, a malformed date, time or number)
      */
     public Q with(String keyword, String matchingKey) {
         if (!supported.contains(keyword)) {
             throw new IllegalArgumentException(getClass().getSimpleName() + " has no matching key " + keyword
                     + "; supported: " + supportedKeywords());
         }
+        Matching.validate(keyword, matchingKey);
         Map<String, String> copy = new TreeMap<>(keys);
         if (matchingKey == null || matchingKey.isEmpty()) {
             copy.remove(keyword);

@@ -34,6 +34,48 @@ final class Matching {
     }
 
     static final char ESCAPE = '!';
+
+    /** How each keyword that a query level supports is matched. */
+    static final Map<String, Vr> VRS = Map.ofEntries(
+            Map.entry("PatientID", Vr.TEXT), Map.entry("IssuerOfPatientID", Vr.TEXT),
+            Map.entry("PatientName", Vr.PN), Map.entry("PatientBirthDate", Vr.DA), Map.entry("PatientSex", Vr.TEXT),
+            Map.entry("StudyInstanceUID", Vr.UI), Map.entry("StudyDate", Vr.DA), Map.entry("StudyTime", Vr.TM),
+            Map.entry("AccessionNumber", Vr.TEXT), Map.entry("StudyID", Vr.TEXT),
+            Map.entry("StudyDescription", Vr.TEXT), Map.entry("ReferringPhysicianName", Vr.PN),
+            Map.entry("ModalitiesInStudy", Vr.TEXT), Map.entry("SeriesInstanceUID", Vr.UI),
+            Map.entry("Modality", Vr.TEXT), Map.entry("SeriesNumber", Vr.IS),
+            Map.entry("SeriesDescription", Vr.TEXT), Map.entry("BodyPartExamined", Vr.TEXT),
+            Map.entry("SeriesDate", Vr.DA), Map.entry("SOPInstanceUID", Vr.UI), Map.entry("SOPClassUID", Vr.UI),
+            Map.entry("InstanceNumber", Vr.IS));
+
+    /**
+     * Checks a matching key without building anything, as {@link #match} would.
+     *
+     * @throws IllegalArgumentException when the key is not valid for the attribute
+     */
+    static void validate(String keyword, String key) {
+        Vr vr = VRS.getOrDefault(keyword, Vr.TEXT);
+        if (key == null || isUniversal(key.trim())) {
+            return;
+        }
+        for (String element : key.trim().split("\\\\", -1)) {
+            element = element.trim();
+            if (isUniversal(element)) {
+                return;
+            }
+            switch (vr) {
+                case IS -> parseInteger(keyword, element);
+                case UI -> {
+                    if (hasWildcard(element)) {
+                        throw new IllegalArgumentException(keyword + ": wildcards are not allowed in UID matching");
+                    }
+                }
+                case DA, TM -> rangeBounds(keyword, element, vr);
+                default -> {
+                }
+            }
+        }
+    }
     private static final Pattern DATE = Pattern.compile("\\d{8}");
     private static final Pattern TIME = Pattern.compile("\\d{2,6}(\\.\\d{1,6})?");
 
@@ -92,12 +134,7 @@ final class Matching {
             Expression<String> lowerColumn, boolean fuzzy) {
         switch (vr) {
             case IS -> {
-                try {
-                    Integer n = Integer.valueOf(value.startsWith("+") ? value.substring(1) : value);
-                    return cb.equal(column, param(Integer.class, n));
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException(keyword + ": '" + value + "' is not an integer");
-                }
+                return cb.equal(column, param(Integer.class, parseInteger(keyword, value)));
             }
             case UI -> {
                 if (hasWildcard(value)) {
@@ -123,31 +160,50 @@ final class Matching {
     }
 
     private Predicate range(String keyword, String value, Vr vr, Expression<String> column) {
+        String[] bounds = rangeBounds(keyword, value, vr);
+        if (bounds.length == 1) {
+            return cb.equal(column, param(String.class, bounds[0]));
+        }
+        List<Predicate> both = new ArrayList<>(2);
+        if (bounds[0] != null) {
+            both.add(cb.greaterThanOrEqualTo(column, param(String.class, bounds[0])));
+        }
+        if (bounds[1] != null) {
+            both.add(cb.lessThanOrEqualTo(column, param(String.class, bounds[1])));
+        }
+        return both.size() == 1 ? both.get(0) : cb.and(both.toArray(Predicate[]::new));
+    }
+
+    /**
+     * A date or time key as {value} (single value) or {from, to} (a range; null for an open end), normalized.
+     */
+    private static String[] rangeBounds(String keyword, String value, Vr vr) {
         if (hasWildcard(value)) {
             throw new IllegalArgumentException(keyword + ": wildcards are not allowed in date and time matching");
         }
         int dash = value.indexOf('-');
         if (dash < 0) {
-            return cb.equal(column, param(String.class, normalize(keyword, value, vr)));
+            return new String[] {normalize(keyword, value, vr)};
         }
         String from = value.substring(0, dash).trim();
         String to = value.substring(dash + 1).trim();
         if (from.isEmpty() && to.isEmpty()) {
             throw new IllegalArgumentException(keyword + ": empty range '" + value + "'");
         }
-        List<Predicate> both = new ArrayList<>(2);
-        if (!from.isEmpty()) {
-            both.add(cb.greaterThanOrEqualTo(column, param(String.class, normalize(keyword, from, vr))));
+        String upper = to.isEmpty() ? null : normalize(keyword, to, vr);
+        if (upper != null && vr == Vr.TM && upper.indexOf('.') < 0) {
+            // "0800" as an upper bound includes 08:00:59.999999
+            upper = (upper + "9999").substring(0, 6) + ".999999";
         }
-        if (!to.isEmpty()) {
-            String upper = normalize(keyword, to, vr);
-            if (vr == Vr.TM && upper.indexOf('.') < 0) {
-                // "0800" as an upper bound includes 08:00:59.999999
-                upper = (upper + "9999").substring(0, 6) + ".999999";
-            }
-            both.add(cb.lessThanOrEqualTo(column, param(String.class, upper)));
+        return new String[] {from.isEmpty() ? null : normalize(keyword, from, vr), upper};
+    }
+
+    private static Integer parseInteger(String keyword, String value) {
+        try {
+            return Integer.valueOf(value.startsWith("+") ? value.substring(1) : value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(keyword + ": '" + value + "' is not an integer");
         }
-        return both.size() == 1 ? both.get(0) : cb.and(both.toArray(Predicate[]::new));
     }
 
     private static String normalize(String keyword, String value, Vr vr) {

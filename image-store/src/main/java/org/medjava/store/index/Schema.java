@@ -25,25 +25,16 @@ final class Schema {
     private Schema() {
     }
 
-    /**
-     * What is missing from the schema (the database's message), or null when every table has every column.
-     *
-     * @throws IndexException when the database cannot be reached
-     */
-    static String missing(IndexDatabase database) {
-        try (Connection c = connect(database)) {
-            for (String probe : probes()) {
-                try (Statement s = c.createStatement()) {
-                    s.executeQuery(probe).close();
-                } catch (SQLException e) {
-                    return DicomIndex.reason(e);
-                }
+    /** What is missing from the schema (the database's message), or null when every table has every column. */
+    static String missing(Connection c) {
+        for (String probe : probes()) {
+            try (Statement s = c.createStatement()) {
+                s.executeQuery(probe).close();
+            } catch (SQLException e) {
+                return DicomIndex.reason(e);
             }
-            return null;
-        } catch (SQLException e) {
-            throw new IndexException("cannot open the DICOM index database " + database.describe() + ": "
-                    + DicomIndex.reason(e), e);
         }
+        return null;
     }
 
     static List<String> probes() {
@@ -65,7 +56,22 @@ final class Schema {
         return probes;
     }
 
-    private static Connection connect(IndexDatabase database) throws SQLException {
+    /**
+     * A connection to {@code database}. DicomIndex holds one while it opens, which also keeps an embedded H2
+     * database from being closed (and compacted) between the steps.
+     *
+     * @throws IndexException when the database cannot be reached
+     */
+    static Connection connect(IndexDatabase database) {
+        try {
+            return open(database);
+        } catch (SQLException e) {
+            throw new IndexException("cannot open the DICOM index database " + database.describe() + ": "
+                    + DicomIndex.reason(e), e);
+        }
+    }
+
+    private static Connection open(IndexDatabase database) throws SQLException {
         String driver = database.driverClass();
         if (driver != null) {
             try {

@@ -3,6 +3,7 @@ package org.medjava.store.index;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -39,6 +40,33 @@ class DicomIndexPostgresTest extends DicomIndexContract {
     IndexDatabase newDatabase() {
         String url = postgres.createDatabase("index_" + databases++);
         return IndexDatabase.of(url, postgres.user(), postgres.password());
+    }
+
+    @Test
+    void aLocalServerIsPrivateAndLeavesNothingBehind() throws Exception {
+        long start = System.nanoTime();
+        LocalPostgres other = LocalPostgres.start();
+        Path dir = other.directory();
+        try {
+            assertThat(dir.toString()).startsWith("/tmp/medjava-pg-");
+            assertThat(other.port()).isNotEqualTo(postgres.port());
+            try (Connection c = DriverManager.getConnection(other.jdbcUrl(), other.user(), other.password());
+                    ResultSet rs = c.createStatement().executeQuery(
+                            "SELECT current_database(), current_user, current_setting('listen_addresses')")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo(LocalPostgres.DATABASE);
+                assertThat(rs.getString(2)).isEqualTo(LocalPostgres.USER);
+                assertThat(rs.getString(3)).isEqualTo("127.0.0.1");
+            }
+        } finally {
+            other.close();
+        }
+        System.out.printf("LocalPostgres: started, checked and stopped in %d ms%n",
+                (System.nanoTime() - start) / 1_000_000);
+        assertThat(dir).doesNotExist();
+        assertThatThrownBy(() -> DriverManager.getConnection(other.jdbcUrl(), other.user(), other.password()))
+                .isInstanceOf(SQLException.class);
+        other.close(); // idempotent
     }
 
     @Test

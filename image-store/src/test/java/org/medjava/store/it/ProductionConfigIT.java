@@ -50,6 +50,7 @@ class ProductionConfigIT {
                 .property("medjava.db.user", postgres.user())
                 .property("medjava.db.password", postgres.password())
                 .property("medjava.auth.anonymous-read", "true")
+                .property("medjava.seed.images", Samples.dir().toString())
                 .tls();
         String password;
         PayaraStore store = builder.start();
@@ -59,6 +60,13 @@ class ProductionConfigIT {
             assertThat(Files.readString(data.resolve("users.properties"))).doesNotContain(password);
             StoreClient admin = new StoreClient(store, PayaraStore.basic("admin", password));
             StoreClient anonymous = new StoreClient(store, null);
+
+            // First start: the sample images are seeded through the same validation as any upload.
+            assertThat(anonymous.get("/images/samples/gif/ct-small.gif").body())
+                    .isEqualTo(Samples.bytes(Samples.gif("ct-small.gif")));
+            assertThat(anonymous.getJson("/images/samples/dicom/").body()).contains("\"name\":\"RG3_UNCR.dcm\"",
+                    "\"name\":\"MR_small_jpeg_ls_lossless.dcm\"").doesNotContain("MR_truncated", "no_meta");
+            assertThat(admin.delete("/images/samples/gif/color.gif").statusCode()).isEqualTo(204);
 
             byte[] ct = Samples.bytes(Samples.dicom("CT_small.dcm"));
             assertThat(admin.put("/images/prod/ct.dcm", ct).statusCode()).isEqualTo(201);
@@ -87,9 +95,13 @@ class ProductionConfigIT {
             assertThat(restarted.log()).doesNotContain(password)
                     .contains("the admin password was shown on first start");
             StoreClient admin = new StoreClient(restarted, PayaraStore.basic("admin", password));
-            assertThat(admin.getJson("/index/studies?PatientID=1CT1").body()).contains("1.3.6.1.4.1.5962.1.2.1");
+            // The same CT twice: seeded under samples/ and uploaded under prod/.
+            assertThat(admin.getJson("/index/studies?PatientID=1CT1").body()).contains("1.3.6.1.4.1.5962.1.2.1",
+                    "\"NumberOfStudyRelatedInstances\":2");
+            assertThat(admin.get("/images/samples/gif/color.gif").statusCode()).as("seeded once only").isEqualTo(404);
             assertThat(admin.delete("/images/prod/ct.dcm").statusCode()).isEqualTo(204);
-            assertThat(admin.getJson("/index/studies?PatientID=1CT1").body()).isEqualTo("[]");
+            assertThat(admin.getJson("/index/studies?PatientID=1CT1").body())
+                    .contains("\"NumberOfStudyRelatedInstances\":1");
         } finally {
             restarted.stop();
         }

@@ -183,7 +183,9 @@ public final class LocalPostgres implements AutoCloseable {
         SQLException last = null;
         while (System.nanoTime() < deadline) {
             try (Connection c = DriverManager.getConnection(jdbcUrl("postgres"), USER, PASSWORD)) {
-                return;
+                if (c.isValid(5)) {
+                    return;
+                }
             } catch (SQLException e) {
                 last = e;
                 sleep(100);
