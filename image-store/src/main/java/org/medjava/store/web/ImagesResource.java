@@ -23,9 +23,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
-import java.nio.channels.Channels;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.StandardOpenOption;
 import java.util.Date;
 import org.eclipse.microprofile.metrics.annotation.Counted;
@@ -47,6 +46,8 @@ import org.medjava.store.startup.StoreServices;
 @RequestScoped
 @Path("images")
 public class ImagesResource {
+
+    private static final int CHUNK = 256 * 1024;
 
     @Inject
     StoreServices services;
@@ -128,17 +129,20 @@ public class ImagesResource {
                 .build();
     }
 
+    /** Streams a byte range of a file in large chunks (the container's output buffer takes them whole). */
     private static StreamingOutput send(StoredFile file, long start, long length) {
         return (OutputStream out) -> {
             try (FileChannel channel = FileChannel.open(file.file(), StandardOpenOption.READ)) {
-                WritableByteChannel target = Channels.newChannel(out);
+                ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(CHUNK, Math.max(length, 1)));
                 long position = start;
                 long remaining = length;
                 while (remaining > 0) {
-                    long n = channel.transferTo(position, remaining, target);
+                    buffer.clear().limit((int) Math.min(buffer.capacity(), remaining));
+                    int n = channel.read(buffer, position);
                     if (n <= 0) {
                         break; // the file shrank under us (replaced files are new inodes, so this is rare)
                     }
+                    out.write(buffer.array(), 0, n);
                     position += n;
                     remaining -= n;
                 }

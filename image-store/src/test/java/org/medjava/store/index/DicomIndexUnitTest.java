@@ -81,13 +81,13 @@ class DicomIndexUnitTest {
     @Test
     void queriesAreImmutableAndCheckTheirKeywords() {
         StudyQuery all = StudyQuery.all();
-        StudyQuery some = all.patientName("Doe*").studyDate("2020-").limit(10).offset(5).fuzzyNames(true);
+        StudyQuery some = all.patientName("Doe*").studyDate("20200101-").limit(10).offset(5).fuzzyNames(true);
         assertThat(all.keys()).isEmpty();
         assertThat(some.keys()).containsOnlyKeys("PatientName", "StudyDate");
         assertThat(some.limit()).isEqualTo(10);
         assertThat(some.offset()).isEqualTo(5);
         assertThat(some.fuzzyNames()).isTrue();
-        assertThat(some.with("PatientName", "")).isEqualTo(all.studyDate("2020-").limit(10).offset(5)
+        assertThat(some.with("PatientName", "")).isEqualTo(all.studyDate("20200101-").limit(10).offset(5)
                 .fuzzyNames(true));
         assertThat(all.supports("ModalitiesInStudy")).isTrue();
         assertThat(SeriesQuery.all().supports("Modality")).isTrue();
