@@ -64,7 +64,7 @@ class ProductionConfigIT {
             // First start: the sample images are seeded through the same validation as any upload.
             assertThat(anonymous.get("/images/samples/gif/ct-small.gif").body())
                     .isEqualTo(Samples.bytes(Samples.gif("ct-small.gif")));
-            assertThat(anonymous.getJson("/images/samples/dicom/").body()).contains("\"name\":\"RG3_UNCR.dcm\"",
+            assertThat(anonymous.getJson("/images/samples/dicom/").body()).contains("\"name\":\"CT_small.dcm\"",
                     "\"name\":\"MR_small_jpeg_ls_lossless.dcm\"").doesNotContain("MR_truncated", "no_meta");
             assertThat(admin.delete("/images/samples/gif/color.gif").statusCode()).isEqualTo(204);
 
