@@ -1,5 +1,8 @@
 package org.medjava.store.index;
 
+import org.medjava.codec.ImageFormat;
+import org.medjava.codec.dicom.DicomCodec;
+
 import com.pixelmed.dicom.Attribute;
 import com.pixelmed.dicom.AttributeList;
 import com.pixelmed.dicom.AttributeTag;
@@ -9,11 +12,9 @@ import com.pixelmed.dicom.TagFromName;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -40,16 +41,13 @@ record ParsedInstance(
     static final int PN = 256;
     static final int TM = 16;
 
-    private static final byte[] MAGIC = "DICM".getBytes(StandardCharsets.US_ASCII);
     private static final Pattern DATE = Pattern.compile("\\d{8}");
     private static final Pattern TIME = Pattern.compile("\\d{2,6}(\\.\\d{1,6})?");
 
     /** Whether the file is DICOM Part 10: "DICM" at offset 128. */
     static boolean isDicom(Path file) throws IOException {
-        byte[] head = new byte[132];
         try (InputStream in = Files.newInputStream(file)) {
-            int n = in.readNBytes(head, 0, head.length);
-            return n == head.length && Arrays.equals(head, 128, 132, MAGIC, 0, 4);
+            return DicomCodec.isDicom(in.readNBytes(ImageFormat.SNIFF_LENGTH));
         }
     }
 

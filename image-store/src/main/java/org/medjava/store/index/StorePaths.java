@@ -1,11 +1,14 @@
 package org.medjava.store.index;
 
+import org.medjava.store.repo.StoreException;
+import org.medjava.store.repo.StorePath;
+
 /** Store paths: relative, '/'-separated, as in the HTTP paths under the data directory's {@code images/}. */
 final class StorePaths {
     private StorePaths() {
     }
 
-    /** A file's store path, normalized (no leading '/'); refuses empty, '.' and '..' segments. */
+    /** A file's store path, normalized (no leading '/'); refuses what {@link StorePath#parse} refuses. */
     static String file(String storePath) {
         if (storePath == null) {
             throw new IllegalArgumentException("store path is null");
@@ -55,10 +58,10 @@ final class StorePaths {
             throw new IllegalArgumentException("store path longer than " + InstanceEntity.PATH_LENGTH
                     + " characters: '" + original.substring(0, 80) + "...'");
         }
-        for (String segment : path.split("/", -1)) {
-            if (segment.isEmpty() || segment.equals(".") || segment.equals("..") || segment.indexOf('\0') >= 0) {
-                throw new IllegalArgumentException("invalid store path '" + original + "'");
-            }
+        try {
+            StorePath.parse(path); // one set of path rules for the repository and the index
+        } catch (StoreException e) {
+            throw new IllegalArgumentException("invalid store path '" + original + "': " + e.getMessage(), e);
         }
     }
 }

@@ -16,7 +16,8 @@ public record StorePath(List<String> segments, boolean directory) {
 
     public static final StorePath ROOT = new StorePath(List.of(), true);
     static final int MAX_SEGMENT = 255;
-    static final int MAX_LENGTH = 1024;
+    /** The longest path, in characters (also the width of the index's path column). */
+    public static final int MAX_LENGTH = 1024;
 
     public StorePath {
         segments = List.copyOf(segments);

@@ -102,21 +102,14 @@ public class FiltersResource {
         return Response.noContent().build();
     }
 
+    /** {@code POST /filters/{id}/suspend} or {@code /resume}: every filter of the plugin. */
     @POST
-    @Path("{id}/suspend")
+    @Path("{id}/{action: suspend|resume}")
     @Produces(MediaType.APPLICATION_JSON)
-    public Response suspend(@PathParam("id") String id) throws IOException {
+    public Response suspendOrResume(@PathParam("id") String id, @PathParam("action") String action)
+            throws IOException {
         Access.require(security, Role.ADMIN);
-        services.filters().setSuspended(id, true);
-        return Response.ok(pluginEntry(id)).build();
-    }
-
-    @POST
-    @Path("{id}/resume")
-    @Produces(MediaType.APPLICATION_JSON)
-    public Response resume(@PathParam("id") String id) throws IOException {
-        Access.require(security, Role.ADMIN);
-        services.filters().setSuspended(id, false);
+        services.filters().setSuspended(id, action.equals("suspend"));
         return Response.ok(pluginEntry(id)).build();
     }
 
