@@ -20,3 +20,7 @@ fi
 
 # PostgreSQL server binaries: the index's production database, which the tests start privately (LocalPostgres).
 ensure_packages postgresql
+
+# Independent DICOM peers the PACS tests talk to (DCMTK tools, Orthanc with its DICOMweb plugin; dciodvfy from
+# dicom3tools validates the objects we write), and an X server for the viewer's GUI tests (Xvfb).
+ensure_packages dcmtk orthanc orthanc-dicomweb dicom3tools xvfb xauth fonts-dejavu-core
