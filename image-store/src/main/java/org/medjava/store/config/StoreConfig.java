@@ -61,6 +61,34 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.public-url")
     Optional<String> publicUrl;
 
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.port")
+    Optional<Integer> dicomPort;
+
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.bind", defaultValue = "0.0.0.0")
+    String dicomBind;
+
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.aet", defaultValue = "MEDJAVA")
+    String dicomAeTitle;
+
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.allowed-aets")
+    Optional<String> dicomAllowedAeTitles;
+
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.move-destinations")
+    Optional<String> dicomMoveDestinations;
+
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.remotes")
+    Optional<String> dicomRemotes;
+
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.duplicate-policy", defaultValue = "reject")
+    String duplicatePolicy;
+
     public Path dataDir() {
         return Path.of(dataDir).toAbsolutePath().normalize();
     }
@@ -116,5 +144,38 @@ public class StoreConfig {
 
     public Optional<String> publicUrl() {
         return publicUrl.filter(s -> !s.isBlank());
+    }
+
+    /** The DICOM (DIMSE) port; empty: the store does not listen for DICOM. */
+    public Optional<Integer> dicomPort() {
+        return dicomPort.filter(p -> p > 0);
+    }
+
+    public String dicomBind() {
+        return dicomBind.trim();
+    }
+
+    public String dicomAeTitle() {
+        return dicomAeTitle.trim();
+    }
+
+    /** {@code AE[=host], ...}: the calling AE titles allowed to associate. */
+    public String dicomAllowedAeTitles() {
+        return dicomAllowedAeTitles.orElse("");
+    }
+
+    /** {@code AE=host:port, ...}: where C-MOVE may send. */
+    public String dicomMoveDestinations() {
+        return dicomMoveDestinations.orElse("");
+    }
+
+    /** {@code AE=host:port, ...}: the remote PACS the store's SCU may send to, query and retrieve from. */
+    public String dicomRemotes() {
+        return dicomRemotes.orElse("");
+    }
+
+    /** reject or replace: what an object whose SOP Instance UID is stored already does (C-STORE, STOW-RS). */
+    public String duplicatePolicy() {
+        return duplicatePolicy;
     }
 }

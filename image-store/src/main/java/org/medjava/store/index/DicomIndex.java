@@ -513,6 +513,31 @@ public final class DicomIndex implements AutoCloseable {
         }, true, query.offset(), query.limit()));
     }
 
+    /**
+     * The header of the instance at {@code storePath} as DICOM JSON (PS3.18 F.2, without Pixel Data; large binary
+     * values as BulkDataURIs relative to {@link DicomJson#INSTANCE_URL}).
+     *
+     * @return empty when nothing is indexed there, or it was indexed before metadata was kept (a rebuild adds it)
+     */
+    public Optional<String> metadata(String storePath) {
+        String path = StorePaths.file(storePath);
+        return Optional.ofNullable(metadata(List.of(path)).get(path));
+    }
+
+    /** The metadata of the instances at {@code storePaths} that have some, by store path. */
+    public Map<String, String> metadata(Collection<String> storePaths) {
+        List<String> paths = List.copyOf(storePaths);
+        Map<String, String> byPath = new HashMap<>();
+        read("reading metadata", em -> {
+            forChunks(paths, chunk -> em.createQuery("select i.path, i.metadataJson from InstanceEntity i"
+                    + " where i.path in :k and i.metadataJson is not null", Object[].class)
+                    .setParameter("k", chunk).getResultList()
+                    .forEach(row -> byPath.put((String) row[0], (String) row[1])));
+            return null;
+        });
+        return byPath;
+    }
+
     /** How many instances (indexed files) the index holds. */
     public long count() {
         return read("counting", em -> em.createQuery("select count(i) from InstanceEntity i", Long.class)
@@ -624,6 +649,7 @@ public final class DicomIndex implements AutoCloseable {
         instance.fileSize = d.fileSize();
         instance.lastModified = d.lastModified();
         instance.indexedAt = System.currentTimeMillis();
+        instance.metadataJson = d.metadataJson();
         if (isNew) {
             em.persist(instance);
         }

@@ -5,6 +5,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Index;
 import jakarta.persistence.JoinColumn;
+import jakarta.persistence.Lob;
 import jakarta.persistence.ManyToOne;
 import jakarta.persistence.Table;
 
@@ -67,6 +68,11 @@ class InstanceEntity {
 
     @Column(name = "indexed_at_ms", nullable = false)
     long indexedAt;
+
+    /** The header up to Pixel Data as DICOM JSON, bulk data by reference; null for rows indexed before it was kept. */
+    @Lob
+    @Column(name = "metadata_json")
+    String metadataJson;
 
     protected InstanceEntity() {
     }

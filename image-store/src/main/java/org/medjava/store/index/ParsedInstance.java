@@ -31,7 +31,10 @@ record ParsedInstance(
         String bodyPartExamined, String seriesDate,
         String sopInstanceUid, String sopClassUid, Integer instanceNumber, String transferSyntaxUid,
         Integer rows, Integer columns, Integer numberOfFrames, Integer bitsAllocated,
-        String photometricInterpretation, long fileSize, long lastModified) {
+        String photometricInterpretation, long fileSize, long lastModified, String metadataJson) {
+
+    /** Binary values longer than this are not kept in the metadata but referred to as bulk data. */
+    static final int BULK_THRESHOLD = 1024;
 
     /** Column lengths, from the value representations' maximum lengths (PS3.5 6.2), some with room to spare. */
     static final int UI = 64;
@@ -90,7 +93,17 @@ record ParsedInstance(
                 optionalUid(list, TagFromName.TransferSyntaxUID),
                 integer(list, TagFromName.Rows), integer(list, TagFromName.Columns),
                 integer(list, TagFromName.NumberOfFrames), integer(list, TagFromName.BitsAllocated),
-                text(list, TagFromName.PhotometricInterpretation, CS), size, modified);
+                text(list, TagFromName.PhotometricInterpretation, CS), size, modified,
+                metadata(storePath, list));
+    }
+
+    /** The header as DICOM JSON (what WADO-RS metadata and QIDO-RS includefield answer from). */
+    private static String metadata(String storePath, AttributeList list) {
+        try {
+            return DicomJson.toJson(list, BULK_THRESHOLD);
+        } catch (RuntimeException e) {
+            throw new IndexException(storePath + ": the header cannot be kept as DICOM JSON: " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -156,6 +156,46 @@ public final class ImageRepository {
         }
     }
 
+    /**
+     * A new empty file in the repository's staging directory (same file system as the store, so it can be renamed
+     * into place), for writers that receive a body themselves (DICOM network, DICOMweb) and then hand it to
+     * {@link #putStaged}. Left-overs are removed at the next start.
+     */
+    public Path newStagingFile(String prefix) throws IOException {
+        return Files.createTempFile(staging, prefix, ".part");
+    }
+
+    /**
+     * Creates or replaces a file from a complete body already written to {@link #newStagingFile a staging file}:
+     * the same validation, preconditions, atomic rename and listener call as {@link #put}. The staged file is
+     * consumed (moved into place or deleted) either way.
+     *
+     * @throws StoreException as {@link #put}; the stored file is unchanged
+     */
+    public PutResult putStaged(StorePath path, Path staged, String declaredType, Preconditions preconditions)
+            throws IOException {
+        try {
+            if (!staged.toAbsolutePath().normalize().getParent().equals(staging)) {
+                throw new IllegalArgumentException(staged + " is not in the staging directory " + staging);
+            }
+            if (path.isRoot() || path.directory()) {
+                throw new StoreException(StoreException.Kind.BAD_REQUEST, "a stored object needs a file path, not \""
+                        + path.relative() + "\"");
+            }
+            long size = Files.size(staged);
+            if (size > maxUploadBytes) {
+                throw tooLarge(size + " bytes");
+            }
+            try (FileChannel channel = FileChannel.open(staged, StandardOpenOption.WRITE)) {
+                channel.force(true);
+            }
+            ImageFormat format = validator.validate(path, staged, declaredType);
+            return install(path, staged, format, preconditions);
+        } finally {
+            Files.deleteIfExists(staged);
+        }
+    }
+
     private void receive(InputStream body, Path temp, long declaredLength) throws IOException {
         long total = 0;
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {

@@ -8,9 +8,9 @@ public class StoreException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     public enum Kind {
-        BAD_REQUEST(400), UNAUTHORIZED(401), FORBIDDEN(403), NOT_FOUND(404), CONFLICT(409),
+        BAD_REQUEST(400), UNAUTHORIZED(401), FORBIDDEN(403), NOT_FOUND(404), NOT_ACCEPTABLE(406), CONFLICT(409),
         PRECONDITION_FAILED(412), TOO_LARGE(413), UNSUPPORTED_MEDIA_TYPE(415), RANGE_NOT_SATISFIABLE(416),
-        UNPROCESSABLE(422), UNAVAILABLE(503);
+        UNPROCESSABLE(422), BAD_GATEWAY(502), UNAVAILABLE(503);
 
         public final int status;
 

@@ -11,13 +11,15 @@ final class Banner {
     }
 
     static void print(StoreConfig config, UserStore users, String newAdminPassword, int plugins, int seeded,
-                      Duration startup) {
+                      Duration startup, String dicom) {
         String url = config.publicUrl().orElse("http://localhost:<port>");
         StringBuilder b = new StringBuilder("\n");
         b.append("==================== MedJava image store ====================\n");
         b.append("  browse:      ").append(url).append("/images/\n");
         b.append("  filters:     ").append(url).append("/filters\n");
         b.append("  health:      ").append(url).append("/health   metrics: /metrics   API: /openapi\n");
+        b.append("  dicomweb:    ").append(url).append("/dicomweb/studies   (QIDO-RS, WADO-RS, STOW-RS)\n");
+        b.append("  dicom:       ").append(dicom).append('\n');
         b.append("  data:        ").append(config.dataDir()).append('\n');
         if (newAdminPassword != null) {
             b.append("  login:       admin / ").append(newAdminPassword)

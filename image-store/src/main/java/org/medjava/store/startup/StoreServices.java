@@ -13,7 +13,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.logging.Logger;
 import org.medjava.store.config.StoreConfig;
+import org.medjava.store.dimse.DimseServer;
 import org.medjava.store.filters.FilterRepository;
+import org.medjava.store.ingest.DicomIngest;
+import org.medjava.store.ingest.DuplicatePolicy;
+import org.medjava.store.query.ArchiveSearch;
+import org.medjava.store.scu.RemotePacs;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.IndexDatabase;
 import org.medjava.store.render.RenderService;
@@ -43,6 +48,10 @@ public class StoreServices {
     private DicomIndex index;
     private ImageRepository images;
     private RenderService renderer;
+    private DicomIngest ingest;
+    private ArchiveSearch search;
+    private DimseServer dimse;
+    private RemotePacs remotePacs;
 
     /** Builds everything when the application starts rather than on the first request. */
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
@@ -67,6 +76,8 @@ public class StoreServices {
             images = new ImageRepository(config.imagesDir(), config.maxUploadBytes(),
                     new UploadValidator(config.maxPixels()), new IndexSync(index));
             renderer = new RenderService(filters.registry(), config.maxPixels());
+            ingest = new DicomIngest(images, index, DuplicatePolicy.parse(config.duplicatePolicy()));
+            search = new ArchiveSearch(index);
             int seeded = 0;
             if (firstStart && config.seedImages().isPresent()) {
                 seeded = Seeder.seedImages(config.seedImages().get(), StorePath.parse("samples/"), images);
@@ -75,8 +86,11 @@ public class StoreServices {
                 index.rebuild(images.root()); // a new or emptied database (e.g. a fresh PostgreSQL) catches up
             }
             Files.writeString(data.resolve(SEEDED_MARKER), "first started " + java.time.Instant.now() + "\n");
+            dimse = DicomNetwork.start(config, ingest, search, index, images.root());
+            remotePacs = DicomNetwork.remotePacs(config, ingest, search, images.root(), data.resolve("work/scu"));
             Banner.print(config, users, newAdminPassword, filters.plugins().size(), seeded,
-                    Duration.ofNanos(System.nanoTime() - t0));
+                    Duration.ofNanos(System.nanoTime() - t0), DicomNetwork.describe(dimse, remotePacs));
+
         } catch (IOException e) {
             throw new UncheckedIOException("the image store cannot start with data directory " + config.dataDir()
                     + ": " + e.getMessage(), e);
@@ -97,6 +111,9 @@ public class StoreServices {
 
     @PreDestroy
     void stop() {
+        if (dimse != null) {
+            dimse.close();
+        }
         if (filters != null) {
             filters.close();
         }
@@ -127,5 +144,23 @@ public class StoreServices {
 
     public RenderService renderer() {
         return renderer;
+    }
+
+    public DicomIngest ingest() {
+        return ingest;
+    }
+
+    public ArchiveSearch search() {
+        return search;
+    }
+
+    /** The remote PACS the store can query, retrieve from and send to. */
+    public RemotePacs remotePacs() {
+        return remotePacs;
+    }
+
+    /** The DICOM network service, or null when no DICOM port is configured. */
+    public DimseServer dimse() {
+        return dimse;
     }
 }

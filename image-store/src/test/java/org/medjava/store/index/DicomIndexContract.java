@@ -62,6 +62,18 @@ abstract class DicomIndexContract {
     // ------------------------------------------------------------------------------------------------ put, query
 
     @Test
+    void keepsEachInstancesHeaderAsDicomJson() throws IOException {
+        Path f = TestDicom.ct().patient("PJ", "Json^Jane").instance("1.2.826.1.9.1", 1).writeTo(tmp.resolve("j.dcm"));
+        index.put("json/1.dcm", f);
+
+        String json = index.metadata("json/1.dcm").orElseThrow();
+        assertThat(json).startsWith("{").contains("\"00080018\":{\"vr\":\"UI\",\"Value\":[\"1.2.826.1.9.1\"]}",
+                "\"Alphabetic\":\"Json^Jane\"").doesNotContain("7FE00010");
+        assertThat(index.metadata(java.util.List.of("json/1.dcm", "none.dcm"))).containsOnlyKeys("json/1.dcm");
+        assertThat(index.metadata("none.dcm")).isEmpty();
+    }
+
+    @Test
     void putThenQueryStudiesSeriesInstancesAndPatients() throws IOException {
         Path f1 = TestDicom.ct().patient("P1", "Doe^John").study("1.2.826.1.1", "20200105")
                 .set("AccessionNumber", "ACC1").set("StudyDescription", "Head CT").set("StudyTime", "101112")

@@ -23,7 +23,7 @@ import java.util.Map;
  * Writes modified copies of the small DICOM samples in {@code src/test/resources/dicom/} (other patients, studies,
  * series, dates): read with PixelMed, replace values by keyword, write as Explicit VR Little Endian in UTF-8.
  */
-final class TestDicom {
+public final class TestDicom {
     private static final SpecificCharacterSet UTF8 = new SpecificCharacterSet(new String[] {"ISO_IR 192"});
 
     private final String resource;
@@ -34,39 +34,39 @@ final class TestDicom {
     }
 
     /** A copy of CT_small.dcm (CT, 128×128, 16 bits). */
-    static TestDicom ct() {
+    public static TestDicom ct() {
         return new TestDicom("/dicom/CT_small.dcm");
     }
 
     /** A copy of MR_small.dcm (MR, 64×64, 16 bits). */
-    static TestDicom mr() {
+    public static TestDicom mr() {
         return new TestDicom("/dicom/MR_small.dcm");
     }
 
     /** Sets the attribute {@code keyword} (empty removes the value). */
-    TestDicom set(String keyword, String value) {
+    public TestDicom set(String keyword, String value) {
         values.put(keyword, value);
         return this;
     }
 
-    TestDicom patient(String id, String name) {
+    public TestDicom patient(String id, String name) {
         return set("PatientID", id).set("PatientName", name);
     }
 
-    TestDicom study(String uid, String date) {
+    public TestDicom study(String uid, String date) {
         return set("StudyInstanceUID", uid).set("StudyDate", date);
     }
 
-    TestDicom series(String uid, String modality, int number) {
+    public TestDicom series(String uid, String modality, int number) {
         return set("SeriesInstanceUID", uid).set("Modality", modality).set("SeriesNumber", String.valueOf(number));
     }
 
-    TestDicom instance(String sopInstanceUid, int number) {
+    public TestDicom instance(String sopInstanceUid, int number) {
         return set("SOPInstanceUID", sopInstanceUid).set("InstanceNumber", String.valueOf(number));
     }
 
     /** Writes the copy to {@code file} (creating its directory) and returns it. */
-    Path writeTo(Path file) {
+    public Path writeTo(Path file) {
         try {
             AttributeList list = new AttributeList();
             try (InputStream in = TestDicom.class.getResourceAsStream(resource)) {

@@ -1,0 +1,88 @@
+package org.medjava.store.dimse;
+
+import com.pixelmed.dicom.SOPClass;
+import com.pixelmed.network.PresentationContext;
+import com.pixelmed.network.PresentationContextSelectionPolicy;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Which presentation contexts the store accepts (PS3.8 9.3.3.2 result/reason): Verification; the image storage SOP
+ * classes, in the transfer syntaxes the store keeps, choosing the first one the caller proposes (so objects are
+ * stored as sent); Study Root and Patient Root C-FIND, C-MOVE and C-GET in an uncompressed syntax. Anything else is
+ * refused in negotiation: "abstract syntax not supported" (3) or "transfer syntaxes not supported" (4).
+ */
+final class PresentationPolicy implements PresentationContextSelectionPolicy {
+
+    static final String IMPLICIT_LE = "1.2.840.10008.1.2";
+    static final String EXPLICIT_LE = "1.2.840.10008.1.2.1";
+    static final String EXPLICIT_BE = "1.2.840.10008.1.2.2";
+    static final String DEFLATED = "1.2.840.10008.1.2.1.99";
+
+    private static final byte ACCEPTANCE = 0;
+    private static final byte ABSTRACT_SYNTAX_NOT_SUPPORTED = 3;
+    private static final byte TRANSFER_SYNTAXES_NOT_SUPPORTED = 4;
+
+    /** What the store keeps: uncompressed, deflated, RLE, JPEG, JPEG-LS and JPEG 2000 (as the HTTP upload does). */
+    static final Set<String> STORABLE = Set.of(IMPLICIT_LE, EXPLICIT_LE, EXPLICIT_BE, DEFLATED,
+            "1.2.840.10008.1.2.5", "1.2.840.10008.1.2.4.50", "1.2.840.10008.1.2.4.51", "1.2.840.10008.1.2.4.57",
+            "1.2.840.10008.1.2.4.70", "1.2.840.10008.1.2.4.80", "1.2.840.10008.1.2.4.81", "1.2.840.10008.1.2.4.90",
+            "1.2.840.10008.1.2.4.91");
+    private static final Set<String> UNCOMPRESSED = Set.of(EXPLICIT_LE, IMPLICIT_LE, EXPLICIT_BE);
+
+    @Override
+    public LinkedList applyPresentationContextSelectionPolicy(LinkedList contexts, int associationNumber,
+            int debugLevel) {
+        return applyPresentationContextSelectionPolicy(contexts, associationNumber);
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public LinkedList applyPresentationContextSelectionPolicy(LinkedList contexts, int associationNumber) {
+        for (Object o : contexts) {
+            select((PresentationContext) o);
+        }
+        return contexts;
+    }
+
+    private static void select(PresentationContext pc) {
+        String as = pc.getAbstractSyntaxUID();
+        Set<String> acceptable;
+        if (SOPClass.isImageStorage(as)) {
+            acceptable = STORABLE;
+        } else if (isService(as)) {
+            acceptable = UNCOMPRESSED;
+        } else {
+            pc.setResultReason(ABSTRACT_SYNTAX_NOT_SUPPORTED);
+            return;
+        }
+        String chosen = firstAcceptable(pc.getTransferSyntaxUIDs(), acceptable);
+        pc.newTransferSyntaxUIDs();
+        if (chosen == null) {
+            pc.setResultReason(TRANSFER_SYNTAXES_NOT_SUPPORTED);
+        } else {
+            pc.addTransferSyntaxUID(chosen);
+            pc.setResultReason(ACCEPTANCE);
+        }
+    }
+
+    static boolean isService(String sopClass) {
+        return SOPClass.isVerification(sopClass)
+                || SOPClass.isStudyRootCompositeInstanceQuery(sopClass)
+                || SOPClass.isPatientRootCompositeInstanceQuery(sopClass)
+                || SOPClass.isStudyRootCompositeInstanceRetrieveWithMove(sopClass)
+                || SOPClass.isPatientRootCompositeInstanceRetrieveWithMove(sopClass)
+                || SOPClass.isStudyRootCompositeInstanceRetrieveWithGet(sopClass)
+                || SOPClass.isPatientRootCompositeInstanceRetrieveWithGet(sopClass);
+    }
+
+    private static String firstAcceptable(List<?> proposed, Set<String> acceptable) {
+        for (Object ts : proposed) {
+            if (ts != null && acceptable.contains(ts.toString().trim())) {
+                return ts.toString().trim();
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,48 @@
+package org.medjava.store.dimse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.pixelmed.network.PresentationContext;
+import java.util.LinkedList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Which presentation contexts the SCP accepts, and in which transfer syntax. */
+class PresentationPolicyTest {
+
+    private static final String CT = "1.2.840.10008.5.1.4.1.1.2";
+    private static final String RT_PLAN = "1.2.840.10008.5.1.4.1.1.481.5";
+    private static final String STUDY_ROOT_FIND = "1.2.840.10008.5.1.4.1.2.2.1";
+    private static final String JPEG_LS = "1.2.840.10008.1.2.4.80";
+    private static final String MPEG2 = "1.2.840.10008.1.2.4.100";
+
+    private static PresentationContext select(String abstractSyntax, String... transferSyntaxes) {
+        LinkedList<String> ts = new LinkedList<>(List.of(transferSyntaxes));
+        PresentationContext pc = new PresentationContext((byte) 1, abstractSyntax, ts);
+        LinkedList<PresentationContext> contexts = new LinkedList<>(List.of(pc));
+        new PresentationPolicy().applyPresentationContextSelectionPolicy(contexts, 1);
+        return pc;
+    }
+
+    @Test
+    void storageKeepsTheFirstProposedSyntaxTheStoreKeeps() {
+        PresentationContext pc = select(CT, MPEG2, JPEG_LS, PresentationPolicy.EXPLICIT_LE);
+        assertThat(pc.getResultReason()).isEqualTo((byte) 0);
+        assertThat(pc.getTransferSyntaxUIDs()).containsExactly(JPEG_LS);
+    }
+
+    @Test
+    void unsupportedSyntaxesAndSopClassesAreRefusedWithTheirReasons() {
+        assertThat(select(CT, MPEG2).getResultReason()).isEqualTo((byte) 4);
+        assertThat(select(RT_PLAN, PresentationPolicy.EXPLICIT_LE).getResultReason()).isEqualTo((byte) 3);
+        assertThat(select(STUDY_ROOT_FIND, JPEG_LS).getResultReason()).isEqualTo((byte) 4);
+    }
+
+    @Test
+    void servicesUseAnUncompressedSyntax() {
+        PresentationContext pc = select(STUDY_ROOT_FIND, PresentationPolicy.DEFLATED, PresentationPolicy.IMPLICIT_LE);
+        assertThat(pc.getResultReason()).isEqualTo((byte) 0);
+        assertThat(pc.getTransferSyntaxUIDs()).containsExactly(PresentationPolicy.IMPLICIT_LE);
+        assertThat(select("1.2.840.10008.1.1", PresentationPolicy.EXPLICIT_LE).getResultReason()).isZero();
+    }
+}

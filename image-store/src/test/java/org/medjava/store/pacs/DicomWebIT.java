@@ -1,0 +1,252 @@
+package org.medjava.store.pacs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.StringReader;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.imageio.ImageIO;
+import javax.json.Json;
+import javax.json.JsonArray;
+import javax.json.JsonObject;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.medjava.store.dimse.Part10File;
+import org.medjava.store.testsupport.Multipart;
+import org.medjava.store.testsupport.PacsStore;
+import org.medjava.store.testsupport.PayaraStore;
+import org.medjava.store.testsupport.PixelData;
+import org.medjava.store.testsupport.StoreClient;
+import org.medjava.store.testsupport.TestStudy;
+
+/**
+ * DICOMweb over HTTP with the JDK's client: STOW-RS (and what it refuses), QIDO-RS matching, WADO-RS retrieval,
+ * metadata from the index with bulk data by URI, frames, rendering with filters, and the store's access rules.
+ */
+@ExtendWith(PacsStore.class)
+class DicomWebIT {
+
+    private static final String BOUNDARY = "dicomweb-it-boundary";
+    private static final String STOW_TYPE = "multipart/related; type=\"application/dicom\"; boundary=" + BOUNDARY;
+
+    @TempDir
+    static Path work;
+    static StoreClient admin;
+    static StoreClient reader;
+    static StoreClient anonymous;
+    static TestStudy study;
+
+    @BeforeAll
+    static void storeAStudy() throws Exception {
+        PayaraStore store = PacsStore.store();
+        admin = StoreClient.admin(store);
+        admin.sendText(admin.request("/admin/users/wendy").header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"password\":\"reader-pass-1\",\"role\":\"reader\"}")));
+        reader = new StoreClient(store, PayaraStore.basic("wendy", "reader-pass-1"));
+        anonymous = new StoreClient(store, null);
+        study = TestStudy.create(work.resolve("study"), "WEB-1", "CT_small.dcm", "MR_small.dcm",
+                "SC_rgb_jpeg_dcmtk.dcm");
+
+        HttpResponse<String> r = stow(admin, "/dicomweb/studies", study.instances().stream()
+                .map(i -> bytes(i.file())).toList());
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonObject answer = object(r.body());
+        assertThat(answer.getJsonObject("00081199").getJsonArray("Value")).hasSize(3);
+        assertThat(answer).doesNotContainKey("00081198");
+        assertThat(answer.getJsonObject("00081190").getJsonArray("Value").getString(0))
+                .endsWith("/dicomweb/studies/" + study.studyUid());
+    }
+
+    private static HttpResponse<String> stow(StoreClient client, String path, List<byte[]> parts) throws Exception {
+        return client.sendText(client.request(path).header("Content-Type", STOW_TYPE)
+                .header("Accept", "application/dicom+json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(Multipart.dicom(BOUNDARY, parts))));
+    }
+
+    private static byte[] bytes(Path file) {
+        try {
+            return Files.readAllBytes(file);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static JsonObject object(String json) {
+        return Json.createReader(new StringReader(json)).readObject();
+    }
+
+    private static JsonArray array(String json) {
+        return Json.createReader(new StringReader(json)).readArray();
+    }
+
+    private static String value(JsonObject dataset, String tag) {
+        return dataset.getJsonObject(tag).getJsonArray("Value").get(0).toString().replace("\"", "");
+    }
+
+    private static Path stored(TestStudy.Instance i) {
+        return PacsStore.store().dataDir().resolve("images").resolve(study.storePath(i));
+    }
+
+    private String instancePath(TestStudy.Instance i) {
+        return "/dicomweb/studies/" + study.studyUid() + "/series/" + i.seriesUid() + "/instances/"
+                + i.sopInstanceUid();
+    }
+
+    @Test
+    void stowStoresWhereTheNetworkStores() {
+        for (TestStudy.Instance i : study.instances()) {
+            assertThat(stored(i)).as(i.sample()).exists();
+        }
+    }
+
+    @Test
+    void stowReportsEachFailureWithItsReason() throws Exception {
+        TestStudy other = TestStudy.create(work.resolve("other"), "WEB-2", "MR_small.dcm", "CT_small.dcm");
+        byte[] notDicom = "this is not DICOM".getBytes();
+
+        HttpResponse<String> mixed = stow(admin, "/dicomweb/studies", List.of(bytes(other.instances().get(0).file()),
+                notDicom, bytes(study.instances().get(0).file())));
+        assertThat(mixed.statusCode()).as(mixed.body()).isEqualTo(202);
+        JsonObject answer = object(mixed.body());
+        assertThat(answer.getJsonObject("00081199").getJsonArray("Value")).hasSize(1);
+        JsonArray failed = answer.getJsonObject("00081198").getJsonArray("Value");
+        assertThat(failed).hasSize(2);
+        assertThat(failed.stream().map(f -> value(f.asJsonObject(), "00081197"))).containsExactlyInAnyOrder(
+                Integer.toString(0xC000), Integer.toString(0x0111)); // not DICOM; a duplicate
+        assertThat(mixed.headers().firstValue("Warning")).isPresent();
+
+        HttpResponse<String> wrongStudy = stow(admin, "/dicomweb/studies/1.2.3.4",
+                List.of(bytes(other.instances().get(1).file())));
+        assertThat(wrongStudy.statusCode()).isEqualTo(409);
+        assertThat(value(object(wrongStudy.body()).getJsonObject("00081198").getJsonArray("Value")
+                .getJsonObject(0), "00081197")).isEqualTo(Integer.toString(0xA900));
+        assertThat(PacsStore.store().dataDir().resolve("images/dicom/WEB-2/" + other.studyUid() + "/"
+                + other.instances().get(1).seriesUid())).doesNotExist();
+    }
+
+    @Test
+    void stowRefusesWhatIsNotMultipartDicomAndWhoMayNotUpload() throws Exception {
+        byte[] file = bytes(study.instances().get(0).file());
+        HttpResponse<String> single = admin.sendText(admin.request("/dicomweb/studies")
+                .header("Content-Type", "application/dicom").POST(HttpRequest.BodyPublishers.ofByteArray(file)));
+        assertThat(single.statusCode()).isEqualTo(415);
+
+        HttpResponse<String> truncated = admin.sendText(admin.request("/dicomweb/studies").header("Content-Type",
+                STOW_TYPE).POST(HttpRequest.BodyPublishers.ofString("--" + BOUNDARY + "\r\n\r\nno end")));
+        assertThat(truncated.statusCode()).isEqualTo(400);
+        assertThat(truncated.body()).contains("malformed");
+
+        assertThat(stow(reader, "/dicomweb/studies", List.of(file)).statusCode()).isEqualTo(403);
+        assertThat(stow(anonymous, "/dicomweb/studies", List.of(file)).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void qidoMatchesAtEveryLevel() throws Exception {
+        JsonArray studies = array(reader.sendText(reader.request("/dicomweb/studies?PatientID=WEB-1*&includefield="
+                + "InstitutionName").header("Accept", "application/dicom+json")).body());
+        assertThat(studies).hasSize(1);
+        JsonObject s = studies.getJsonObject(0);
+        assertThat(value(s, "0020000D")).isEqualTo(study.studyUid());
+        assertThat(value(s, "00201208")).isEqualTo("3"); // NumberOfStudyRelatedInstances
+        assertThat(s).containsKey("00080080"); // InstitutionName, from the stored metadata
+        assertThat(value(s, "00081190")).endsWith("/dicomweb/studies/" + study.studyUid());
+
+        assertThat(array(reader.getJson("/dicomweb/studies/" + study.studyUid() + "/series").body())).hasSize(3);
+        assertThat(array(reader.getJson("/dicomweb/studies/" + study.studyUid() + "/series?Modality=MR").body()))
+                .hasSize(1);
+        JsonArray page = array(reader.getJson("/dicomweb/studies/" + study.studyUid()
+                + "/instances?limit=2&offset=1").body());
+        assertThat(page).hasSize(2);
+        String name = s.getJsonObject("00100010").getJsonArray("Value").getJsonObject(0).getString("Alphabetic");
+        String lowerCase = java.net.URLEncoder.encode(name.toLowerCase(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(array(reader.getJson("/dicomweb/studies?PatientID=WEB-1&PatientName=" + lowerCase).body()))
+                .isEmpty();
+        assertThat(array(reader.getJson("/dicomweb/studies?fuzzymatching=true&PatientID=WEB-1&PatientName="
+                + lowerCase).body())).hasSize(1);
+        TestStudy.Instance ct = study.instance("CT_small.dcm");
+        JsonArray one = array(reader.getJson("/dicomweb/instances?SOPInstanceUID=" + ct.sopInstanceUid()
+                + "&includefield=all").body());
+        assertThat(one).hasSize(1);
+        assertThat(one.getJsonObject(0)).containsKeys("00280030", "00180050"); // PixelSpacing, SliceThickness
+
+        HttpResponse<String> bad = reader.getJson("/dicomweb/studies?StudyDate=yesterday");
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(anonymous.getJson("/dicomweb/studies").statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void wadoRetrievesTheStoredObjects() throws Exception {
+        HttpResponse<byte[]> r = reader.send(reader.request("/dicomweb/studies/" + study.studyUid())
+                .header("Accept", "multipart/related; type=\"application/dicom\"; transfer-syntax=*"));
+        assertThat(r.statusCode()).isEqualTo(200);
+        List<Multipart.Part> parts = Multipart.parse(r.body(), r.headers().firstValue("Content-Type").orElseThrow());
+        assertThat(parts).hasSize(3);
+        for (TestStudy.Instance i : study.instances()) {
+            assertThat(parts).anyMatch(p -> java.util.Arrays.equals(p.body(), bytes(stored(i))));
+        }
+
+        TestStudy.Instance mr = study.instance("MR_small.dcm");
+        HttpResponse<byte[]> implicit = reader.send(reader.request(instancePath(mr)).header("Accept",
+                "multipart/related; type=\"application/dicom\"; transfer-syntax=1.2.840.10008.1.2"));
+        Multipart.Part converted = Multipart.parse(implicit.body(), implicit.headers().firstValue("Content-Type")
+                .orElseThrow()).get(0);
+        assertThat(converted.contentType()).contains("transfer-syntax=1.2.840.10008.1.2");
+        Path file = Files.write(work.resolve("implicit.dcm"), converted.body());
+        assertThat(Part10File.read(file).transferSyntaxUid()).isEqualTo("1.2.840.10008.1.2");
+        assertThat(PixelData.of(file)).isEqualTo(PixelData.of(stored(mr)));
+
+        TestStudy.Instance jpeg = study.instance("SC_rgb_jpeg_dcmtk.dcm");
+        assertThat(reader.send(reader.request(instancePath(jpeg)).header("Accept",
+                "multipart/related; type=\"application/dicom\"; transfer-syntax=1.2.840.10008.1.2.1")).statusCode())
+                .isEqualTo(406);
+        assertThat(reader.get("/dicomweb/studies/1.2.3.999").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void metadataComesWithBulkDataByUri() throws Exception {
+        TestStudy.Instance ct = study.instance("CT_small.dcm");
+        JsonArray metadata = array(reader.getJson(instancePath(ct) + "/metadata").body());
+        JsonObject m = metadata.getJsonObject(0);
+        assertThat(value(m, "00080018")).isEqualTo(ct.sopInstanceUid());
+        String pixelUri = m.getJsonObject("7FE00010").getString("BulkDataURI");
+        assertThat(m.getJsonObject("7FE00010")).doesNotContainKey("InlineBinary");
+
+        HttpResponse<byte[]> bulk = reader.send(reader.request(pixelUri.substring(pixelUri.indexOf("/dicomweb"))));
+        assertThat(bulk.statusCode()).isEqualTo(200);
+        byte[] pixels = Multipart.parse(bulk.body(), bulk.headers().firstValue("Content-Type").orElseThrow())
+                .get(0).body();
+        assertThat(pixels).isEqualTo(PixelData.of(stored(ct)));
+        assertThat(array(reader.getJson("/dicomweb/studies/" + study.studyUid() + "/metadata").body())).hasSize(3);
+    }
+
+    @Test
+    void framesAndRenderedImages() throws Exception {
+        TestStudy.Instance jpeg = study.instance("SC_rgb_jpeg_dcmtk.dcm");
+        HttpResponse<byte[]> frame = reader.send(reader.request(instancePath(jpeg) + "/frames/1"));
+        Multipart.Part part = Multipart.parse(frame.body(), frame.headers().firstValue("Content-Type")
+                .orElseThrow()).get(0);
+        assertThat(part.contentType()).startsWith("image/jpeg");
+        assertThat(part.body()).isEqualTo(PixelData.of(stored(jpeg)));
+        assertThat(reader.get(instancePath(jpeg) + "/frames/2").statusCode()).isEqualTo(404);
+
+        TestStudy.Instance ct = study.instance("CT_small.dcm");
+        HttpResponse<byte[]> plain = reader.send(reader.request(instancePath(ct) + "/rendered?window=40,400")
+                .header("Accept", "image/png"));
+        HttpResponse<byte[]> filtered = reader.send(reader.request(instancePath(ct)
+                + "/rendered?window=40,400&filter=blur:n=5").header("Accept", "image/png"));
+        assertThat(plain.headers().firstValue("Content-Type")).hasValue("image/png");
+        var a = ImageIO.read(new ByteArrayInputStream(plain.body()));
+        var b = ImageIO.read(new ByteArrayInputStream(filtered.body()));
+        assertThat(a.getWidth()).isEqualTo(128);
+        assertThat(b.getWidth()).isEqualTo(128);
+        assertThat(plain.body()).isNotEqualTo(filtered.body());
+        assertThat(reader.get(instancePath(ct) + "/rendered?filter=nosuchfilter").statusCode()).isEqualTo(400);
+    }
+}

@@ -1,0 +1,203 @@
+package org.medjava.store.pacs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.StringReader;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import javax.json.Json;
+import javax.json.JsonArray;
+import javax.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.medjava.store.testsupport.Dcmtk;
+import org.medjava.store.testsupport.Orthanc;
+import org.medjava.store.testsupport.PacsStore;
+import org.medjava.store.testsupport.PayaraStore;
+import org.medjava.store.testsupport.PixelData;
+import org.medjava.store.testsupport.StoreClient;
+import org.medjava.store.testsupport.TestStudy;
+
+/**
+ * The store against Orthanc, started here: the store's SCU (over its REST endpoints) echoes, queries, retrieves by
+ * C-MOVE and C-GET, and sends; Orthanc's DICOMweb client stores into and reads from the store's DICOMweb
+ * endpoints; Orthanc's DIMSE client stores into and queries the store's SCP. Pixel data are compared byte for byte
+ * wherever an object crossed.
+ */
+@ExtendWith(PacsStore.class)
+class OrthancIT {
+
+    @TempDir
+    static Path work;
+    static Orthanc orthanc;
+    static StoreClient admin;
+
+    @BeforeAll
+    static void startOrthanc() throws Exception {
+        admin = StoreClient.admin(PacsStore.store());
+        orthanc = Orthanc.start(work.resolve("orthanc"), PacsStore.ORTHANC_AE, PacsStore.orthancDicomPort(),
+                PacsStore.orthancHttpPort(), new Orthanc.Peer(PacsStore.AE, PacsStore.dicomPort(),
+                        PacsStore.store().uri("/dicomweb/").toString(), "admin", PayaraStore.ADMIN_PASSWORD));
+    }
+
+    @AfterAll
+    static void stopOrthanc() throws Exception {
+        if (orthanc != null) {
+            orthanc.close();
+            orthanc.deleteFiles();
+        }
+    }
+
+    private static JsonObject object(String json) {
+        return Json.createReader(new StringReader(json)).readObject();
+    }
+
+    private static JsonArray array(String json) {
+        return Json.createReader(new StringReader(json)).readArray();
+    }
+
+    private static HttpResponse<String> postJson(String path, String json) throws Exception {
+        return admin.sendText(admin.request(path).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    /** Uploads a test study into Orthanc; returns Orthanc's id of the study. */
+    private static String uploadToOrthanc(TestStudy study) throws Exception {
+        String id = null;
+        for (TestStudy.Instance i : study.instances()) {
+            HttpResponse<String> r = orthanc.upload(i.file());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            id = object(r.body()).getString("ParentStudy");
+        }
+        return id;
+    }
+
+    /** Orthanc's ids of the instances of a study. */
+    private static List<String> orthancInstances(String studyUid) throws Exception {
+        return array(orthanc.post("/tools/find", Orthanc.findQuery("Instance", Map.of("StudyInstanceUID",
+                studyUid))).body()).getValuesAs(javax.json.JsonString.class).stream().map(s -> s.getString()).toList();
+    }
+
+    private static Path stored(TestStudy study, TestStudy.Instance i) {
+        return PacsStore.store().dataDir().resolve("images").resolve(study.storePath(i));
+    }
+
+    /** Every instance Orthanc holds of the study has the pixel data of one of the study's originals. */
+    private static void assertOrthancHoldsThePixelsOf(TestStudy study) throws Exception {
+        List<String> ids = orthancInstances(study.studyUid());
+        assertThat(ids).hasSize(study.instances().size());
+        for (String id : ids) {
+            Path file = Files.write(work.resolve(id + ".dcm"), orthanc.getBytes("/instances/" + id + "/file").body());
+            byte[] pixels = PixelData.of(file);
+            boolean known = false;
+            for (TestStudy.Instance i : study.instances()) {
+                known |= java.util.Arrays.equals(pixels, PixelData.of(i.file()));
+            }
+            assertThat(known).as("Orthanc's " + id).isTrue();
+        }
+    }
+
+    private static void assertStoreHoldsThePixelsOf(TestStudy study) throws Exception {
+        for (TestStudy.Instance i : study.instances()) {
+            assertThat(stored(study, i)).as(i.sample()).exists();
+            assertThat(PixelData.of(stored(study, i))).as(i.sample()).isEqualTo(PixelData.of(i.file()));
+        }
+    }
+
+    @Test
+    void storeScuEchoesSendsQueriesAndRetrieves() throws Exception {
+        assertThat(postJson("/pacs/remotes/" + PacsStore.ORTHANC_AE + "/echo", "").body()).contains("\"ok\":true");
+
+        TestStudy ours = TestStudy.create(work.resolve("ours"), "ORT-SEND", "CT_small.dcm", "MR_small_RLE.dcm");
+        Dcmtk.storeAll(ours);
+        HttpResponse<String> sent = postJson("/pacs/remotes/ORTHANC/send", "{\"StudyInstanceUID\":\""
+                + ours.studyUid() + "\"}");
+        assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
+        assertThat(object(sent.body()).getInt("completed")).isEqualTo(2);
+        assertOrthancHoldsThePixelsOf(ours);
+
+        TestStudy moved = TestStudy.create(work.resolve("moved"), "ORT-MOVE", "CT_small.dcm", "MR_small.dcm");
+        uploadToOrthanc(moved);
+        JsonArray found = array(admin.getJson("/pacs/remotes/ORTHANC/studies?PatientID=ORT-MOVE").body());
+        assertThat(found).hasSize(1);
+        assertThat(found.getJsonObject(0).getString("StudyInstanceUID")).isEqualTo(moved.studyUid());
+        assertThat(array(admin.getJson("/pacs/remotes/ORTHANC/studies/" + moved.studyUid() + "/series").body()))
+                .hasSize(2);
+        HttpResponse<String> move = postJson("/pacs/remotes/ORTHANC/retrieve", "{\"StudyInstanceUID\":\""
+                + moved.studyUid() + "\",\"method\":\"move\"}");
+        assertThat(move.statusCode()).as(move.body()).isEqualTo(200);
+        assertThat(object(move.body()).getInt("status")).isZero();
+        assertStoreHoldsThePixelsOf(moved);
+
+        TestStudy got = TestStudy.create(work.resolve("got"), "ORT-GET", "MR_small.dcm", "CT_small.dcm");
+        uploadToOrthanc(got);
+        HttpResponse<String> get = postJson("/pacs/remotes/ORTHANC/retrieve", "{\"StudyInstanceUID\":\""
+                + got.studyUid() + "\",\"method\":\"get\"}");
+        assertThat(object(get.body()).getInt("stored")).as(get.body()).isEqualTo(2);
+        assertStoreHoldsThePixelsOf(got);
+    }
+
+    @Test
+    void scuEndpointsRefuseWhatTheyCannotDo() throws Exception {
+        assertThat(postJson("/pacs/remotes/NOWHERE/echo", "").statusCode()).isEqualTo(404);
+        assertThat(postJson("/pacs/remotes/ORTHANC/retrieve", "{\"StudyInstanceUID\":\"1.2.*\"}").statusCode())
+                .isEqualTo(400);
+        assertThat(postJson("/pacs/remotes/ORTHANC/retrieve", "{\"Colour\":\"red\"}").statusCode()).isEqualTo(400);
+        assertThat(postJson("/pacs/remotes/ORTHANC/send", "{\"StudyInstanceUID\":\"1.2.3.4.5\"}").statusCode())
+                .isEqualTo(404);
+        assertThat(admin.getJson("/pacs/remotes/ORTHANC/studies?NotAKeyword=1").statusCode()).isEqualTo(400);
+        StoreClient anonymous = new StoreClient(PacsStore.store(), null);
+        assertThat(anonymous.getJson("/pacs/remotes").statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void orthancsDicomWebClientStoresIntoAndReadsFromTheStore() throws Exception {
+        TestStudy study = TestStudy.create(work.resolve("web"), "ORT-WEB", "CT_small.dcm", "MR_small.dcm",
+                "SC_rgb_jpeg_dcmtk.dcm");
+        String orthancId = uploadToOrthanc(study);
+
+        HttpResponse<String> stow = orthanc.post("/dicom-web/servers/medjava/stow",
+                "{\"Resources\":[\"" + orthancId + "\"]}");
+        assertThat(stow.statusCode()).as(stow.body() + orthanc.log()).isEqualTo(200);
+        assertStoreHoldsThePixelsOf(study);
+
+        HttpResponse<String> qido = orthanc.post("/dicom-web/servers/medjava/qido",
+                "{\"Uri\":\"/studies\",\"Arguments\":{\"PatientID\":\"ORT-WEB\"}}");
+        assertThat(qido.statusCode()).isEqualTo(200);
+        assertThat(qido.body()).contains(study.studyUid());
+
+        assertThat(orthanc.delete("/studies/" + orthancId).statusCode()).isEqualTo(200);
+        assertThat(orthancInstances(study.studyUid())).isEmpty();
+        HttpResponse<String> retrieve = orthanc.post("/dicom-web/servers/medjava/retrieve",
+                "{\"Resources\":[{\"Study\":\"" + study.studyUid() + "\"}]}");
+        assertThat(retrieve.statusCode()).as(retrieve.body() + orthanc.log()).isEqualTo(200);
+        assertOrthancHoldsThePixelsOf(study);
+    }
+
+    @Test
+    void orthancsDimseClientStoresIntoAndQueriesTheStore() throws Exception {
+        TestStudy study = TestStudy.create(work.resolve("dimse"), "ORT-DIMSE", "CT_small.dcm",
+                "MR_small_jpeg_ls_lossless.dcm");
+        String orthancId = uploadToOrthanc(study);
+
+        HttpResponse<String> store = orthanc.post("/modalities/medjava/store", "{\"Resources\":[\"" + orthancId
+                + "\"]}");
+        assertThat(store.statusCode()).as(store.body() + orthanc.log()).isEqualTo(200);
+        assertStoreHoldsThePixelsOf(study);
+
+        HttpResponse<String> query = orthanc.post("/modalities/medjava/query", "{\"Level\":\"Study\",\"Query\":"
+                + "{\"StudyInstanceUID\":\"" + study.studyUid() + "\",\"NumberOfStudyRelatedInstances\":\"\"}}");
+        assertThat(query.statusCode()).as(query.body()).isEqualTo(200);
+        String queryId = object(query.body()).getString("ID");
+        JsonArray answers = array(orthanc.get("/queries/" + queryId + "/answers?expand").body());
+        assertThat(answers).hasSize(1);
+        assertThat(answers.getJsonObject(0).toString()).contains(study.studyUid());
+    }
+}
