@@ -1,0 +1,78 @@
+package org.medjava.viewer;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How the viewer starts: an optional store to connect to (with a login: the password only from the environment,
+ * never the command line), benchmark mode's CSV file, the bundled plugin directory, how often to check the store's
+ * filter manifest, and files to open.
+ */
+public record ViewerOptions(String server, String user, char[] password, Path benchmarkCsv, Path pluginsDir,
+                            Duration manifestInterval, List<Path> files) {
+
+    public static final Path DEFAULT_CSV = Path.of("data", "viewer-benchmark.csv");
+
+    public ViewerOptions {
+        files = List.copyOf(files);
+    }
+
+    public boolean benchmark() {
+        return benchmarkCsv != null;
+    }
+
+    public static final String USAGE = """
+            usage: medjava viewer [--server URL] [--user NAME] [--benchmark[=FILE.csv]] [FILE ...]
+              --server URL        connect to this image store at start (asks for the password unless
+                                  MEDJAVA_PASSWORD is set)
+              --user NAME         the login name (default: the last one used with that server)
+              --benchmark[=FILE]  benchmark mode: every filter application is appended to FILE
+                                  (default data/viewer-benchmark.csv) as well as shown in the status bar
+              FILE                images to open (DICOM, GIF, PNG, JPEG, PPM)
+            system properties: medjava.plugins (bundled plugin directory), medjava.viewer.manifest-seconds (5)""";
+
+    /** Parses the command line; the password comes from {@code MEDJAVA_PASSWORD} when set. */
+    public static ViewerOptions parse(String[] args, String passwordFromEnvironment) {
+        String server = null;
+        String user = null;
+        Path csv = null;
+        List<Path> files = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--server") || a.equals("--user")) {
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException(a + " needs a value\n" + USAGE);
+                }
+                if (a.equals("--server")) {
+                    server = args[++i];
+                } else {
+                    user = args[++i];
+                }
+            } else if (a.startsWith("--server=")) {
+                server = a.substring("--server=".length());
+            } else if (a.startsWith("--user=")) {
+                user = a.substring("--user=".length());
+            } else if (a.equals("--benchmark")) {
+                csv = DEFAULT_CSV;
+            } else if (a.startsWith("--benchmark=")) {
+                csv = Path.of(a.substring("--benchmark=".length()));
+            } else if (a.equals("--help") || a.equals("-h")) {
+                throw new IllegalArgumentException(USAGE);
+            } else if (a.startsWith("-")) {
+                throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
+            } else {
+                files.add(Path.of(a));
+            }
+        }
+        String plugins = System.getProperty("medjava.plugins");
+        long seconds = Long.getLong("medjava.viewer.manifest-seconds", 5);
+        Duration interval = seconds > 0 ? Duration.ofSeconds(seconds)
+                : Duration.ofMillis(Long.getLong("medjava.viewer.manifest-millis", 500));
+        char[] password = passwordFromEnvironment == null || passwordFromEnvironment.isEmpty() ? null
+                : passwordFromEnvironment.toCharArray();
+        return new ViewerOptions(server, user, password, csv, plugins == null ? null : Path.of(plugins), interval,
+                files);
+    }
+}

@@ -1,0 +1,206 @@
+package org.medjava.viewer.filters;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.medjava.filter.runtime.FilterInfo;
+import org.medjava.filter.runtime.FilterRegistry;
+import org.medjava.filter.runtime.PluginDirectory;
+import org.medjava.filter.runtime.PluginInfo;
+import org.medjava.filter.runtime.RegistryEvent;
+import org.medjava.filter.runtime.RegistryException;
+import org.medjava.viewer.store.Manifest;
+
+/**
+ * The viewer's filters: one {@link FilterRegistry} (the Service Configurator) holding the plugins bundled with the
+ * viewer and those of the store's filter repository. {@link #follow} makes the registry match a manifest: plugins
+ * the store installs or replaces are downloaded, verified by SHA-256 and (re)loaded; suspensions are mirrored;
+ * plugins the store removes are unloaded (a bundled version of the same plugin comes back). Listeners hear about
+ * every change, on the thread that made it.
+ */
+public final class FilterCatalog implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(FilterCatalog.class.getName());
+
+    /** Fetches a plugin JAR named by the manifest's download link. */
+    @FunctionalInterface
+    public interface JarSource {
+        byte[] fetch(String link) throws IOException;
+    }
+
+    private final FilterRegistry registry;
+    private final Path downloads;
+    private final Map<String, Path> bundledJars = new HashMap<>();
+    private final Map<String, String> fromStore = new ConcurrentHashMap<>();
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private final List<String> problems = new CopyOnWriteArrayList<>();
+
+    public FilterCatalog(FilterRegistry registry, Path downloads) {
+        this.registry = registry;
+        this.downloads = downloads;
+        registry.addListener(event -> {
+            if (!(event instanceof RegistryEvent.FilterApplied)) {
+                fire(); // the menu changes with the plugins, not with each application
+            }
+        });
+    }
+
+    /** Loads every plugin JAR of {@code dir} (missing directory: none) as a bundled plugin. */
+    public List<String> loadBundled(Path dir) throws IOException {
+        if (dir == null || !Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<String> loadProblems = PluginDirectory.loadAll(registry, dir);
+        try (Stream<Path> jars = Files.list(dir)) {
+            jars.filter(p -> p.toString().endsWith(".jar")).forEach(jar -> {
+                String id = PluginDirectory.pluginId(jar);
+                if (id != null) {
+                    bundledJars.put(id, jar);
+                }
+            });
+        }
+        problems.addAll(loadProblems);
+        return loadProblems;
+    }
+
+    public FilterRegistry registry() {
+        return registry;
+    }
+
+    public void addListener(Runnable listener) {
+        listeners.add(listener);
+    }
+
+    /** Every filter with its origin and state, sorted by id. */
+    public List<FilterEntry> entries() {
+        List<FilterEntry> entries = new ArrayList<>();
+        for (FilterInfo f : registry.filters()) {
+            FilterEntry.Origin origin = fromStore.containsKey(f.pluginId()) ? FilterEntry.Origin.STORE
+                    : FilterEntry.Origin.BUNDLED;
+            entries.add(new FilterEntry(f.descriptor(), f.pluginId(), f.pluginVersion(), origin, f.state(), f.reason()));
+        }
+        return entries;
+    }
+
+    /** What went wrong lately (refused downloads, load failures), newest last. */
+    public List<String> problems() {
+        return List.copyOf(problems);
+    }
+
+    /**
+     * Makes the registry follow {@code manifest}.
+     *
+     * @return one line per problem (a refused or failed plugin); the other plugins are followed regardless
+     */
+    public synchronized List<String> follow(Manifest manifest, JarSource source) {
+        List<String> found = new ArrayList<>();
+        Set<String> listed = new HashSet<>();
+        for (Manifest.Plugin plugin : manifest.plugins()) {
+            if (!plugin.active()) {
+                continue;
+            }
+            listed.add(plugin.id());
+            try {
+                ensureLoaded(plugin, source);
+                mirrorSuspensions(plugin);
+            } catch (IOException | RuntimeException e) {
+                found.add(e.getMessage());
+                LOG.log(Level.WARNING, "store plugin " + plugin.id() + ": " + e.getMessage());
+            }
+        }
+        for (String id : new ArrayList<>(fromStore.keySet())) {
+            if (!listed.contains(id)) {
+                dropStorePlugin(id);
+            }
+        }
+        problems.clear();
+        problems.addAll(found);
+        return found;
+    }
+
+    /** Back to the bundled plugins only (after disconnecting from the store). */
+    public synchronized void forgetStore() {
+        for (String id : new ArrayList<>(fromStore.keySet())) {
+            dropStorePlugin(id);
+        }
+    }
+
+    private void ensureLoaded(Manifest.Plugin plugin, JarSource source) throws IOException {
+        String want = plugin.sha256().toLowerCase(java.util.Locale.ROOT);
+        PluginInfo loaded = registry.plugin(plugin.id()).orElse(null);
+        if (loaded != null && loaded.state() == PluginInfo.State.ACTIVE && want.equals(loaded.sha256())) {
+            if (fromStore.put(plugin.id(), want) == null) {
+                fire(); // the same bytes are already running (the bundled JAR): only the origin changes
+            }
+            return;
+        }
+        byte[] jar = source.fetch(plugin.download());
+        PluginVerifier.verify(plugin.id(), jar, want);
+        Files.createDirectories(downloads);
+        Path file = downloads.resolve(plugin.id() + "-" + want.substring(0, 16) + ".jar");
+        Files.write(file, jar);
+        String before = fromStore.put(plugin.id(), want); // before loading: listeners see the right origin
+        try {
+            registry.load(plugin.id(), file, Map.of());
+        } catch (RuntimeException e) {
+            if (before == null) {
+                fromStore.remove(plugin.id());
+            } else {
+                fromStore.put(plugin.id(), before);
+            }
+            throw e;
+        } finally {
+            Files.deleteIfExists(file); // the registry runs its own private copy
+        }
+    }
+
+    private void mirrorSuspensions(Manifest.Plugin plugin) {
+        for (Manifest.FilterState f : plugin.filters()) {
+            FilterInfo local = registry.filter(f.id()).orElse(null);
+            if (local == null || !local.pluginId().equals(plugin.id())) {
+                continue;
+            }
+            if (f.suspended() && local.state() == FilterInfo.State.ACTIVE) {
+                registry.suspend(f.id());
+            } else if (!f.suspended() && local.state() == FilterInfo.State.SUSPENDED) {
+                registry.resume(f.id());
+            }
+        }
+    }
+
+    private void dropStorePlugin(String id) {
+        fromStore.remove(id);
+        fire();
+        try {
+            registry.remove(id);
+        } catch (RegistryException.UnknownIdException e) {
+            // already gone
+        }
+        Path bundled = bundledJars.get(id);
+        if (bundled != null) {
+            try {
+                registry.load(id, bundled, Map.of());
+            } catch (RegistryException e) {
+                problems.add(e.getMessage());
+            }
+        }
+    }
+
+    private void fire() {
+        listeners.forEach(Runnable::run);
+    }
+
+    @Override
+    public void close() {
+        registry.close();
+    }
+}

@@ -1,0 +1,148 @@
+package org.medjava.viewer.ui;
+
+import java.awt.BorderLayout;
+import java.awt.Color;
+import java.awt.FlowLayout;
+import java.awt.GridBagConstraints;
+import java.awt.GridBagLayout;
+import java.awt.Insets;
+import java.net.URI;
+import java.util.List;
+import javax.swing.BorderFactory;
+import javax.swing.JButton;
+import javax.swing.JComboBox;
+import javax.swing.JComponent;
+import javax.swing.JDialog;
+import javax.swing.JFrame;
+import javax.swing.JLabel;
+import javax.swing.JPanel;
+import javax.swing.JPasswordField;
+import javax.swing.JTextField;
+import org.medjava.viewer.model.RecentServers;
+import org.medjava.viewer.store.Credentials;
+import org.medjava.viewer.store.StoreClient;
+import org.medjava.viewer.store.StoreException;
+
+/**
+ * Asks for the store's URL (recent servers offered) and a login, checks them against the store off the event
+ * thread, and hands a working client back. Failures are shown in the dialog; the dialog stays open to retry.
+ */
+final class ConnectDialog extends JDialog {
+    private static final long serialVersionUID = 1L;
+
+    private final JComboBox<Object> server = new JComboBox<>();
+    private final JTextField user = new JTextField(16);
+    private final JPasswordField password = new JPasswordField(16);
+    private final JLabel problem = new JLabel(" ");
+    private final JButton connect = new JButton("Connect");
+    private final transient Tasks tasks;
+    private transient StoreClient result;
+
+    ConnectDialog(JFrame owner, Tasks tasks, List<RecentServers.Server> recent, String url, String userName) {
+        super(owner, "Connect to an image store", true);
+        this.tasks = tasks;
+        setName("connectDialog");
+        server.setName("server");
+        user.setName("user");
+        password.setName("password");
+        problem.setName("connectProblem");
+        connect.setName("connect");
+        server.setEditable(true);
+        recent.forEach(server::addItem);
+        if (url != null) {
+            server.setSelectedItem(url);
+        } else if (!recent.isEmpty()) {
+            server.setSelectedIndex(0);
+        } else {
+            server.setSelectedItem("http://localhost:8080");
+        }
+        user.setText(userName != null ? userName : recent.isEmpty() ? "" : recent.get(0).user());
+        server.addActionListener(e -> {
+            if (server.getSelectedItem() instanceof RecentServers.Server s && !s.user().isEmpty()) {
+                user.setText(s.user());
+            }
+        });
+        problem.setForeground(new Color(0xD0, 0x40, 0x40));
+
+        JPanel form = new JPanel(new GridBagLayout());
+        form.setBorder(BorderFactory.createEmptyBorder(12, 12, 4, 12));
+        row(form, 0, "Store URL", server);
+        row(form, 1, "User", user);
+        row(form, 2, "Password", password);
+        GridBagConstraints c = new GridBagConstraints();
+        c.gridx = 0;
+        c.gridy = 3;
+        c.gridwidth = 2;
+        c.anchor = GridBagConstraints.WEST;
+        c.insets = new Insets(8, 0, 0, 0);
+        form.add(problem, c);
+        JLabel note = new JLabel("The password is kept in memory for this session only.");
+        note.setForeground(Color.GRAY);
+        c.gridy = 4;
+        form.add(note, c);
+
+        JButton cancel = new JButton("Cancel");
+        cancel.setName("connectCancel");
+        cancel.addActionListener(e -> dispose());
+        connect.addActionListener(e -> tryConnect());
+        JPanel buttons = new JPanel(new FlowLayout(FlowLayout.RIGHT));
+        buttons.add(cancel);
+        buttons.add(connect);
+        getRootPane().setDefaultButton(connect);
+        add(form, BorderLayout.CENTER);
+        add(buttons, BorderLayout.SOUTH);
+        pack();
+        setLocationRelativeTo(owner);
+        addWindowListener(new java.awt.event.WindowAdapter() {
+            @Override
+            public void windowOpened(java.awt.event.WindowEvent e) {
+                (user.getText().isBlank() ? user : password).requestFocusInWindow();
+            }
+        });
+    }
+
+    private static void row(JPanel form, int y, String label, JComponent field) {
+        GridBagConstraints c = new GridBagConstraints();
+        c.gridx = 0;
+        c.gridy = y;
+        c.anchor = GridBagConstraints.WEST;
+        c.insets = new Insets(3, 0, 3, 10);
+        form.add(new JLabel(label), c);
+        c.gridx = 1;
+        c.fill = GridBagConstraints.HORIZONTAL;
+        c.weightx = 1;
+        form.add(field, c);
+    }
+
+    /** Shows the dialog; the connected client, or null when the user cancelled. */
+    StoreClient ask() {
+        setVisible(true);
+        return result;
+    }
+
+    private void tryConnect() {
+        URI uri;
+        try {
+            uri = StoreClient.parseServer(String.valueOf(server.getEditor().getItem()));
+        } catch (IllegalArgumentException e) {
+            problem.setText(e.getMessage());
+            return;
+        }
+        if (user.getText().isBlank()) {
+            problem.setText("Enter your user name.");
+            return;
+        }
+        Credentials credentials = new Credentials(user.getText().trim(), password.getPassword());
+        StoreClient client = new StoreClient(uri, credentials);
+        connect.setEnabled(false);
+        problem.setText("Connecting…");
+        tasks.background(p -> client.list(""), listing -> {
+            result = client;
+            dispose();
+        }, e -> {
+            connect.setEnabled(true);
+            problem.setText(e instanceof StoreException s && s.status() == 401
+                    ? "The store did not accept this user name and password." : e.getMessage());
+        });
+    }
+}

@@ -1,0 +1,256 @@
+package org.medjava.viewer.ui;
+
+import java.awt.Point;
+import java.awt.Rectangle;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
+import javax.imageio.ImageIO;
+import org.assertj.swing.core.BasicRobot;
+import org.assertj.swing.core.MouseButton;
+import org.assertj.swing.core.Robot;
+import org.assertj.swing.edt.GuiActionRunner;
+import org.assertj.swing.fixture.FrameFixture;
+import org.assertj.swing.fixture.JTreeFixture;
+import org.medjava.viewer.ViewerApp;
+import org.medjava.viewer.ViewerOptions;
+import org.medjava.viewer.filters.FilterCatalog;
+import org.medjava.viewer.testsupport.LocalStore;
+
+/** Starts the real viewer window against the test store and drives it like a user, through AssertJ Swing. */
+final class ViewerDriver implements AutoCloseable {
+    static final Duration TIMEOUT = Duration.ofSeconds(90);
+
+    final Robot robot;
+    final ViewerFrame frame;
+    final FrameFixture window;
+
+    private static volatile ViewerDriver current;
+
+    private ViewerDriver(Robot robot, ViewerFrame frame) {
+        this.robot = robot;
+        this.frame = frame;
+        this.window = new FrameFixture(robot, frame);
+        current = this;
+    }
+
+    /** The driver of the running test, for failure screenshots. */
+    static ViewerDriver current() {
+        return current;
+    }
+
+    /** The viewer connected to {@code store} as {@code user}, following the manifest every 300 ms. */
+    static ViewerDriver start(LocalStore store, String user, String password, Path benchmarkCsv) throws IOException {
+        System.setProperty("medjava.viewer.home", Files.createTempDirectory("viewer-home-").toString());
+        ViewerOptions options = new ViewerOptions(store.url(), user, password.toCharArray(), benchmarkCsv,
+                Path.of(System.getProperty("medjava.plugins")), Duration.ofMillis(300), List.of());
+        FilterCatalog catalog = ViewerApp.catalog(options);
+        Robot robot = BasicRobot.robotWithNewAwtHierarchy();
+        robot.settings().delayBetweenEvents(20);
+        ViewerFrame frame = GuiActionRunner.execute(() -> ViewerApp.show(options, catalog));
+        ViewerDriver driver = new ViewerDriver(robot, frame);
+        driver.await("connected to the store", () -> frame.client() != null);
+        return driver;
+    }
+
+    /** Reads a value on the event thread. */
+    <T> T onEdt(Callable<T> read) {
+        return GuiActionRunner.execute(read);
+    }
+
+    void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (GuiActionRunner.execute(condition::getAsBoolean)) {
+                return;
+            }
+            robot.waitForIdle();
+            sleep(100);
+        }
+        throw new AssertionError("timed out after " + TIMEOUT.toSeconds() + " s waiting until " + what
+                + "; status bar: " + onEdt(() -> frame.statusBar().message()));
+    }
+
+    /**
+     * The showing dialog named {@code name}, once it is active: Swing reports a dialog showing before the X server has
+     * mapped it, and a click sent earlier would land on the window below.
+     */
+    org.assertj.swing.fixture.DialogFixture dialog(String name) {
+        return active(org.assertj.swing.finder.WindowFinder.findDialog(name).withTimeout(TIMEOUT.toMillis())
+                .using(robot));
+    }
+
+    /** The showing dialog titled {@code title} (message dialogs), once it is active. */
+    org.assertj.swing.fixture.DialogFixture dialogTitled(String title) {
+        return active(org.assertj.swing.finder.WindowFinder.findDialog(
+                new org.assertj.swing.core.GenericTypeMatcher<>(javax.swing.JDialog.class) {
+                    @Override
+                    protected boolean isMatching(javax.swing.JDialog d) {
+                        return d.isShowing() && title.equals(d.getTitle());
+                    }
+                }).withTimeout(TIMEOUT.toMillis()).using(robot));
+    }
+
+    private org.assertj.swing.fixture.DialogFixture active(org.assertj.swing.fixture.DialogFixture dialog) {
+        robot.releaseMouseButtons();
+        await("dialog " + dialog.target().getTitle() + " is active", () -> dialog.target().isActive());
+        robot.waitForIdle();
+        return dialog;
+    }
+
+    /**
+     * Clicks a button that closes its dialog, like a user. Under a loaded Xvfb a click on a dialog is sometimes lost
+     * (a button release that never arrived leaves the pointer grabbed by the main window), so: release every button,
+     * click, and if the dialog is still there after a few seconds try once more; only then press it programmatically,
+     * saying so, so that the test goes on to check the viewer rather than the X server.
+     */
+    void clickToClose(org.assertj.swing.fixture.DialogFixture dialog, org.assertj.swing.fixture.JButtonFixture button) {
+        for (int attempt = 1; attempt <= 2; attempt++) {
+            robot.releaseMouseButtons();
+            button.click();
+            if (closesWithin(dialog, 5)) {
+                return;
+            }
+        }
+        System.out.println("GUI test: two robot clicks on \"" + button.target().getText() + "\" in \""
+                + dialog.target().getTitle() + "\" were lost; pressing it programmatically");
+        onEdt(() -> {
+            button.target().doClick();
+            return null;
+        });
+        if (!closesWithin(dialog, 10)) {
+            throw new AssertionError("dialog " + dialog.target().getTitle() + " did not close after "
+                    + button.target().getText());
+        }
+    }
+
+    /** Selects a radio button in a dialog, with the same care as {@link #clickToClose}. */
+    void choose(org.assertj.swing.fixture.DialogFixture dialog, String radioName) {
+        var radio = dialog.radioButton(radioName);
+        for (int attempt = 1; attempt <= 2 && !onEdt(() -> radio.target().isSelected()); attempt++) {
+            robot.releaseMouseButtons();
+            radio.click();
+            robot.waitForIdle();
+        }
+        if (!onEdt(() -> radio.target().isSelected())) {
+            System.out.println("GUI test: robot clicks on " + radioName + " were lost; selecting it programmatically");
+            onEdt(() -> {
+                radio.target().doClick();
+                return null;
+            });
+        }
+        radio.requireSelected();
+    }
+
+    private boolean closesWithin(org.assertj.swing.fixture.DialogFixture dialog, int seconds) {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (!onEdt(() -> dialog.target().isShowing())) {
+                return true;
+            }
+            sleep(100);
+        }
+        return false;
+    }
+
+    /** Clicks the button with this text in a dialog (JOptionPane's buttons have no names). */
+    void clickButton(org.assertj.swing.fixture.DialogFixture dialog, String text) {
+        clickToClose(dialog, dialog.button(new org.assertj.swing.core.GenericTypeMatcher<>(javax.swing.JButton.class) {
+            @Override
+            protected boolean isMatching(javax.swing.JButton b) {
+                return text.equals(b.getText()) && b.isShowing();
+            }
+        }));
+    }
+
+    /** Waits until no foreground task (download, filter, upload) runs. */
+    void awaitIdle() {
+        await("the viewer is idle", () -> !frame.busy());
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Expands the store tree down to {@code path}'s directory and double-clicks the file, as a user would. */
+    void openFromTree(String path) {
+        JTreeFixture tree = window.tree("storeTree");
+        String[] parts = path.split("/");
+        StringBuilder dir = new StringBuilder();
+        for (int i = 0; i < parts.length - 1; i++) {
+            dir.append(parts[i]).append('/');
+            String d = dir.toString();
+            await("the tree shows " + d, () -> ((StoreTree) tree.target()).rowOf(d) >= 0);
+            int row = onEdt(() -> ((StoreTree) tree.target()).rowOf(d));
+            tree.expandRow(row);
+        }
+        await("the tree shows " + path, () -> ((StoreTree) tree.target()).rowOf(path) >= 0);
+        int row = onEdt(() -> ((StoreTree) tree.target()).rowOf(path));
+        tree.doubleClickRow(row);
+    }
+
+    /** Drags with the left button from image pixel {@code from} to image pixel {@code to} in the image view. */
+    void dragOnImage(Point from, Point to) {
+        ImageView view = frame.imageView();
+        Point a = onEdt(() -> view.viewPoint(from.x + 0.5, from.y + 0.5));
+        Point b = onEdt(() -> view.viewPoint(to.x + 0.5, to.y + 0.5));
+        robot.moveMouse(view, a);
+        robot.pressMouse(MouseButton.LEFT_BUTTON);
+        for (int i = 1; i <= 8; i++) {
+            robot.moveMouse(view, new Point(a.x + (b.x - a.x) * i / 8, a.y + (b.y - a.y) * i / 8));
+        }
+        robot.releaseMouse(MouseButton.LEFT_BUTTON);
+        robot.waitForIdle();
+    }
+
+    /** A screenshot of the viewer's window (and any dialog over it) into {@code target/screenshots/name.png}. */
+    Path screenshot(String name) throws IOException, java.awt.AWTException {
+        robot.waitForIdle();
+        Rectangle bounds = onEdt(() -> frame.getBounds());
+        BufferedImage shot = new java.awt.Robot().createScreenCapture(bounds);
+        Path dir = Files.createDirectories(Path.of(System.getProperty("screenshots.dir", "target/screenshots")));
+        Path file = dir.resolve(name + ".png");
+        ImageIO.write(shot, "png", file.toFile());
+        return file;
+    }
+
+    @Override
+    public void close() {
+        current = null;
+        window.cleanUp();
+    }
+
+    static AWTExceptionGuard guard() {
+        return new AWTExceptionGuard();
+    }
+
+    /** Fails a test when an exception escaped on the event thread (it would otherwise only be printed). */
+    static final class AWTExceptionGuard {
+        private volatile Throwable escaped;
+
+        AWTExceptionGuard() {
+            Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
+                if (escaped == null) {
+                    escaped = e;
+                }
+                e.printStackTrace();
+            });
+        }
+
+        void check() {
+            if (escaped != null) {
+                throw new AssertionError("an exception escaped on " + "a viewer thread: " + escaped, escaped);
+            }
+        }
+    }
+}
