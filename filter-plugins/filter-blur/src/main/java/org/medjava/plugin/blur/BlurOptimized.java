@@ -19,6 +19,10 @@ import org.medjava.filter.RowBands;
  *       and a shift: exact for every sum {@code 0 ≤ x ≤ 255·d} and every {@code d ≤ 255²} (see {@link #divide}).
  *       Border pixels divide directly.</li>
  *   <li>Scratch: one int per region column and channel per band, O(width).</li>
+ *   <li>With the Vector API ({@link BlurVector}, when the JVM has it): the column-sum updates run on whole vectors,
+ *       and the interior of each row becomes a direct window sum of {@code n} column sums per byte (no running sum,
+ *       so all bytes of a vector are independent) and a 32-bit reciprocal multiply ({@link IntDivision}); border
+ *       columns then sum their clipped windows directly. Used for n ≤ 11 (where the 32-bit reciprocal is exact).</li>
  * </ul>
  *
  * <p>The parallel version runs the same kernel over bands of written rows; each band builds its own column sums
@@ -52,6 +56,11 @@ final class BlurOptimized {
     }
 
     static void apply(Raster src, Raster dst, Region region, int n, boolean parallel) {
+        apply(src, dst, region, n, parallel, VectorSupport.AVAILABLE);
+    }
+
+    /** {@code vector}: use {@link BlurVector} (tests compare both kernels in one JVM). */
+    static void apply(Raster src, Raster dst, Region region, int n, boolean parallel, boolean vector) {
         if (n == 1) {
             return; // identity: dst already is a copy of src
         }
@@ -64,15 +73,16 @@ final class BlurOptimized {
         int sh = region.height();
         if (parallel) {
             int minRows = Math.max(1, MIN_BAND_PIXELS / sw);
-            RowBands.run(sy, sy + sh, minRows, (from, to) -> rows(in, out, width, sx, sy, sw, sh, n, from, to));
+            RowBands.run(sy, sy + sh, minRows,
+                    (from, to) -> rows(in, out, width, sx, sy, sw, sh, n, from, to, vector));
         } else {
-            rows(in, out, width, sx, sy, sw, sh, n, sy, sy + sh);
+            rows(in, out, width, sx, sy, sw, sh, n, sy, sy + sh, vector);
         }
     }
 
     /** Blurs region rows {@code [fromRow, toRow)}. */
     static void rows(byte[] in, byte[] out, int width, int sx, int sy, int sw, int sh, int n,
-                     int fromRow, int toRow) {
+                     int fromRow, int toRow, boolean vector) {
         final int h = n >> 1;
         final int stride = 3 * width;
         final int len = 3 * sw;
@@ -80,26 +90,101 @@ final class BlurOptimized {
         final int rowOffset = 3 * sx; // offset of the region's first byte within a row
         final int[] col = new int[len];
 
+        // the 32-bit reciprocals of the vector interior, by row count (null: divide in scalar code)
+        final IntDivision[] divisions = vector && n <= MAX_VECTOR_N ? new IntDivision[n + 1] : null;
+
         int top = Math.max(fromRow - h, sy);
         int bottom = Math.min(fromRow + h, lastRow);
         for (int r = top; r <= bottom; r++) {
-            addRow(in, r * stride + rowOffset, col, len);
+            addRow(in, r * stride + rowOffset, col, len, vector);
         }
         for (int y = fromRow; y < toRow; y++) {
             if (y > fromRow) {
                 int enter = y + h; // row entering the window
                 int leave = y - h - 1; // row leaving it
                 if (enter <= lastRow && leave >= sy) {
-                    addSubRow(in, enter * stride + rowOffset, leave * stride + rowOffset, col, len);
+                    if (vector) {
+                        BlurVector.addSubRow(in, enter * stride + rowOffset, leave * stride + rowOffset, col, len);
+                    } else {
+                        addSubRow(in, enter * stride + rowOffset, leave * stride + rowOffset, col, len);
+                    }
                 } else if (enter <= lastRow) {
-                    addRow(in, enter * stride + rowOffset, col, len);
+                    addRow(in, enter * stride + rowOffset, col, len, vector);
                 } else if (leave >= sy) {
-                    subRow(in, leave * stride + rowOffset, col, len);
+                    if (vector) {
+                        BlurVector.subRow(in, leave * stride + rowOffset, col, len);
+                    } else {
+                        subRow(in, leave * stride + rowOffset, col, len);
+                    }
                 }
             }
             int rowCount = Math.min(y + h, lastRow) - Math.max(y - h, sy) + 1;
-            horizontal(col, out, y * stride + rowOffset, sw, h, rowCount);
+            IntDivision division = null;
+            if (divisions != null) { // rowCount is 1..n
+                if (divisions[rowCount] == null) {
+                    divisions[rowCount] = IntDivision.of(rowCount * n, 255L * rowCount * n);
+                }
+                division = divisions[rowCount];
+            }
+            if (division != null) {
+                horizontalVector(col, out, y * stride + rowOffset, sw, h, rowCount, division);
+            } else {
+                horizontal(col, out, y * stride + rowOffset, sw, h, rowCount);
+            }
         }
+    }
+
+    /** Largest n whose interior division is exact in 32 bits for every row count (IntDivisionTest checks it). */
+    static final int MAX_VECTOR_N = 11;
+
+    private static void addRow(byte[] in, int base, int[] col, int len, boolean vector) {
+        if (vector) {
+            BlurVector.addRow(in, base, col, len);
+        } else {
+            addRow(in, base, col, len);
+        }
+    }
+
+    /**
+     * One output row from the column sums with the interior on vectors: border columns (clipped windows) sum their
+     * windows directly; the interior is {@link BlurVector#interior}, its last few bytes scalar.
+     */
+    private static void horizontalVector(int[] col, byte[] out, int o, int sw, int h, int rowCount,
+                                         IntDivision division) {
+        final int last = sw - 1;
+        final int leftEnd = Math.min(h, sw);
+        final int midEnd = Math.max(leftEnd, sw - h);
+        for (int i = 0; i < leftEnd; i++) {
+            borderPixel(col, out, o, i, Math.max(i - h, 0), Math.min(i + h, last), rowCount);
+        }
+        for (int i = midEnd; i < sw; i++) {
+            borderPixel(col, out, o, i, Math.max(i - h, 0), Math.min(i + h, last), rowCount);
+        }
+        int j = BlurVector.interior(col, out, o, 3 * leftEnd, 3 * midEnd, h, division.multiplier(),
+                division.shift());
+        for (int end = 3 * midEnd; j < end; j++) {
+            int sum = 0;
+            for (int d = -h; d <= h; d++) {
+                sum += col[j + 3 * d];
+            }
+            out[o + j] = (byte) division.divide(sum);
+        }
+    }
+
+    /** Pixel {@code i} of the row from its window columns {@code [c0, c1]}, by direct sums and divisions. */
+    private static void borderPixel(int[] col, byte[] out, int o, int i, int c0, int c1, int rowCount) {
+        int count = rowCount * (c1 - c0 + 1);
+        int s0 = 0;
+        int s1 = 0;
+        int s2 = 0;
+        for (int c = c0; c <= c1; c++) {
+            s0 += col[3 * c];
+            s1 += col[3 * c + 1];
+            s2 += col[3 * c + 2];
+        }
+        out[o + 3 * i] = (byte) (s0 / count);
+        out[o + 3 * i + 1] = (byte) (s1 / count);
+        out[o + 3 * i + 2] = (byte) (s2 / count);
     }
 
     private static void addRow(byte[] in, int base, int[] col, int len) {

@@ -22,7 +22,10 @@ import org.medjava.filter.RowBands;
  *       within that coarse bin. 32 steps whatever the data, no dependence on the previous pixel and no
  *       mispredicted loop exits. (Tracking the median from pixel to pixel, as Huang does, walks every bin between
  *       the old and the new median, up to 255 on posterized images; measured slower on noise, too.)</li>
- *   <li>Scratch: 3×(256+16) ints per band, or 9 ints for the frame.</li>
+ *   <li>n = 3 with the Vector API ({@link DespeckleVector}, when the JVM has it): the same min/max network on a whole
+ *       row, every byte in its own lane: one pass sorts all columns, a second takes the medians.</li>
+ *   <li>Scratch: 3×(256+16) ints per band, or 9 ints for the frame (+ three row-long byte arrays for the vector
+ *       path).</li>
  * </ul>
  */
 final class DespeckleOptimized {
@@ -33,6 +36,11 @@ final class DespeckleOptimized {
     }
 
     static void apply(Raster src, Raster dst, Region region, int n, boolean parallel) {
+        apply(src, dst, region, n, parallel, VectorSupport.AVAILABLE);
+    }
+
+    /** {@code vector}: use {@link DespeckleVector} for n = 3 (tests compare both kernels in one JVM). */
+    static void apply(Raster src, Raster dst, Region region, int n, boolean parallel, boolean vector) {
         if (n == 1) {
             return; // the median of one value is that value: dst already is a copy of src
         }
@@ -45,16 +53,18 @@ final class DespeckleOptimized {
         int sh = region.height();
         if (parallel) {
             int minRows = Math.max(1, MIN_BAND_PIXELS / (sw * Math.min(n, 9)));
-            RowBands.run(sy, sy + sh, minRows, (from, to) -> rows(in, out, width, sx, sy, sw, sh, n, from, to));
+            RowBands.run(sy, sy + sh, minRows,
+                    (from, to) -> rows(in, out, width, sx, sy, sw, sh, n, from, to, vector));
         } else {
-            rows(in, out, width, sx, sy, sw, sh, n, sy, sy + sh);
+            rows(in, out, width, sx, sy, sw, sh, n, sy, sy + sh, vector);
         }
     }
 
     /** Filters region rows {@code [fromRow, toRow)}. */
-    static void rows(byte[] in, byte[] out, int width, int sx, int sy, int sw, int sh, int n, int fromRow, int toRow) {
+    static void rows(byte[] in, byte[] out, int width, int sx, int sy, int sw, int sh, int n, int fromRow, int toRow,
+                     boolean vector) {
         if (n == 3) {
-            rows3(in, out, width, sx, sy, sw, sh, fromRow, toRow);
+            rows3(in, out, width, sx, sy, sw, sh, fromRow, toRow, vector);
         } else {
             rowsHistogram(in, out, width, sx, sy, sw, sh, n / 2, fromRow, toRow);
         }
@@ -63,10 +73,14 @@ final class DespeckleOptimized {
     // ---------------------------------------------------------------- n = 3
 
     private static void rows3(byte[] in, byte[] out, int width, int sx, int sy, int sw, int sh,
-                              int fromRow, int toRow) {
+                              int fromRow, int toRow, boolean vector) {
         final int ex = sx + sw - 1;
         final int ey = sy + sh - 1;
         final int[] scratch = new int[9];
+        final int len = 3 * sw;
+        final byte[] lo = vector ? new byte[len] : null;
+        final byte[] md = vector ? new byte[len] : null;
+        final byte[] hi = vector ? new byte[len] : null;
         for (int y = fromRow; y < toRow; y++) {
             if (y == sy || y == ey || sw < 3) {
                 for (int x = sx; x <= ex; x++) {
@@ -77,8 +91,14 @@ final class DespeckleOptimized {
             frame3(in, out, width, sx, sy, ex, ey, sx, y, scratch);
             int stride = 3 * width;
             int row = y * stride;
-            for (int c = 0; c < 3; c++) {
-                interiorRun3(in, out, row - stride + c, row + c, row + stride + c, 3 * sx, 3 * ex);
+            if (vector) {
+                int base = row + 3 * sx;
+                DespeckleVector.sortColumns(in, base - stride, base, base + stride, len, lo, md, hi);
+                DespeckleVector.medians(lo, md, hi, out, base, 3, len - 3);
+            } else {
+                for (int c = 0; c < 3; c++) {
+                    interiorRun3(in, out, row - stride + c, row + c, row + stride + c, 3 * sx, 3 * ex);
+                }
             }
             frame3(in, out, width, sx, sy, ex, ey, ex, y, scratch);
         }

@@ -22,6 +22,9 @@ import org.medjava.filter.RowBands;
  *       {@code |v − 765| div 3} comes from an exact 1531-entry table indexed by the biased lane value.</li>
  *   <li>Parallel: the fused pass runs in bands of written rows, each returning its band maximum; the maxima are
  *       combined (a max-reduction), then the rescale runs in bands.</li>
+ *   <li>With the Vector API ({@link EdgeDetectVector}, when the JVM has it): the same separable sums per byte on
+ *       short lanes, the division by 3 as a reciprocal multiply on int lanes, MONO across lanes, and the rescale
+ *       as a reciprocal multiply on int lanes instead of the table.</li>
  * </ul>
  */
 final class EdgeDetectOptimized {
@@ -31,22 +34,30 @@ final class EdgeDetectOptimized {
     }
 
     static void apply(Raster src, Raster dst, Region region, boolean blackFrame) {
-        int maxv = edges(src, dst, region, blackFrame, region.y(), region.endY());
+        apply(src, dst, region, blackFrame, VectorSupport.AVAILABLE);
+    }
+
+    /** {@code vector}: use {@link EdgeDetectVector} (tests compare both kernels in one JVM). */
+    static void apply(Raster src, Raster dst, Region region, boolean blackFrame, boolean vector) {
+        int maxv = edges(src, dst, region, blackFrame, region.y(), region.endY(), vector);
         byte[] lut = stretchTable(maxv);
         if (lut != null) {
-            stretch(dst, region, lut, region.y(), region.endY());
+            stretch(dst, region, lut, maxv, region.y(), region.endY(), vector);
         }
     }
 
     static void applyParallel(Raster src, Raster dst, Region region, boolean blackFrame) {
+        boolean vector = VectorSupport.AVAILABLE;
         AtomicInteger max = new AtomicInteger();
         RowBands.run(region.y(), region.endY(), MIN_BAND_ROWS, (from, to) -> {
-            int bandMax = edges(src, dst, region, blackFrame, from, to);
+            int bandMax = edges(src, dst, region, blackFrame, from, to, vector);
             max.accumulateAndGet(bandMax, Math::max);
         });
-        byte[] lut = stretchTable(max.get());
+        int maxv = max.get();
+        byte[] lut = stretchTable(maxv);
         if (lut != null) {
-            RowBands.run(region.y(), region.endY(), MIN_BAND_ROWS, (from, to) -> stretch(dst, region, lut, from, to));
+            RowBands.run(region.y(), region.endY(), MIN_BAND_ROWS,
+                    (from, to) -> stretch(dst, region, lut, maxv, from, to, vector));
         }
     }
 
@@ -66,7 +77,8 @@ final class EdgeDetectOptimized {
      * Steps 1 and 2 for the region rows {@code [fromRow, toRow)}: writes the edge magnitudes of interior pixels,
      * zeroes the frame when {@code blackFrame}, and returns the largest MONO of those rows of the output.
      */
-    static int edges(Raster src, Raster dst, Region region, boolean blackFrame, int fromRow, int toRow) {
+    static int edges(Raster src, Raster dst, Region region, boolean blackFrame, int fromRow, int toRow,
+                     boolean vector) {
         final byte[] in = src.rgb();
         final byte[] out = dst.rgb();
         final int stride = src.stride();
@@ -99,6 +111,17 @@ final class EdgeDetectOptimized {
             }
         }
         if (sw < 3 || first >= last) {
+            return max;
+        }
+        if (vector) {
+            int scratch = EdgeDetectVector.scratchLength(sw);
+            short[] c = new short[scratch];
+            short[] d = new short[scratch];
+            short[] e = new short[scratch];
+            for (int y = first; y < last; y++) {
+                int o = y * stride + rowStart;
+                max = Math.max(max, EdgeDetectVector.interior(in, out, o - stride, o, o + stride, sw, c, d, e));
+            }
             return max;
         }
         long[] above = new long[sw];
@@ -176,10 +199,16 @@ final class EdgeDetectOptimized {
         return lut;
     }
 
-    static void stretch(Raster dst, Region region, byte[] lut, int fromRow, int toRow) {
+    static void stretch(Raster dst, Region region, byte[] lut, int maxv, int fromRow, int toRow, boolean vector) {
         final byte[] out = dst.rgb();
         final int stride = dst.stride();
         final int n = 3 * region.width();
+        if (vector) {
+            for (int y = fromRow; y < toRow; y++) {
+                EdgeDetectVector.stretch(out, y * stride + 3 * region.x(), n, maxv);
+            }
+            return;
+        }
         for (int y = fromRow; y < toRow; y++) {
             for (int o = y * stride + 3 * region.x(), end = o + n; o < end; o++) {
                 out[o] = lut[out[o] & 0xFF];

@@ -19,6 +19,9 @@ import org.medjava.filter.RowBands;
  *   <li>The clamp to 0..255 is dropped: |S| ≤ 1020, so 128 + T stays in 0..255 for both roundings.</li>
  *   <li>The rounding mode only selects the table.</li>
  *   <li>Parallel: bands of written rows (every region row is written).</li>
+ *   <li>With the Vector API ({@link EmbossVector}, when the JVM has it): the kernel on 16-bit lanes per byte, then
+ *       MONO across the interleaved channels with shifted loads and blends ({@link MonoVector}); the packed scalar
+ *       rows are not needed then.</li>
  * </ul>
  */
 final class EmbossOptimized {
@@ -28,12 +31,12 @@ final class EmbossOptimized {
     }
 
     static void apply(Raster src, Raster dst, Region region, boolean floorRounding) {
-        rows(src, dst, region, floorRounding, region.y(), region.endY());
+        rows(src, dst, region, floorRounding, region.y(), region.endY(), VectorSupport.AVAILABLE);
     }
 
     static void applyParallel(Raster src, Raster dst, Region region, boolean floorRounding) {
         RowBands.run(region.y(), region.endY(), MIN_BAND_ROWS,
-                (from, to) -> rows(src, dst, region, floorRounding, from, to));
+                (from, to) -> rows(src, dst, region, floorRounding, from, to, VectorSupport.AVAILABLE));
     }
 
     /** 1020 in each 16-bit lane: keeps every lane of the packed kernel sum non-negative. */
@@ -51,8 +54,12 @@ final class EmbossOptimized {
         }
     }
 
-    /** All three steps for the region rows {@code [fromRow, toRow)}. */
-    static void rows(Raster src, Raster dst, Region region, boolean floorRounding, int fromRow, int toRow) {
+    /**
+     * All three steps for the region rows {@code [fromRow, toRow)}; {@code vector}: interior rows with
+     * {@link EmbossVector} (tests compare both kernels in one JVM).
+     */
+    static void rows(Raster src, Raster dst, Region region, boolean floorRounding, int fromRow, int toRow,
+                     boolean vector) {
         final byte[] in = src.rgb();
         final byte[] out = dst.rgb();
         final int stride = src.stride();
@@ -70,6 +77,17 @@ final class EmbossOptimized {
             }
         }
         if (sw < 3 || first >= last) {
+            return;
+        }
+        if (vector) {
+            short[] c = new short[EmbossVector.scratchLength(sw)];
+            short[] q = new short[c.length];
+            for (int y = first; y < last; y++) {
+                final int o = y * stride + rowStart;
+                fillPixel(out, o);
+                EmbossVector.interior(in, out, o - stride, o, o + stride, sw, floorRounding, c, q);
+                fillPixel(out, o + n - 3);
+            }
             return;
         }
         final int[] channel = floorRounding ? CHANNEL_FLOOR : CHANNEL_XV;
@@ -93,6 +111,12 @@ final class EmbossOptimized {
             here = below;
             below = spare;
         }
+    }
+
+    private static void fillPixel(byte[] out, int o) {
+        out[o] = (byte) 128;
+        out[o + 1] = (byte) 128;
+        out[o + 2] = (byte) 128;
     }
 
     /** Packs {@code n} pixels from byte {@code o} as R, G, B in the 16-bit lanes 2, 1, 0 of a long. */

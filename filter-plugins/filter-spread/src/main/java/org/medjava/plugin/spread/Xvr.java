@@ -21,6 +21,8 @@ public final class Xvr {
     public static final int MAX_SEED = Integer.MAX_VALUE;
 
     private final int[] ring = new int[32];
+    /** Scratch of the bulk {@link #next(int[], int)}: the 31 previous words, then the new ones. */
+    private int[] work = new int[0];
     /** Index i of the next r[i] to compute. */
     private int i;
 
@@ -64,14 +66,47 @@ public final class Xvr {
         return step() >>> 1;
     }
 
-    /** Writes the next {@code count} outputs to {@code out[0..count)}; the same as {@code count} calls of next(). */
+    /**
+     * Writes the next {@code count} outputs to {@code out[0..count)}; the same as {@code count} calls of next().
+     *
+     * <p>Bulk form: the 31 previous words and the new ones sit in one linear array ({@code w[j] = r[i − 31 + j]}), and
+     * the recurrence runs as its three interleaved chains ({@code r[i]} needs {@code r[i−3]}, the previous word of its
+     * own chain), each chain's last word kept in a local. In the one-word loop every word waited for a store and a
+     * load three words back; here a chain step is one add, and the {@code r[i−31]} loads are long since stored.
+     */
     public void next(int[] out, int count) {
+        if (work.length < 31 + count) {
+            work = new int[31 + count];
+        }
+        final int[] w = work;
         final int[] ring = this.ring;
         int i = this.i;
-        for (int k = 0; k < count; k++, i++) {
-            int v = ring[(i + 1) & 31] + ring[(i - 3) & 31];
-            ring[i & 31] = v;
-            out[k] = v >>> 1;
+        for (int j = 0; j < 31; j++) {
+            w[j] = ring[(i - 31 + j) & 31];
+        }
+        int c0 = w[28]; // r[i−3], r[i−2], r[i−1]: the last word of each chain
+        int c1 = w[29];
+        int c2 = w[30];
+        int j = 31;
+        for (int end = 31 + count - 2; j < end; j += 3) {
+            c0 += w[j - 31];
+            c1 += w[j - 30];
+            c2 += w[j - 29];
+            w[j] = c0;
+            w[j + 1] = c1;
+            w[j + 2] = c2;
+            out[j - 31] = c0 >>> 1;
+            out[j - 30] = c1 >>> 1;
+            out[j - 29] = c2 >>> 1;
+        }
+        for (; j < 31 + count; j++) {
+            int v = w[j - 31] + w[j - 3];
+            w[j] = v;
+            out[j - 31] = v >>> 1;
+        }
+        i += count;
+        for (int k = 0; k < 31; k++) { // r[i−31..i−1] back into the ring
+            ring[(i - 31 + k) & 31] = w[count + k];
         }
         this.i = i;
     }

@@ -1,0 +1,21 @@
+package org.medjava.bench.jni;
+
+/**
+ * Native entry points of {@code libmedjava_jni_native.so}: the C filters built with
+ * {@code -O3 -march=native -ffp-contract=off}. Same functions as {@link CFiltersO2} under other JNI names, so both
+ * libraries can be loaded into one JVM.
+ */
+final class CFiltersNative {
+    private CFiltersNative() {
+    }
+
+    static native long prepare(String filterId, String params);
+
+    static native int run(long handle, int implementation, byte[] src, byte[] dst, int width, int height);
+
+    static native void release(long handle);
+
+    static native String buildInfo();
+
+    static native String errorText(int code);
+}

@@ -1,0 +1,124 @@
+package org.medjava.bench.report;
+
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.medjava.bench.run.EnvironmentStep;
+
+/**
+ * Turns a run's raw outputs ({@code OUT/raw/}: JMH JSON, pure-C CSV, transport and store CSVs, environment) into the
+ * report in {@code OUT/}: {@code index.html}, {@code summary.md}, {@code results.csv}, {@code jmh-results.json}
+ * (all JMH results merged) and {@code charts/*.svg|png}. No network, no JVM forks: it can be re-run at any time.
+ */
+public final class ReportGenerator {
+    public static final String RAW = "raw";
+
+    private ReportGenerator() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length != 1) {
+            System.err.println("usage: ReportGenerator REPORT_DIR   (reads REPORT_DIR/raw, writes the report)");
+            System.exit(2);
+        }
+        generate(Path.of(args[0]));
+    }
+
+    /** @return the files written */
+    public static List<Path> generate(Path out) throws IOException {
+        Path raw = out.resolve(RAW);
+        if (!Files.isDirectory(raw)) {
+            throw new IOException(raw + " does not exist: run the benchmarks first");
+        }
+        List<JsonObject> jmh = JmhResults.readAll(raw);
+        List<String> problems = new ArrayList<>();
+        Path problemFile = raw.resolve("problems.txt");
+        if (Files.isRegularFile(problemFile)) {
+            problems.addAll(Files.readAllLines(problemFile));
+        }
+        ReportData data = new ReportData(EnvironmentStep.read(raw.resolve("environment.properties")),
+                JmhResults.measurements(jmh), HarnessResult.read(raw.resolve("c-harness.csv")),
+                Throughput.read(raw.resolve("transport.csv"), "impl", "buffer"),
+                Throughput.read(raw.resolve("store-http.csv"), "op", "size"), problems);
+
+        List<Path> written = new ArrayList<>();
+        written.add(write(out.resolve("jmh-results.json"),
+                new GsonBuilder().setPrettyPrinting().serializeSpecialFloatingPointValues().create()
+                        .toJson(JmhResults.merged(jmh))));
+        written.add(write(out.resolve("results.csv"), resultsCsv(data)));
+
+        Path charts = out.resolve("charts");
+        List<String> chartNames = new ArrayList<>();
+        for (String filter : data.filters()) {
+            Charts.write(Charts.filterChart(filter, data.measurements()), charts, filter);
+            chartNames.add(filter);
+        }
+        if (!data.transport().isEmpty()) {
+            Charts.write(Charts.transportChart(data.transport()), charts, "transport");
+            chartNames.add("transport");
+        }
+        if (!data.store().isEmpty()) {
+            Charts.write(Charts.storeChart(data.store()), charts, "store-http");
+            chartNames.add("store-http");
+        }
+        for (String name : chartNames) {
+            written.add(charts.resolve(name + ".svg"));
+            written.add(charts.resolve(name + ".png"));
+        }
+        List<Table> tables = new SummaryTables(data).all();
+        written.add(write(out.resolve("summary.md"), Summary.markdown(data, tables)));
+        written.add(write(out.resolve("index.html"), Summary.html(data, tables, chartNames)));
+        return written;
+    }
+
+    static String resultsCsv(ReportData data) {
+        StringBuilder csv = new StringBuilder(
+                "filter,size,width,height,pixels,series,implementation,jvm,score_ms,error_ms,best_ms,alloc_bytes_per_op,"
+                        + "samples,bit_exact\n");
+        data.measurements().stream()
+                .sorted(Comparator.comparing((Measurement m) -> m.isCopy() ? "" : m.filter())
+                        .thenComparingLong(m -> m.size().pixels()).thenComparingInt(m -> m.series().order()))
+                .forEach(m -> csv.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%s,%s,%s,%.6f,%.6f,%.6f,%.1f,%d,%s%n",
+                        m.isCopy() ? "copy" : m.filter(), m.size(), m.size().width(), m.size().height(),
+                        m.size().pixels(), m.series().id(), m.isCopy() ? "copy" : m.series().impl().id(),
+                        m.series().jvm().id(), m.scoreMs(), Double.isNaN(m.errorMs()) ? 0.0 : m.errorMs(),
+                        m.bestMs(), m.allocBytes(), m.samples(),
+                        m.isCopy() || m.series().impl() != org.medjava.bench.variant.Impl.OPENCV)));
+        return csv.toString();
+    }
+
+    private static Path write(Path file, String text) throws IOException {
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text);
+        return file;
+    }
+
+    /** Environment keys in the order the summary shows them, with their labels. */
+    static final Map<String, String> ENVIRONMENT_LABELS = new java.util.LinkedHashMap<>();
+
+    static {
+        ENVIRONMENT_LABELS.put("date", "date");
+        ENVIRONMENT_LABELS.put("mode", "run");
+        ENVIRONMENT_LABELS.put("cpu", "CPU");
+        ENVIRONMENT_LABELS.put("cores", "cores");
+        ENVIRONMENT_LABELS.put("memory", "memory");
+        ENVIRONMENT_LABELS.put("os", "OS");
+        ENVIRONMENT_LABELS.put("jdk", "JDK");
+        ENVIRONMENT_LABELS.put("jdk25", "JDK 25");
+        ENVIRONMENT_LABELS.put("c.O2", "C -O2");
+        ENVIRONMENT_LABELS.put("c.native", "C native");
+        ENVIRONMENT_LABELS.put("opencv", "OpenCV");
+        ENVIRONMENT_LABELS.put("jmh", "JMH");
+        ENVIRONMENT_LABELS.put("commit", "commit");
+        ENVIRONMENT_LABELS.put("load.start", "load at start");
+        ENVIRONMENT_LABELS.put("load.end", "load at end");
+        ENVIRONMENT_LABELS.put("duration", "duration");
+    }
+}

@@ -1,0 +1,276 @@
+package org.medjava.bench.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.stream.Collectors;
+import org.medjava.bench.ImageSize;
+import org.medjava.bench.run.JvmColumn;
+import org.medjava.bench.variant.Impl;
+
+/** The summary's tables: times, the targets as ratios, interpreter, JNI cost, allocation, transport, store. */
+final class SummaryTables {
+    private final ReportData data;
+
+    SummaryTables(ReportData data) {
+        this.data = data;
+    }
+
+    List<Table> all() {
+        List<Table> tables = new ArrayList<>();
+        data.referenceSize().ifPresent(size -> {
+            tables.add(times(size));
+            boolean jdk25 = data.measurements().stream().anyMatch(m -> m.series().jvm() == JvmColumn.JDK25
+                    && m.size().equals(size));
+            for (boolean best : new boolean[] {false, true}) {
+                tables.add(targets(size, JvmColumn.JIT, best));
+                if (jdk25) {
+                    tables.add(targets(size, JvmColumn.JDK25, best));
+                }
+            }
+            tables.add(jniVsPureC(size));
+            tables.add(allocation(size));
+        });
+        tables.add(interpreter());
+        tables.add(transport());
+        tables.add(store());
+        tables.removeIf(Table::isEmpty);
+        return tables;
+    }
+
+    Table times(ImageSize size) {
+        List<SeriesKey> series = data.seriesAt(size);
+        List<String> headers = new ArrayList<>(List.of("filter"));
+        series.forEach(s -> headers.add(s.id()));
+        Table t = new Table("Time per image at " + size.label() + " (ms; copy + filter; mean of the JMH iterations)",
+                headers);
+        for (String filter : data.filters()) {
+            List<String> row = new ArrayList<>(List.of(filter));
+            for (SeriesKey s : series) {
+                row.add(data.find(filter, size, s).map(m -> ms(m.scoreMs())).orElse("–"));
+            }
+            t.row(row);
+        }
+        data.find(null, size, SeriesKey.COPY).ifPresent(copy -> t.note("Copy baseline (one read and one write of the "
+                + "image, the memory floor): " + ms(copy.scoreMs()) + " ms. Columns: "
+                + String.join("; ", series.stream().map(s -> s.id() + " = " + s.title()).toArray(String[]::new))
+                + ". OpenCV is not bit-exact (different kernels, borders and rounding)."));
+        return t;
+    }
+
+    /**
+     * The issue's targets at the reference size for the Java optimized ports on one JVM column, from the JMH means
+     * or ({@code best}) from every benchmark's fastest iteration.
+     */
+    Table targets(ImageSize size, JvmColumn jvm, boolean best) {
+        SeriesKey opt = SeriesKey.of(Impl.JAVA_OPTIMIZED, jvm);
+        SeriesKey par = SeriesKey.of(Impl.JAVA_PARALLEL, jvm);
+        Table t = new Table("Targets at " + size.label() + ", Java optimized on " + jvm.title() + ", "
+                + (best ? "fastest iterations" : "means") + " (ratios of times; ✓ met, ✗ missed)",
+                List.of("filter", "Java opt (ms)",
+                "÷ C opt -O2 (≤ 1.0)", "÷ C opt native (≤ 1.5)", "÷ OpenCV (≤ 1.5)", "÷ copy (blur ≤ 3)",
+                "parallel speed-up (≥ 1.7)"));
+        OptionalDouble copy = time(null, size, SeriesKey.COPY, best);
+        for (String filter : data.filters()) {
+            OptionalDouble java = time(filter, size, opt, best);
+            if (java.isEmpty()) {
+                continue;
+            }
+            double j = java.getAsDouble();
+            t.row(List.of(filter, ms(j),
+                    target(j, time(filter, size, SeriesKey.of(Impl.C_OPTIMIZED_O2, jvm), best), 1.0),
+                    target(j, time(filter, size, SeriesKey.of(Impl.C_OPTIMIZED_NATIVE, jvm), best), 1.5),
+                    target(j, time(filter, size, SeriesKey.of(Impl.OPENCV, jvm), best), 1.5),
+                    filter.equals("blur") ? target(j, copy, 3.0) : ratioOnly(j, copy),
+                    speedUp(j, time(filter, size, par, best), !filter.equals("spread"))));
+        }
+        if (best) {
+            t.note("Fastest iterations: each benchmark's quickest measurement iteration (of " + iterationsNote()
+                    + "), the one least disturbed when other processes share the machine; the means above are "
+                    + "JMH's score. Both come from the same run.");
+        }
+        t.note("A ratio is Java's time divided by the other's: below 1 Java is faster. \"✗ 1.4× over\" means Java "
+                + "would have to get 1.4 times faster to meet the target. Parallel speed-up = optimized time ÷ parallel "
+                + "time on " + data.environment().getOrDefault("cores", "?") + " cores (Spread is sequential: no target).");
+        return t;
+    }
+
+    Table interpreter() {
+        Table t = new Table("Interpreter (-Xint, the paper's \"JIT off\") against the JIT",
+                List.of("filter", "size", "straightforward JIT (ms)", "straightforward -Xint (ms)", "-Xint ÷ JIT",
+                        "optimized JIT (ms)", "optimized -Xint (ms)", "-Xint ÷ JIT"));
+        for (ImageSize size : data.sizes()) {
+            for (String filter : data.filters()) {
+                OptionalDouble sx = time(filter, size, new SeriesKey(Impl.JAVA_STRAIGHTFORWARD, JvmColumn.XINT));
+                OptionalDouble ox = time(filter, size, new SeriesKey(Impl.JAVA_OPTIMIZED, JvmColumn.XINT));
+                if (sx.isEmpty() && ox.isEmpty()) {
+                    continue;
+                }
+                OptionalDouble sj = time(filter, size, SeriesKey.of(Impl.JAVA_STRAIGHTFORWARD, JvmColumn.JIT));
+                OptionalDouble oj = time(filter, size, SeriesKey.of(Impl.JAVA_OPTIMIZED, JvmColumn.JIT));
+                t.row(List.of(filter, size.label(), ms(sj), ms(sx), ratio(sx, sj), ms(oj), ms(ox), ratio(ox, oj)));
+            }
+        }
+        return t;
+    }
+
+    Table jniVsPureC(ImageSize size) {
+        Table t = new Table("JNI bridge against pure C at " + size.label()
+                + " (same C function, same loop, run back to back; ms per copy + filter)",
+                List.of("filter", "implementation", "JNI best", "pure C best", "JNI ÷ C (best)", "JNI mean",
+                        "pure C mean", "JNI ÷ C (mean)"));
+        for (String filter : data.filters()) {
+            for (Impl impl : Impl.c()) {
+                Optional<HarnessResult> jni = data.harness(true, filter, size, impl);
+                Optional<HarnessResult> c = data.harness(false, filter, size, impl);
+                if (jni.isPresent() && c.isPresent()) {
+                    HarnessResult j = jni.get();
+                    HarnessResult p = c.get();
+                    t.row(List.of(filter, impl.id(), ms(j.minMs()), ms(p.minMs()),
+                            String.format(Locale.ROOT, "%.2f", j.minMs() / p.minMs()), ms(j.meanMs()),
+                            ms(p.meanMs()), String.format(Locale.ROOT, "%.2f", j.meanMs() / p.meanMs())));
+                }
+            }
+        }
+        t.note("The pure-C harness (c-reference bench_harness) and the JNI loop (System.arraycopy, then the C function "
+                + "on the pinned Java arrays: GetPrimitiveArrayCritical, no pixel copied) time each case alternately; "
+                + "\"best\" is the fastest run, the least disturbed by other processes. Straightforward ports are "
+                + "paired up to 1024² only.");
+        return t;
+    }
+
+    Table allocation(ImageSize size) {
+        List<SeriesKey> javaSeries = data.seriesAt(size).stream().filter(s -> s.impl() != null && s.impl().isJava()
+                && s.jvm() != JvmColumn.XINT).collect(Collectors.toList());
+        List<String> headers = new ArrayList<>(List.of("filter"));
+        javaSeries.forEach(s -> headers.add(s.id()));
+        Table t = new Table("Allocation per image at " + size.label() + " (bytes per operation, -prof gc)", headers);
+        for (String filter : data.filters()) {
+            List<String> row = new ArrayList<>(List.of(filter));
+            for (SeriesKey s : javaSeries) {
+                row.add(data.find(filter, size, s).map(m -> bytes(m.allocBytes())).orElse("–"));
+            }
+            t.row(row);
+        }
+        t.note("Scratch is O(width) by design (a few line buffers per band); the image itself is never copied.");
+        return t;
+    }
+
+    Table transport() {
+        Throughput tp = data.transport();
+        Table t = new Table("Loopback TCP throughput by sender buffer size (MiB/s, median of the repetitions)",
+                List.of("buffer", "C sockets", "Java streams", "Java NIO", "streams ÷ C", "NIO ÷ C"));
+        for (long buffer : tp.xs()) {
+            Double c = tp.at("c-sockets", buffer);
+            Double s = tp.at("java-streams", buffer);
+            Double n = tp.at("java-nio", buffer);
+            boolean targeted = buffer >= 8192;
+            t.row(List.of(Charts.bufferLabel(buffer), mib(c), mib(s), mib(n), throughputRatio(s, c, targeted),
+                    throughputRatio(n, c, targeted)));
+        }
+        t.note("Target: Java ≥ 0.95× C at every buffer size from 8 KiB (marked ✓/✗). Sender and receiver run in one "
+                + "process on two threads in both languages; the receiver reads with a 64 KiB buffer.");
+        return t;
+    }
+
+    Table store() {
+        Throughput st = data.store();
+        Table t = new Table("Image store over HTTP (MiB/s, median of the repetitions)",
+                List.of("file size", "GET", "PUT"));
+        for (long size : st.xs()) {
+            t.row(List.of(Charts.bufferLabel(size), mib(st.at("GET", size)), mib(st.at("PUT", size))));
+        }
+        t.note("PUT includes what the store does with every upload: stream to staging, fsync, validate the DICOM "
+                + "(parse the whole dataset), rename, update the index. GET streams the stored file.");
+        return t;
+    }
+
+    private OptionalDouble time(String filter, ImageSize size, SeriesKey s) {
+        return time(filter, size, s, false);
+    }
+
+    private OptionalDouble time(String filter, ImageSize size, SeriesKey s, boolean best) {
+        return data.find(filter, size, s).map(m -> OptionalDouble.of(best ? m.bestMs() : m.scoreMs()))
+                .orElse(OptionalDouble.empty());
+    }
+
+    private String iterationsNote() {
+        int min = data.measurements().stream().mapToInt(Measurement::samples).min().orElse(0);
+        int max = data.measurements().stream().mapToInt(Measurement::samples).max().orElse(0);
+        return min == max ? Integer.toString(min) : min + " to " + max;
+    }
+
+    static String target(double java, OptionalDouble other, double limit) {
+        if (other.isEmpty()) {
+            return "–";
+        }
+        double r = java / other.getAsDouble();
+        return r <= limit ? String.format(Locale.ROOT, "%.2f ✓", r)
+                : String.format(Locale.ROOT, "%.2f ✗ %.2f× over", r, r / limit);
+    }
+
+    static String ratioOnly(double java, OptionalDouble other) {
+        return other.isEmpty() ? "–" : String.format(Locale.ROOT, "%.2f", java / other.getAsDouble());
+    }
+
+    static String speedUp(double single, OptionalDouble parallel, boolean targeted) {
+        if (parallel.isEmpty()) {
+            return "–";
+        }
+        double s = single / parallel.getAsDouble();
+        if (!targeted) {
+            return String.format(Locale.ROOT, "%.2f", s);
+        }
+        return s >= 1.7 ? String.format(Locale.ROOT, "%.2f ✓", s)
+                : String.format(Locale.ROOT, "%.2f ✗ %.2f× short", s, 1.7 / s);
+    }
+
+    static String throughputRatio(Double java, Double c, boolean targeted) {
+        if (java == null || c == null) {
+            return "–";
+        }
+        double r = java / c;
+        if (!targeted) {
+            return String.format(Locale.ROOT, "%.2f", r);
+        }
+        return r >= 0.95 ? String.format(Locale.ROOT, "%.2f ✓", r) : String.format(Locale.ROOT, "%.2f ✗", r);
+    }
+
+    static String ratio(OptionalDouble a, OptionalDouble b) {
+        return a.isPresent() && b.isPresent() ? String.format(Locale.ROOT, "%.1f", a.getAsDouble() / b.getAsDouble())
+                : "–";
+    }
+
+    static String ms(OptionalDouble v) {
+        return v.isPresent() ? ms(v.getAsDouble()) : "–";
+    }
+
+    static String ms(double v) {
+        if (v >= 100) {
+            return String.format(Locale.ROOT, "%.0f", v);
+        }
+        if (v >= 10) {
+            return String.format(Locale.ROOT, "%.1f", v);
+        }
+        return String.format(Locale.ROOT, "%.3g", v);
+    }
+
+    static String mib(Double v) {
+        return v == null ? "–" : String.format(Locale.ROOT, "%.0f", v);
+    }
+
+    static String bytes(double v) {
+        if (Double.isNaN(v)) {
+            return "?";
+        }
+        if (v >= 1 << 20) {
+            return String.format(Locale.ROOT, "%.1f MiB", v / (1 << 20));
+        }
+        if (v >= 1024) {
+            return String.format(Locale.ROOT, "%.1f KiB", v / 1024);
+        }
+        return String.format(Locale.ROOT, "%.0f B", v);
+    }
+}

@@ -1,0 +1,157 @@
+package org.medjava.bench.run;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.medjava.bench.BenchPaths;
+import org.medjava.bench.report.ReportGenerator;
+import org.medjava.bench.variant.JavaFilters;
+
+/**
+ * {@code java -jar benchmarks.jar} — the whole benchmark run and its report:
+ * <pre>
+ *   [--quick]                 one small size, short iterations (~1 min): proves the pipeline
+ *   [--out DIR]               default benchmarks/target/report (raw results in DIR/raw)
+ *   [--sizes 256,4096,WxH]    [--filters blur,emboss]   narrow the full run
+ *   [--skip jmh,c,transport,store]
+ *   report DIR                only regenerate the report from DIR/raw
+ *   jmh [JMH options]         plain JMH (org.openjdk.jmh.Main) over FilterBenchmark and CopyBaseline
+ * </pre>
+ * Steps that fail are recorded in {@code raw/problems.txt}, shown in the report, and make the exit code 1.
+ */
+public final class BenchMain {
+    private final PrintStream console = System.out;
+    private final List<String> problems = new ArrayList<>();
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("jmh")) {
+            org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        if (args.length > 0 && args[0].equals("report")) {
+            Path out = Paths.get(args.length > 1 ? args[1] : defaultOut().toString());
+            ReportGenerator.generate(out);
+            System.out.println("report: " + out.resolve("index.html"));
+            return;
+        }
+        try {
+            System.exit(new BenchMain().run(Options.parse(args)));
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench: " + e.getMessage());
+            System.err.println("usage: bench [--quick] [--out DIR] [--sizes a,b] [--filters a,b] "
+                    + "[--skip jmh,c,transport,store] | report [DIR] | jmh [JMH options]");
+            System.exit(2);
+        }
+    }
+
+    static Path defaultOut() {
+        return BenchPaths.root().resolve("benchmarks/target/report");
+    }
+
+    /** Command-line choices. */
+    record Options(boolean quick, Path out, List<String> sizes, List<String> filters, List<String> skip) {
+        static Options parse(String[] args) {
+            boolean quick = false;
+            Path out = defaultOut();
+            List<String> sizes = RunPlan.FULL_SIZES;
+            List<String> filters = JavaFilters.ids();
+            List<String> skip = List.of();
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                if (a.equals("--quick")) {
+                    quick = true;
+                } else if (a.equals("--full")) {
+                    quick = false;
+                } else if (i + 1 < args.length && a.equals("--out")) {
+                    out = Paths.get(args[++i]);
+                } else if (i + 1 < args.length && a.equals("--sizes")) {
+                    sizes = List.of(args[++i].split(","));
+                    sizes.forEach(org.medjava.bench.ImageSize::parse);
+                } else if (i + 1 < args.length && a.equals("--filters")) {
+                    filters = List.of(args[++i].split(","));
+                    filters.forEach(JavaFilters::get);
+                } else if (i + 1 < args.length && a.equals("--skip")) {
+                    skip = List.of(args[++i].split(","));
+                } else {
+                    throw new IllegalArgumentException("unknown argument " + a);
+                }
+            }
+            return new Options(quick, out.toAbsolutePath(), sizes, filters, skip);
+        }
+    }
+
+    int run(Options options) throws IOException {
+        RunPlan plan = options.quick() ? RunPlan.quick()
+                : RunPlan.full(options.sizes(), options.filters(), !options.skip().contains("store"));
+        Path raw = options.out().resolve(ReportGenerator.RAW);
+        clean(options.out());
+        Files.createDirectories(raw);
+        long start = System.nanoTime();
+        console.printf(Locale.ROOT, "MedJava benchmarks, %s run: %d JMH benchmarks; results in %s%n", plan.mode(),
+                plan.benchmarkCount(), options.out());
+        Map<String, String> env = EnvironmentStep.collect(plan.mode());
+        EnvironmentStep.write(raw.resolve("environment.properties"), env);
+
+        step("jmh", options, () -> {
+            int failed = new JmhStep(raw, console).run(plan.groups());
+            if (failed > 0) {
+                problems.add(failed + " JMH benchmark(s) failed; see raw/jmh.log");
+            }
+        });
+        step("c", options, () -> new CHarnessStep(raw, console).run(plan.harness()));
+        step("transport", options, () -> new TransportStep(raw, console).run(plan.transport()));
+        if (plan.store().enabled()) {
+            step("store", options, () -> new StoreStep(raw, console).run(plan.store()));
+        }
+
+        env.put("load.end", EnvironmentStep.loadAverage());
+        env.put("duration", Progress.clock((System.nanoTime() - start) / 1e9));
+        EnvironmentStep.write(raw.resolve("environment.properties"), env);
+        Files.write(raw.resolve("problems.txt"), problems);
+        ReportGenerator.generate(options.out());
+        console.printf(Locale.ROOT, "done in %s: %s%n", env.get("duration"), options.out().resolve("index.html"));
+        problems.forEach(p -> console.println("problem: " + p));
+        return problems.isEmpty() ? 0 : 1;
+    }
+
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    private void step(String name, Options options, Step step) {
+        if (options.skip().contains(name)) {
+            console.println(name + ": skipped (--skip)");
+            return;
+        }
+        try {
+            step.run();
+        } catch (Exception e) {
+            problems.add(name + " step failed: " + e);
+            console.println(name + " step failed: " + e);
+        }
+    }
+
+    /** Removes the previous report's files (only the ones this tool writes). */
+    private static void clean(Path out) throws IOException {
+        for (String name : List.of("index.html", "summary.md", "results.csv", "jmh-results.json")) {
+            Files.deleteIfExists(out.resolve(name));
+        }
+        for (String dir : List.of("charts", ReportGenerator.RAW)) {
+            Path d = out.resolve(dir);
+            if (Files.isDirectory(d)) {
+                try (var files = Files.list(d)) {
+                    for (Path f : (Iterable<Path>) files::iterator) {
+                        Files.deleteIfExists(f);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package org.medjava.bench.run;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.medjava.bench.BenchPaths;
+import org.medjava.bench.CopyBaseline;
+import org.medjava.bench.FilterBenchmark;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * One JMH run: a benchmark over sizes × filters × implementations (every combination valid) on one JVM column with
+ * one timing. {@code filters} and {@code impls} are empty for the copy baseline.
+ */
+public record JmhGroup(String name, boolean copyBaseline, List<String> sizes, List<String> filters,
+                       List<String> impls, JvmColumn jvm, Timing timing, List<String> extraJvmArgs) {
+
+    public int benchmarkCount() {
+        return copyBaseline ? sizes.size() : sizes.size() * filters.size() * impls.size();
+    }
+
+    public Options options(Path jsonResult) {
+        ChainedOptionsBuilder b = new OptionsBuilder()
+                .include((copyBaseline ? CopyBaseline.class : FilterBenchmark.class).getName().replace(".", "\\.")
+                        + "\\.")
+                .param("size", sizes.toArray(new String[0]))
+                .forks(1)
+                .warmupIterations(timing.warmupIterations())
+                .warmupTime(millis(timing.warmupSeconds()))
+                .measurementIterations(timing.iterations())
+                .measurementTime(millis(timing.seconds()))
+                .addProfiler(GCProfiler.class)
+                .shouldFailOnError(false)
+                .result(jsonResult.toString())
+                .resultFormat(ResultFormatType.JSON)
+                .jvmArgs(jvmArgs().toArray(new String[0]));
+        if (!copyBaseline) {
+            b.param("filter", filters.toArray(new String[0])).param("impl", impls.toArray(new String[0]));
+        }
+        jvm.launcher().ifPresent(java -> b.jvm(java.toString()));
+        return b.build();
+    }
+
+    /**
+     * Fork options: the column tag, where the native parts are, and the column's own flags (the fixed heap comes
+     * from the benchmarks' {@code @Fork(jvmArgsAppend)}).
+     */
+    List<String> jvmArgs() {
+        List<String> args = new ArrayList<>(List.of(
+                "-D" + JvmColumn.PROPERTY + "=" + jvm.id(),
+                "-Dmedjava.root=" + BenchPaths.root(),
+                "-Dmedjava.bench.native.dir=" + BenchPaths.nativeDir()));
+        args.addAll(jvm.jvmArgs());
+        args.addAll(extraJvmArgs);
+        return args;
+    }
+
+    private static TimeValue millis(double seconds) {
+        return TimeValue.milliseconds(Math.round(seconds * 1000));
+    }
+}

@@ -1,0 +1,96 @@
+package org.medjava.bench.variant;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.medjava.bench.jni.CBuild;
+import org.medjava.filter.Implementation;
+import org.medjava.filter.Raster;
+
+/**
+ * The implementations the benchmarks compare, by the id used in JMH params, CSV and charts. The JVM a Java
+ * variant runs on (JDK 17 JIT, {@code -Xint}, JDK 25) is not part of the id: it is a column of its own, told apart
+ * by the JVM the fork ran on.
+ */
+public enum Impl {
+    JAVA_STRAIGHTFORWARD("java-straightforward", "Java straightforward"),
+    JAVA_OPTIMIZED("java-optimized", "Java optimized, 1 thread"),
+    JAVA_PARALLEL("java-parallel", "Java optimized, all cores"),
+    C_STRAIGHTFORWARD_O2("c-straightforward-O2", "C straightforward -O2"),
+    C_OPTIMIZED_O2("c-optimized-O2", "C optimized -O2"),
+    C_STRAIGHTFORWARD_NATIVE("c-straightforward-native", "C straightforward -O3 -march=native"),
+    C_OPTIMIZED_NATIVE("c-optimized-native", "C optimized -O3 -march=native"),
+    OPENCV("opencv", "OpenCV (not bit-exact)");
+
+    private final String id;
+    private final String title;
+
+    Impl(String id, String title) {
+        this.id = id;
+        this.title = title;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    /** What the chart legend and tables call it. */
+    public String title() {
+        return title;
+    }
+
+    public boolean isJava() {
+        return this == JAVA_STRAIGHTFORWARD || this == JAVA_OPTIMIZED || this == JAVA_PARALLEL;
+    }
+
+    public boolean isC() {
+        return name().startsWith("C_");
+    }
+
+    /** Whether this implementation has a version of {@code filter} (OpenCV has counterparts for five). */
+    public boolean supports(String filter) {
+        return this != OPENCV || OpenCvVariant.hasCounterpart(filter);
+    }
+
+    public static Impl parse(String id) {
+        for (Impl impl : values()) {
+            if (impl.id.equals(id)) {
+                return impl;
+            }
+        }
+        throw new IllegalArgumentException("unknown implementation \"" + id + "\"; expected one of: "
+                + Arrays.stream(values()).map(Impl::id).collect(Collectors.joining(", ")));
+    }
+
+    public static List<Impl> java() {
+        return List.of(JAVA_STRAIGHTFORWARD, JAVA_OPTIMIZED, JAVA_PARALLEL);
+    }
+
+    public static List<Impl> c() {
+        return List.of(C_STRAIGHTFORWARD_O2, C_OPTIMIZED_O2, C_STRAIGHTFORWARD_NATIVE, C_OPTIMIZED_NATIVE);
+    }
+
+    /** Binds this implementation of {@code filter} (default parameters) to the two images. */
+    public FilterVariant create(String filter, Raster src, Raster dst) {
+        switch (this) {
+            case JAVA_STRAIGHTFORWARD:
+                return new JavaVariant(filter, Implementation.STRAIGHTFORWARD, src, dst);
+            case JAVA_OPTIMIZED:
+                return new JavaVariant(filter, Implementation.OPTIMIZED, src, dst);
+            case JAVA_PARALLEL:
+                return new JavaVariant(filter, Implementation.PARALLEL, src, dst);
+            case C_STRAIGHTFORWARD_O2:
+                return new CVariant(CBuild.O2, false, filter, src, dst);
+            case C_OPTIMIZED_O2:
+                return new CVariant(CBuild.O2, true, filter, src, dst);
+            case C_STRAIGHTFORWARD_NATIVE:
+                return new CVariant(CBuild.NATIVE, false, filter, src, dst);
+            case C_OPTIMIZED_NATIVE:
+                return new CVariant(CBuild.NATIVE, true, filter, src, dst);
+            case OPENCV:
+                return new OpenCvVariant(filter, src, dst);
+            default:
+                throw new IllegalStateException("unhandled " + this);
+        }
+    }
+}

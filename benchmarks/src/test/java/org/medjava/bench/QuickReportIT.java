@@ -1,0 +1,138 @@
+package org.medjava.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.awt.image.BufferedImage;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import javax.imageio.ImageIO;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.medjava.bench.report.Csv;
+import org.medjava.bench.run.RunPlan;
+import org.medjava.bench.variant.JavaFilters;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * The quick benchmark run exactly as a user starts it ({@code java -jar benchmarks.jar --quick}), in its own JVM with
+ * real JMH forks, and the report it must produce: JMH JSON, CSV, Markdown, HTML, SVG and PNG charts with one series
+ * per implementation measured. Timings are not judged here.
+ */
+class QuickReportIT {
+    private static Path out;
+
+    @BeforeAll
+    static void runQuickBenchmarks() throws Exception {
+        Path jar = Path.of(System.getProperty("benchmarks.jar"));
+        assertThat(jar).isRegularFile();
+        out = jar.getParent().resolve("quick-report");
+        Path log = jar.getParent().resolve("quick-report.log");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", jar.toString(), "--quick", "--out", out.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean finished = p.waitFor(8, TimeUnit.MINUTES);
+        if (!finished) {
+            p.destroyForcibly().waitFor();
+        }
+        assertThat(finished).as("quick run finished in time; its output:\n%s", Files.readString(log)).isTrue();
+        assertThat(p.exitValue()).as("quick run exit code; its output:\n%s", Files.readString(log)).isZero();
+    }
+
+    @Test
+    void jmhJsonHoldsEveryPlannedBenchmark() throws Exception {
+        JsonArray results = JsonParser.parseString(Files.readString(out.resolve("jmh-results.json"))).getAsJsonArray();
+        assertThat(results).hasSize(RunPlan.quick().benchmarkCount());
+        for (JsonElement e : results) {
+            JsonObject r = e.getAsJsonObject();
+            assertThat(r.getAsJsonObject("primaryMetric").get("score").getAsDouble()).isPositive();
+            assertThat(r.getAsJsonObject("params").get("size").getAsString()).isEqualTo("256");
+            assertThat(r.getAsJsonObject("secondaryMetrics").keySet()).anyMatch(k -> k.endsWith("gc.alloc.rate.norm"));
+        }
+    }
+
+    @Test
+    void csvHasOneRowPerResultAndEveryFilter() throws Exception {
+        List<Map<String, String>> rows = Csv.read(out.resolve("results.csv"));
+        assertThat(rows).hasSize(RunPlan.quick().benchmarkCount());
+        assertThat(rows).allSatisfy(r -> assertThat(Double.parseDouble(r.get("score_ms"))).isPositive());
+        assertThat(rows.stream().map(r -> r.get("filter")).collect(Collectors.toSet()))
+                .containsAll(JavaFilters.ids()).contains("copy");
+        assertThat(rows.stream().map(r -> r.get("series")).collect(Collectors.toSet()))
+                .contains("java-optimized", "c-optimized-O2", "c-optimized-native", "opencv", "java-optimized@xint");
+    }
+
+    @Test
+    void everyFilterChartHasOneSeriesPerImplementationMeasured() throws Exception {
+        List<Map<String, String>> rows = Csv.read(out.resolve("results.csv"));
+        for (String filter : JavaFilters.ids()) {
+            Set<String> expected = rows.stream().filter(r -> r.get("filter").equals(filter) || r.get("filter")
+                    .equals("copy")).map(r -> r.get("series")).collect(Collectors.toCollection(TreeSet::new));
+            assertThat(seriesIn(out.resolve("charts/" + filter + ".svg"))).as(filter).isEqualTo(expected);
+            BufferedImage png = ImageIO.read(out.resolve("charts/" + filter + ".png").toFile());
+            assertThat(png.getWidth()).isGreaterThan(500);
+        }
+        assertThat(seriesIn(out.resolve("charts/transport.svg")))
+                .containsExactlyInAnyOrder("c-sockets", "java-streams", "java-nio");
+    }
+
+    @Test
+    void pureCAndTransportRawDataAreComplete() throws Exception {
+        List<Map<String, String>> c = Csv.read(out.resolve("raw/c-harness.csv"));
+        // two builds × filters × two implementations × (pure C, JNI)
+        assertThat(c).hasSize(2 * JavaFilters.ids().size() * 2 * 2);
+        assertThat(c.stream().map(r -> r.get("via")).collect(Collectors.toSet())).containsExactlyInAnyOrder("c", "jni");
+        assertThat(c).allSatisfy(r -> assertThat(Double.parseDouble(r.get("mean_ms"))).isPositive());
+        List<Map<String, String>> t = Csv.read(out.resolve("raw/transport.csv"));
+        assertThat(t.stream().map(r -> r.get("impl")).collect(Collectors.toSet()))
+                .containsExactlyInAnyOrder("c-sockets", "java-streams", "java-nio");
+        assertThat(t).allSatisfy(r -> assertThat(Long.parseLong(r.get("bytes"))).isEqualTo(32L << 20));
+    }
+
+    @Test
+    void markdownAndHtmlCarryTheTablesAndEnvironment() throws Exception {
+        String md = Files.readString(out.resolve("summary.md"));
+        assertThat(md).contains("CPU:", "JDK:", "C -O2:", "-O3 -march=native", "OpenCV", "commit:",
+                "Time per image at 256²", "Targets at 256²", "JNI ÷ C (best)", "Loopback TCP throughput",
+                "Interpreter (-Xint");
+        assertThat(Files.readAllLines(out.resolve("raw/problems.txt"))).isEmpty();
+        Document html = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(
+                new org.xml.sax.InputSource(new java.io.StringReader(Files.readString(out.resolve("index.html"))
+                        .replace("<!DOCTYPE html>", ""))));
+        NodeList imgs = html.getElementsByTagName("img");
+        assertThat(imgs.getLength()).isEqualTo(JavaFilters.ids().size() + 1);
+        for (int i = 0; i < imgs.getLength(); i++) {
+            String src = ((Element) imgs.item(i)).getAttribute("src");
+            assertThat(out.resolve(src)).isRegularFile();
+        }
+    }
+
+    private static Set<String> seriesIn(Path svg) throws Exception {
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new File(svg.toString()));
+        NodeList groups = doc.getElementsByTagName("g");
+        Set<String> ids = new TreeSet<>();
+        Set<String> duplicates = new HashSet<>();
+        for (int i = 0; i < groups.getLength(); i++) {
+            Element g = (Element) groups.item(i);
+            if (g.getAttribute("class").equals("series") && !ids.add(g.getAttribute("data-series"))) {
+                duplicates.add(g.getAttribute("data-series"));
+            }
+        }
+        assertThat(duplicates).as("series drawn twice in %s", svg).isEmpty();
+        return ids;
+    }
+}

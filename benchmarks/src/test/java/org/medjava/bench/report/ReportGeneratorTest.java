@@ -1,0 +1,70 @@
+package org.medjava.bench.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The generator on a small hand-written run: every output is there, charts carry their series, targets are judged. */
+class ReportGeneratorTest {
+
+    private static String result(String benchmark, String size, String filter, String impl, String jvm, double ms) {
+        String params = filter == null ? "\"size\":\"" + size + "\""
+                : "\"size\":\"" + size + "\",\"filter\":\"" + filter + "\",\"impl\":\"" + impl + "\"";
+        return "{\"benchmark\":\"org.medjava.bench." + benchmark + "\",\"mode\":\"avgt\",\"jvmArgs\":[\"-Xmx2g\","
+                + "\"-Dmedjava.bench.jvm=" + jvm + "\"],\"params\":{" + params + "},\"primaryMetric\":{\"score\":" + ms
+                + ",\"scoreError\":\"NaN\",\"scoreUnit\":\"ms/op\",\"rawData\":[[" + ms + "," + ms + "]]},"
+                + "\"secondaryMetrics\":{\"gc.alloc.rate.norm\":{\"score\":4096.0,\"scoreUnit\":\"B/op\"}}}";
+    }
+
+    @Test
+    void writesEveryPart(@TempDir Path out) throws Exception {
+        Path raw = Files.createDirectories(out.resolve("raw"));
+        String runs = String.join(",", List.of(
+                result("CopyBaseline.copy", "256", null, null, "jit", 0.01),
+                result("CopyBaseline.copy", "512", null, null, "jit", 0.04),
+                result("FilterBenchmark.run", "256", "blur", "java-optimized", "jit", 0.2),
+                result("FilterBenchmark.run", "512", "blur", "java-optimized", "jit", 0.8),
+                result("FilterBenchmark.run", "512", "blur", "java-parallel", "jit", 0.4),
+                result("FilterBenchmark.run", "512", "blur", "java-optimized", "jdk25", 0.7),
+                result("FilterBenchmark.run", "256", "blur", "java-optimized", "xint", 9.0),
+                result("FilterBenchmark.run", "512", "blur", "c-optimized-O2", "jit", 1.0),
+                result("FilterBenchmark.run", "512", "blur", "opencv", "jit", 0.3),
+                result("FilterBenchmark.run", "512", "spread", "c-optimized-O2", "jit", 2.0)));
+        Files.writeString(raw.resolve("jmh-01.json"), "[" + runs + "]");
+        Files.write(raw.resolve("c-harness.csv"), List.of("via,build,filter,width,height,impl,runs,mean_ms,min_ms",
+                "c,O2,blur,512,512,optimized,10,0.9,0.8", "jni,O2,blur,512,512,optimized,10,1.0,0.84"));
+        Files.write(raw.resolve("transport.csv"), List.of("impl,buffer,rep,bytes,seconds",
+                "c-sockets,8192,0,1048576,1.0", "c-sockets,8192,1,1048576,0.010",
+                "java-nio,8192,1,1048576,0.0100", "java-streams,8192,1,1048576,0.0200"));
+        Files.write(raw.resolve("environment.properties"), List.of("mode=test", "cores=2"));
+
+        List<Path> written = ReportGenerator.generate(out);
+
+        assertThat(written).allSatisfy(p -> assertThat(p).isRegularFile());
+        assertThat(out.resolve("charts/blur.svg")).content()
+                .contains("data-series=\"java-optimized\"", "data-series=\"java-optimized@jdk25\"",
+                        "data-series=\"java-optimized@xint\"", "data-series=\"opencv\"", "data-series=\"copy\"");
+        assertThat(out.resolve("charts/spread.svg")).content().contains("data-series=\"c-optimized-O2\"")
+                .doesNotContain("data-series=\"java-optimized\"");
+        assertThat(out.resolve("results.csv")).content().startsWith("filter,size,").contains("best_ms").contains(
+                "blur,512,512,512,262144,java-optimized@jdk25,java-optimized,jdk25,0.700000");
+        String md = Files.readString(out.resolve("summary.md"));
+        assertThat(md).contains("Targets at 512², Java optimized on JDK 17 JIT, means",
+                "Targets at 512², Java optimized on JDK 17 JIT, fastest iterations", "| blur | 0.800 | 0.80 ✓ |",
+                "2.67 ✗ 1.78× over", "2.00 ✓",
+                "JNI ÷ C (best)", "| blur | c-optimized-O2 | 0.840 | 0.800 | 1.05 | 1.00 | 0.900 | 1.11 |", "| 8 KiB | 100 | 50 | 100 | 0.50 ✗ | 1.00 ✓ |");
+        assertThat(out.resolve("index.html")).content().contains("<img src=\"charts/blur.svg\"",
+                "charts/transport.svg");
+    }
+
+    @Test
+    void logTicksCoverTheRangeInOneTwoFiveSteps() {
+        assertThat(LineChart.logTicks(0.03, 700)).containsExactly(0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0,
+                20.0, 50.0, 100.0, 200.0, 500.0, 1000.0);
+        assertThat(LineChart.linearTicks(0, 2705)).startsWith(0.0, 500.0).endsWith(3000.0);
+    }
+}
