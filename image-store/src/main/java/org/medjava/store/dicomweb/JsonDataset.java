@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import javax.json.Json;
 import javax.json.JsonObject;
+import javax.json.JsonBuilderFactory;
 import javax.json.JsonReaderFactory;
 import javax.json.JsonValue;
 import javax.json.stream.JsonGenerator;
@@ -19,6 +20,8 @@ import org.medjava.store.index.DicomJson;
 final class JsonDataset {
 
     private static final JsonReaderFactory READER = Json.createReaderFactory(Map.of());
+    /** Made once: looking the JSON provider up costs a class-path scan each time. */
+    private static final JsonBuilderFactory BUILDERS = Json.createBuilderFactory(Map.of());
 
     private final Map<String, JsonValue> attributes = new TreeMap<>();
 
@@ -48,8 +51,8 @@ final class JsonDataset {
     }
 
     void putString(AttributeTag tag, String vr, String value) {
-        attributes.put(DicomJson.key(tag), Json.createObjectBuilder().add("vr", vr)
-                .add("Value", Json.createArrayBuilder().add(value)).build());
+        attributes.put(DicomJson.key(tag), BUILDERS.createObjectBuilder().add("vr", vr)
+                .add("Value", BUILDERS.createArrayBuilder().add(value)).build());
     }
 
     void write(JsonGenerator g) {

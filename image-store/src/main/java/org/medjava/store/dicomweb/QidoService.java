@@ -4,17 +4,17 @@ import com.pixelmed.dicom.AttributeTag;
 import com.pixelmed.dicom.DicomDictionary;
 import com.pixelmed.dicom.InformationEntity;
 import java.io.StringWriter;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import javax.json.Json;
 import javax.json.JsonObject;
 import javax.json.JsonValue;
 import javax.json.stream.JsonGenerator;
+import javax.json.stream.JsonGeneratorFactory;
 import org.medjava.store.index.DicomIndex;
+import org.medjava.store.index.DicomJson;
 import org.medjava.store.index.InstanceSummary;
 import org.medjava.store.index.SeriesSummary;
 import org.medjava.store.index.StudySummary;
@@ -29,6 +29,11 @@ import org.medjava.store.query.ResultAttributes;
  * one instance of the study or series) for {@code includefield}s. Nothing is read from the image files.
  */
 final class QidoService {
+
+    /** Made once: looking the JSON provider up costs a class-path scan each time. */
+    private static final JsonGeneratorFactory JSON = Json.createGeneratorFactory(Map.of());
+    /** How many instances of a study or series are searched for a named includefield the first one lacks. */
+    private static final int SEARCHED_INSTANCES = 8;
 
     private static final AttributeTag INSTANCE_AVAILABILITY = new AttributeTag(0x0008, 0x0056);
     private static final AttributeTag RETRIEVE_URL = new AttributeTag(0x0008, 0x1190);
@@ -48,7 +53,7 @@ final class QidoService {
             d.putString(RETRIEVE_URL, "UR", urls.study(s.studyInstanceUid()));
             d.putString(INSTANCE_AVAILABILITY, "CS", "ONLINE");
             include(d, p, Set.of(InformationEntity.PATIENT, InformationEntity.STUDY),
-                    () -> representative(Map.of("StudyInstanceUID", s.studyInstanceUid())), null);
+                    n -> firstInstances(Map.of("StudyInstanceUID", s.studyInstanceUid()), n), null);
             return d;
         });
     }
@@ -59,8 +64,8 @@ final class QidoService {
             JsonDataset d = JsonDataset.of(ResultAttributes.of(s));
             d.putString(RETRIEVE_URL, "UR", urls.series(s.studyInstanceUid(), s.seriesInstanceUid()));
             d.putString(INSTANCE_AVAILABILITY, "CS", "ONLINE");
-            include(d, p, Set.of(InformationEntity.SERIES), () -> representative(Map.of("StudyInstanceUID",
-                    s.studyInstanceUid(), "SeriesInstanceUID", s.seriesInstanceUid())), null);
+            include(d, p, Set.of(InformationEntity.SERIES), n -> firstInstances(Map.of("StudyInstanceUID",
+                    s.studyInstanceUid(), "SeriesInstanceUID", s.seriesInstanceUid()), n), null);
             return d;
         });
     }
@@ -74,26 +79,39 @@ final class QidoService {
             String url = urls.instance(i.studyInstanceUid(), i.seriesInstanceUid(), i.sopInstanceUid());
             d.putString(RETRIEVE_URL, "UR", url);
             d.putString(INSTANCE_AVAILABILITY, "CS", "ONLINE");
-            include(d, p, null, () -> Optional.ofNullable(metadata.get(i.path())), url);
+            include(d, p, null, n -> metadata.containsKey(i.path()) ? List.of(metadata.get(i.path())) : List.of(),
+                    url);
             return d;
         });
     }
 
     /**
      * Adds the included attributes from stored metadata: every one named, and with includefield=all every one of
-     * the level's information entities ({@code entities} null: all).
+     * the level's information entities ({@code entities} null: all). At the study and series levels the metadata is
+     * that of the level's first instance; a named attribute it lacks is taken from the next instances that have it
+     * (a study's instances need not share their equipment), up to {@value #SEARCHED_INSTANCES} of them.
      */
     private static void include(JsonDataset d, QidoParams p, Set<InformationEntity> entities,
-            java.util.function.Supplier<Optional<String>> metadataSource, String instanceUrl) {
+            java.util.function.Function<Integer, List<String>> metadataSource, String instanceUrl) {
         if (!p.includeAll() && p.includes().isEmpty()) {
             return;
         }
-        Optional<String> metadata = metadataSource.get();
+        List<String> metadata = metadataSource.apply(1);
         if (metadata.isEmpty()) {
             return;
         }
-        JsonObject m = instanceUrl == null ? JsonDataset.parse(metadata.get())
-                : JsonDataset.parse(metadata.get(), instanceUrl);
+        include(d, p, entities, metadata.get(0), instanceUrl, true);
+        if (instanceUrl == null && !missing(d, p).isEmpty()) {
+            List<String> more = metadataSource.apply(SEARCHED_INSTANCES);
+            for (int i = 1; i < more.size() && !missing(d, p).isEmpty(); i++) {
+                include(d, p, entities, more.get(i), null, false);
+            }
+        }
+    }
+
+    private static void include(JsonDataset d, QidoParams p, Set<InformationEntity> entities, String metadata,
+            String instanceUrl, boolean first) {
+        JsonObject m = instanceUrl == null ? JsonDataset.parse(metadata) : JsonDataset.parse(metadata, instanceUrl);
         for (Map.Entry<String, JsonValue> e : m.entrySet()) {
             if (d.has(e.getKey())) {
                 continue;
@@ -102,26 +120,34 @@ final class QidoService {
                     Integer.parseInt(e.getKey().substring(4), 16));
             boolean named = p.includes().contains(tag);
             InformationEntity entity = DicomDictionary.StandardDictionary.getInformationEntityFromTag(tag);
-            boolean ofLevel = p.includeAll() && (entities == null || (entity != null && entities.contains(entity)));
+            boolean ofLevel = first && p.includeAll()
+                    && (entities == null || (entity != null && entities.contains(entity)));
             if ((named || ofLevel) && (instanceUrl != null || !isBulk(e.getValue()))) {
                 d.put(e.getKey(), e.getValue());
             }
         }
     }
 
+    /** The named includefields not in {@code d} yet. */
+    private static List<AttributeTag> missing(JsonDataset d, QidoParams p) {
+        return p.includes().stream().filter(t -> !d.has(DicomJson.key(t))).toList();
+    }
+
     private static boolean isBulk(JsonValue v) {
         return v instanceof JsonObject o && o.containsKey("BulkDataURI");
     }
 
-    /** The metadata of the first instance the keys select. */
-    private Optional<String> representative(Map<String, String> keys) {
-        List<InstanceSummary> one = search.instances(new ArchiveQuery(QueryLevel.IMAGE, keys, false, 0, 1));
-        return one.isEmpty() ? Optional.empty() : index.metadata(one.get(0).path());
+    /** The metadata of the first {@code count} instances the keys select (those that have some). */
+    private List<String> firstInstances(Map<String, String> keys, int count) {
+        List<String> paths = search.instances(new ArchiveQuery(QueryLevel.IMAGE, keys, false, 0, count)).stream()
+                .map(InstanceSummary::path).toList();
+        Map<String, String> byPath = index.metadata(paths);
+        return paths.stream().map(byPath::get).filter(java.util.Objects::nonNull).toList();
     }
 
     private static <T> String array(List<T> rows, Function<T, JsonDataset> toJson) {
         StringWriter out = new StringWriter(1024 + rows.size() * 512);
-        try (JsonGenerator g = Json.createGeneratorFactory(new HashMap<>()).createGenerator(out)) {
+        try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartArray();
             for (T row : rows) {
                 toJson.apply(row).write(g);

@@ -7,12 +7,13 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.json.Json;
 import javax.json.stream.JsonGenerator;
+import javax.json.stream.JsonGeneratorFactory;
 import org.medjava.store.dimse.Part10File;
 import org.medjava.store.ingest.DicomIngest;
 import org.medjava.store.ingest.Expected;
@@ -39,6 +40,9 @@ final class StowService {
     /** The answer: HTTP status, the DICOM JSON body, and the first failure's reason (or null). */
     record Answer(int status, String json, String firstFailure) {
     }
+
+    /** Made once: looking the JSON provider up costs a class-path scan each time. */
+    private static final JsonGeneratorFactory JSON = Json.createGeneratorFactory(Map.of());
 
     private final DicomIngest ingest;
     private final long maxPartBytes;
@@ -146,7 +150,7 @@ final class StowService {
     private static Answer answer(List<PartResult> results, String studyUid, DicomWebUrls urls) {
         long stored = results.stream().filter(r -> r.stored() != null).count();
         StringWriter out = new StringWriter();
-        try (JsonGenerator g = Json.createGeneratorFactory(new HashMap<>()).createGenerator(out)) {
+        try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartObject();
             List<String> studies = results.stream().filter(r -> r.stored() != null)
                     .map(r -> r.stored().studyInstanceUid()).distinct().toList();

@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.medjava.codec.ImageFormat;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.DicomJson;
@@ -25,10 +27,13 @@ import org.medjava.store.query.QueryLevel;
 import org.medjava.store.render.RenderRequest;
 import org.medjava.store.render.RenderService;
 import org.medjava.store.repo.StoreException;
+import org.medjava.store.transcode.NotTranscodable;
+import org.medjava.store.transcode.TransferSyntaxes;
+import org.medjava.store.transcode.Transcoder;
 
 /**
  * WADO-RS (PS3.18 10.4): studies, series and instances as {@code multipart/related; type="application/dicom"} (as
- * stored, or re-encoded between uncompressed transfer syntaxes on request), their metadata as DICOM JSON from the
+ * stored, or in an uncompressed transfer syntax on request, decompressed if need be), their metadata as DICOM JSON from the
  * index, frames, bulk data, and rendered images through the store's renderer and filters.
  */
 final class WadoService {
@@ -37,6 +42,7 @@ final class WadoService {
     record Body(String contentType, StreamingOutput output) {
     }
 
+    private static final Logger LOG = Logger.getLogger(WadoService.class.getName());
     private static final String DICOM = "application/dicom";
     private static final int BULK_THRESHOLD = 1024;
 
@@ -75,9 +81,12 @@ final class WadoService {
     Body retrieve(List<InstanceSummary> instances, String accept) {
         String wanted = retrieveSyntax(accept);
         for (InstanceSummary i : instances) {
-            if (wanted != null && !Transcoder.canConvert(syntax(i), wanted)) {
+            String why = wanted == null ? null : TransferSyntaxes.whyNot(syntax(i), wanted, i.bitsAllocated());
+            if (why != null) {
+                LOG.log(Level.INFO, "WADO-RS: instance {0} not delivered in {1}: {2}", new Object[] {
+                        i.sopInstanceUid(), wanted, why});
                 throw notAcceptable("instance " + i.sopInstanceUid() + " is stored in " + syntax(i)
-                        + " and cannot be converted to " + wanted + "; ask for transfer-syntax=*");
+                        + " and cannot be delivered in " + wanted + ": " + why + "; ask for transfer-syntax=*");
             }
         }
         String boundary = MultipartWriter.newBoundary();
@@ -90,7 +99,7 @@ final class WadoService {
                         w.part(DICOM + "; transfer-syntax=" + syntax(i), null, in);
                     }
                 } else {
-                    w.part(DICOM + "; transfer-syntax=" + wanted, null, convert(file, wanted));
+                    w.part(DICOM + "; transfer-syntax=" + wanted, null, convert(file, syntax(i), wanted));
                 }
             }
             w.finish();
@@ -111,11 +120,13 @@ final class WadoService {
         throw notAcceptable("instances are served as multipart/related; type=\"application/dicom\"");
     }
 
-    private byte[] convert(Path file, String to) throws IOException {
+    private byte[] convert(Path file, String from, String to) throws IOException {
         try {
-            return Transcoder.convert(file, to, aeTitle);
-        } catch (DicomException e) {
-            throw new IOException("cannot convert " + file.getFileName() + " to " + to + ": " + e.getMessage(), e);
+            return Transcoder.part10(file, from, to, aeTitle);
+        } catch (NotTranscodable e) {
+            // checked before the response began, so only a damaged file gets here: the multipart body breaks off
+            LOG.log(Level.WARNING, "WADO-RS: " + e.getMessage(), e);
+            throw new IOException(e.getMessage(), e);
         }
     }
 
@@ -142,7 +153,7 @@ final class WadoService {
         if (i.rows() == null) {
             return json;
         }
-        boolean ob = !Transcoder.NATIVE.contains(syntax(i)) || (i.bitsAllocated() != null && i.bitsAllocated() <= 8);
+        boolean ob = !TransferSyntaxes.isNative(syntax(i)) || (i.bitsAllocated() != null && i.bitsAllocated() <= 8);
         String pixelData = "\"7FE00010\":{\"vr\":\"" + (ob ? "OB" : "OW") + "\",\"BulkDataURI\":\"" + url
                 + "/bulk/7FE00010\"}";
         int close = json.lastIndexOf('}');

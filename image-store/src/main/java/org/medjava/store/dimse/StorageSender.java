@@ -15,16 +15,23 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.medjava.store.transcode.NotTranscodable;
+import org.medjava.store.transcode.TransferSyntaxes;
+import org.medjava.store.transcode.Transcoder;
 
 /**
- * C-STORE SCU for stored files: each data set is sent byte for byte as stored, in the transfer syntax it is stored
- * in, on a presentation context negotiated for exactly that SOP class and transfer syntax (PixelMed's own storage
- * SCU picks contexts by SOP class alone and then tries to convert, which garbles compressed data). A file whose
- * syntax the peer does not accept fails alone. Used for C-MOVE (a new association to the destination), C-GET (the
+ * C-STORE SCU for stored files. Each data set is sent byte for byte as stored when the peer accepts its SOP class in
+ * the transfer syntax it is stored in (PixelMed's own storage SCU picks contexts by SOP class alone and then tries to
+ * convert, which garbles compressed data); otherwise it is converted by the {@link Transcoder} to an uncompressed
+ * syntax the peer accepted, decompressed if need be. A file that can go neither way (JPEG-LS to a peer that takes
+ * only uncompressed data) fails alone, with the reason. Used for C-MOVE (a new association to the destination), C-GET (the
  * requester's association) and the store's "send to a remote PACS".
  */
 public final class StorageSender {
@@ -86,6 +93,7 @@ public final class StorageSender {
         }
     }
 
+    private static final Logger LOG = Logger.getLogger(StorageSender.class.getName());
     private static final int MAX_CONTEXTS = 128;
 
     private StorageSender() {
@@ -167,12 +175,15 @@ public final class StorageSender {
     private static Response sendOne(Association association, Part10File f, String moveOriginatorAe,
             int moveOriginatorMessageId) throws NoContext, DicomNetworkException, AReleaseException, DicomException,
             IOException {
-        byte pcid;
-        try {
-            pcid = association.getSuitablePresentationContextID(f.sopClassUid(), f.transferSyntaxUid());
-        } catch (DicomNetworkException e) {
-            throw new NoContext(f.sopInstanceUid() + ": the peer does not accept SOP class " + f.sopClassUid()
-                    + " in transfer syntax " + f.transferSyntaxUid());
+        Delivery delivery = deliveryFor(association, f);
+        byte[] converted = null;
+        if (delivery.convertTo() != null) {
+            try {
+                converted = Transcoder.dataSet(f.file(), f.transferSyntaxUid(), delivery.convertTo());
+            } catch (NotTranscodable e) {
+                throw refused(f, "the peer takes SOP class " + f.sopClassUid() + " only uncompressed, and "
+                        + e.getMessage());
+            }
         }
         CStoreRequestCommandMessage command = moveOriginatorAe == null
                 ? new CStoreRequestCommandMessage(f.sopClassUid(), f.sopInstanceUid())
@@ -180,27 +191,81 @@ public final class StorageSender {
                         moveOriginatorMessageId);
         Response response = new Response();
         association.setReceivedDataHandler(response);
-        association.send(pcid, command.getBytes(), null);
-        try (InputStream in = f.openDataSet(); OutputStream out = association.getAssociationOutputStream(pcid)) {
-            in.transferTo(out);
+        association.send(delivery.contextId(), command.getBytes(), null);
+        try (OutputStream out = association.getAssociationOutputStream(delivery.contextId())) {
+            if (converted != null) {
+                out.write(converted);
+            } else {
+                try (InputStream in = f.openDataSet()) {
+                    in.transferTo(out);
+                }
+            }
         }
         association.waitForPDataPDUsUntilHandlerReportsDone();
         return response;
     }
 
-    /** One presentation context per SOP class and transfer syntax, at most 128 per association. */
+    /** The presentation context a file goes on, and the syntax it is converted to (null: sent as stored). */
+    private record Delivery(byte contextId, String convertTo) {
+    }
+
+    /**
+     * The file goes as stored when the peer accepted its SOP class in its stored syntax; else converted to the first
+     * uncompressed syntax the peer accepted for the class (decompressed if need be); else it cannot go.
+     */
+    private static Delivery deliveryFor(Association association, Part10File f) throws NoContext {
+        Byte asStored = contextFor(association, f.sopClassUid(), f.transferSyntaxUid());
+        if (asStored != null) {
+            return new Delivery(asStored, null);
+        }
+        for (String ts : TransferSyntaxes.FALLBACK) {
+            Byte converted = contextFor(association, f.sopClassUid(), ts);
+            if (converted != null) {
+                String why = TransferSyntaxes.whyNot(f.transferSyntaxUid(), ts, null);
+                if (why != null) {
+                    throw refused(f, "the peer does not take SOP class " + f.sopClassUid() + " in "
+                            + TransferSyntaxes.name(f.transferSyntaxUid()) + ", and " + why);
+                }
+                return new Delivery(converted, ts);
+            }
+        }
+        throw refused(f, "the peer accepts SOP class " + f.sopClassUid() + " neither in "
+                + TransferSyntaxes.name(f.transferSyntaxUid()) + " nor uncompressed");
+    }
+
+    private static Byte contextFor(Association association, String sopClass, String ts) {
+        try {
+            return association.getSuitablePresentationContextID(sopClass, ts);
+        } catch (DicomNetworkException e) {
+            return null;
+        }
+    }
+
+    private static NoContext refused(Part10File f, String why) {
+        LOG.log(Level.INFO, "{0} not sent: {1}", new Object[] {f.sopInstanceUid(), why});
+        return new NoContext(f.sopInstanceUid() + ": " + why);
+    }
+
+    /**
+     * Splits the files so that each association needs at most 128 presentation contexts: one per SOP class and
+     * stored transfer syntax, and one per SOP class for the uncompressed fallback.
+     */
     private static List<List<Part10File>> batches(List<Part10File> files) {
         List<List<Part10File>> batches = new ArrayList<>();
         List<Part10File> current = new ArrayList<>();
-        Set<String> pairs = new LinkedHashSet<>();
+        Set<String> pairs = new HashSet<>();
+        Set<String> classes = new HashSet<>();
         for (Part10File f : files) {
             String pair = f.sopClassUid() + "|" + f.transferSyntaxUid();
-            if (!pairs.contains(pair) && pairs.size() == MAX_CONTEXTS) {
+            int more = (pairs.contains(pair) ? 0 : 1) + (classes.contains(f.sopClassUid()) ? 0 : 1);
+            if (pairs.size() + classes.size() + more > MAX_CONTEXTS) {
                 batches.add(current);
                 current = new ArrayList<>();
                 pairs.clear();
+                classes.clear();
             }
             pairs.add(pair);
+            classes.add(f.sopClassUid());
             current.add(f);
         }
         if (!current.isEmpty()) {
@@ -209,17 +274,28 @@ public final class StorageSender {
         return batches;
     }
 
+    /**
+     * For each SOP class: a context per stored transfer syntax (so that what the peer takes goes byte for byte as
+     * stored) and one offering Explicit and Implicit VR Little Endian (for what it does not: converted).
+     */
     @SuppressWarnings({"rawtypes", "unchecked"})
     private static LinkedList contexts(List<Part10File> files) {
         LinkedList contexts = new LinkedList();
         Set<String> pairs = new LinkedHashSet<>();
+        Set<String> classes = new LinkedHashSet<>();
         for (Part10File f : files) {
             pairs.add(f.sopClassUid() + "|" + f.transferSyntaxUid());
+            classes.add(f.sopClassUid());
         }
         int id = 1;
         for (String pair : pairs) {
             String[] p = pair.split("\\|");
             contexts.add(new PresentationContext((byte) id, p[0], p[1]));
+            id += 2;
+        }
+        for (String sopClass : classes) {
+            LinkedList uncompressed = new LinkedList(List.of(TransferSyntaxes.EXPLICIT_LE, TransferSyntaxes.IMPLICIT_LE));
+            contexts.add(new PresentationContext((byte) id, sopClass, uncompressed));
             id += 2;
         }
         return contexts;

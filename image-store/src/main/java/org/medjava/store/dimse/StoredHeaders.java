@@ -16,7 +16,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.json.Json;
 import javax.json.JsonObject;
+import javax.json.JsonBuilderFactory;
 import javax.json.JsonObjectBuilder;
+import javax.json.JsonReaderFactory;
 import javax.json.JsonValue;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.InstanceSummary;
@@ -36,6 +38,9 @@ import org.medjava.store.query.ResultAttributes;
 final class StoredHeaders {
 
     private static final Logger LOG = Logger.getLogger(StoredHeaders.class.getName());
+    /** Made once: looking the JSON provider up costs a class-path scan each time. */
+    private static final JsonReaderFactory READER = Json.createReaderFactory(Map.of());
+    private static final JsonBuilderFactory BUILDERS = Json.createBuilderFactory(Map.of());
 
     private final ArchiveSearch search;
     private final DicomIndex index;
@@ -101,8 +106,11 @@ final class StoredHeaders {
     /** The stored DICOM JSON as attributes (bulk data references left out). */
     private static AttributeList parse(String json) {
         try {
-            JsonObject stored = Json.createReader(new StringReader(json)).readObject();
-            JsonObjectBuilder inline = Json.createObjectBuilder();
+            JsonObject stored;
+            try (var reader = READER.createReader(new StringReader(json))) {
+                stored = reader.readObject();
+            }
+            JsonObjectBuilder inline = BUILDERS.createObjectBuilder();
             for (Map.Entry<String, JsonValue> e : stored.entrySet()) {
                 if (!(e.getValue() instanceof JsonObject o && o.containsKey("BulkDataURI"))) {
                     inline.add(e.getKey(), e.getValue());

@@ -58,7 +58,8 @@ import org.medjava.store.index.Matching.Vr;
  * {@code mj_instance}) on first use: embedded H2 by default, PostgreSQL in production, same code.
  *
  * <p>Thread-safe. Writers are serialized by a lock (so concurrent PUTs into one new study cannot race on its unique
- * key); readers run concurrently, each in its own EntityManager. Failures are {@link IndexException}s; invalid
+ * key), and puts that wait for it are committed together (group commit); readers run concurrently, each in its own
+ * EntityManager. Failures are {@link IndexException}s; invalid
  * arguments (a malformed store path or matching key) are {@link IllegalArgumentException}s. Patient names are never
  * logged.
  */
@@ -76,6 +77,8 @@ public final class DicomIndex implements AutoCloseable {
     private final IndexDatabase database;
     private final EntityManagerFactory emf;
     private final ReentrantLock writeLock = new ReentrantLock(true);
+    /** Puts waiting for the writer lock (see {@link #commit}). */
+    private final java.util.Queue<PendingPut> pending = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile boolean closed;
 
     /**
@@ -209,12 +212,34 @@ public final class DicomIndex implements AutoCloseable {
             remove(path);
             throw e;
         }
-        write("indexing " + path, em -> {
-            upsert(em, path, parsed);
-            return null;
-        });
+        InstanceSummary indexed = commit(path, parsed);
         LOG.log(System.Logger.Level.DEBUG, "indexed {0}", path);
-        return instance(path);
+        return Optional.of(indexed);
+    }
+
+    /**
+     * Indexes an object that was parsed already (see {@link IndexEntry}) and is now stored at its path in a file of
+     * {@code fileSize} bytes last modified at {@code lastModified}, replacing what was indexed there before, as
+     * {@link #put(String, java.nio.file.Path)} does. Puts from concurrent threads are written together in one
+     * transaction (group commit); each call returns when its own instance is committed.
+     *
+     * @param lastModified epoch milliseconds
+     * @return the indexed instance
+     * @throws IndexException when the database fails
+     */
+    public InstanceSummary put(IndexEntry entry, long fileSize, long lastModified) {
+        ensureOpen();
+        InstanceSummary indexed = commit(entry.path, entry.parsed.withFile(fileSize, lastModified));
+        LOG.log(System.Logger.Level.DEBUG, "indexed {0}", entry.path);
+        return indexed;
+    }
+
+    /** The store paths of the instances with this SOP Instance UID (usually none, or one), sorted. */
+    public List<String> pathsOf(String sopInstanceUid) {
+        Objects.requireNonNull(sopInstanceUid, "sopInstanceUid");
+        return read("looking up a SOP Instance UID", em -> em.createQuery("select i.path from InstanceEntity i"
+                + " where i.sopInstanceUid = :uid order by i.path", String.class)
+                .setParameter("uid", sopInstanceUid).getResultList());
     }
 
     /**
@@ -286,10 +311,7 @@ public final class DicomIndex implements AutoCloseable {
                     continue;
                 }
                 ParsedInstance parsed = ParsedInstance.parse(path, entry.getValue());
-                write("indexing " + path, em -> {
-                    upsert(em, path, parsed);
-                    return null;
-                });
+                write("indexing " + path, em -> upsertAll(em, List.of(new PendingPut(path, parsed))));
                 indexed.add(path);
             } catch (IOException e) {
                 failed.put(path, "cannot read the file: " + e);
@@ -575,15 +597,34 @@ public final class DicomIndex implements AutoCloseable {
 
     // ---------------------------------------------------------------------------------------------- the writing
 
-    private void upsert(EntityManager em, String path, ParsedInstance d) {
-        Set<String> seriesToCheck = new HashSet<>();
-        Set<String> studiesToCheck = new HashSet<>();
-        Set<String> patientsToCheck = new HashSet<>();
+    /** What a write may have left empty, or whose ModalitiesInStudy may have changed: pruned at its end. */
+    private record ToPrune(Set<String> series, Set<String> studies, Set<String> patients) {
+        ToPrune() {
+            this(new HashSet<>(), new HashSet<>(), new HashSet<>());
+        }
+    }
+
+    /**
+     * Writes the instances of {@code puts} (in one transaction, the caller's) and prunes what they left empty; the
+     * summaries come from the written entities, without querying again.
+     */
+    private List<InstanceSummary> upsertAll(EntityManager em, List<PendingPut> puts) {
+        ToPrune toPrune = new ToPrune();
+        List<InstanceEntity> written = new ArrayList<>(puts.size());
+        for (PendingPut put : puts) {
+            written.add(upsert(em, put.path, put.parsed, toPrune));
+        }
+        em.flush();
+        prune(em, toPrune.series(), toPrune.studies(), toPrune.patients());
+        return written.stream().map(DicomIndex::summaryOf).toList();
+    }
+
+    private InstanceEntity upsert(EntityManager em, String path, ParsedInstance d, ToPrune toPrune) {
         InstanceEntity instance = em.find(InstanceEntity.class, path);
         if (instance != null) {
-            seriesToCheck.add(instance.series.uid);
-            studiesToCheck.add(instance.series.study.uid);
-            patientsToCheck.add(instance.series.study.patient.key);
+            toPrune.series().add(instance.series.uid);
+            toPrune.studies().add(instance.series.study.uid);
+            toPrune.patients().add(instance.series.study.patient.key);
         }
 
         String patientKey = d.patientKey();
@@ -605,7 +646,7 @@ public final class DicomIndex implements AutoCloseable {
             study.patient = patient;
             em.persist(study);
         } else if (!study.patient.key.equals(patientKey)) {
-            patientsToCheck.add(study.patient.key);
+            toPrune.patients().add(study.patient.key);
             study.patient = patient;
         }
         study.studyDate = newer(study.studyDate, d.studyDate());
@@ -614,22 +655,28 @@ public final class DicomIndex implements AutoCloseable {
         study.studyId = newer(study.studyId, d.studyId());
         study.description = newer(study.description, d.studyDescription());
         study.referringPhysician = newer(study.referringPhysician, d.referringPhysicianName());
-        studiesToCheck.add(study.uid); // its ModalitiesInStudy is recomputed
 
         SeriesEntity series = em.find(SeriesEntity.class, d.seriesInstanceUid());
+        boolean seriesChanged = series == null; // then the study's ModalitiesInStudy is recomputed
         if (series == null) {
             series = new SeriesEntity(d.seriesInstanceUid());
             series.study = study;
             em.persist(series);
         } else if (!series.study.uid.equals(study.uid)) {
-            studiesToCheck.add(series.study.uid);
+            toPrune.studies().add(series.study.uid);
             series.study = study;
+            seriesChanged = true;
         }
-        series.modality = newer(series.modality, d.modality());
+        String modality = newer(series.modality, d.modality());
+        seriesChanged |= !Objects.equals(modality, series.modality);
+        series.modality = modality;
         series.seriesNumber = newer(series.seriesNumber, d.seriesNumber());
         series.description = newer(series.description, d.seriesDescription());
         series.bodyPart = newer(series.bodyPart, d.bodyPartExamined());
         series.seriesDate = newer(series.seriesDate, d.seriesDate());
+        if (seriesChanged) {
+            toPrune.studies().add(study.uid);
+        }
 
         boolean isNew = instance == null;
         if (isNew) {
@@ -653,8 +700,18 @@ public final class DicomIndex implements AutoCloseable {
         if (isNew) {
             em.persist(instance);
         }
-        em.flush();
-        prune(em, seriesToCheck, studiesToCheck, patientsToCheck);
+        return instance;
+    }
+
+    private static InstanceSummary summaryOf(InstanceEntity i) {
+        SeriesEntity s = i.series;
+        StudyEntity st = s.study;
+        PatientEntity p = st.patient;
+        return new InstanceSummary(i.path, p.patientId, p.patientName, st.uid, st.studyDate, st.description, s.uid,
+                s.modality, s.seriesNumber, s.description, i.sopInstanceUid, i.sopClassUid, i.instanceNumber,
+                i.transferSyntaxUid, i.rows, i.columns, i.numberOfFrames, i.bitsAllocated,
+                i.photometricInterpretation, i.fileSize, Instant.ofEpochMilli(i.lastModified),
+                Instant.ofEpochMilli(i.indexedAt));
     }
 
     /** Removes the instances at {@code paths} and what they leave empty; returns how many were removed. */
@@ -925,6 +982,89 @@ public final class DicomIndex implements AutoCloseable {
             throw new IndexException(what + " failed: " + reason(e), e);
         } finally {
             em.close();
+        }
+    }
+
+    /** An instance waiting to be written; completed by whichever thread writes the batch it is in. */
+    private static final class PendingPut {
+        final String path;
+        final ParsedInstance parsed;
+        private InstanceSummary result;
+        private RuntimeException failure;
+        private boolean done; // read and written under the writer lock
+
+        PendingPut(String path, ParsedInstance parsed) {
+            this.path = path;
+            this.parsed = parsed;
+        }
+
+        void succeed(InstanceSummary summary) {
+            result = summary;
+            done = true;
+        }
+
+        void fail(RuntimeException e) {
+            failure = e;
+            done = true;
+        }
+    }
+
+    /**
+     * Writes one instance with whatever other threads are waiting to write (group commit): the thread that gets the
+     * writer lock writes every waiting put in one transaction, so concurrent associations share one commit instead
+     * of queueing for one each. A failed batch is written again one instance at a time, so one bad instance fails
+     * alone. Returns when this instance is committed.
+     */
+    private InstanceSummary commit(String path, ParsedInstance parsed) {
+        PendingPut mine = new PendingPut(path, parsed);
+        pending.add(mine);
+        writeLock.lock();
+        try {
+            if (!mine.done) {
+                ensureOpen();
+                List<PendingPut> batch = new ArrayList<>();
+                for (PendingPut p; (p = pending.poll()) != null; ) {
+                    batch.add(p);
+                }
+                writeBatch(batch);
+            }
+        } finally {
+            writeLock.unlock();
+        }
+        if (mine.failure != null) {
+            throw mine.failure;
+        }
+        return mine.result;
+    }
+
+    private void writeBatch(List<PendingPut> batch) {
+        try {
+            if (batch.size() > 1) {
+                try {
+                    List<InstanceSummary> written = write("indexing " + batch.size() + " instances",
+                            em -> upsertAll(em, batch));
+                    for (int i = 0; i < batch.size(); i++) {
+                        batch.get(i).succeed(written.get(i));
+                    }
+                    return;
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "writing {0} instances together failed ({1}); one by one now",
+                            batch.size(), reason(e));
+                }
+            }
+            for (PendingPut put : batch) {
+                try {
+                    put.succeed(write("indexing " + put.path, em -> upsertAll(em, List.of(put)).get(0)));
+                } catch (RuntimeException e) {
+                    put.fail(e);
+                }
+            }
+        } finally {
+            for (PendingPut put : batch) {
+                if (!put.done) {
+                    put.fail(new IndexException("indexing " + put.path + " failed"));
+                }
+            }
         }
     }
 

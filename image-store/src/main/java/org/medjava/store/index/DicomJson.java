@@ -44,6 +44,7 @@ public final class DicomJson {
             "UR", "UT");
     /** Text VRs in which leading spaces are significant. */
     private static final Set<String> TEXT = Set.of("LT", "ST", "UT", "UC", "UR");
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     private DicomJson() {
     }
@@ -85,7 +86,17 @@ public final class DicomJson {
 
     /** The tag as the JSON key: 8 upper-case hex digits. */
     public static String key(AttributeTag tag) {
-        return String.format("%04X%04X", tag.getGroup(), tag.getElement());
+        return hex8(tag.getGroup(), tag.getElement());
+    }
+
+    /** Two 16-bit values as 8 upper-case hex digits (String.format costs more than the rest of the JSON). */
+    private static String hex8(int high, int low) {
+        int v = (high & 0xFFFF) << 16 | (low & 0xFFFF);
+        char[] c = new char[8];
+        for (int i = 7; i >= 0; i--, v >>>= 4) {
+            c[i] = HEX[v & 0xF];
+        }
+        return new String(c);
     }
 
     private static void writeAttribute(JsonGenerator g, Attribute a, int bulkThreshold) throws DicomException {
@@ -121,8 +132,7 @@ public final class DicomJson {
             if (b.length >= 4) {
                 g.writeStartArray("Value");
                 for (int i = 0; i + 3 < b.length; i += 4) {
-                    g.write(String.format("%04X%04X", (b[i] & 0xff) | (b[i + 1] & 0xff) << 8,
-                            (b[i + 2] & 0xff) | (b[i + 3] & 0xff) << 8));
+                    g.write(hex8((b[i] & 0xff) | (b[i + 1] & 0xff) << 8, (b[i + 2] & 0xff) | (b[i + 3] & 0xff) << 8));
                 }
                 g.writeEnd();
             }

@@ -76,6 +76,18 @@ record ParsedInstance(
         } catch (IOException | DicomException | RuntimeException e) {
             throw new IndexException(storePath + ": not a readable DICOM file: " + e, e);
         }
+        return of(storePath, list).withFile(size, modified);
+    }
+
+    /**
+     * The values of a data set parsed already (file meta information included). Only the attributes before Pixel
+     * Data count, as when a file is read; the file's size and time are 0 until {@link #withFile} sets them.
+     *
+     * @param storePath the store path the data set is or will be at, for messages
+     * @throws IndexException when it lacks a study, series or SOP Instance UID
+     */
+    static ParsedInstance of(String storePath, AttributeList dataSet) {
+        AttributeList list = headerOf(dataSet);
         String studyUid = uid(storePath, list, TagFromName.StudyInstanceUID, "StudyInstanceUID");
         String seriesUid = uid(storePath, list, TagFromName.SeriesInstanceUID, "SeriesInstanceUID");
         String sopUid = uid(storePath, list, TagFromName.SOPInstanceUID, "SOPInstanceUID");
@@ -93,8 +105,27 @@ record ParsedInstance(
                 optionalUid(list, TagFromName.TransferSyntaxUID),
                 integer(list, TagFromName.Rows), integer(list, TagFromName.Columns),
                 integer(list, TagFromName.NumberOfFrames), integer(list, TagFromName.BitsAllocated),
-                text(list, TagFromName.PhotometricInterpretation, CS), size, modified,
+                text(list, TagFromName.PhotometricInterpretation, CS), 0, 0,
                 metadata(storePath, list));
+    }
+
+    /** This instance as stored in a file of {@code size} bytes last modified at {@code modified} (epoch ms). */
+    ParsedInstance withFile(long size, long modified) {
+        return new ParsedInstance(patientId, issuerOfPatientId, patientName, patientBirthDate, patientSex,
+                studyInstanceUid, studyDate, studyTime, accessionNumber, studyId, studyDescription,
+                referringPhysicianName, seriesInstanceUid, modality, seriesNumber, seriesDescription,
+                bodyPartExamined, seriesDate, sopInstanceUid, sopClassUid, instanceNumber, transferSyntaxUid, rows,
+                columns, numberOfFrames, bitsAllocated, photometricInterpretation, size, modified, metadataJson);
+    }
+
+    /** The attributes before Pixel Data (a view when the data set goes further, the list itself when not). */
+    private static AttributeList headerOf(AttributeList dataSet) {
+        if (dataSet.isEmpty() || dataSet.lastKey().compareTo(TagFromName.PixelData) < 0) {
+            return dataSet;
+        }
+        AttributeList header = new AttributeList();
+        header.putAll(dataSet.headMap(TagFromName.PixelData));
+        return header;
     }
 
     /** The header as DICOM JSON (what WADO-RS metadata and QIDO-RS includefield answer from). */

@@ -3,6 +3,7 @@ package org.medjava.store.repo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -19,7 +20,14 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.LinkedHashSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.medjava.codec.ImageFormat;
 
@@ -27,13 +35,20 @@ import org.medjava.codec.ImageFormat;
  * The hierarchical image repository on disk: {@code root} mirrors the URL paths under {@code /images/}.
  *
  * <p>A write never damages what was stored before: the body goes to a temp file in {@code root/.staging}, is
- * forced to disk, checked by the {@link UploadValidator}, and only then renamed over the old file (an atomic
- * rename on one file system). Writers to one path are serialized by a lock, so two PUTs at once give one complete
- * winner and conditional headers are checked against the state they replace.
+ * forced to disk, checked by the {@link UploadValidator} (or by its writer), and only then renamed over the old file
+ * (an atomic rename on one file system); the directory is forced to disk before the write is reported done.
+ * Writers to one path are serialized by a lock, so two PUTs at once give one complete winner and conditional
+ * headers are checked against the state they replace.
  */
 public final class ImageRepository {
 
     private static final int STRIPES = 64;
+    /** Where files and directories are forced to disk while their writers go on with other work. */
+    private static final ExecutorService SYNC_THREADS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "store-fsync");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final Path root;
     private final Path staging;
@@ -42,6 +57,7 @@ public final class ImageRepository {
     private final RepositoryListener listener;
     private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
     private final WriteClock writeClock = new WriteClock();
+    private final DirectorySync directorySync = new DirectorySync(SYNC_THREADS);
 
     public ImageRepository(Path root, long maxUploadBytes, UploadValidator validator, RepositoryListener listener)
             throws IOException {
@@ -71,6 +87,11 @@ public final class ImageRepository {
 
     public long maxUploadBytes() {
         return maxUploadBytes;
+    }
+
+    /** The checks a body passes before it is stored, for writers that check their bodies themselves. */
+    public UploadValidator validator() {
+        return validator;
     }
 
     public Optional<StoredFile> stat(StorePath path) {
@@ -150,7 +171,7 @@ public final class ImageRepository {
         try {
             receive(body, temp, declaredLength);
             ImageFormat format = validator.validate(path, temp, declaredType);
-            return install(path, temp, format, preconditions);
+            return install(path, temp, format, preconditions, null);
         } finally {
             Files.deleteIfExists(temp);
         }
@@ -159,40 +180,85 @@ public final class ImageRepository {
     /**
      * A new empty file in the repository's staging directory (same file system as the store, so it can be renamed
      * into place), for writers that receive a body themselves (DICOM network, DICOMweb) and then hand it to
-     * {@link #putStaged}. Left-overs are removed at the next start.
+     * {@link #startSync} and {@link #install(StorePath, StagedFile, ImageFormat, Preconditions, Consumer) install}.
+     * Left-overs are removed at the next start.
      */
     public Path newStagingFile(String prefix) throws IOException {
         return Files.createTempFile(staging, prefix, ".part");
     }
 
     /**
-     * Creates or replaces a file from a complete body already written to {@link #newStagingFile a staging file}:
-     * the same validation, preconditions, atomic rename and listener call as {@link #put}. The staged file is
-     * consumed (moved into place or deleted) either way.
-     *
-     * @throws StoreException as {@link #put}; the stored file is unchanged
+     * A complete body in the staging directory (from {@link #newStagingFile}) whose writer checks it itself: from
+     * {@link #startSync} on it is forced to disk in the background, overlapping the checks, and
+     * {@link #install(StorePath, StagedFile, ImageFormat, Preconditions, Consumer) install} waits for that.
      */
-    public PutResult putStaged(StorePath path, Path staged, String declaredType, Preconditions preconditions)
-            throws IOException {
-        try {
-            if (!staged.toAbsolutePath().normalize().getParent().equals(staging)) {
-                throw new IllegalArgumentException(staged + " is not in the staging directory " + staging);
+    public static final class StagedFile {
+        private final Path file;
+        private final CompletableFuture<Void> synced;
+
+        private StagedFile(Path file, CompletableFuture<Void> synced) {
+            this.file = file;
+            this.synced = synced;
+        }
+
+        public Path file() {
+            return file;
+        }
+    }
+
+    /**
+     * Starts forcing a complete staged body to disk in the background.
+     *
+     * @throws IllegalArgumentException when {@code staged} is not in the staging directory
+     */
+    public StagedFile startSync(Path staged) {
+        if (!staged.toAbsolutePath().normalize().getParent().equals(staging)) {
+            throw new IllegalArgumentException(staged + " is not in the staging directory " + staging);
+        }
+        return new StagedFile(staged, CompletableFuture.runAsync(() -> {
+            try (FileChannel channel = FileChannel.open(staged, StandardOpenOption.WRITE)) {
+                channel.force(true);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
+        }, SYNC_THREADS));
+    }
+
+    /**
+     * Installs a staged body that the caller has validated itself, as {@link #put} does after its own validation:
+     * once the body is on disk, the preconditions are checked and it is renamed into place under the path's lock.
+     * Instead of the repository's listener, {@code onInstalled} then runs, still under the lock and while the
+     * directory is being forced to disk (the caller keeps its own index in step there); the call returns when both
+     * are done. The staged file is consumed (moved into place or deleted) either way.
+     *
+     * @throws StoreException TOO_LARGE, BAD_REQUEST, CONFLICT or PRECONDITION_FAILED; the stored file is unchanged
+     * @throws IOException    when the body could not be forced to disk or renamed
+     */
+    public PutResult install(StorePath path, StagedFile staged, ImageFormat format, Preconditions preconditions,
+                             Consumer<StoredFile> onInstalled) throws IOException {
+        try {
             if (path.isRoot() || path.directory()) {
                 throw new StoreException(StoreException.Kind.BAD_REQUEST, "a stored object needs a file path, not \""
                         + path.relative() + "\"");
             }
-            long size = Files.size(staged);
+            long size = Files.size(staged.file);
             if (size > maxUploadBytes) {
                 throw tooLarge(size + " bytes");
             }
-            try (FileChannel channel = FileChannel.open(staged, StandardOpenOption.WRITE)) {
-                channel.force(true);
-            }
-            ImageFormat format = validator.validate(path, staged, declaredType);
-            return install(path, staged, format, preconditions);
+            awaitSync(staged);
+            return install(path, staged.file, format, preconditions, onInstalled);
         } finally {
-            Files.deleteIfExists(staged);
+            Files.deleteIfExists(staged.file);
+        }
+    }
+
+    private static void awaitSync(StagedFile staged) throws IOException {
+        try {
+            staged.synced.join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause() instanceof UncheckedIOException u ? u.getCause() : e.getCause();
+            throw cause instanceof IOException io ? io : new IOException("cannot force " + staged.file
+                    + " to disk: " + cause, cause);
         }
     }
 
@@ -216,8 +282,8 @@ public final class ImageRepository {
         }
     }
 
-    private PutResult install(StorePath path, Path temp, ImageFormat format, Preconditions preconditions)
-            throws IOException {
+    private PutResult install(StorePath path, Path temp, ImageFormat format, Preconditions preconditions,
+                              Consumer<StoredFile> onInstalled) throws IOException {
         ReentrantLock lock = lockFor(path);
         lock.lock();
         try {
@@ -227,19 +293,35 @@ public final class ImageRepository {
             }
             preconditions.check(path, current);
             Path target = path.resolveIn(root);
-            createParents(path);
+            Set<Path> changedDirectories = createParents(path);
             Files.setLastModifiedTime(temp, writeClock.next());
             move(temp, target);
-            fsync(target.getParent());
+            // The body was forced to disk before the rename, so the new name never points to missing data; the
+            // directories are forced after it (in the background, while the index is updated) and before the
+            // writer hears "stored", so a success is never lost.
+            changedDirectories.add(target.getParent());
+            List<CompletableFuture<Void>> synced = new ArrayList<>();
+            for (Path dir : changedDirectories) {
+                synced.add(directorySync.request(dir));
+            }
             StoredFile stored = stat(path).orElseThrow();
-            listener.stored(path, target, format);
+            if (onInstalled == null) {
+                listener.stored(path, target, format);
+            } else {
+                onInstalled.accept(stored);
+            }
+            CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new)).join();
             return new PutResult(stored, current == null, format);
         } finally {
             lock.unlock();
         }
     }
 
-    private void createParents(StorePath path) throws IOException {
+    /**
+     * Creates the missing parent directories of {@code path}; returns the directories that gained an entry (the
+     * parents of those created), which must be forced to disk for the new directories to last.
+     */
+    private Set<Path> createParents(StorePath path) throws IOException {
         StorePath dir = StorePath.ROOT;
         for (String name : path.parent().segments()) {
             dir = dir.child(name, true);
@@ -249,7 +331,13 @@ public final class ImageRepository {
                         + path.relative() + " cannot be created under it");
             }
         }
-        Files.createDirectories(path.parent().resolveIn(root));
+        Set<Path> changed = new LinkedHashSet<>();
+        Path parent = path.parent().resolveIn(root);
+        for (Path p = parent; !Files.isDirectory(p); p = p.getParent()) {
+            changed.add(p.getParent());
+        }
+        Files.createDirectories(parent);
+        return changed;
     }
 
     private static void move(Path from, Path to) throws IOException {
@@ -257,15 +345,6 @@ public final class ImageRepository {
             Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
-        }
-    }
-
-    /** Makes a rename durable: the directory entry itself must reach the disk. */
-    private static void fsync(Path dir) {
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException e) {
-            // Some file systems refuse to open directories; the rename is still atomic, only less durable.
         }
     }
 
@@ -285,7 +364,7 @@ public final class ImageRepository {
                 throw new StoreException(StoreException.Kind.CONFLICT, path.relative()
                         + " is not empty; delete what is in it first");
             }
-            fsync(current.file().getParent());
+            directorySync.request(current.file().getParent()).join();
             if (!current.directory()) {
                 listener.deleted(path);
             }

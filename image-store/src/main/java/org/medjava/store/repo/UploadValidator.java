@@ -1,5 +1,6 @@
 package org.medjava.store.repo;
 
+import com.pixelmed.dicom.AttributeList;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -51,29 +52,49 @@ public final class UploadValidator {
         ImageFormat format = sniffed.get();
         checkDeclaredType(format, declaredType);
         checkExtension(path, format);
-        try {
-            decode(body, format);
+        if (format == ImageFormat.DICOM) {
+            checkDicom(Files.readAllBytes(body));
+            return format;
+        }
+        try (InputStream in = Files.newInputStream(body)) {
+            ImageCodec.read(in, maxPixels);
         } catch (ImageDecodeException e) {
-            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "the body is " + format
-                    + " but does not decode: " + e.getMessage().replace(body.toString() + ": ", ""), e);
+            throw undecodable(format, e.getMessage().replace(body.toString() + ": ", ""), e);
         }
         return format;
     }
 
-    private void decode(Path body, ImageFormat format) throws IOException {
-        if (format != ImageFormat.DICOM) {
-            try (InputStream in = Files.newInputStream(body)) {
-                ImageCodec.read(in, maxPixels);
-            }
-            return;
-        }
-        byte[] bytes = Files.readAllBytes(body);
-        DicomCodec.checkStructure(bytes);
+    /**
+     * Checks a whole DICOM Part 10 file held in memory as {@link #validate} does: the data set must parse to its end
+     * and its first frame decode. A well-formed object whose pixels this store cannot decode (JPEG-LS, 12-bit JPEG)
+     * passes: it is stored and served as it is, only rendering it fails.
+     *
+     * @throws StoreException UNPROCESSABLE with the decoder's reason
+     */
+    public void checkDicom(byte[] file) throws IOException {
         try {
-            DicomCodec.read(bytes, 0, maxPixels);
+            DicomCodec.read(file, 0, maxPixels); // parses the whole data set first, then decodes frame 0
         } catch (UnsupportedDicomException e) {
-            // Well-formed, only not decodable here (JPEG-LS, 12-bit JPEG): stored and served as it is.
+            // Well-formed, only not decodable here: kept as it is.
+        } catch (ImageDecodeException e) {
+            throw undecodable(ImageFormat.DICOM, e.getMessage(), e);
         }
+    }
+
+    /**
+     * Whether the pixel data of a whole data set parsed already (pixel data not decompressed) surely decode, without
+     * decoding them: for uncompressed pixel data in the common layouts the answer is known from the attributes and
+     * the length of the pixel data. When it is yes, {@link #checkDicom} would pass; when no, it decides.
+     *
+     * @param transferSyntax the data set's Transfer Syntax UID
+     */
+    public boolean surelyDecodes(AttributeList dataSet, String transferSyntax) {
+        return NativePixelCheck.surelyDecodes(dataSet, transferSyntax, maxPixels);
+    }
+
+    private static StoreException undecodable(ImageFormat format, String reason, ImageDecodeException e) {
+        return new StoreException(StoreException.Kind.UNPROCESSABLE, "the body is " + format + " but does not decode: "
+                + reason, e);
     }
 
     private static String describe(byte[] head, Optional<ImageFormat> sniffed) {

@@ -30,14 +30,21 @@ import org.medjava.store.testsupport.TestStudy;
 
 /**
  * Ingest rates, instances per second, of the store and of Orthanc on this machine with the same files: C-STORE
- * (DCMTK storescu with TCP_NODELAY=1, one association per sender) and STOW-RS (the JDK's HTTP client, one instance per request over
- * a keep-alive connection per sender), with 1 and 4 parallel senders. Each run sends its own copies of CT_small
- * (39 KB, explicit VR little endian) with new UIDs, after a warm-up run. A measuring tool, not a test: run it with
- * {@code image-store/src/test/scripts/ingest-rates.sh [instances per run]}; nothing here is asserted.
+ * (DCMTK storescu with TCP_NODELAY=1, one association per sender) and STOW-RS (the JDK's HTTP client, one instance
+ * per request over a keep-alive connection per sender), with 1 and 4 parallel senders. Each run sends its own copies
+ * of CT_small (39 KB, explicit VR little endian) with new UIDs, after an untimed warm-up of {@value #WARM_UP} instances
+ * (the store's steady state, as a server that has run for a while; Orthanc gets the same); each figure is the median
+ * of {@value #ROUNDS} runs, the two servers taking turns so that both meet the same load on a shared machine. A
+ * measuring tool, not a test: run it with {@code image-store/src/test/scripts/ingest-rates.sh [instances per run]};
+ * nothing is asserted.
  */
 public final class IngestRates {
 
     private static final String BOUNDARY = "ingest-rates-boundary";
+    /** Instances sent before each protocol is measured: by then the store's JIT has compiled its hot paths. */
+    private static final int WARM_UP = 1000;
+    /** Measured runs per target and configuration, taken in turns; the median is reported. */
+    private static final int ROUNDS = 3;
 
     private record Target(String name, String dicomAe, int dicomPort, String stowUrl, String authorization) {
     }
@@ -65,25 +72,43 @@ public final class IngestRates {
                                 PayaraStore.admin()),
                         new Target("Orthanc 1.10", "ORTHANC", orthancDicom, orthanc.uri("/dicom-web/studies")
                                 .toString(), null));
-                StringBuilder table = new StringBuilder("| target | protocol | senders | instances | seconds "
-                        + "| instances/s |\n|---|---|---|---|---|---|\n");
-                for (Target t : targets) {
-                    for (boolean stow : new boolean[] {false, true}) {
-                        run(t, stow, 1, 20, template, work); // warm-up, not reported
-                        for (int senders : new int[] {1, 4}) {
-                            double seconds = run(t, stow, senders, perRun, template, work);
-                            table.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.2f | %.0f |%n", t.name(),
-                                    stow ? "STOW-RS" : "C-STORE", senders, perRun, seconds, perRun / seconds));
+                StringBuilder table = new StringBuilder("| protocol | senders | " + targets.get(0).name() + " | "
+                        + targets.get(1).name() + " | ratio |\n|---|---|---|---|---|\n");
+                for (boolean stow : new boolean[] {false, true}) {
+                    for (Target t : targets) {
+                        // warm-up, not reported: the store's JIT compiles its hot paths (a long-running server's
+                        // steady state); Orthanc gets the same
+                        run(t, stow, 4, WARM_UP, template, work);
+                    }
+                    for (int senders : new int[] {1, 4}) {
+                        // the two servers in turns, one right after the other, so that both meet the same machine
+                        // load; the median of the rounds
+                        double[][] rates = new double[targets.size()][ROUNDS];
+                        for (int round = 0; round < ROUNDS; round++) {
+                            for (int i = 0; i < targets.size(); i++) {
+                                rates[i][round] = perRun / run(targets.get(i), stow, senders, perRun, template, work);
+                            }
                         }
+                        double ours = median(rates[0]);
+                        double theirs = median(rates[1]);
+                        table.append(String.format(Locale.ROOT, "| %s | %d | %.0f | %.0f | %.2f |%n",
+                                stow ? "STOW-RS" : "C-STORE", senders, ours, theirs, ours / theirs));
                     }
                 }
-                System.out.println("\nIngest rates, " + Runtime.getRuntime().availableProcessors() + " CPUs, "
-                        + System.getProperty("java.version") + ", CT_small.dcm (39 KB):\n\n" + table);
+                System.out.println("\nIngest rates (instances/s), " + Runtime.getRuntime().availableProcessors()
+                        + " CPUs, " + System.getProperty("java.version") + ", " + perRun + " copies of CT_small.dcm (39 KB)"
+                        + " per run:\n\n" + table);
             } finally {
                 orthanc.close();
                 orthanc.deleteFiles();
             }
         }
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
     }
 
     /** Sends {@code count} new instances from {@code senders} senders at once; returns the seconds it took. */

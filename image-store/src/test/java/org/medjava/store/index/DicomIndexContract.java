@@ -74,6 +74,63 @@ abstract class DicomIndexContract {
     }
 
     @Test
+    void putFromAParsedDataSetIndexesWhatPuttingTheFileDoes() throws Exception {
+        Path f = TestDicom.ct().patient("PE", "Entry^Eve").study("1.2.826.1.8", "20200105")
+                .series("1.2.826.1.8.1", "CT", 3).instance("1.2.826.1.8.1.1", 7).writeTo(tmp.resolve("e.dcm"));
+        com.pixelmed.dicom.AttributeList whole = new com.pixelmed.dicom.AttributeList();
+        whole.setDecompressPixelData(false);
+        whole.read(f.toString()); // pixel data included: the entry must leave it out, as a file's header does
+
+        InstanceSummary fromEntry = index.put(IndexEntry.of("entry/1.dcm", whole), 1234, 5678);
+        InstanceSummary fromFile = index.put("file/1.dcm", f).orElseThrow();
+
+        assertThat(fromEntry).usingRecursiveComparison().ignoringFields("path", "size", "lastModified", "indexedAt")
+                .isEqualTo(fromFile);
+        assertThat(fromEntry.size()).isEqualTo(1234);
+        assertThat(fromEntry.lastModified().toEpochMilli()).isEqualTo(5678);
+        assertThat(index.instance("entry/1.dcm")).contains(fromEntry);
+        assertThat(index.metadata("entry/1.dcm")).isEqualTo(index.metadata("file/1.dcm"));
+        assertThat(index.metadata("entry/1.dcm").orElseThrow()).doesNotContain("7FE00010");
+        assertThat(index.pathsOf("1.2.826.1.8.1.1")).containsExactly("entry/1.dcm", "file/1.dcm");
+        assertThat(index.pathsOf("1.2.826.1.8.1.2")).isEmpty();
+    }
+
+    @Test
+    void concurrentPutsAreCommittedTogetherAndEachCallerGetsItsOwnInstance() throws Exception {
+        int threads = 8;
+        List<IndexEntry> entries = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            com.pixelmed.dicom.AttributeList list = new com.pixelmed.dicom.AttributeList();
+            list.read(TestDicom.ct().patient("PG", "Group^Commit").study("1.2.826.32.1", "20200105")
+                    .series("1.2.826.32.1." + (t % 2), t % 2 == 0 ? "CT" : "MR", t % 2)
+                    .instance("1.2.826.32.1.9." + t, t).writeTo(tmp.resolve("g" + t + ".dcm")).toString());
+            entries.add(IndexEntry.of("g/" + t + ".dcm", list));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<InstanceSummary>> done = new ArrayList<>();
+            for (IndexEntry entry : entries) {
+                done.add(pool.submit(() -> {
+                    go.await();
+                    return index.put(entry, 100, 200);
+                }));
+            }
+            go.countDown();
+            for (int t = 0; t < threads; t++) {
+                InstanceSummary mine = done.get(t).get(60, TimeUnit.SECONDS);
+                assertThat(mine.path()).isEqualTo("g/" + t + ".dcm");
+                assertThat(mine.sopInstanceUid()).isEqualTo("1.2.826.32.1.9." + t);
+                assertThat(mine.modality()).isEqualTo(t % 2 == 0 ? "CT" : "MR");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(index.counts()).isEqualTo(new IndexCounts(1, 1, 2, threads));
+        assertThat(index.studies(StudyQuery.all()).get(0).modalitiesInStudy()).containsExactly("CT", "MR");
+    }
+
+    @Test
     void putThenQueryStudiesSeriesInstancesAndPatients() throws IOException {
         Path f1 = TestDicom.ct().patient("P1", "Doe^John").study("1.2.826.1.1", "20200105")
                 .set("AccessionNumber", "ACC1").set("StudyDescription", "Head CT").set("StudyTime", "101112")

@@ -18,10 +18,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.dimse.Part10File;
+import org.medjava.store.testsupport.Command;
+import org.medjava.store.testsupport.DecodedPixels;
 import org.medjava.store.testsupport.Multipart;
 import org.medjava.store.testsupport.PacsStore;
 import org.medjava.store.testsupport.PayaraStore;
 import org.medjava.store.testsupport.PixelData;
+import org.medjava.store.testsupport.Samples;
 import org.medjava.store.testsupport.StoreClient;
 import org.medjava.store.testsupport.TestStudy;
 
@@ -202,11 +205,52 @@ class DicomWebIT {
         assertThat(Part10File.read(file).transferSyntaxUid()).isEqualTo("1.2.840.10008.1.2");
         assertThat(PixelData.of(file)).isEqualTo(PixelData.of(stored(mr)));
 
-        TestStudy.Instance jpeg = study.instance("SC_rgb_jpeg_dcmtk.dcm");
-        assertThat(reader.send(reader.request(instancePath(jpeg)).header("Accept",
-                "multipart/related; type=\"application/dicom\"; transfer-syntax=1.2.840.10008.1.2.1")).statusCode())
-                .isEqualTo(406);
         assertThat(reader.get("/dicomweb/studies/1.2.3.999").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void wadoDecompressesOnRequestWhatCanBeDecodedHere() throws Exception {
+        TestStudy compressed = TestStudy.create(work.resolve("compressed"), "WEB-3", "MR_small_jp2klossless.dcm",
+                "MR_small_jpeg_ls_lossless.dcm");
+        assertThat(stow(admin, "/dicomweb/studies", compressed.instances().stream().map(i -> bytes(i.file()))
+                .toList()).statusCode()).isEqualTo(200);
+        String explicitLe = "multipart/related; type=\"application/dicom\"; transfer-syntax=1.2.840.10008.1.2.1";
+
+        TestStudy.Instance jpeg = study.instance("SC_rgb_jpeg_dcmtk.dcm"); // lossy, YBR_FULL
+        Path rgb = retrieved(instancePath(jpeg), explicitLe, "jpeg-as-ele.dcm");
+        assertThat(Part10File.read(rgb).transferSyntaxUid()).isEqualTo("1.2.840.10008.1.2.1");
+        assertThat(DecodedPixels.of(rgb)).isEqualTo(DecodedPixels.of(stored(jpeg)));
+        assertThat(dump(rgb)).contains("(0028,0004) CS [RGB]", "(0028,2110) CS [01]");
+
+        TestStudy.Instance j2k = compressed.instance("MR_small_jp2klossless.dcm");
+        Path decoded = retrieved(compressedPath(compressed, j2k), explicitLe, "j2k-as-ele.dcm");
+        assertThat(PixelData.of(decoded)).isEqualTo(PixelData.of(Samples.dicom("MR_small.dcm"))); // the original
+
+        TestStudy.Instance jls = compressed.instance("MR_small_jpeg_ls_lossless.dcm");
+        HttpResponse<String> refused = reader.sendText(reader.request(compressedPath(compressed, jls))
+                .header("Accept", explicitLe));
+        assertThat(refused.statusCode()).isEqualTo(406);
+        assertThat(refused.body()).contains(jls.sopInstanceUid(), "JPEG-LS", "transfer-syntax=*");
+        assertThat(reader.send(reader.request("/dicomweb/studies/" + compressed.studyUid()).header("Accept",
+                explicitLe)).statusCode()).isEqualTo(406); // one instance cannot be converted: none is sent
+        assertThat(PacsStore.store().log()).contains("WADO-RS: instance " + jls.sopInstanceUid()
+                + " not delivered in 1.2.840.10008.1.2.1: JPEG-LS");
+    }
+
+    private Path retrieved(String path, String accept, String name) throws Exception {
+        HttpResponse<byte[]> r = reader.send(reader.request(path).header("Accept", accept));
+        assertThat(r.statusCode()).isEqualTo(200);
+        Multipart.Part part = Multipart.parse(r.body(), r.headers().firstValue("Content-Type").orElseThrow()).get(0);
+        assertThat(part.contentType()).contains("transfer-syntax=1.2.840.10008.1.2.1");
+        return Files.write(work.resolve(name), part.body());
+    }
+
+    private static String compressedPath(TestStudy s, TestStudy.Instance i) {
+        return "/dicomweb/studies/" + s.studyUid() + "/series/" + i.seriesUid() + "/instances/" + i.sopInstanceUid();
+    }
+
+    private static String dump(Path file) throws Exception {
+        return Command.run(Command.of("dcmdump", "-q", file)).assertOk().output();
     }
 
     @Test

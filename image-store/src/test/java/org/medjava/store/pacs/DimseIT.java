@@ -19,12 +19,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.dimse.Part10File;
 import org.medjava.store.testsupport.Command;
 import org.medjava.store.testsupport.Dcmtk;
+import org.medjava.store.testsupport.DecodedPixels;
 import org.medjava.store.testsupport.PacsStore;
 import org.medjava.store.testsupport.PixelData;
 import org.medjava.store.testsupport.Samples;
 import org.medjava.store.testsupport.Storescp;
 import org.medjava.store.testsupport.StoreClient;
 import org.medjava.store.testsupport.TestStudy;
+import org.medjava.store.transcode.TransferSyntaxes;
 
 /**
  * The store's DICOM service against DCMTK: association control, C-ECHO, C-STORE in every transfer syntax the
@@ -254,6 +256,75 @@ class DimseIT {
         Command.Result unknown = Dcmtk.move("NOWHERE", "QueryRetrieveLevel=STUDY",
                 "StudyInstanceUID=" + everySyntax.studyUid());
         assertThat(unknown.output()).contains("MoveDestinationUnknown");
+    }
+
+    @Test
+    void getToAPeerTakingOnlyUncompressedDataDecompressesWhatCanBeDecodedHere() throws Exception {
+        Path into = Files.createDirectories(work.resolve("get-uncompressed"));
+
+        // getscu proposes the storage SOP classes in uncompressed syntaxes only, explicit VR little endian first
+        Command.Result r = Dcmtk.get(into, "QueryRetrieveLevel=STUDY", "StudyInstanceUID=" + everySyntax.studyUid());
+
+        assertThat(r.output()).contains("Number of Completed Suboperations : 8",
+                "Number of Failed Suboperations    : 2");
+        assertDecompressed(everySyntax, into, TransferSyntaxes.EXPLICIT_LE);
+        String log = PacsStore.store().log();
+        assertThat(log).contains(everySyntax.instance("MR_small_jpeg_ls_lossless.dcm").sopInstanceUid()
+                + " not sent: the peer does not take SOP class").contains("no pure-Java JPEG-LS decoder");
+        assertThat(log).contains(everySyntax.instance("JPEG-lossy.dcm").sopInstanceUid() + " not sent: ")
+                .contains("the JDK's JPEG decoder is 8-bit only");
+    }
+
+    @Test
+    void moveToADestinationTakingOnlyImplicitLittleEndianConvertsToIt() throws Exception {
+        try (Storescp destination = Storescp.start(PacsStore.DESTINATION_AE, PacsStore.moveDestinationPort(),
+                work.resolve("move-implicit"), "+xi")) {
+            Command.Result r = Dcmtk.move(PacsStore.DESTINATION_AE, "QueryRetrieveLevel=STUDY",
+                    "StudyInstanceUID=" + everySyntax.studyUid());
+
+            assertThat(r.output()).as(destination.log())
+                    .contains("Received Final Move Response (Warning: SubOperationsCompleteOneOrMoreFailures)");
+            assertDecompressed(everySyntax, destination.dir(), TransferSyntaxes.IMPLICIT_LE); // the 8, of 10
+        }
+    }
+
+    /**
+     * Every instance that can be decoded here arrived in {@code syntax}, uncompressed, decoding to the same pixels
+     * as the stored object; the lossless ones hold exactly what DCMTK's decompression of the stored object holds.
+     */
+    private static void assertDecompressed(TestStudy study, Path dir, String syntax) throws Exception {
+        try (var files = Files.list(dir)) {
+            List<Path> received = files.toList();
+            assertThat(received).hasSize(8);
+            for (TestStudy.Instance i : study.instances()) {
+                Path got = received.stream().filter(p -> p.getFileName().toString().endsWith(i.sopInstanceUid()))
+                        .findFirst().orElse(null);
+                if (i.sample().equals("MR_small_jpeg_ls_lossless.dcm") || i.sample().equals("JPEG-lossy.dcm")) {
+                    assertThat(got).as(i.sample()).isNull();
+                    continue;
+                }
+                assertThat(got).as(i.sample() + " in " + received).isNotNull();
+                Path stored = stored(study, i);
+                assertThat(Part10File.read(got).transferSyntaxUid()).as(i.sample()).isEqualTo(syntax);
+                assertThat(DecodedPixels.of(got)).as(i.sample()).isEqualTo(DecodedPixels.of(stored));
+                if (TransferSyntaxes.isNative(i.transferSyntaxUid())) {
+                    assertThat(PixelData.of(got)).as(i.sample()).isEqualTo(PixelData.of(stored));
+                }
+                String reference = switch (i.sample()) {
+                    case "MR_small_RLE.dcm" -> "dcmdrle";
+                    case "MR_small_jp2klossless.dcm" -> "original"; // no JPEG 2000 decoder in Debian's DCMTK
+                    default -> null;
+                };
+                if (reference != null) {
+                    Path expected = reference.equals("original") ? Samples.dicom("MR_small.dcm")
+                            : Files.createDirectories(work.resolve("dcmtk")).resolve(i.sopInstanceUid() + ".dcm");
+                    if (!reference.equals("original")) {
+                        Command.run(Command.of(reference, stored, expected)).assertOk();
+                    }
+                    assertThat(PixelData.of(got)).as(i.sample()).isEqualTo(PixelData.of(expected));
+                }
+            }
+        }
     }
 
     private static void assertReceivedAsStored(TestStudy study, List<TestStudy.Instance> expected, Path dir)

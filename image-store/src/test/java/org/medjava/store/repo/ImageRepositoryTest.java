@@ -194,6 +194,66 @@ class ImageRepositoryTest {
     // ------------------------------------------------------------------ preconditions
 
     @Nested
+    class InstallStaged {
+
+        private ImageRepository.StagedFile staged(byte[] body) throws IOException {
+            Path file = repo.newStagingFile("test-");
+            Files.write(file, body);
+            return repo.startSync(file);
+        }
+
+        @Test
+        void installsUnderTheLockAndCallsTheCallerInsteadOfTheListener() throws IOException {
+            List<StoredFile> seen = new ArrayList<>();
+            PutResult r = repo.install(StorePath.parse("net/a/b/one.png"), staged(png1), ImageFormat.PNG,
+                    Preconditions.NONE, seen::add);
+
+            assertThat(r.created()).isTrue();
+            assertThat(Files.readAllBytes(root.resolve("net/a/b/one.png"))).isEqualTo(png1);
+            assertThat(seen).singleElement().satisfies(f -> {
+                assertThat(f.path()).isEqualTo(StorePath.parse("net/a/b/one.png"));
+                assertThat(f.size()).isEqualTo(png1.length);
+            });
+            assertThat(listener.events).isEmpty();
+            assertStagingEmpty();
+        }
+
+        @Test
+        void aFailedPreconditionStoresNothingAndConsumesTheStagedFile() throws IOException {
+            put("net/two.png", png1);
+            List<StoredFile> seen = new ArrayList<>();
+            assertThatThrownBy(() -> repo.install(StorePath.parse("net/two.png"), staged(png2), ImageFormat.PNG,
+                    new Preconditions(null, "*"), seen::add)).isInstanceOfSatisfying(StoreException.class,
+                    e -> assertThat(e.kind()).isEqualTo(Kind.PRECONDITION_FAILED));
+            assertThat(Files.readAllBytes(root.resolve("net/two.png"))).isEqualTo(png1);
+            assertThat(seen).isEmpty();
+            assertStagingEmpty();
+        }
+
+        @Test
+        void aBodyOverTheLimitIsRefused() throws IOException {
+            ImageRepository.StagedFile big = staged(new byte[(int) MAX_UPLOAD + 1]);
+            assertThatThrownBy(() -> repo.install(StorePath.parse("net/big.png"), big, ImageFormat.PNG,
+                    Preconditions.NONE, f -> { })).isInstanceOfSatisfying(StoreException.class,
+                    e -> assertThat(e.kind()).isEqualTo(Kind.TOO_LARGE));
+            assertThat(root.resolve("net/big.png")).doesNotExist();
+            assertStagingEmpty();
+        }
+
+        @Test
+        void onlyFilesInTheStagingDirectoryAreTaken() throws IOException {
+            Path outside = Files.write(root.resolve("outside.part"), png1);
+            assertThatThrownBy(() -> repo.startSync(outside)).isInstanceOf(IllegalArgumentException.class);
+        }
+
+        private void assertStagingEmpty() throws IOException {
+            try (Stream<Path> files = Files.list(root.resolve(".staging"))) {
+                assertThat(files.toList()).isEmpty();
+            }
+        }
+    }
+
+    @Nested
     class ConditionalWrites {
 
         @Test

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * DCMTK's storescp as a C-STORE destination on a loopback port, accepting every transfer syntax it knows and
- * writing what it receives into a directory. Stopped by its PID.
+ * DCMTK's storescp as a C-STORE destination on a loopback port, accepting every transfer syntax it knows (or only
+ * those asked for) and writing what it receives into a directory. Stopped by its PID.
  */
 public final class Storescp implements AutoCloseable {
 
@@ -28,9 +28,18 @@ public final class Storescp implements AutoCloseable {
     }
 
     public static Storescp start(String aeTitle, int port, Path dir) throws IOException, InterruptedException {
+        return start(aeTitle, port, dir, "+xa");
+    }
+
+    /**
+     * @param syntaxes storescp's option for the transfer syntaxes it accepts: {@code +xa} every one it knows,
+     *                 {@code +xi} Implicit VR Little Endian only
+     */
+    public static Storescp start(String aeTitle, int port, Path dir, String syntaxes) throws IOException,
+            InterruptedException {
         Files.createDirectories(dir);
         Path log = dir.resolveSibling(dir.getFileName() + ".storescp.log");
-        Process p = new ProcessBuilder(List.of("storescp", "-aet", aeTitle, "+xa", "+B", "-od", dir.toString(),
+        Process p = new ProcessBuilder(List.of("storescp", "-aet", aeTitle, syntaxes, "+B", "-od", dir.toString(),
                 Integer.toString(port))).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         Storescp scp = new Storescp(p, dir, log, port, aeTitle);
         try {
