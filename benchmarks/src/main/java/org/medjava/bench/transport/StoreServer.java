@@ -69,7 +69,9 @@ public final class StoreServer implements AutoCloseable {
     }
 
     private void awaitReady() throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build(); // HTTP/1.1: an h2c upgrade during
+                // Payara's start-up can deadlock its Grizzly listener threads (the store then never answers)
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {

@@ -34,7 +34,9 @@ public final class PayaraStore implements AutoCloseable {
     private final Path log;
     private final int port;
     private final int httpsPort;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build(); // HTTP/1.1: an h2c upgrade during
+            // Payara's start-up can deadlock its Grizzly listener threads (the store then never answers)
 
     private PayaraStore(String name, Process process, Path dataDir, Path log, int port, int httpsPort) {
         this.httpsPort = httpsPort;
