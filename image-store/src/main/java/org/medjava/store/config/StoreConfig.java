@@ -2,9 +2,11 @@ package org.medjava.store.config;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.medjava.store.storage.S3Settings;
 
 /**
  * The store's settings, from MicroProfile Config (system properties, environment such as
@@ -60,6 +62,35 @@ public class StoreConfig {
     @Inject
     @ConfigProperty(name = "medjava.public-url")
     Optional<String> publicUrl;
+
+    /** files (the default: {@code <data-dir>/images}) or s3 (S3-compatible object storage, medjava.storage.s3.*) */
+    @Inject
+    @ConfigProperty(name = "medjava.storage", defaultValue = "files")
+    String storage;
+
+    @Inject
+    @ConfigProperty(name = "medjava.storage.s3.endpoint")
+    Optional<String> s3Endpoint;
+
+    @Inject
+    @ConfigProperty(name = "medjava.storage.s3.region")
+    Optional<String> s3Region;
+
+    @Inject
+    @ConfigProperty(name = "medjava.storage.s3.bucket")
+    Optional<String> s3Bucket;
+
+    @Inject
+    @ConfigProperty(name = "medjava.storage.s3.prefix", defaultValue = "images")
+    String s3Prefix;
+
+    @Inject
+    @ConfigProperty(name = "medjava.storage.s3.access-key")
+    Optional<String> s3AccessKey;
+
+    @Inject
+    @ConfigProperty(name = "medjava.storage.s3.secret-key")
+    Optional<String> s3SecretKey;
 
     @Inject
     @ConfigProperty(name = "medjava.dicom.port")
@@ -144,6 +175,31 @@ public class StoreConfig {
 
     public Optional<String> publicUrl() {
         return publicUrl.filter(s -> !s.isBlank());
+    }
+
+    /** Whether the objects live in S3-compatible object storage rather than under the data directory. */
+    public boolean s3Storage() {
+        String kind = storage.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!kind.equals("files") && !kind.equals("s3")) {
+            throw new IllegalArgumentException("medjava.storage is \"" + storage + "\"; use files or s3");
+        }
+        return kind.equals("s3");
+    }
+
+    /**
+     * The object storage settings (medjava.storage.s3.*).
+     *
+     * @throws IllegalArgumentException naming the setting that is missing or malformed
+     */
+    public S3Settings s3Settings() {
+        URI endpoint;
+        try {
+            endpoint = s3Endpoint.filter(s -> !s.isBlank()).map(s -> URI.create(s.trim())).orElse(null);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(S3Settings.ENDPOINT + " is not a URL: " + e.getMessage(), e);
+        }
+        return new S3Settings(endpoint, s3Region.orElse(null), s3Bucket.orElse(null), s3Prefix,
+                s3AccessKey.orElse(null), s3SecretKey.orElse(null));
     }
 
     /** The DICOM (DIMSE) port; empty: the store does not listen for DICOM. */

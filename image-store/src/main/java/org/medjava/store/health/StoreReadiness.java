@@ -1,12 +1,13 @@
 package org.medjava.store.health;
 
+import org.medjava.store.index.DicomIndex;
+import org.medjava.store.repo.ImageRepository;
+import org.medjava.store.filters.FilterRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.nio.file.Files;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
-import org.medjava.store.startup.StoreServices;
 
 /** Ready when the data directory is writable and the index database answers. */
 @Readiness
@@ -14,17 +15,33 @@ import org.medjava.store.startup.StoreServices;
 public class StoreReadiness implements HealthCheck {
 
     @Inject
-    StoreServices services;
+    FilterRepository filters;
+
+    @Inject
+    ImageRepository images;
+
+    @Inject
+    DicomIndex index;
+
+    private boolean storageAvailable() {
+        try {
+            images.storage().checkAvailable();
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
 
     @Override
     public HealthCheckResponse call() {
         var response = HealthCheckResponse.named("image-store");
         try {
-            boolean writable = Files.isWritable(services.images().root());
-            long indexed = services.index().count();
+            boolean writable = storageAvailable();
+            long indexed = index.count();
             return response.status(writable).withData("imagesWritable", writable)
+                    .withData("storage", images.storage().describe())
                     .withData("indexedInstances", indexed)
-                    .withData("plugins", services.filters().plugins().size()).build();
+                    .withData("plugins", filters.plugins().size()).build();
         } catch (RuntimeException e) {
             return response.down().withData("error", String.valueOf(e.getMessage())).build();
         }

@@ -1,7 +1,7 @@
 package org.medjava.store.security;
 
 import jakarta.ws.rs.core.SecurityContext;
-import org.medjava.store.repo.StoreException;
+import org.medjava.store.StoreException;
 
 /** Role checks for the resources: one line at the top of each method that needs more than a read. */
 public final class Access {

@@ -7,21 +7,20 @@ import jakarta.security.enterprise.credential.UsernamePasswordCredential;
 import jakarta.security.enterprise.identitystore.CredentialValidationResult;
 import jakarta.security.enterprise.identitystore.IdentityStore;
 import java.util.Optional;
-import org.medjava.store.startup.StoreServices;
 
 /** Jakarta Security identity store over the store's {@link UserStore}: role names become the caller's groups. */
 @ApplicationScoped
 public class StoreIdentityStore implements IdentityStore {
 
     @Inject
-    StoreServices services;
+    UserStore users;
 
     @Override
     public CredentialValidationResult validate(Credential credential) {
         if (!(credential instanceof UsernamePasswordCredential login)) {
             return CredentialValidationResult.NOT_VALIDATED_RESULT;
         }
-        Optional<Role> role = services.users().authenticate(login.getCaller(), login.getPassword().getValue());
+        Optional<Role> role = users.authenticate(login.getCaller(), login.getPassword().getValue());
         return role.map(r -> new CredentialValidationResult(login.getCaller(), r.groups()))
                 .orElse(CredentialValidationResult.INVALID_RESULT);
     }

@@ -3,12 +3,13 @@ package org.medjava.store.startup;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.medjava.store.config.StoreConfig;
+import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.dimse.AllowedPeers;
 import org.medjava.store.dimse.DimseServer;
 import org.medjava.store.dimse.DimseSettings;
 import org.medjava.store.dimse.RemoteAe;
 import org.medjava.store.index.DicomIndex;
-import org.medjava.store.ingest.DicomIngest;
+import org.medjava.store.ingest.Ingest;
 import org.medjava.store.query.ArchiveSearch;
 import org.medjava.store.scu.RemotePacs;
 
@@ -19,12 +20,12 @@ final class DicomNetwork {
     }
 
     /** @return the running service, or null when no port is configured */
-    static DimseServer start(StoreConfig config, DicomIngest ingest, ArchiveSearch search, DicomIndex index,
-            Path imagesRoot) throws IOException {
+    static DimseServer start(StoreConfig config, Ingest ingest, ArchiveSearch search, DicomIndex index,
+            ImageRepository images) throws IOException {
         if (config.dicomPort().isEmpty()) {
             return null;
         }
-        return DimseServer.start(settings(config), ingest, search, index, imagesRoot);
+        return DimseServer.start(settings(config), ingest, search, index, images);
     }
 
     /** One line for the start banner. */
@@ -35,11 +36,11 @@ final class DicomNetwork {
         return scp + (remotes.remotes().isEmpty() ? "" : "; remote PACS " + remotes.remotes());
     }
 
-    static RemotePacs remotePacs(StoreConfig config, DicomIngest ingest, ArchiveSearch search, Path imagesRoot,
+    static RemotePacs remotePacs(StoreConfig config, Ingest ingest, ArchiveSearch search, ImageRepository images,
             Path workDir) {
         try {
             return new RemotePacs(RemoteAe.parseList(config.dicomRemotes(), "medjava.dicom.remotes"),
-                    config.dicomAeTitle(), ingest, search, imagesRoot, workDir);
+                    config.dicomAeTitle(), ingest, search, images, workDir);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("DICOM settings (medjava.dicom.remotes): " + e.getMessage(), e);
         }

@@ -8,9 +8,9 @@ import java.nio.file.StandardCopyOption;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.medjava.filter.runtime.PluginDirectory;
-import org.medjava.store.repo.ImageRepository;
+import org.medjava.store.ingest.Ingest;
 import org.medjava.store.repo.Preconditions;
-import org.medjava.store.repo.StoreException;
+import org.medjava.store.StoreException;
 import org.medjava.store.repo.StorePath;
 
 /**
@@ -42,7 +42,7 @@ public final class Seeder {
     }
 
     /** PUTs every file under {@code from} to {@code under/<relative path>}; returns how many were stored. */
-    public static int seedImages(Path from, StorePath under, ImageRepository repository) throws IOException {
+    public static int seedImages(Path from, StorePath under, Ingest ingest) throws IOException {
         int stored = 0;
         try (Stream<Path> files = Files.walk(from)) {
             for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
@@ -53,7 +53,7 @@ public final class Seeder {
                 }
                 StorePath target = StorePath.parse(under.relative() + relative.toString().replace('\\', '/'));
                 try (InputStream in = Files.newInputStream(file)) {
-                    repository.put(target, in, Files.size(file), null, Preconditions.NONE);
+                    ingest.put(target, in, Files.size(file), null, Preconditions.NONE);
                     stored++;
                 } catch (StoreException e) {
                     LOG.info("seed: " + target + " not stored (" + e.getMessage() + ")");

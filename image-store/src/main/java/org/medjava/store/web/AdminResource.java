@@ -1,5 +1,8 @@
 package org.medjava.store.web;
 
+import org.medjava.store.security.UserStore;
+import org.medjava.store.index.DicomIndex;
+import org.medjava.store.repo.ImageRepository;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -16,10 +19,9 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import java.io.IOException;
 import java.util.Map;
-import org.medjava.store.repo.StoreException;
+import org.medjava.store.StoreException;
 import org.medjava.store.security.Access;
 import org.medjava.store.security.Role;
-import org.medjava.store.startup.StoreServices;
 
 /** Administration: rebuilding the DICOM index from the files, and the accounts. Admins only. */
 @RequestScoped
@@ -32,7 +34,13 @@ public class AdminResource {
     }
 
     @Inject
-    StoreServices services;
+    ImageRepository images;
+
+    @Inject
+    DicomIndex index;
+
+    @Inject
+    UserStore users;
 
     @Context
     SecurityContext security;
@@ -41,7 +49,7 @@ public class AdminResource {
     @Path("index/rebuild")
     public Object rebuildIndex() {
         Access.require(security, Role.ADMIN);
-        return services.index().rebuild(services.images().root());
+        return index.rebuild(images.storage());
     }
 
     @GET
@@ -49,7 +57,7 @@ public class AdminResource {
     public Map<String, String> users() {
         Access.require(security, Role.ADMIN);
         Map<String, String> roles = new java.util.TreeMap<>();
-        services.users().roles().forEach((name, role) -> roles.put(name, role.id()));
+        users.roles().forEach((name, role) -> roles.put(name, role.id()));
         return roles;
     }
 
@@ -62,9 +70,9 @@ public class AdminResource {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "send {\"password\": \"...\", \"role\": "
                     + "\"reader|uploader|admin\"}");
         }
-        boolean exists = services.users().roles().containsKey(name);
+        boolean exists = users.roles().containsKey(name);
         try {
-            services.users().put(name, account.password().toCharArray(), Role.parse(account.role()));
+            users.put(name, account.password().toCharArray(), Role.parse(account.role()));
         } catch (IllegalArgumentException e) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage());
         }
@@ -78,7 +86,7 @@ public class AdminResource {
         if (name.equals(security.getUserPrincipal().getName())) {
             throw new StoreException(StoreException.Kind.CONFLICT, "you cannot delete your own account");
         }
-        if (!services.users().remove(name)) {
+        if (!users.remove(name)) {
             throw new StoreException(StoreException.Kind.NOT_FOUND, "no user " + name);
         }
         return Response.noContent().build();

@@ -1,5 +1,7 @@
 package org.medjava.store.web;
 
+import org.medjava.store.index.DicomIndex;
+import org.medjava.store.repo.ImageRepository;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -12,7 +14,6 @@ import java.util.Map;
 import org.medjava.store.index.InstanceSummary;
 import org.medjava.store.repo.StorePath;
 import org.medjava.store.repo.StoredFile;
-import org.medjava.store.startup.StoreServices;
 
 /**
  * A directory listing: JSON for programs ({@code Accept: application/json}), an HTML page for people, each entry
@@ -32,9 +33,9 @@ final class DirectoryView {
     private DirectoryView() {
     }
 
-    static Response respond(StorePath dir, StoreServices services, HttpHeaders headers) {
-        List<StoredFile> files = services.images().list(dir);
-        Map<String, InstanceSummary> dicom = services.index().instancesIn(dir.relative());
+    static Response respond(StorePath dir, ImageRepository images, DicomIndex index, HttpHeaders headers) {
+        List<StoredFile> files = images.list(dir);
+        Map<String, InstanceSummary> dicom = index.instancesIn(dir.relative());
         List<Entry> entries = new ArrayList<>();
         for (StoredFile f : files) {
             String name = f.path().name();

@@ -28,10 +28,9 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import org.medjava.filter.runtime.PluginInfo;
 import org.medjava.store.filters.FilterRepository;
-import org.medjava.store.repo.StoreException;
+import org.medjava.store.StoreException;
 import org.medjava.store.security.Access;
 import org.medjava.store.security.Role;
-import org.medjava.store.startup.StoreServices;
 
 /**
  * The filter repository over HTTP: the manifest, plugin JAR downloads, and (for admins) install/replace, remove,
@@ -46,7 +45,7 @@ public class FiltersResource {
     private static final String JAR = "application/java-archive";
 
     @Inject
-    StoreServices services;
+    FilterRepository filters;
 
     @Context
     SecurityContext security;
@@ -57,7 +56,6 @@ public class FiltersResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Response manifest(@Context Request request) {
-        FilterRepository filters = services.filters();
         String json = JSON.toJson(FilterManifest.of(filters.plugins(), filters.filters()));
         EntityTag tag = new EntityTag(sha256(json.getBytes(StandardCharsets.UTF_8)).substring(0, 32));
         Response.ResponseBuilder notModified = request.evaluatePreconditions(tag);
@@ -71,8 +69,8 @@ public class FiltersResource {
     @Path("{id}.jar")
     @Produces(JAR)
     public Response download(@PathParam("id") String id) throws IOException {
-        java.nio.file.Path jar = services.filters().jar(id);
-        String sha = services.filters().plugin(id).map(PluginInfo::sha256).orElse(null);
+        java.nio.file.Path jar = filters.jar(id);
+        String sha = filters.plugin(id).map(PluginInfo::sha256).orElse(null);
         return Response.ok((jakarta.ws.rs.core.StreamingOutput) out -> Files.copy(jar, out), JAR)
                 .header("Content-Length", Files.size(jar))
                 .header("Content-Disposition", "attachment; filename=\"" + id + ".jar\"")
@@ -88,7 +86,7 @@ public class FiltersResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response install(@PathParam("id") String id, InputStream body) throws IOException {
         Access.require(security, Role.ADMIN);
-        FilterRepository.Installed installed = services.filters().install(id, body);
+        FilterRepository.Installed installed = filters.install(id, body);
         Object entity = pluginEntry(id);
         return installed.replaced() ? Response.ok(entity).build()
                 : Response.created(uri.getAbsolutePath()).entity(entity).build();
@@ -98,7 +96,7 @@ public class FiltersResource {
     @Path("{id}.jar")
     public Response remove(@PathParam("id") String id) throws IOException {
         Access.require(security, Role.ADMIN);
-        services.filters().remove(id);
+        filters.remove(id);
         return Response.noContent().build();
     }
 
@@ -109,12 +107,11 @@ public class FiltersResource {
     public Response suspendOrResume(@PathParam("id") String id, @PathParam("action") String action)
             throws IOException {
         Access.require(security, Role.ADMIN);
-        services.filters().setSuspended(id, action.equals("suspend"));
+        filters.setSuspended(id, action.equals("suspend"));
         return Response.ok(pluginEntry(id)).build();
     }
 
     private FilterManifest.Plugin pluginEntry(String id) {
-        FilterRepository filters = services.filters();
         return FilterManifest.of(filters.plugins(), filters.filters()).plugins().stream()
                 .filter(p -> p.id().equals(id)).findFirst()
                 .orElseThrow(() -> new StoreException(StoreException.Kind.NOT_FOUND, "no plugin " + id));

@@ -1,5 +1,7 @@
 package org.medjava.store.web;
 
+import org.medjava.store.render.RenderService;
+import org.medjava.store.index.DicomIndex;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -23,21 +25,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
 import java.util.Date;
 import org.eclipse.microprofile.metrics.annotation.Counted;
 import org.medjava.codec.ImageFormat;
 import org.medjava.store.render.RenderRequest;
+import org.medjava.store.ingest.Ingest;
 import org.medjava.store.repo.ImageRepository;
+import org.medjava.store.storage.LocalCopy;
 import org.medjava.store.repo.Preconditions;
-import org.medjava.store.repo.StoreException;
+import org.medjava.store.StoreException;
 import org.medjava.store.repo.StorePath;
 import org.medjava.store.repo.StoredFile;
 import org.medjava.store.security.Access;
 import org.medjava.store.security.Role;
-import org.medjava.store.startup.StoreServices;
 
 /**
  * {@code /images/...}: directory listings, file downloads with conditional requests and ranges, rendering with
@@ -50,7 +50,16 @@ public class ImagesResource {
     private static final int CHUNK = 256 * 1024;
 
     @Inject
-    StoreServices services;
+    ImageRepository images;
+
+    @Inject
+    Ingest ingest;
+
+    @Inject
+    DicomIndex index;
+
+    @Inject
+    RenderService renderer;
 
     @Context
     UriInfo uri;
@@ -68,7 +77,7 @@ public class ImagesResource {
     public Response get(@PathParam("path") String raw, @Context Request request, @Context HttpHeaders headers)
             throws IOException {
         StorePath path = StorePath.parse(raw);
-        StoredFile file = services.images().stat(path).orElseThrow(() -> new StoreException(
+        StoredFile file = images.stat(path).orElseThrow(() -> new StoreException(
                 StoreException.Kind.NOT_FOUND, "no " + (path.isRoot() ? "/" : path.relative()) + " in the store"));
         boolean slash = uri.getPath().endsWith("/");
         if (file.directory()) {
@@ -76,7 +85,7 @@ public class ImagesResource {
                 return Response.status(Response.Status.MOVED_PERMANENTLY)
                         .location(URI.create(uri.getRequestUri().toString().replaceFirst("(\\?|$)", "/$1"))).build();
             }
-            return DirectoryView.respond(path, services, headers);
+            return DirectoryView.respond(path, images, index, headers);
         }
         if (slash) {
             throw new StoreException(StoreException.Kind.NOT_FOUND, path.relative() + " is a file, not a directory");
@@ -96,7 +105,10 @@ public class ImagesResource {
             return notModified.build();
         }
         boolean dicom = ImageFormat.DICOM.mediaType().equals(file.contentType());
-        byte[] bytes = services.renderer().render(file.file(), dicom, render);
+        byte[] bytes;
+        try (LocalCopy copy = images.localCopy(file.path())) {
+            bytes = renderer.render(copy.path(), dicom, render);
+        }
         return Response.ok(bytes, render.format().mediaType()).tag(tag).build();
     }
 
@@ -130,21 +142,12 @@ public class ImagesResource {
     }
 
     /** Streams a byte range of a file in large chunks (the container's output buffer takes them whole). */
-    private static StreamingOutput send(StoredFile file, long start, long length) {
+    private StreamingOutput send(StoredFile file, long start, long length) {
         return (OutputStream out) -> {
-            try (FileChannel channel = FileChannel.open(file.file(), StandardOpenOption.READ)) {
-                ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(CHUNK, Math.max(length, 1)));
-                long position = start;
-                long remaining = length;
-                while (remaining > 0) {
-                    buffer.clear().limit((int) Math.min(buffer.capacity(), remaining));
-                    int n = channel.read(buffer, position);
-                    if (n <= 0) {
-                        break; // the file shrank under us (replaced files are new inodes, so this is rare)
-                    }
-                    out.write(buffer.array(), 0, n);
-                    position += n;
-                    remaining -= n;
+            try (InputStream in = images.open(file, start, length)) {
+                byte[] buffer = new byte[(int) Math.min(CHUNK, Math.max(length, 1))];
+                for (int n; (n = in.readNBytes(buffer, 0, buffer.length)) > 0; ) {
+                    out.write(buffer, 0, n);
                 }
             }
         };
@@ -161,7 +164,7 @@ public class ImagesResource {
                         @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch) throws IOException {
         Access.require(security, Role.UPLOADER);
         StorePath path = StorePath.parse(raw);
-        ImageRepository.PutResult result = services.images().put(path, body, length, type,
+        ImageRepository.PutResult result = ingest.put(path, body, length, type,
                 new Preconditions(ifMatch, ifNoneMatch));
         StoredFile stored = result.file();
         Response.ResponseBuilder response = result.created()
@@ -174,7 +177,7 @@ public class ImagesResource {
     public Response delete(@PathParam("path") String raw, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch)
             throws IOException {
         Access.require(security, Role.UPLOADER);
-        services.images().delete(StorePath.parse(raw), new Preconditions(ifMatch, null));
+        ingest.delete(StorePath.parse(raw), new Preconditions(ifMatch, null));
         return Response.noContent().build();
     }
 }

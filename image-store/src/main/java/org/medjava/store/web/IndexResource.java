@@ -1,5 +1,6 @@
 package org.medjava.store.web;
 
+import org.medjava.store.index.DicomIndex;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -20,8 +21,7 @@ import org.medjava.store.index.SeriesQuery;
 import org.medjava.store.index.SeriesSummary;
 import org.medjava.store.index.StudyQuery;
 import org.medjava.store.index.StudySummary;
-import org.medjava.store.repo.StoreException;
-import org.medjava.store.startup.StoreServices;
+import org.medjava.store.StoreException;
 
 /**
  * The DICOM index as JSON: patients, studies, their series and instances. Query parameters are DICOM keywords
@@ -34,7 +34,7 @@ import org.medjava.store.startup.StoreServices;
 public class IndexResource {
 
     @Inject
-    StoreServices services;
+    DicomIndex index;
 
     @Context
     UriInfo uri;
@@ -42,25 +42,25 @@ public class IndexResource {
     @GET
     @Path("patients")
     public List<PatientSummary> patients() {
-        return services.index().patients(query(PatientQuery.all()));
+        return index.patients(query(PatientQuery.all()));
     }
 
     @GET
     @Path("studies")
     public List<StudySummary> studies() {
-        return services.index().studies(query(StudyQuery.all()));
+        return index.studies(query(StudyQuery.all()));
     }
 
     @GET
     @Path("studies/{study}/series")
     public List<SeriesSummary> series(@PathParam("study") String studyUid) {
-        return services.index().series(studyUid, query(SeriesQuery.all()));
+        return index.series(studyUid, query(SeriesQuery.all()));
     }
 
     @GET
     @Path("series/{series}/instances")
     public List<InstanceSummary> instances(@PathParam("series") String seriesUid) {
-        return services.index().instances(seriesUid, query(InstanceQuery.all()));
+        return index.instances(seriesUid, query(InstanceQuery.all()));
     }
 
     private <Q extends DicomQuery<Q>> Q query(Q query) {

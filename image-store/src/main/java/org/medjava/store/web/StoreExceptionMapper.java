@@ -5,7 +5,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 import java.util.Map;
-import org.medjava.store.repo.StoreException;
+import org.medjava.store.StoreException;
 import org.medjava.store.security.StoreAuthenticationMechanism;
 
 /** Every refusal as {@code {"status":..., "error":..., "message":...}} with the status its kind maps to. */

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.medjava.store.dimse.Part10File;
+import org.medjava.store.ingest.Part10File;
 import org.medjava.store.testsupport.Command;
 import org.medjava.store.testsupport.DecodedPixels;
 import org.medjava.store.testsupport.Multipart;

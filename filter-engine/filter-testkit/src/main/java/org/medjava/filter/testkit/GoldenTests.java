@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
-import org.medjava.codec.ImageCodec;
 import org.medjava.filter.Filter;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.Raster;
@@ -47,8 +46,8 @@ public final class GoldenTests {
     /** Runs one case with one implementation and fails with a diff report when the output differs at all. */
     public static void check(Filter filter, GoldenCase c, Implementation impl) throws IOException {
         Path dir = TestData.goldenDir();
-        Raster input = ImageCodec.read(dir.resolve(c.input()));
-        Raster expected = ImageCodec.read(dir.resolve(c.expected()));
+        Raster input = PpmFiles.read(dir.resolve(c.input()));
+        Raster expected = PpmFiles.read(dir.resolve(c.expected()));
         Raster actual = Filter.run(filter, input, c.region(), filter.descriptor().params(c.params()), impl);
         String difference = RasterDiff.describe(expected, actual, TestData.reportDir(), c.id() + "-" + impl.id());
         assertThat(difference).as("golden case %s (%s)", c.id(), impl.id()).isNull();

@@ -3,7 +3,6 @@ package org.medjava.filter.testkit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import org.medjava.codec.ImageCodec;
 import org.medjava.filter.Raster;
 
 /** Compares rasters at tolerance 0 and, on a difference, writes a diff image a person can look at. */
@@ -13,8 +12,8 @@ public final class RasterDiff {
 
     /**
      * Null when identical; otherwise a message naming the first differing pixel and how many differ, after writing
-     * {@code <name>-diff.png} (differing pixels red, the rest dimmed grey), {@code <name>-expected.png} and
-     * {@code <name>-actual.png} into {@code dir}.
+     * {@code <name>-diff.ppm} (differing pixels red, the rest dimmed grey), {@code <name>-expected.ppm} and
+     * {@code <name>-actual.ppm} into {@code dir}.
      */
     public static String describe(Raster expected, Raster actual, Path dir, String name) {
         if (!expected.sameSize(actual)) {
@@ -45,9 +44,9 @@ public final class RasterDiff {
             return null;
         }
         try {
-            ImageCodec.write(diff, dir.resolve(name + "-diff.png"));
-            ImageCodec.write(expected, dir.resolve(name + "-expected.png"));
-            ImageCodec.write(actual, dir.resolve(name + "-actual.png"));
+            PpmFiles.write(diff, dir.resolve(name + "-diff.ppm"));
+            PpmFiles.write(expected, dir.resolve(name + "-expected.ppm"));
+            PpmFiles.write(actual, dir.resolve(name + "-actual.ppm"));
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
@@ -55,7 +54,7 @@ public final class RasterDiff {
         int x = p % expected.width();
         int y = p / expected.width();
         return String.format("%s: %d of %d pixels differ; first at (%d,%d): expected %s, actual %s; diff image %s",
-                name, differing, e.length / 3, x, y, rgb(e, first), rgb(a, first), dir.resolve(name + "-diff.png"));
+                name, differing, e.length / 3, x, y, rgb(e, first), rgb(a, first), dir.resolve(name + "-diff.ppm"));
     }
 
     private static String rgb(byte[] b, int i) {

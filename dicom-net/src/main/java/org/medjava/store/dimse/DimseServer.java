@@ -1,0 +1,184 @@
+package org.medjava.store.dimse;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.medjava.store.repo.ImageRepository;
+import org.medjava.store.index.DicomIndex;
+import org.medjava.store.ingest.Ingest;
+import org.medjava.store.query.ArchiveSearch;
+
+/**
+ * The store's DICOM network service (DIMSE SCP on PixelMed's association layer): C-ECHO, C-STORE, C-FIND, C-MOVE,
+ * C-GET. Listens on the configured port; each association runs on its own thread. Before PixelMed accepts an
+ * association, the calling AE title (and its host, where configured) is checked against the allowed peers, and the
+ * called AE title against the store's: strangers get an A-ASSOCIATE-RJ with the reason PS3.8 defines.
+ * {@link #close()} stops listening and ends the associations in progress (their partial objects are discarded).
+ */
+public final class DimseServer implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(DimseServer.class.getName());
+    /** How long a new connection may take to send its A-ASSOCIATE-RQ. */
+    private static final int REQUEST_TIMEOUT_MILLIS = 30_000;
+
+    private final DimseSettings settings;
+    private final DimseServices services;
+    private final ServerSocket server;
+    private final ExecutorService workers;
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger threads = new AtomicInteger();
+    private final Thread acceptor;
+    private volatile boolean closed;
+
+    private DimseServer(DimseSettings settings, DimseServices services) throws IOException {
+        this.settings = settings;
+        this.services = services;
+        this.server = new ServerSocket();
+        server.setReuseAddress(true);
+        try {
+            server.bind(new InetSocketAddress(InetAddress.getByName(settings.bindAddress()), settings.port()), 64);
+        } catch (IOException e) {
+            server.close();
+            throw new IOException("cannot listen for DICOM on " + settings.bindAddress() + ":" + settings.port()
+                    + " (" + e.getMessage() + "); set medjava.dicom.port to a free port", e);
+        }
+        // The application's class loader as context loader: the image decoders (ImageIO plugins in the WAR) are
+        // looked up through it when C-STORE validation decodes pixel data.
+        ClassLoader application = DimseServer.class.getClassLoader();
+        this.workers = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "dimse-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            t.setContextClassLoader(application);
+            return t;
+        });
+        this.acceptor = new Thread(this::acceptLoop, "dimse-acceptor-" + settings.port());
+        acceptor.setDaemon(true);
+    }
+
+    /** Binds the port and starts accepting associations. */
+    public static DimseServer start(DimseSettings settings, Ingest ingest, ArchiveSearch search,
+            DicomIndex index, ImageRepository images) throws IOException {
+        DimseServices services = new DimseServices(settings, ingest::newStagingFile, new StoreScp(ingest),
+                new FindScp(search, new StoredHeaders(search, index), settings.aeTitle()),
+                new RetrieveScp(search, images, settings.aeTitle(), settings.moveDestinations()));
+        DimseServer server = new DimseServer(settings, services);
+        server.acceptor.start();
+        LOG.log(Level.INFO, "DICOM service {0} listening on {1}:{2,number,#}; allowed calling AE titles: {3}",
+                new Object[] {settings.aeTitle(), settings.bindAddress(), server.port(),
+                        settings.allowedPeers().isEmpty() ? "none (set medjava.dicom.allowed-aets)"
+                                : settings.allowedPeers().peers().keySet()});
+        return server;
+    }
+
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    public DimseSettings settings() {
+        return settings;
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            try {
+                Socket socket = server.accept();
+                open.add(socket);
+                workers.execute(() -> serve(socket));
+            } catch (IOException e) {
+                if (!closed) {
+                    LOG.log(Level.WARNING, "accepting a DICOM connection failed", e);
+                }
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "the DICOM service cannot take another connection", e);
+            }
+        }
+    }
+
+    /** Checks who is calling, then runs the association; always closes the socket. */
+    private void serve(Socket socket) {
+        try {
+            socket.setSoTimeout(REQUEST_TIMEOUT_MILLIS);
+            socket.setTcpNoDelay(true);
+            AssociationRequest rq = AssociationRequest.read(socket.getInputStream());
+            Optional<AssociationRequest.Rejection> rejection = check(rq, socket);
+            if (rejection.isPresent()) {
+                AssociationRequest.reject(socket.getOutputStream(), rejection.get());
+                return;
+            }
+            socket.setSoTimeout(settings.idleTimeoutMillis());
+            new AssociationSession(socket, rq, services).run();
+        } catch (SocketTimeoutException e) {
+            LOG.log(Level.FINE, "a DICOM connection sent no association request in time");
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "a DICOM connection failed before its association: {0}", e.getMessage());
+        } finally {
+            open.remove(socket);
+            try {
+                socket.close();
+            } catch (IOException e) {
+                // closing anyway
+            }
+        }
+    }
+
+    private Optional<AssociationRequest.Rejection> check(AssociationRequest rq, Socket socket) {
+        String from = rq.callingAe() + " (" + socket.getInetAddress().getHostAddress() + ")";
+        if (!rq.calledAe().equals(settings.aeTitle())) {
+            LOG.log(Level.WARNING, "association from {0} refused: it called {1}, the store is {2}",
+                    new Object[] {from, rq.calledAe(), settings.aeTitle()});
+            return Optional.of(AssociationRequest.Rejection.CALLED_AE_NOT_RECOGNIZED);
+        }
+        Optional<String> refusal = settings.allowedPeers().refusal(rq.callingAe(), socket.getInetAddress());
+        if (refusal.isPresent()) {
+            LOG.log(Level.WARNING, "association from {0} refused: {1}", new Object[] {from, refusal.get()});
+            return Optional.of(AssociationRequest.Rejection.CALLING_AE_NOT_RECOGNIZED);
+        }
+        if (open.size() > settings.maxAssociations()) { // this connection is one of them
+            LOG.log(Level.WARNING, "association from {0} refused: {1} associations are open already",
+                    new Object[] {from, settings.maxAssociations()});
+            return Optional.of(AssociationRequest.Rejection.LOCAL_LIMIT_EXCEEDED);
+        }
+        return Optional.empty();
+    }
+
+    /** Stops listening, ends the associations in progress and waits briefly for their threads. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            server.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+        for (Socket s : open) {
+            try {
+                s.close();
+            } catch (IOException e) {
+                // closing anyway
+            }
+        }
+        workers.shutdownNow();
+        try {
+            if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
+                LOG.warning("DICOM association threads still running after 10 s");
+            }
+            acceptor.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.log(Level.INFO, "DICOM service on port {0,number,#} stopped", settings.port());
+    }
+}

@@ -1,0 +1,21 @@
+package org.medjava.store.web;
+
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+import java.util.Map;
+import org.medjava.store.storage.StorageUnavailableException;
+
+/** The storage (object storage, or the disk) cannot be reached: 503 with the reason, in the same shape as a refusal. */
+@Provider
+public class StorageUnavailableMapper implements ExceptionMapper<StorageUnavailableException> {
+
+    @Override
+    public Response toResponse(StorageUnavailableException e) {
+        return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.APPLICATION_JSON_TYPE)
+                .header("Retry-After", "10")
+                .entity(Map.of("status", 503, "error", "Service Unavailable", "message", e.getMessage()
+                        + " (stored objects are unchanged; try again later)")).build();
+    }
+}

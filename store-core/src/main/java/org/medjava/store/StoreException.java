@@ -1,0 +1,37 @@
+package org.medjava.store;
+
+/**
+ * Why a store operation was refused. The kind maps to one HTTP status in the web layer; the message says what was
+ * wrong and, where it can, what to do.
+ */
+public class StoreException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public enum Kind {
+        BAD_REQUEST(400), UNAUTHORIZED(401), FORBIDDEN(403), NOT_FOUND(404), NOT_ACCEPTABLE(406), CONFLICT(409),
+        PRECONDITION_FAILED(412), TOO_LARGE(413), UNSUPPORTED_MEDIA_TYPE(415), RANGE_NOT_SATISFIABLE(416),
+        UNPROCESSABLE(422), BAD_GATEWAY(502), UNAVAILABLE(503);
+
+        public final int status;
+
+        Kind(int status) {
+            this.status = status;
+        }
+    }
+
+    private final Kind kind;
+
+    public StoreException(Kind kind, String message) {
+        super(message);
+        this.kind = kind;
+    }
+
+    public StoreException(Kind kind, String message, Throwable cause) {
+        super(message, cause);
+        this.kind = kind;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+}

@@ -1,0 +1,195 @@
+package org.medjava.store.filters;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.medjava.filter.runtime.FilterInfo;
+import org.medjava.filter.runtime.FilterRegistry;
+import org.medjava.filter.runtime.PluginInfo;
+import org.medjava.filter.runtime.RegistryException;
+import org.medjava.store.StoreException;
+
+/**
+ * The filter repository: plugin JARs in {@code pluginsDir} (one {@code <plugin-id>.jar} each), all loaded into one
+ * {@link FilterRegistry} that the store renders with. Installing, replacing, suspending, resuming and removing take
+ * effect at once, without a restart; a JAR that fails to load is rejected and the running version kept. Suspension
+ * survives restarts as a marker file {@code <plugin-id>.suspended}.
+ */
+public final class FilterRepository implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(FilterRepository.class.getName());
+    private static final Pattern PLUGIN_ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
+
+    private final Path pluginsDir;
+    private final Path staging;
+    private final long maxJarBytes;
+    private final FilterRegistry registry;
+
+    public FilterRepository(Path pluginsDir, Path workDir, long maxJarBytes) throws IOException {
+        this.pluginsDir = Files.createDirectories(pluginsDir);
+        this.staging = Files.createDirectories(pluginsDir.resolve(".staging"));
+        this.maxJarBytes = maxJarBytes;
+        this.registry = new FilterRegistry(Files.createDirectories(workDir));
+    }
+
+    public FilterRegistry registry() {
+        return registry;
+    }
+
+    public Path pluginsDir() {
+        return pluginsDir;
+    }
+
+    /** Loads every {@code *.jar} in the plugins directory; one that fails is logged and left FAILED. */
+    public void loadAll() throws IOException {
+        try (Stream<Path> jars = Files.list(pluginsDir)) {
+            for (Path jar : (Iterable<Path>) jars.filter(p -> p.toString().endsWith(".jar")).sorted()::iterator) {
+                String id = jar.getFileName().toString().replaceFirst("\\.jar$", "");
+                try {
+                    registry.load(id, jar, Map.of());
+                    if (Files.exists(suspendedMarker(id))) {
+                        setSuspended(registry.plugin(id).orElseThrow(), true);
+                    }
+                } catch (RegistryException e) {
+                    LOG.log(Level.WARNING, "plugin " + jar.getFileName() + " not loaded: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    public List<PluginInfo> plugins() {
+        return registry.plugins();
+    }
+
+    public List<FilterInfo> filters() {
+        return registry.filters();
+    }
+
+    public Optional<PluginInfo> plugin(String id) {
+        return PLUGIN_ID.matcher(id).matches() ? registry.plugin(id) : Optional.empty();
+    }
+
+    /** The JAR served for download: the one in the plugins directory, which is what the registry loaded. */
+    public Path jar(String id) {
+        Path jar = pluginsDir.resolve(checkId(id) + ".jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new StoreException(StoreException.Kind.NOT_FOUND, "no plugin " + id + " in the filter repository");
+        }
+        return jar;
+    }
+
+    /** The outcome of an install: the plugin as loaded, and whether it replaced a running version. */
+    public record Installed(PluginInfo plugin, boolean replaced) {
+    }
+
+    /**
+     * Installs or replaces plugin {@code id} from an uploaded JAR.
+     *
+     * @throws StoreException UNPROCESSABLE with the registry's reason when the JAR does not load (the running
+     *                        version stays active and its file untouched), TOO_LARGE, BAD_REQUEST
+     */
+    public synchronized Installed install(String id, InputStream body) throws IOException {
+        checkId(id);
+        boolean replacing = registry.plugin(id).map(p -> p.state() == PluginInfo.State.ACTIVE).orElse(false);
+        Path temp = Files.createTempFile(staging, id + "-", ".jar");
+        try {
+            copyLimited(body, temp);
+            PluginInfo loaded;
+            try {
+                loaded = registry.load(id, temp, Map.of());
+            } catch (RegistryException e) {
+                if (!replacing) {
+                    registry.remove(id); // a rejected upload leaves no FAILED entry behind
+                }
+                throw new StoreException(StoreException.Kind.UNPROCESSABLE, "plugin " + id + " rejected: "
+                        + e.getMessage() + (replacing ? "; the running version stays active" : ""), e);
+            }
+            Files.move(temp, pluginsDir.resolve(id + ".jar"), StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
+            Files.deleteIfExists(suspendedMarker(id));
+            setSuspended(loaded, false); // the registry keeps suspensions by filter id; a new install starts active
+            return new Installed(loaded, replacing);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
+    private void copyLimited(InputStream body, Path temp) throws IOException {
+        try (var out = Files.newOutputStream(temp)) {
+            byte[] buffer = new byte[1 << 16];
+            long total = 0;
+            for (int n; (n = body.read(buffer)) >= 0; ) {
+                total += n;
+                if (total > maxJarBytes) {
+                    throw new StoreException(StoreException.Kind.TOO_LARGE, "plugin JARs are limited to "
+                            + maxJarBytes + " bytes");
+                }
+                out.write(buffer, 0, n);
+            }
+        }
+    }
+
+    public synchronized void remove(String id) throws IOException {
+        requirePlugin(id);
+        registry.remove(id);
+        Files.deleteIfExists(pluginsDir.resolve(id + ".jar"));
+        Files.deleteIfExists(suspendedMarker(id));
+    }
+
+    /** Suspends (or resumes) every filter of a plugin; remembered across restarts. */
+    public synchronized PluginInfo setSuspended(String id, boolean suspended) throws IOException {
+        PluginInfo plugin = requirePlugin(id);
+        if (plugin.state() != PluginInfo.State.ACTIVE) {
+            throw new StoreException(StoreException.Kind.CONFLICT, "plugin " + id + " is " + plugin.state()
+                    + (plugin.failure() == null ? "" : " (" + plugin.failure() + ")") + "; install a working JAR");
+        }
+        setSuspended(plugin, suspended);
+        if (suspended) {
+            Files.writeString(suspendedMarker(id), "suspended\n");
+        } else {
+            Files.deleteIfExists(suspendedMarker(id));
+        }
+        return plugin;
+    }
+
+    private void setSuspended(PluginInfo plugin, boolean suspended) {
+        for (String filterId : plugin.filterIds()) {
+            if (suspended) {
+                registry.suspend(filterId);
+            } else {
+                registry.resume(filterId);
+            }
+        }
+    }
+
+    private PluginInfo requirePlugin(String id) {
+        return plugin(checkId(id)).orElseThrow(() -> new StoreException(StoreException.Kind.NOT_FOUND, "no plugin "
+                + id + "; installed: " + String.join(", ", plugins().stream().map(PluginInfo::id).toList())));
+    }
+
+    private Path suspendedMarker(String id) {
+        return pluginsDir.resolve(id + ".suspended");
+    }
+
+    private static String checkId(String id) {
+        if (id == null || !PLUGIN_ID.matcher(id).matches()) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, "plugin ids are lower-case letters, digits "
+                    + "and '-', at most 64 characters, starting with a letter or digit");
+        }
+        return id;
+    }
+
+    @Override
+    public void close() {
+        registry.close();
+    }
+}

@@ -1,0 +1,290 @@
+package org.medjava.store.ingest;
+
+import com.pixelmed.dicom.SOPClass;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.medjava.codec.ImageFormat;
+import org.medjava.store.StoreException;
+import org.medjava.store.index.DicomIndex;
+import org.medjava.store.index.IndexEntry;
+import org.medjava.store.index.IndexException;
+import org.medjava.store.repo.ImageRepository;
+import org.medjava.store.repo.Preconditions;
+import org.medjava.store.repo.StorePath;
+import org.medjava.store.repo.StoredFile;
+import org.medjava.store.repo.UploadValidator;
+import org.medjava.store.storage.StagedBody;
+
+/**
+ * The one door through which objects enter (and leave) the store: HTTP PUT of any image ({@link #put}), DICOM from
+ * the network — C-STORE, STOW-RS, retrieves from a remote PACS — ({@link #receive}), and DELETE ({@link #delete}).
+ * Every way in takes the same steps: the body is staged, parsed once, validated (the same checks for every door,
+ * pixel data included), installed by the {@link ImageRepository} under the path's lock and, while that lock is held,
+ * indexed. Nothing half-stored is ever visible; a refused object leaves the store as it was.
+ *
+ * <p>The files are the truth: when the index cannot be updated the write still stands, a warning says so, and
+ * {@code POST /admin/index/rebuild} repairs the index from the storage. Thread-safe.
+ */
+public final class Ingest {
+
+    private static final Logger LOG = Logger.getLogger(Ingest.class.getName());
+
+    /**
+     * Where the pixel data of received DICOM are checked, alongside the header checks of the request thread. The
+     * application's class loader is the threads' context loader: the image decoders (ImageIO plugins in the WAR) are
+     * looked up through it.
+     */
+    private static final ExecutorService VALIDATION = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "ingest-validation");
+        t.setDaemon(true);
+        t.setContextClassLoader(Ingest.class.getClassLoader());
+        return t;
+    });
+
+    private final ImageRepository images;
+    private final DicomIndex index;
+    private final UploadValidator validator;
+    private final DuplicatePolicy policy;
+
+    public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy) {
+        this.images = images;
+        this.index = index;
+        this.validator = validator;
+        this.policy = policy;
+    }
+
+    public DuplicatePolicy policy() {
+        return policy;
+    }
+
+    public long maxBytes() {
+        return images.maxUploadBytes();
+    }
+
+    // ------------------------------------------------------------------------------------------------ HTTP PUT
+
+    /**
+     * Creates or replaces the file at {@code path} with a request body: DICOM (Part 10), GIF, PNG or JPEG by its
+     * content, agreeing with its declared type and name, and decoding. DICOM is indexed at that path; anything else
+     * put over an indexed path takes it out of the index.
+     *
+     * @param declaredLength the Content-Length, or -1 when the body is chunked
+     * @param declaredType   the Content-Type, or null
+     * @throws StoreException TOO_LARGE, BAD_REQUEST, CONFLICT, PRECONDITION_FAILED, UNSUPPORTED_MEDIA_TYPE,
+     *                        UNPROCESSABLE or UNAVAILABLE as the case may be; the stored file is unchanged
+     */
+    public ImageRepository.PutResult put(StorePath path, InputStream body, long declaredLength, String declaredType,
+                                         Preconditions preconditions) throws IOException {
+        if (path.isRoot() || path.directory()) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, "PUT needs a file path; \"" + path.relative()
+                    + "\" ends with / (directories are created with the files in them)");
+        }
+        preconditions.check(path, images.stat(path).orElse(null)); // fail early, before reading a large body
+        StagedBody staged = images.receive(body, declaredLength);
+        try {
+            ImageFormat format = validator.identify(path, staged.file(), declaredType);
+            if (format != ImageFormat.DICOM) {
+                validator.checkImage(format, staged.file());
+                return images.install(path, staged, preconditions, stored -> unindex(path));
+            }
+            ReceivedDataSet received = parse(Files.readAllBytes(staged.file()));
+            if (!validator.surelyDecodes(received.dataSet(), transferSyntax(received))) {
+                validator.checkDicom(received.bytes());
+            }
+            IndexEntry entry = indexEntry(path, received);
+            return images.install(path, staged, preconditions, stored -> index(path, entry, stored));
+        } finally {
+            Files.deleteIfExists(staged.file());
+        }
+    }
+
+    private static ReceivedDataSet parse(byte[] bytes) {
+        try {
+            return ReceivedDataSet.parse(bytes);
+        } catch (IngestFailure e) {
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "the body is DICOM but does not decode: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static String transferSyntax(ReceivedDataSet received) {
+        return com.pixelmed.dicom.Attribute.getSingleStringValueOrEmptyString(received.dataSet(),
+                com.pixelmed.dicom.TagFromName.TransferSyntaxUID).trim();
+    }
+
+    // ------------------------------------------------------------------------------------------------ DELETE
+
+    /**
+     * Deletes a file (and takes it out of the index), or an empty directory.
+     *
+     * @throws StoreException NOT_FOUND, CONFLICT (a directory that is not empty), PRECONDITION_FAILED, UNAVAILABLE
+     */
+    public void delete(StorePath path, Preconditions preconditions) {
+        images.delete(path, preconditions, deleted -> {
+            if (!deleted.directory()) {
+                unindex(deleted.path());
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------------------------------------ the network
+
+    /** A new staging file for a body being received; hand it to {@link #receive} when complete. */
+    public Path newStagingFile() throws IOException {
+        return images.newStagingFile("net-");
+    }
+
+    /**
+     * Stores the complete Part 10 file {@code staged} (from {@link #newStagingFile}) under its {@link ArchivePath};
+     * the staged file is consumed whatever happens. The file is read once and parsed once; uncompressed pixel data in
+     * the common layouts are checked on that parse, others are decoded (as an HTTP PUT's are) on another thread
+     * while the header is checked. A SOP Instance UID the store holds already is refused or replaced by the
+     * {@link DuplicatePolicy}. When this returns, the object is durable and indexed.
+     *
+     * @throws IngestFailure with the DICOM status and a reason; nothing was stored
+     */
+    public Ingested receive(Path staged, Expected expected) throws IngestFailure {
+        try {
+            StagedBody stage = images.stage(staged);
+            byte[] bytes = ReceivedDataSet.readBytes(staged, images.maxUploadBytes());
+            ReceivedDataSet received = ReceivedDataSet.parse(bytes);
+            ReceivedHeader header = received.identity();
+            CompletableFuture<Void> pixelsChecked = validator.surelyDecodes(received.dataSet(),
+                    header.transferSyntaxUid()) ? CompletableFuture.completedFuture(null)
+                    : CompletableFuture.runAsync(() -> checkPixels(bytes), VALIDATION);
+            expected.check(header);
+            if (!SOPClass.isImageStorage(header.sopClassUid())) {
+                throw new IngestFailure(IngestFailure.Reason.SOP_CLASS_NOT_SUPPORTED, "SOP class "
+                        + header.sopClassUid() + " is not an image storage SOP class; the store keeps images");
+            }
+            StorePath path = ArchivePath.of(header);
+            List<String> existing = index.pathsOf(header.sopInstanceUid());
+            if (!existing.isEmpty() && policy == DuplicatePolicy.REJECT) {
+                throw duplicate(header.sopInstanceUid(), existing.get(0));
+            }
+            IndexEntry entry = indexEntry(path, received);
+            await(pixelsChecked);
+            Preconditions create = policy == DuplicatePolicy.REJECT ? new Preconditions(null, "*") : Preconditions.NONE;
+            images.install(path, stage, create, stored -> index(path, entry, stored));
+            boolean replaced = !existing.isEmpty();
+            if (replaced) {
+                removeOtherCopies(header.sopInstanceUid(), existing, path);
+            }
+            LOG.log(Level.FINE, "stored {0} at {1}{2}", new Object[] {header.sopInstanceUid(), path,
+                    replaced ? " (replaced)" : ""});
+            return new Ingested(header.sopClassUid(), header.sopInstanceUid(), header.studyInstanceUid(),
+                    header.seriesInstanceUid(), path, replaced);
+        } catch (StoreException e) {
+            throw translate(e);
+        } catch (IOException e) {
+            throw new IngestFailure(IngestFailure.Reason.OUT_OF_RESOURCES, "cannot write the object: " + e, e);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "storing a received object failed", e);
+            throw new IngestFailure(IngestFailure.Reason.PROCESSING_FAILURE, "the store failed: " + e.getMessage(), e);
+        } finally {
+            try {
+                Files.deleteIfExists(staged);
+            } catch (IOException e) {
+                LOG.log(Level.FINE, "staged file left behind (removed at the next start): " + staged, e);
+            }
+        }
+    }
+
+    /** The checks an HTTP PUT gets: the whole data set parses, its first frame decodes (or cannot be decoded here). */
+    private void checkPixels(byte[] bytes) {
+        try {
+            validator.checkDicom(bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void await(CompletableFuture<Void> check) throws IOException {
+        try {
+            check.join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof UncheckedIOException u) {
+                throw u.getCause();
+            }
+            throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
+        }
+    }
+
+    /** Copies of a replaced object that the network put elsewhere (an earlier Patient ID) go; others stay. */
+    private void removeOtherCopies(String sopInstanceUid, List<String> existing, StorePath kept) {
+        for (String copy : existing) {
+            if (!copy.equals(kept.relative()) && copy.startsWith(ArchivePath.ROOT + "/")) {
+                try {
+                    delete(StorePath.parse(copy), Preconditions.NONE);
+                } catch (StoreException e) {
+                    LOG.log(Level.WARNING, "replaced {0}, but its older copy {1} could not be removed: {2}",
+                            new Object[] {sopInstanceUid, copy, e.getMessage()});
+                }
+            }
+        }
+    }
+
+    private static IngestFailure duplicate(String sopInstanceUid, String where) {
+        return new IngestFailure(IngestFailure.Reason.DUPLICATE_SOP_INSTANCE, "duplicate: SOP Instance stored already"
+                + " and the duplicate policy is reject (" + sopInstanceUid + " at " + where + ")");
+    }
+
+    private static IngestFailure translate(StoreException e) {
+        return switch (e.kind()) {
+            case PRECONDITION_FAILED -> new IngestFailure(IngestFailure.Reason.DUPLICATE_SOP_INSTANCE,
+                    "the SOP Instance arrived twice at once; the duplicate policy is reject", e);
+            case TOO_LARGE, UNAVAILABLE -> new IngestFailure(IngestFailure.Reason.OUT_OF_RESOURCES, e.getMessage(), e);
+            case UNSUPPORTED_MEDIA_TYPE, UNPROCESSABLE, BAD_REQUEST -> new IngestFailure(
+                    IngestFailure.Reason.CANNOT_UNDERSTAND,
+                    e.getMessage().replace("the body is", "the data set is"), e);
+            default -> new IngestFailure(IngestFailure.Reason.PROCESSING_FAILURE, e.getMessage(), e);
+        };
+    }
+
+    // ------------------------------------------------------------------------------------------------ the index
+
+    /** The index entry, or null when the header cannot be indexed (then the object is stored all the same). */
+    private static IndexEntry indexEntry(StorePath path, ReceivedDataSet received) {
+        try {
+            return IndexEntry.of(path.relative(), received.dataSet());
+        } catch (IndexException e) {
+            LOG.log(Level.WARNING, "{0} is stored but cannot be indexed ({1}); POST /admin/index/rebuild retries",
+                    new Object[] {path, e.getMessage()});
+            return null;
+        }
+    }
+
+    /** Runs under the path's lock, once the new file is visible: the index follows the files in order. */
+    private void index(StorePath path, IndexEntry entry, StoredFile stored) {
+        if (entry == null) {
+            unindex(path); // what was indexed at this path before is gone
+            return;
+        }
+        try {
+            index.put(entry, stored.size(), stored.modified().toEpochMilli());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "index not updated for " + path + " (" + e.getMessage()
+                    + "); POST /admin/index/rebuild repairs it", e);
+        }
+    }
+
+    private void unindex(StorePath path) {
+        try {
+            index.remove(path.relative());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "index not updated for " + path + " (" + e.getMessage()
+                    + "); POST /admin/index/rebuild repairs it", e);
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package org.medjava.store.ingest;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A stored DICOM Part 10 file as the storage SCU sends it: the SOP class and instance and the transfer syntax from
+ * its file meta information, and where its data set starts, so that the data set can be sent byte for byte as it is
+ * stored. The meta information (group 0002, explicit VR little endian, PS3.10 7.1) is walked element by element.
+ */
+public record Part10File(Path file, String sopClassUid, String sopInstanceUid, String transferSyntaxUid,
+                         long dataSetOffset) {
+
+    private static final int PREAMBLE = 128;
+    /** No real file meta information is this large. */
+    private static final int MAX_META = 1 << 16;
+
+    /** @throws IOException when the file cannot be read or is not Part 10 with the three UIDs in its meta information */
+    public static Part10File read(Path file) throws IOException {
+        try (InputStream raw = new BufferedInputStream(Files.newInputStream(file))) {
+            return read(file, raw);
+        }
+    }
+
+    static Part10File read(Path file, InputStream raw) throws IOException {
+        DataInputStream in = new DataInputStream(raw);
+        in.skipNBytes(PREAMBLE);
+        byte[] magic = in.readNBytes(4);
+        if (!new String(magic, StandardCharsets.US_ASCII).equals("DICM")) {
+            throw new IOException(file + " is not a DICOM Part 10 file");
+        }
+        long offset = PREAMBLE + 4;
+        String sopClass = null;
+        String sopInstance = null;
+        String ts = null;
+        while (offset < PREAMBLE + 4 + MAX_META) {
+            int group = readShort(in);
+            if (group != 0x0002) {
+                break;
+            }
+            int element = readShort(in);
+            String vr = new String(in.readNBytes(2), StandardCharsets.US_ASCII);
+            long length;
+            int header;
+            if (vr.equals("OB") || vr.equals("OW") || vr.equals("UN") || vr.equals("SQ") || vr.equals("UT")
+                    || vr.equals("UC") || vr.equals("UR")) {
+                in.skipNBytes(2);
+                length = readInt(in);
+                header = 12;
+            } else {
+                length = readShort(in);
+                header = 8;
+            }
+            if (length < 0 || length > MAX_META) {
+                throw new IOException(file + ": file meta element (0002," + String.format("%04X", element)
+                        + ") has length " + length);
+            }
+            byte[] value = in.readNBytes((int) length);
+            switch (element) {
+                case 0x0002 -> sopClass = uid(value);
+                case 0x0003 -> sopInstance = uid(value);
+                case 0x0010 -> ts = uid(value);
+                default -> {
+                    // other meta elements are sent as they are: not at all (the receiver writes its own)
+                }
+            }
+            offset += header + length;
+        }
+        if (sopClass == null || sopInstance == null || ts == null) {
+            throw new IOException(file + ": the file meta information lacks the SOP class, instance or transfer syntax");
+        }
+        return new Part10File(file, sopClass, sopInstance, ts, offset);
+    }
+
+    /** The data set, as stored. */
+    public InputStream openDataSet() throws IOException {
+        InputStream in = Files.newInputStream(file);
+        in.skipNBytes(dataSetOffset);
+        return in;
+    }
+
+    private static String uid(byte[] value) {
+        String s = new String(value, StandardCharsets.US_ASCII);
+        int end = s.length();
+        while (end > 0 && (s.charAt(end - 1) == 0 || s.charAt(end - 1) == ' ')) {
+            end--;
+        }
+        return s.substring(0, end).trim();
+    }
+
+    private static int readShort(DataInputStream in) throws IOException {
+        int lo = in.readUnsignedByte();
+        int hi = in.readUnsignedByte();
+        return lo | (hi << 8);
+    }
+
+    private static long readInt(DataInputStream in) throws IOException {
+        long b0 = in.readUnsignedByte();
+        long b1 = in.readUnsignedByte();
+        long b2 = in.readUnsignedByte();
+        long b3 = in.readUnsignedByte();
+        return b0 | (b1 << 8) | (b2 << 16) | (b3 << 24);
+    }
+}

@@ -1,0 +1,84 @@
+package org.medjava.store.render;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.medjava.codec.ImageCodec;
+import org.medjava.codec.ImageDecodeException;
+import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.codec.dicom.DicomImage;
+import org.medjava.filter.InvalidParameterException;
+import org.medjava.filter.Raster;
+import org.medjava.filter.runtime.FilterRegistry;
+import org.medjava.filter.runtime.RegistryException;
+import org.medjava.store.StoreException;
+
+/**
+ * Server-side rendering: decode a stored image (DICOM through its VOI window), run a filter chain through the
+ * registry, encode as PNG, GIF or JPEG. The chain is validated before the image is read, so a typo costs nothing.
+ */
+public final class RenderService {
+
+    private final FilterRegistry registry;
+    private final long maxPixels;
+
+    public RenderService(FilterRegistry registry, long maxPixels) {
+        this.registry = registry;
+        this.maxPixels = maxPixels;
+    }
+
+    /** @param dicom whether the stored file is DICOM (then window and frame apply) */
+    public byte[] render(Path file, boolean dicom, RenderRequest request) throws IOException {
+        for (RenderRequest.FilterStep step : request.filters()) {
+            try {
+                registry.validate(step.filterId(), step.params());
+            } catch (RegistryException.UnknownIdException | InvalidParameterException e) {
+                throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage());
+            }
+        }
+        Raster raster = decode(file, dicom, request);
+        for (RenderRequest.FilterStep step : request.filters()) {
+            raster = apply(step, raster, request);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(raster.width() * raster.height() + 1024);
+        ImageCodec.write(raster, request.format(), out);
+        return out.toByteArray();
+    }
+
+    private Raster decode(Path file, boolean dicom, RenderRequest request) throws IOException {
+        try {
+            if (dicom) {
+                DicomImage image = DicomCodec.read(Files.readAllBytes(file), request.frame(), maxPixels);
+                return request.window() == null ? image.render() : image.render(request.window());
+            }
+            if (request.frame() != 0) {
+                throw new StoreException(StoreException.Kind.BAD_REQUEST, "frame=" + request.frame()
+                        + ": only DICOM images have frames");
+            }
+            if (request.window() != null) {
+                throw new StoreException(StoreException.Kind.BAD_REQUEST, "window applies to DICOM images only");
+            }
+            try (InputStream in = Files.newInputStream(file)) {
+                return ImageCodec.read(in, maxPixels);
+            }
+        } catch (ImageDecodeException e) {
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "cannot render: " + e.getMessage()
+                    .replace(file.toString() + ": ", ""), e);
+        }
+    }
+
+    private Raster apply(RenderRequest.FilterStep step, Raster raster, RenderRequest request) {
+        try {
+            return registry.apply(step.filterId(), raster, request.region(), step.params(), request.implementation());
+        } catch (RegistryException.UnknownIdException | InvalidParameterException e) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage()); // removed since validation
+        } catch (RegistryException.FilterUnavailableException e) {
+            throw new StoreException(StoreException.Kind.CONFLICT, e.getMessage());
+        } catch (RegistryException.FilterFailedException e) {
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "filter " + step.filterId() + " failed: "
+                    + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,253 @@
+package org.medjava.store.repo;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.medjava.codec.ImageFormat;
+import org.medjava.store.StoreException;
+import org.medjava.store.storage.LocalCopy;
+import org.medjava.store.storage.ObjectStorage;
+import org.medjava.store.storage.StagedBody;
+import org.medjava.store.storage.StorageEntry;
+import org.medjava.store.storage.StorageUnavailableException;
+
+/**
+ * The hierarchical image repository: store paths ({@code /images/...} on the web) over an {@link ObjectStorage}.
+ * It adds what the storage leaves to its caller: the upload limit, per-path write serialization, the conditional
+ * headers, the files-versus-directories rules and the media types.
+ *
+ * <p>A write never damages what was stored before: the body is received into the storage's staging area, checked by
+ * its writer (see {@code org.medjava.store.ingest.Ingest}), and installed by the storage atomically. Writers to one
+ * path are serialized by a lock, so two PUTs at once give one complete winner and conditional headers are checked
+ * against the state they replace. The index is kept in step by the writer's {@code onInstalled}/{@code onDeleted},
+ * which run under the same lock.
+ */
+public final class ImageRepository {
+
+    private static final int STRIPES = 256;
+
+    private final ObjectStorage storage;
+    private final long maxUploadBytes;
+    private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
+
+    public ImageRepository(ObjectStorage storage, long maxUploadBytes) {
+        this.storage = storage;
+        this.maxUploadBytes = maxUploadBytes;
+        for (int i = 0; i < STRIPES; i++) {
+            locks[i] = new ReentrantLock();
+        }
+    }
+
+    public ObjectStorage storage() {
+        return storage;
+    }
+
+    public long maxUploadBytes() {
+        return maxUploadBytes;
+    }
+
+    public Optional<StoredFile> stat(StorePath path) {
+        try {
+            return storage.stat(path.relative()).map(e -> toStored(path, e));
+        } catch (IOException e) {
+            throw unavailable("cannot read " + path, e);
+        }
+    }
+
+    private StoredFile toStored(StorePath path, StorageEntry e) {
+        if (e.directory()) {
+            return new StoredFile(path.asDirectory(), true, 0, e.modified(), null, null);
+        }
+        StorePath file = path.directory() ? StorePath.parse(path.relative()) : path;
+        return new StoredFile(file, false, e.size(), e.modified(), e.etag(), MediaTypes.of(file.name(),
+                () -> head(file.relative(), e.size())));
+    }
+
+    /** The first bytes of an object, for telling its type when its name does not. */
+    private byte[] head(String key, long size) {
+        try (InputStream in = storage.open(key, 0, Math.min(size, ImageFormat.SNIFF_LENGTH))) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            return new byte[0];
+        }
+    }
+
+    /** The entries of a directory (no dot-names), directories first, then by name. */
+    public List<StoredFile> list(StorePath dir) {
+        StoredFile d = stat(dir).orElseThrow(() -> notFound(dir));
+        if (!d.directory()) {
+            throw new StoreException(StoreException.Kind.NOT_FOUND, dir.relative() + " is a file, not a directory");
+        }
+        List<StoredFile> entries = new ArrayList<>();
+        try {
+            for (StorageEntry e : storage.list(dir.relative())) {
+                entries.add(toStored(dir.child(e.name(), e.directory()), e));
+            }
+        } catch (IOException e) {
+            throw unavailable("cannot list " + dir, e);
+        }
+        entries.sort(Comparator.comparing((StoredFile f) -> !f.directory()).thenComparing(f -> f.path().name()));
+        return entries;
+    }
+
+    /** Reads a byte range of a stored file; the caller closes the stream. */
+    public InputStream open(StoredFile file, long offset, long length) throws IOException {
+        return storage.open(file.path().relative(), offset, length);
+    }
+
+    /** A stored file's bytes as a local file, for decoders that need one (close it when done). */
+    public LocalCopy localCopy(StorePath path) throws IOException {
+        return storage.localCopy(path.relative());
+    }
+
+    /** The outcome of a write: the file as stored now, and whether it is new. */
+    public record PutResult(StoredFile file, boolean created) {
+    }
+
+    /**
+     * Receives a request body into the staging area. {@code declaredLength} is the Content-Length, or -1 when the
+     * body is chunked.
+     *
+     * @throws StoreException TOO_LARGE before anything is read when the declared length is over the limit, or as
+     *                        soon as the body grows past it; BAD_REQUEST when it ends before its Content-Length
+     */
+    public StagedBody receive(InputStream body, long declaredLength) throws IOException {
+        if (declaredLength > maxUploadBytes) {
+            throw tooLarge(declaredLength + " bytes");
+        }
+        Path temp = storage.newStagingFile("put-");
+        boolean received = false;
+        try {
+            long total = 0;
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+                OutputStream out = Channels.newOutputStream(channel);
+                byte[] buffer = new byte[1 << 16];
+                for (int n; (n = body.read(buffer)) >= 0; ) {
+                    total += n;
+                    if (total > maxUploadBytes) {
+                        throw tooLarge("more than " + maxUploadBytes + " bytes");
+                    }
+                    out.write(buffer, 0, n);
+                }
+            }
+            if (declaredLength >= 0 && total != declaredLength) {
+                throw new StoreException(StoreException.Kind.BAD_REQUEST, "the body ended after " + total
+                        + " of the " + declaredLength + " bytes announced by Content-Length");
+            }
+            StagedBody staged = storage.stage(temp);
+            received = true;
+            return staged;
+        } finally {
+            if (!received) {
+                Files.deleteIfExists(temp);
+            }
+        }
+    }
+
+    /** A new empty staging file, for writers that receive a body themselves (DICOM network, DICOMweb). */
+    public Path newStagingFile(String prefix) throws IOException {
+        return storage.newStagingFile(prefix);
+    }
+
+    /** A complete staging file from {@link #newStagingFile}, handed over for {@link #install}. */
+    public StagedBody stage(Path stagingFile) throws IOException {
+        return storage.stage(stagingFile);
+    }
+
+    /**
+     * Installs a staged body that its writer has checked: under the path's lock the preconditions are checked
+     * against the current state and the storage installs the body; {@code onInstalled} runs once the new file is
+     * visible, still under the lock (the writer keeps the index in step there). The staged body is consumed either
+     * way.
+     *
+     * @throws StoreException TOO_LARGE, BAD_REQUEST, CONFLICT or PRECONDITION_FAILED, UNAVAILABLE when the storage
+     *                        fails; the stored file is unchanged
+     */
+    public PutResult install(StorePath path, StagedBody staged, Preconditions preconditions,
+                             Consumer<StoredFile> onInstalled) throws IOException {
+        try {
+            if (path.isRoot() || path.directory()) {
+                throw new StoreException(StoreException.Kind.BAD_REQUEST, "a stored file needs a file path; \""
+                        + path.relative() + "\" ends with / (directories are created with the files in them)");
+            }
+            long size = Files.size(staged.file());
+            if (size > maxUploadBytes) {
+                throw tooLarge(size + " bytes");
+            }
+            staged.awaitDurable(); // before taking the lock: other writers of this stripe need not wait for it
+            ReentrantLock lock = lockFor(path);
+            lock.lock();
+            try {
+                StoredFile current = stat(path).orElse(null);
+                if (current != null && current.directory()) {
+                    throw new StoreException(StoreException.Kind.CONFLICT, path.relative() + " is a directory");
+                }
+                preconditions.check(path, current);
+                StorageEntry entry = storage.install(path.relative(), staged,
+                        e -> onInstalled.accept(toStored(path, e)));
+                return new PutResult(toStored(path, entry), current == null);
+            } catch (StorageUnavailableException e) {
+                throw unavailable("cannot store " + path, e);
+            } finally {
+                lock.unlock();
+            }
+        } finally {
+            Files.deleteIfExists(staged.file());
+        }
+    }
+
+    /**
+     * Deletes a file, or an empty directory; {@code onDeleted} runs under the path's lock once it is gone.
+     *
+     * @throws StoreException NOT_FOUND, CONFLICT (a directory that is not empty), PRECONDITION_FAILED
+     */
+    public void delete(StorePath path, Preconditions preconditions, Consumer<StoredFile> onDeleted) {
+        if (path.isRoot()) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, "the repository root cannot be deleted");
+        }
+        ReentrantLock lock = lockFor(path);
+        lock.lock();
+        try {
+            StoredFile current = stat(path).orElseThrow(() -> notFound(path));
+            preconditions.check(path, current);
+            if (!storage.delete(current.path().relative())) {
+                throw notFound(path);
+            }
+            onDeleted.accept(current);
+        } catch (IOException e) {
+            throw unavailable("cannot delete " + path, e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private ReentrantLock lockFor(StorePath path) {
+        return locks[Math.floorMod(path.asDirectory().relative().hashCode(), STRIPES)];
+    }
+
+    private static StoreException notFound(StorePath path) {
+        return new StoreException(StoreException.Kind.NOT_FOUND, "no " + (path.isRoot() ? "/" : path.relative())
+                + " in the store");
+    }
+
+    private static StoreException unavailable(String what, IOException e) {
+        return new StoreException(StoreException.Kind.UNAVAILABLE, what + ": " + e.getMessage()
+                + " (the previous version, if any, is unchanged; try again later)", e);
+    }
+
+    private StoreException tooLarge(String what) {
+        return new StoreException(StoreException.Kind.TOO_LARGE, "the body (" + what + ") is over the store's "
+                + "upload limit of " + maxUploadBytes + " bytes (medjava.upload.max-bytes)");
+    }
+}

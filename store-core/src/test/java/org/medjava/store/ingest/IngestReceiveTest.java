@@ -1,0 +1,145 @@
+package org.medjava.store.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.medjava.store.index.DicomIndex;
+import org.medjava.store.index.IndexDatabase;
+import org.medjava.store.index.InstanceQuery;
+import org.medjava.store.index.TestDicom;
+import org.medjava.store.repo.ImageRepository;
+import org.medjava.store.storage.LocalFileStorage;
+import org.medjava.store.repo.StorePath;
+import org.medjava.store.repo.UploadValidator;
+import org.medjava.store.testsupport.Samples;
+
+/** {@link Ingest#receive} (objects from the network) on a temp repository and an H2 index: placement, the duplicate policies, refusals. */
+class IngestReceiveTest {
+
+    @TempDir
+    Path dir;
+    private DicomIndex index;
+    private LocalFileStorage storage;
+    private ImageRepository images;
+
+    @BeforeEach
+    void open() throws IOException {
+        index = new DicomIndex(IndexDatabase.h2(dir.resolve("index")));
+        storage = new LocalFileStorage(dir.resolve("images"));
+        images = new ImageRepository(storage, 1 << 24);
+    }
+
+    @AfterEach
+    void close() {
+        index.close();
+    }
+
+    private Ingest ingest(DuplicatePolicy policy) {
+        return new Ingest(images, index, new UploadValidator(1 << 24), policy);
+    }
+
+    /** A received object in the staging directory, as the network layer would leave it. */
+    private Path staged(TestDicom dicom) throws IOException {
+        Path staged = images.newStagingFile("test-");
+        dicom.writeTo(staged);
+        return staged;
+    }
+
+    private static TestDicom ct(String patientId, String sop) {
+        return TestDicom.ct().patient(patientId, "Test^Patient").study("1.2.826.0.1.3680043.9.1", "20240101")
+                .series("1.2.826.0.1.3680043.9.2", "CT", 1).instance(sop, 1);
+    }
+
+    @Test
+    void storesUnderTheArchivePathAndIndexes() throws Exception {
+        Ingested r = ingest(DuplicatePolicy.REJECT).receive(staged(ct("P/1", "1.2.826.0.1.3680043.9.3")),
+                Expected.NOTHING);
+
+        assertThat(r.path().relative()).isEqualTo("dicom/P_1/1.2.826.0.1.3680043.9.1/1.2.826.0.1.3680043.9.2/"
+                + "1.2.826.0.1.3680043.9.3.dcm");
+        assertThat(r.replaced()).isFalse();
+        assertThat(storage.root().resolve(r.path().relative())).exists();
+        assertThat(index.instance(r.path().relative())).get().extracting(i -> i.patientId()).isEqualTo("P/1");
+        assertStagingEmpty();
+    }
+
+    @Test
+    void rejectPolicyRefusesASecondCopyAndKeepsTheFirst() throws Exception {
+        Ingest ingest = ingest(DuplicatePolicy.REJECT);
+        Ingested first = ingest.receive(staged(ct("P1", "1.2.826.0.1.3680043.9.4")), Expected.NOTHING);
+        Path file = storage.root().resolve(first.path().relative());
+        byte[] before = Files.readAllBytes(file);
+
+        Path again = staged(ct("P1", "1.2.826.0.1.3680043.9.4").set("StudyDescription", "changed"));
+        assertThatThrownBy(() -> ingest.receive(again, Expected.NOTHING)).isInstanceOfSatisfying(IngestFailure.class,
+                e -> {
+                    assertThat(e.status()).isEqualTo(0x0111);
+                    assertThat(e.getMessage()).contains("duplicate", "reject");
+                });
+        assertThat(Files.readAllBytes(file)).isEqualTo(before);
+        assertStagingEmpty();
+    }
+
+    @Test
+    void replacePolicySwapsTheFileAndDropsCopiesStoredUnderAnOldPatientId() throws Exception {
+        Ingest ingest = ingest(DuplicatePolicy.REPLACE);
+        Ingested first = ingest.receive(staged(ct("OLD", "1.2.826.0.1.3680043.9.5")), Expected.NOTHING);
+        Ingested sameId = ingest.receive(staged(ct("OLD", "1.2.826.0.1.3680043.9.5").set("StudyDescription", "v2")),
+                Expected.NOTHING);
+        assertThat(sameId.replaced()).isTrue();
+        assertThat(sameId.path()).isEqualTo(first.path());
+        assertThat(index.studies(org.medjava.store.index.StudyQuery.all()).get(0).studyDescription()).isEqualTo("v2");
+
+        Ingested newId = ingest.receive(staged(ct("NEW", "1.2.826.0.1.3680043.9.5")), Expected.NOTHING);
+        assertThat(storage.root().resolve(newId.path().relative())).exists();
+        assertThat(storage.root().resolve(first.path().relative())).doesNotExist();
+        assertThat(index.instances(null, InstanceQuery.all().sopInstanceUid("1.2.826.0.1.3680043.9.5"))).hasSize(1);
+    }
+
+    @Test
+    void aDataSetThatIsNotWhatWasAnnouncedIsRefused() throws Exception {
+        Path file = staged(ct("P2", "1.2.826.0.1.3680043.9.6"));
+        assertThatThrownBy(() -> ingest(DuplicatePolicy.REJECT).receive(file,
+                Expected.sop("1.2.840.10008.5.1.4.1.1.2", "1.2.826.0.1.3680043.9.999")))
+                .isInstanceOfSatisfying(IngestFailure.class, e -> assertThat(e.status()).isEqualTo(0xA900));
+        assertThat(index.count()).isZero();
+        assertStagingEmpty();
+    }
+
+    @Test
+    void malformedNonImageAndNonDicomObjectsAreRefusedWithTheirStatus() throws Exception {
+        Ingest ingest = ingest(DuplicatePolicy.REJECT);
+        assertFailure(ingest, copy("MR_truncated.dcm"), 0xC000);
+        assertFailure(ingest, copy("rtdose.dcm"), 0x0122);
+        Path text = images.newStagingFile("test-");
+        Files.writeString(text, "not DICOM");
+        assertFailure(ingest, text, 0xC000);
+        assertThat(index.count()).isZero();
+        assertStagingEmpty();
+    }
+
+    private Path copy(String sample) throws IOException {
+        Path staged = images.newStagingFile("test-");
+        Files.copy(Samples.dicom(sample), staged, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        return staged;
+    }
+
+    private static void assertFailure(Ingest ingest, Path staged, int status) {
+        assertThatThrownBy(() -> ingest.receive(staged, Expected.NOTHING)).isInstanceOfSatisfying(IngestFailure.class,
+                e -> assertThat(e.status()).as(e.getMessage()).isEqualTo(status));
+    }
+
+    private void assertStagingEmpty() throws IOException {
+        try (Stream<Path> files = Files.list(storage.root().resolve(".staging"))) {
+            assertThat(files.toList()).isEmpty();
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package org.medjava.store.transcode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.pixelmed.dicom.Attribute;
+import com.pixelmed.dicom.AttributeList;
+import com.pixelmed.dicom.TagFromName;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.medjava.store.ingest.Part10File;
+import org.medjava.store.testsupport.Command;
+import org.medjava.store.testsupport.DecodedPixels;
+import org.medjava.store.testsupport.PixelData;
+import org.medjava.store.testsupport.Samples;
+
+/**
+ * {@link Transcoder} against references nobody here wrote: the original uncompressed pixels of the lossless samples
+ * (MR_small.dcm is what MR_small_RLE, _jp2klossless and DCMTK's JPEG lossless encodings of it hold), DCMTK's own
+ * decompression (dcmdrle, dcmdjpeg), and, for lossy data, what PixelMed decodes from the stored object.
+ */
+class TranscoderTest {
+
+    private static final String ELE = TransferSyntaxes.EXPLICIT_LE;
+    private static final String ILE = TransferSyntaxes.IMPLICIT_LE;
+
+    @TempDir
+    Path dir;
+
+    /** The object converted to {@code to}, written as a Part 10 file. */
+    private Path convert(Path stored, String to) throws Exception {
+        Path out = dir.resolve(stored.getFileName() + "-" + to + ".dcm");
+        return Files.write(out, Transcoder.part10(stored, syntaxOf(stored), to, "TEST"));
+    }
+
+    private static String syntaxOf(Path file) throws Exception {
+        return Part10File.read(file).transferSyntaxUid();
+    }
+
+    /** A sample compressed by a DCMTK tool ({@code dcmcjpeg} with its options). */
+    private Path dcmtk(String tool, String sample, String... options) throws Exception {
+        Path out = dir.resolve(sample + "-" + tool + String.join("", options) + ".dcm");
+        java.util.List<Object> args = new java.util.ArrayList<>(java.util.List.of((Object[]) options));
+        args.add(Samples.dicom(sample));
+        args.add(out);
+        Command.run(Command.of(tool, args.toArray())).assertOk();
+        return out;
+    }
+
+    private Path dcmtkDecompressed(String tool, Path compressed) throws Exception {
+        Path out = dir.resolve(compressed.getFileName() + "-" + tool + ".dcm");
+        Command.run(Command.of(tool, compressed, out)).assertOk();
+        return out;
+    }
+
+    private static AttributeList header(Path file) throws Exception {
+        AttributeList list = new AttributeList();
+        list.read(file.toString(), TagFromName.PixelData);
+        return list;
+    }
+
+    private static String value(Path file, com.pixelmed.dicom.AttributeTag tag) throws Exception {
+        return Attribute.getSingleStringValueOrEmptyString(header(file), tag).trim();
+    }
+
+    @Test
+    void losslessSyntaxesDecompressToTheOriginalPixelsAndToWhatDcmtkDecompresses() throws Exception {
+        byte[] original = PixelData.of(Samples.dicom("MR_small.dcm"));
+        Path rle = Samples.dicom("MR_small_RLE.dcm");
+        Path jpegLossless = dcmtk("dcmcjpeg", "MR_small.dcm", "+el"); // process 14, 1.2.840.10008.1.2.4.57
+        Path jpegLosslessSv1 = dcmtk("dcmcjpeg", "MR_small.dcm", "+e1"); // 1.2.840.10008.1.2.4.70
+        assertThat(syntaxOf(jpegLossless)).isEqualTo("1.2.840.10008.1.2.4.57");
+        assertThat(syntaxOf(jpegLosslessSv1)).isEqualTo("1.2.840.10008.1.2.4.70");
+
+        for (Path stored : new Path[] {rle, jpegLossless, jpegLosslessSv1, Samples.dicom("MR_small_jp2klossless.dcm")}) {
+            for (String to : new String[] {ELE, ILE}) {
+                Path converted = convert(stored, to);
+                assertThat(syntaxOf(converted)).isEqualTo(to);
+                assertThat(PixelData.of(converted)).as(stored + " to " + to).isEqualTo(original);
+                assertThat(header(converted).get(TagFromName.LossyImageCompression)).as(stored.toString()).isNull();
+            }
+        }
+        assertThat(PixelData.of(dcmtkDecompressed("dcmdrle", rle))).isEqualTo(original);
+        assertThat(PixelData.of(dcmtkDecompressed("dcmdjpeg", jpegLossless))).isEqualTo(original);
+        assertThat(PixelData.of(dcmtkDecompressed("dcmdjpeg", jpegLosslessSv1))).isEqualTo(original);
+    }
+
+    @Test
+    void colourRleDecompressesAsDcmtkDoes() throws Exception {
+        Path stored = Samples.dicom("SC_rgb_rle.dcm");
+        Path converted = convert(stored, ELE);
+        Path dcmtk = dcmtkDecompressed("dcmdrle", stored);
+
+        assertThat(value(converted, TagFromName.PhotometricInterpretation)).isEqualTo("RGB");
+        assertThat(value(converted, TagFromName.PlanarConfiguration)).isEqualTo(value(dcmtk,
+                TagFromName.PlanarConfiguration));
+        assertThat(PixelData.of(converted)).isEqualTo(PixelData.of(dcmtk));
+        assertThat(DecodedPixels.of(converted)).isEqualTo(DecodedPixels.of(stored));
+    }
+
+    @Test
+    void lossyJpegBecomesRgbKeepsItsLossyMarkAndDecodesAsTheStoredObjectDoes() throws Exception {
+        Path ybrFull = Samples.dicom("SC_rgb_jpeg_dcmtk.dcm");
+        Path ybr422 = dcmtk("dcmcjpeg", "examples_rgb_color.dcm", "+eb", "+s2"); // baseline, 4:2:2
+        assertThat(value(ybr422, TagFromName.PhotometricInterpretation)).isEqualTo("YBR_FULL_422");
+
+        for (Path stored : new Path[] {ybrFull, ybr422}) {
+            Path converted = convert(stored, ELE);
+            AttributeList h = header(converted);
+            assertThat(Attribute.getSingleStringValueOrEmptyString(h, TagFromName.PhotometricInterpretation))
+                    .as(stored.toString()).isEqualTo("RGB");
+            assertThat(Attribute.getSingleIntegerValueOrDefault(h, TagFromName.PlanarConfiguration, -1)).isZero();
+            assertThat(Attribute.getSingleStringValueOrEmptyString(h, TagFromName.LossyImageCompression))
+                    .isEqualTo("01");
+            assertThat(Attribute.getDelimitedStringValuesOrEmptyString(h, TagFromName.LossyImageCompressionMethod))
+                    .contains("ISO_10918_1");
+            assertThat(PixelData.of(converted)).hasSize(3 * Attribute.getSingleIntegerValueOrDefault(h,
+                    TagFromName.Rows, 0) * Attribute.getSingleIntegerValueOrDefault(h, TagFromName.Columns, 0));
+            assertThat(DecodedPixels.of(converted)).as(stored.toString()).isEqualTo(DecodedPixels.of(stored));
+        }
+    }
+
+    @Test
+    void lossyJpeg2000KeepsItsLossyMark() throws Exception {
+        Path stored = Samples.dicom("JPEG2000.dcm");
+        Path converted = convert(stored, ELE);
+        assertThat(value(converted, TagFromName.LossyImageCompression)).isEqualTo("01");
+        assertThat(DecodedPixels.of(converted)).isEqualTo(DecodedPixels.of(stored));
+    }
+
+    @Test
+    void uncompressedSyntaxesConvertIntoEachOther() throws Exception {
+        byte[] original = PixelData.of(Samples.dicom("MR_small.dcm"));
+        for (String sample : new String[] {"MR_small_bigendian.dcm", "MR_small_implicit.dcm", "MR_small.dcm"}) {
+            for (String to : new String[] {ELE, ILE, TransferSyntaxes.EXPLICIT_BE}) {
+                Path converted = convert(Samples.dicom(sample), to);
+                assertThat(syntaxOf(converted)).isEqualTo(to);
+                assertThat(PixelData.of(converted)).as(sample + " to " + to).isEqualTo(original);
+            }
+        }
+        Path deflated = Samples.dicom("image_dfl.dcm");
+        assertThat(DecodedPixels.of(convert(deflated, ELE))).isEqualTo(DecodedPixels.of(deflated));
+    }
+
+    @Test
+    void whatCannotBeDecodedHereIsRefusedWithTheReason() {
+        assertThatThrownBy(() -> convert(Samples.dicom("MR_small_jpeg_ls_lossless.dcm"), ELE))
+                .isInstanceOf(NotTranscodable.class).hasMessageContaining("JPEG-LS").hasMessageContaining("dcmdjpls");
+        assertThatThrownBy(() -> convert(Samples.dicom("JPEG-lossy.dcm"), ELE)) // 12-bit JPEG extended
+                .isInstanceOf(NotTranscodable.class).hasMessageContaining("12-bit").hasMessageContaining("dcmdjpeg");
+        assertThatThrownBy(() -> convert(Samples.dicom("MR_small.dcm"), "1.2.840.10008.1.2.4.50"))
+                .isInstanceOf(NotTranscodable.class).hasMessageContaining("only to uncompressed");
+    }
+
+    @Test
+    void theDataSetAloneIsWhatThePart10FileHoldsAfterItsMetaInformation() throws Exception {
+        Path stored = Samples.dicom("MR_small_RLE.dcm");
+        Path part10 = convert(stored, ILE);
+        byte[] all = Files.readAllBytes(part10);
+        byte[] dataSet = java.util.Arrays.copyOfRange(all, (int) Part10File.read(part10).dataSetOffset(), all.length);
+        assertThat(Transcoder.dataSet(stored, syntaxOf(stored), ILE)).isEqualTo(dataSet);
+    }
+}
