@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs, on a fresh Debian (bookworm) machine, everything the build and tests need that Maven cannot fetch.
-# Idempotent and quick when everything is there. Run by ./medjava test and ./medjava start.
+# Installs, on a fresh Debian (bookworm) machine, what Maven cannot fetch: by default what the build and the store
+# need (./medjava start, build, ...); with --test also the peers the tests run against (./medjava test).
+# Idempotent and quick when everything is there.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -17,6 +18,8 @@ fi
 
 # PixelMed (DICOM, for image-codec) from Debian into the local Maven repository.
 "$here/install-pixelmed.sh"
+
+[ "${1:-}" = --test ] || exit 0
 
 # PostgreSQL server binaries: the index's production database, which the tests start privately (LocalPostgres).
 ensure_packages postgresql
