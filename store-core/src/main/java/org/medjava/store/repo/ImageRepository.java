@@ -20,7 +20,6 @@ import org.medjava.store.storage.LocalCopy;
 import org.medjava.store.storage.ObjectStorage;
 import org.medjava.store.storage.StagedBody;
 import org.medjava.store.storage.StorageEntry;
-import org.medjava.store.storage.StorageUnavailableException;
 
 /**
  * The hierarchical image repository: store paths ({@code /images/...} on the web) over an {@link ObjectStorage}.
@@ -197,7 +196,7 @@ public final class ImageRepository {
                 StorageEntry entry = storage.install(path.relative(), staged,
                         e -> onInstalled.accept(toStored(path, e)));
                 return new PutResult(toStored(path, entry), current == null);
-            } catch (StorageUnavailableException e) {
+            } catch (IOException e) { // unreachable object storage, a full or failing disk: nothing was changed
                 throw unavailable("cannot store " + path, e);
             } finally {
                 lock.unlock();

@@ -1,6 +1,5 @@
 package org.medjava.store.storage;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -147,49 +146,7 @@ public final class LocalFileStorage implements ObjectStorage {
         }
         FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
         channel.position(offset);
-        return new Limited(Channels.newInputStream(channel), length);
-    }
-
-    /** At most {@code remaining} bytes of a stream. */
-    private static final class Limited extends FilterInputStream {
-        private long remaining;
-
-        Limited(InputStream in, long length) {
-            super(in);
-            this.remaining = length;
-        }
-
-        @Override
-        public int read() throws IOException {
-            if (remaining <= 0) {
-                return -1;
-            }
-            int b = super.read();
-            remaining -= b < 0 ? 0 : 1;
-            return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            if (remaining <= 0) {
-                return -1;
-            }
-            int n = super.read(b, off, (int) Math.min(len, remaining));
-            remaining -= Math.max(n, 0);
-            return n;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            long skipped = super.skip(Math.min(n, remaining));
-            remaining -= skipped;
-            return skipped;
-        }
-
-        @Override
-        public int available() throws IOException {
-            return (int) Math.min(super.available(), remaining);
-        }
+        return new LimitedInputStream(Channels.newInputStream(channel), length);
     }
 
     @Override
@@ -257,7 +214,7 @@ public final class LocalFileStorage implements ObjectStorage {
             }
             Set<Path> changedDirectories = createParents(key, target);
             body.awaitDurable();
-            Files.setLastModifiedTime(temp, writeClock.next());
+            Files.setLastModifiedTime(temp, FileTime.from(writeClock.next()));
             move(temp, target);
             // The body was forced to disk before the rename, so the new name never points to missing data; the
             // directories are forced after it (in the background, while onVisible runs) and before the caller
@@ -377,19 +334,5 @@ public final class LocalFileStorage implements ObjectStorage {
 
     @Override
     public void close() {
-    }
-
-    /**
-     * Modification times that strictly increase from write to write, so that the ETag (size, time, file key)
-     * differs for every write even where the file system's clock is coarse or inode numbers are reused.
-     */
-    private static final class WriteClock {
-        private long lastMicros;
-
-        synchronized FileTime next() {
-            long now = java.time.Instant.now().toEpochMilli() * 1000;
-            lastMicros = Math.max(now, lastMicros + 1);
-            return FileTime.from(lastMicros, TimeUnit.MICROSECONDS);
-        }
     }
 }

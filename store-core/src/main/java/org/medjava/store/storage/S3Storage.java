@@ -619,18 +619,6 @@ public final class S3Storage implements ObjectStorage {
                 ? m + " (" + root.getMessage() + ")" : String.valueOf(m);
     }
 
-    /** Write times that strictly increase, in microseconds, so that no two installs share an ETag or a time. */
-    private static final class WriteClock {
-        private long lastMicros;
-
-        synchronized Instant next() {
-            Instant now = Instant.now();
-            long micros = TimeUnit.SECONDS.toMicros(now.getEpochSecond()) + now.getNano() / 1000;
-            lastMicros = Math.max(micros, lastMicros + 1);
-            return Instant.ofEpochSecond(lastMicros / 1_000_000, (lastMicros % 1_000_000) * 1000);
-        }
-    }
-
     /**
      * An object's body: read failures name the storage, and closing before the end aborts the connection rather
      * than draining the rest of a possibly large body.
@@ -695,57 +683,6 @@ public final class S3Storage implements ObjectStorage {
         private StorageUnavailableException readFailed(Exception e) {
             return new StorageUnavailableException("object storage at " + endpoint() + " unreachable: reading "
                     + key + " failed: " + messageOf(e), e);
-        }
-    }
-
-    /** At most {@code remaining} bytes of a stream. */
-    private static final class LimitedInputStream extends FilterInputStream {
-        private long remaining;
-
-        LimitedInputStream(InputStream in, long limit) {
-            super(in);
-            this.remaining = limit;
-        }
-
-        @Override
-        public int read() throws IOException {
-            if (remaining <= 0) {
-                return -1;
-            }
-            int b = super.read();
-            if (b >= 0) {
-                remaining--;
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            if (remaining <= 0) {
-                return -1;
-            }
-            int n = super.read(b, off, (int) Math.min(len, remaining));
-            if (n > 0) {
-                remaining -= n;
-            }
-            return n;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            long skipped = super.skip(Math.min(n, remaining));
-            remaining -= skipped;
-            return skipped;
-        }
-
-        @Override
-        public int available() throws IOException {
-            return (int) Math.min(super.available(), remaining);
-        }
-
-        @Override
-        public boolean markSupported() {
-            return false;
         }
     }
 }
