@@ -116,9 +116,13 @@ public class StoreAssembly {
             return new LocalFileStorage(config.imagesDir());
         }
         S3Storage s3 = S3Storage.open(config.s3Settings(), data.resolve("work/staging"));
-        int aborted = s3.abortStaleUploads(Duration.ofDays(1));
-        if (aborted > 0) {
-            LOG.info("aborted " + aborted + " unfinished multipart uploads older than a day");
+        try {
+            int aborted = s3.abortStaleUploads(Duration.ofDays(1));
+            if (aborted > 0) {
+                LOG.info("aborted " + aborted + " unfinished multipart uploads older than a day");
+            }
+        } catch (IOException e) { // housekeeping only: never a reason not to start
+            LOG.warning("could not abort unfinished multipart uploads (" + e.getMessage() + "); continuing");
         }
         return s3;
     }

@@ -272,7 +272,7 @@ public final class LocalFileStorage implements ObjectStorage {
         } catch (NoSuchFileException e) {
             return false;
         } catch (DirectoryNotEmptyException e) {
-            throw new StoreException(StoreException.Kind.CONFLICT, key + " is not empty; delete what is in it first");
+            throw new StoreException(StoreException.Kind.CONFLICT, key + "/ is not empty; delete what is in it first");
         }
         directorySync.request(file.getParent()).join();
         return true;

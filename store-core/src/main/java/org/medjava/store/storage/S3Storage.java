@@ -408,8 +408,8 @@ public final class S3Storage implements ObjectStorage {
                 return true;
             }
             if (isDirectory(key)) {
-                throw new StoreException(StoreException.Kind.CONFLICT, "cannot delete " + (key.isEmpty() ? "the root"
-                        : key) + ": the directory is not empty");
+                throw new StoreException(StoreException.Kind.CONFLICT, (key.isEmpty() ? "the root" : key + "/")
+                        + " is not empty; delete what is in it first");
             }
             return false; // an empty directory does not exist in S3
         } catch (SdkException e) {
@@ -484,6 +484,9 @@ public final class S3Storage implements ObjectStorage {
     }
 
     private String objectKey(String key) {
+        if (key.endsWith("/")) {
+            key = key.substring(0, key.length() - 1); // keys name directories without it; "a//b" would be another key
+        }
         return prefix.isEmpty() ? key : key.isEmpty() ? prefix : prefix + "/" + key;
     }
 
