@@ -1,24 +1,19 @@
 package org.medjava.store.security;
 
 import java.io.IOException;
-import java.io.Reader;
-import java.io.Writer;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * The store's accounts, in a properties file ({@code name = role:hash}) readable by its owner only. Passwords are
+ * The store's accounts, kept in an {@link AccountBook} (a properties file, or a cluster's shared state). Passwords are
  * kept as PBKDF2 hashes; since HTTP Basic sends the password with every request and a PBKDF2 check costs hundreds
  * of milliseconds by design, successful checks are remembered in memory (as a SHA-256 of name and password, never
  * the password) until the account changes.
@@ -31,29 +26,45 @@ public final class UserStore {
     public record User(String name, Role role, String passwordHash) {
     }
 
-    private final Path file;
+    private final AccountBook book;
     private final Map<String, User> users = new TreeMap<>();
     private final Map<String, String> verified = new ConcurrentHashMap<>();
 
+    /** The accounts in a properties file ({@code name = role:hash}), readable by its owner only. */
     public UserStore(Path file) throws IOException {
-        this.file = file;
-        if (Files.exists(file)) {
-            Properties p = new Properties();
-            try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                p.load(in);
+        this(new AccountFile(file));
+    }
+
+    public UserStore(AccountBook book) throws IOException {
+        this.book = book;
+        reload();
+        book.onChange(() -> {
+            try {
+                reload();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-            for (String name : p.stringPropertyNames()) {
-                String[] roleAndHash = p.getProperty(name).split(":", 2);
-                if (roleAndHash.length != 2) {
-                    throw new IOException(file + ": the entry for " + name + " is not role:hash");
-                }
-                try {
-                    users.put(name, new User(name, Role.parse(roleAndHash[0]), roleAndHash[1]));
-                } catch (IllegalArgumentException e) {
-                    throw new IOException(file + ": the entry for " + name + ": " + e.getMessage(), e);
-                }
+        });
+    }
+
+    /** Reads the accounts again (another node changed them); remembered password checks are forgotten. */
+    private synchronized void reload() throws IOException {
+        Map<String, User> loaded = new TreeMap<>();
+        for (Map.Entry<String, String> e : book.load().entrySet()) {
+            String name = e.getKey();
+            String[] roleAndHash = e.getValue().split(":", 2);
+            if (roleAndHash.length != 2) {
+                throw new IOException(book + ": the entry for " + name + " is not role:hash");
+            }
+            try {
+                loaded.put(name, new User(name, Role.parse(roleAndHash[0]), roleAndHash[1]));
+            } catch (IllegalArgumentException ex) {
+                throw new IOException(book + ": the entry for " + name + ": " + ex.getMessage(), ex);
             }
         }
+        users.clear();
+        users.putAll(loaded);
+        verified.clear();
     }
 
     public synchronized boolean isEmpty() {
@@ -74,15 +85,16 @@ public final class UserStore {
         if (password.length < 8) {
             throw new IllegalArgumentException("passwords need at least 8 characters");
         }
-        users.put(name, new User(name, role, PasswordHasher.hash(password)));
+        User user = new User(name, role, PasswordHasher.hash(password));
+        users.put(name, user);
         verified.clear();
-        save();
+        book.put(name, entry(user), entries());
     }
 
     public synchronized boolean remove(String name) throws IOException {
         boolean removed = users.remove(name) != null;
         verified.clear();
-        save();
+        book.remove(name, entries());
         return removed;
     }
 
@@ -118,15 +130,13 @@ public final class UserStore {
         }
     }
 
-    private void save() throws IOException {
-        Properties p = new Properties();
-        users.values().forEach(u -> p.setProperty(u.name(), u.role().id() + ":" + u.passwordHash()));
-        Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.deleteIfExists(temp);
-        Files.createFile(temp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        try (Writer out = Files.newBufferedWriter(temp, StandardCharsets.UTF_8)) {
-            p.store(out, "MedJava image store accounts: name = role:PBKDF2 hash. Manage with /admin/users.");
-        }
-        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    private static String entry(User u) {
+        return u.role().id() + ":" + u.passwordHash();
+    }
+
+    private Map<String, String> entries() {
+        Map<String, String> all = new TreeMap<>();
+        users.values().forEach(u -> all.put(u.name(), entry(u)));
+        return all;
     }
 }

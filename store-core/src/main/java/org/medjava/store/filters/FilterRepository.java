@@ -33,12 +33,18 @@ public final class FilterRepository implements AutoCloseable {
     private final Path staging;
     private final long maxJarBytes;
     private final FilterRegistry registry;
+    private volatile PluginCatalog catalog = PluginCatalog.NONE;
 
     public FilterRepository(Path pluginsDir, Path workDir, long maxJarBytes) throws IOException {
         this.pluginsDir = Files.createDirectories(pluginsDir);
         this.staging = Files.createDirectories(pluginsDir.resolve(".staging"));
         this.maxJarBytes = maxJarBytes;
         this.registry = new FilterRegistry(Files.createDirectories(workDir));
+    }
+
+    /** Where changes are announced from now on (a cluster's shared catalog). */
+    public void announceTo(PluginCatalog catalog) {
+        this.catalog = catalog;
     }
 
     public FilterRegistry registry() {
@@ -117,6 +123,7 @@ public final class FilterRepository implements AutoCloseable {
                     StandardCopyOption.REPLACE_EXISTING);
             Files.deleteIfExists(suspendedMarker(id));
             setSuspended(loaded, false); // the registry keeps suspensions by filter id; a new install starts active
+            catalog.installed(id, pluginsDir.resolve(id + ".jar"));
             return new Installed(loaded, replacing);
         } finally {
             Files.deleteIfExists(temp);
@@ -143,6 +150,7 @@ public final class FilterRepository implements AutoCloseable {
         registry.remove(id);
         Files.deleteIfExists(pluginsDir.resolve(id + ".jar"));
         Files.deleteIfExists(suspendedMarker(id));
+        catalog.removed(id);
     }
 
     /** Suspends (or resumes) every filter of a plugin; remembered across restarts. */
@@ -158,7 +166,70 @@ public final class FilterRepository implements AutoCloseable {
         } else {
             Files.deleteIfExists(suspendedMarker(id));
         }
+        catalog.suspended(id, suspended);
         return plugin;
+    }
+
+    /**
+     * Makes this repository hold exactly the given plugins (another node's changes): JARs that differ from the
+     * local ones (by SHA-256) are loaded, plugins not listed are removed, suspensions are set as listed. Nothing is
+     * announced. A JAR that fails to load here is logged and left as the registry marks it.
+     *
+     * @param jars      the plugins' JARs by id
+     * @param suspended the ids of the suspended plugins
+     */
+    public synchronized void sync(Map<String, byte[]> jars, java.util.Set<String> suspended) throws IOException {
+        for (Map.Entry<String, byte[]> e : jars.entrySet()) {
+            String id = e.getKey();
+            if (!PLUGIN_ID.matcher(id).matches()) {
+                continue;
+            }
+            Path jar = pluginsDir.resolve(id + ".jar");
+            if (!Files.isRegularFile(jar) || !java.util.Arrays.equals(sha256(Files.readAllBytes(jar)),
+                    sha256(e.getValue())) || registry.plugin(id).isEmpty()) {
+                Path temp = Files.createTempFile(staging, id + "-", ".jar");
+                try {
+                    Files.write(temp, e.getValue());
+                    registry.load(id, temp, Map.of());
+                    Files.move(temp, jar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                    LOG.info("plugin " + id + " loaded from the cluster's catalog");
+                } catch (RegistryException ex) {
+                    LOG.log(Level.WARNING, "plugin " + id + " from the cluster's catalog does not load here: "
+                            + ex.getMessage());
+                } finally {
+                    Files.deleteIfExists(temp);
+                }
+            }
+            registry.plugin(id).filter(p -> p.state() == PluginInfo.State.ACTIVE).ifPresent(p -> {
+                boolean wanted = suspended.contains(id);
+                setSuspended(p, wanted);
+                try {
+                    if (wanted) {
+                        Files.writeString(suspendedMarker(id), "suspended\n");
+                    } else {
+                        Files.deleteIfExists(suspendedMarker(id));
+                    }
+                } catch (IOException ex) {
+                    throw new java.io.UncheckedIOException(ex);
+                }
+            });
+        }
+        for (PluginInfo p : registry.plugins()) {
+            if (!jars.containsKey(p.id())) {
+                registry.remove(p.id());
+                Files.deleteIfExists(pluginsDir.resolve(p.id() + ".jar"));
+                Files.deleteIfExists(suspendedMarker(p.id()));
+                LOG.info("plugin " + p.id() + " removed: it left the cluster's catalog");
+            }
+        }
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private void setSuspended(PluginInfo plugin, boolean suspended) {

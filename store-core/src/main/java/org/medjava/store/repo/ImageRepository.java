@@ -12,10 +12,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.medjava.codec.ImageFormat;
 import org.medjava.store.StoreException;
+import org.medjava.store.cluster.LocalPathLocks;
+import org.medjava.store.cluster.PathLocks;
 import org.medjava.store.storage.LocalCopy;
 import org.medjava.store.storage.ObjectStorage;
 import org.medjava.store.storage.StagedBody;
@@ -34,18 +35,20 @@ import org.medjava.store.storage.StorageEntry;
  */
 public final class ImageRepository {
 
-    private static final int STRIPES = 256;
-
     private final ObjectStorage storage;
     private final long maxUploadBytes;
-    private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
+    private final PathLocks locks;
 
+    /** A repository whose writers are serialized within this process (one store node). */
     public ImageRepository(ObjectStorage storage, long maxUploadBytes) {
+        this(storage, maxUploadBytes, new LocalPathLocks());
+    }
+
+    /** @param locks the path locks: this process's, or a cluster's */
+    public ImageRepository(ObjectStorage storage, long maxUploadBytes, PathLocks locks) {
         this.storage = storage;
         this.maxUploadBytes = maxUploadBytes;
-        for (int i = 0; i < STRIPES; i++) {
-            locks[i] = new ReentrantLock();
-        }
+        this.locks = locks;
     }
 
     public ObjectStorage storage() {
@@ -58,7 +61,7 @@ public final class ImageRepository {
 
     public Optional<StoredFile> stat(StorePath path) {
         try {
-            return storage.stat(path.relative()).map(e -> toStored(path, e));
+            return storage.stat(key(path)).map(e -> toStored(path, e));
         } catch (IOException e) {
             throw unavailable("cannot read " + path, e);
         }
@@ -90,7 +93,7 @@ public final class ImageRepository {
         }
         List<StoredFile> entries = new ArrayList<>();
         try {
-            for (StorageEntry e : storage.list(dir.relative())) {
+            for (StorageEntry e : storage.list(key(dir))) {
                 entries.add(toStored(dir.child(e.name(), e.directory()), e));
             }
         } catch (IOException e) {
@@ -102,12 +105,12 @@ public final class ImageRepository {
 
     /** Reads a byte range of a stored file; the caller closes the stream. */
     public InputStream open(StoredFile file, long offset, long length) throws IOException {
-        return storage.open(file.path().relative(), offset, length);
+        return storage.open(key(file.path()), offset, length);
     }
 
     /** A stored file's bytes as a local file, for decoders that need one (close it when done). */
     public LocalCopy localCopy(StorePath path) throws IOException {
-        return storage.localCopy(path.relative());
+        return storage.localCopy(key(path));
     }
 
     /** The outcome of a write: the file as stored now, and whether it is new. */
@@ -185,21 +188,17 @@ public final class ImageRepository {
                 throw tooLarge(size + " bytes");
             }
             staged.awaitDurable(); // before taking the lock: other writers of this stripe need not wait for it
-            ReentrantLock lock = lockFor(path);
-            lock.lock();
-            try {
+            try (PathLocks.Held lock = locks.lock(path)) {
                 StoredFile current = stat(path).orElse(null);
                 if (current != null && current.directory()) {
                     throw new StoreException(StoreException.Kind.CONFLICT, path.relative() + " is a directory");
                 }
                 preconditions.check(path, current);
-                StorageEntry entry = storage.install(path.relative(), staged,
+                StorageEntry entry = storage.install(key(path), staged,
                         e -> onInstalled.accept(toStored(path, e)));
                 return new PutResult(toStored(path, entry), current == null);
             } catch (IOException e) { // unreachable object storage, a full or failing disk: nothing was changed
                 throw unavailable("cannot store " + path, e);
-            } finally {
-                lock.unlock();
             }
         } finally {
             Files.deleteIfExists(staged.file());
@@ -215,24 +214,21 @@ public final class ImageRepository {
         if (path.isRoot()) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "the repository root cannot be deleted");
         }
-        ReentrantLock lock = lockFor(path);
-        lock.lock();
-        try {
+        try (PathLocks.Held lock = locks.lock(path)) {
             StoredFile current = stat(path).orElseThrow(() -> notFound(path));
             preconditions.check(path, current);
-            if (!storage.delete(current.path().relative())) {
+            if (!storage.delete(key(current.path()))) {
                 throw notFound(path);
             }
             onDeleted.accept(current);
         } catch (IOException e) {
             throw unavailable("cannot delete " + path, e);
-        } finally {
-            lock.unlock();
         }
     }
 
-    private ReentrantLock lockFor(StorePath path) {
-        return locks[Math.floorMod(path.asDirectory().relative().hashCode(), STRIPES)];
+    /** The storage key of a path: its relative form without the trailing '/' of a directory. */
+    private static String key(StorePath path) {
+        return PathLocks.keyOf(path);
     }
 
     private static StoreException notFound(StorePath path) {

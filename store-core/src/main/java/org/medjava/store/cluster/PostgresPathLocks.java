@@ -1,0 +1,79 @@
+package org.medjava.store.cluster;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.medjava.store.repo.StorePath;
+
+/**
+ * Path locks shared by every node of a cluster: a PostgreSQL session-level advisory lock per path (keyed by 64 bits
+ * of the path's SHA-256), taken after this process's own striped lock so that writers within one node queue locally
+ * and hold one database connection at a time. A node that cannot reach the database cannot take a lock, so it cannot
+ * become a second writer of a path; its writes are refused (503) until the database is back. The lock dies with its
+ * session: a node killed while holding one frees it at once.
+ */
+public final class PostgresPathLocks implements PathLocks {
+
+    /** How long a writer waits for another node's writer of the same path before giving up (a 503). */
+    private static final String LOCK_TIMEOUT = "30s";
+
+    private final ClusterDatabase database;
+    private final LocalPathLocks local = new LocalPathLocks();
+
+    public PostgresPathLocks(ClusterDatabase database) {
+        this.database = database;
+    }
+
+    @Override
+    public Held lock(StorePath path) {
+        Held localLock = local.lock(path);
+        long key = key(PathLocks.keyOf(path));
+        Connection c;
+        try {
+            c = database.borrow("locking " + path);
+        } catch (RuntimeException e) {
+            localLock.close();
+            throw e;
+        }
+        try (Statement s = c.createStatement();
+             PreparedStatement lock = c.prepareStatement("select pg_advisory_lock(?)")) {
+            s.execute("set lock_timeout = '" + LOCK_TIMEOUT + "'");
+            lock.setLong(1, key);
+            lock.execute();
+        } catch (SQLException e) {
+            database.giveBack(c, true);
+            localLock.close();
+            throw database.unavailable("locking " + path, e);
+        }
+        return () -> {
+            boolean broken = true;
+            try (PreparedStatement unlock = c.prepareStatement("select pg_advisory_unlock(?)")) {
+                unlock.setLong(1, key);
+                unlock.execute();
+                broken = false;
+            } catch (SQLException e) {
+                // the session is gone, and its locks with it
+            } finally {
+                database.giveBack(c, broken);
+                localLock.close();
+            }
+        };
+    }
+
+    static long key(String path) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(path.getBytes(StandardCharsets.UTF_8));
+            long k = 0;
+            for (int i = 0; i < 8; i++) {
+                k = (k << 8) | (d[i] & 0xff);
+            }
+            return k;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
