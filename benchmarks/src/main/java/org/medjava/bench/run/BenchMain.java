@@ -13,6 +13,8 @@ import java.util.Map;
 import org.medjava.bench.BenchPaths;
 import org.medjava.bench.report.ReportGenerator;
 import org.medjava.bench.variant.JavaFilters;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
 
 /**
  * {@code java -jar benchmarks.jar} — the whole benchmark run and its report:
@@ -22,7 +24,8 @@ import org.medjava.bench.variant.JavaFilters;
  *   [--sizes 256,4096,WxH]    [--filters blur,emboss]   narrow the full run
  *   [--skip jmh,c,transport,store]
  *   report DIR                only regenerate the report from DIR/raw
- *   jmh [JMH options]         plain JMH (org.openjdk.jmh.Main) over FilterBenchmark and CopyBaseline
+ *   jmh [JMH options]         plain JMH (org.openjdk.jmh.Main) over FilterBenchmark and CopyBaseline, or over
+ *                             the benchmarks a regexp names (jmh StoragePutBenchmark: the storage PUT benchmark)
  * </pre>
  * Steps that fail are recorded in {@code raw/problems.txt}, shown in the report, and make the exit code 1.
  */
@@ -32,7 +35,7 @@ public final class BenchMain {
 
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("jmh")) {
-            org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length));
+            org.openjdk.jmh.Main.main(jmhArgs(Arrays.copyOfRange(args, 1, args.length)));
             return;
         }
         if (args.length > 0 && args[0].equals("report")) {
@@ -49,6 +52,27 @@ public final class BenchMain {
                     + "[--skip jmh,c,transport,store] | report [DIR] | jmh [JMH options]");
             System.exit(2);
         }
+    }
+
+    /** What plain {@code jmh} runs when no regexp names benchmarks: the filter benchmarks, as it always has. */
+    static final String DEFAULT_JMH_INCLUDE = "org\\.medjava\\.bench\\.(FilterBenchmark|CopyBaseline)\\.";
+
+    /**
+     * JMH's arguments, plus {@link #DEFAULT_JMH_INCLUDE} when they name no benchmark: StoragePutBenchmark (an
+     * S3Proxy process, minutes) then stays out, and {@code -p size=1024} does not reach its {@code size} parameter.
+     * Arguments JMH cannot parse go through as they are, for JMH to explain.
+     */
+    static String[] jmhArgs(String[] args) {
+        try {
+            if (!new CommandLineOptions(args).getIncludes().isEmpty()) {
+                return args;
+            }
+        } catch (CommandLineOptionException e) {
+            return args;
+        }
+        String[] withDefault = Arrays.copyOf(args, args.length + 1);
+        withDefault[args.length] = DEFAULT_JMH_INCLUDE;
+        return withDefault;
     }
 
     static Path defaultOut() {

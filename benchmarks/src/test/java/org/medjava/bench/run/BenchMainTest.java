@@ -1,0 +1,48 @@
+package org.medjava.bench.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.medjava.bench.CopyBaseline;
+import org.medjava.bench.FilterBenchmark;
+import org.medjava.bench.StoragePutBenchmark;
+
+/**
+ * StoragePutBenchmark (an S3Proxy process, minutes) runs only when named: never in the quick or full run, and not in
+ * plain {@code jmh} without a regexp.
+ */
+class BenchMainTest {
+    private static final String STORAGE_PUT = StoragePutBenchmark.class.getName() + ".put";
+
+    @Test
+    void plainJmhWithoutRegexpRunsTheFilterBenchmarksOnly() {
+        String[] args = BenchMain.jmhArgs(new String[] {"-p", "size=1024", "-p", "filter=blur"});
+        assertThat(args).containsExactly("-p", "size=1024", "-p", "filter=blur", BenchMain.DEFAULT_JMH_INCLUDE);
+        Pattern include = Pattern.compile(BenchMain.DEFAULT_JMH_INCLUDE);
+        assertThat(include.matcher(FilterBenchmark.class.getName() + ".run").find()).isTrue();
+        assertThat(include.matcher(CopyBaseline.class.getName() + ".copy").find()).isTrue();
+        assertThat(include.matcher(STORAGE_PUT).find()).isFalse();
+    }
+
+    @Test
+    void aRegexpOrUnparsableArgumentsGoThroughUnchanged() {
+        assertThat(BenchMain.jmhArgs(new String[] {"StoragePutBenchmark", "-p", "storage=s3"}))
+                .containsExactly("StoragePutBenchmark", "-p", "storage=s3");
+        assertThat(BenchMain.jmhArgs(new String[] {"-f", "not-a-number"})).containsExactly("-f", "not-a-number");
+    }
+
+    @Test
+    void quickAndFullRunsLeaveTheStorageBenchmarkOut() {
+        List<JmhGroup> groups = new ArrayList<>(RunPlan.quick().groups());
+        groups.addAll(RunPlan.full().groups());
+        for (JmhGroup g : groups) {
+            for (String include : g.options(Path.of("unused.json")).getIncludes()) {
+                assertThat(Pattern.compile(include).matcher(STORAGE_PUT).find()).as(g.name()).isFalse();
+            }
+        }
+    }
+}
