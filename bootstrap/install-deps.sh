@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs, on a fresh Debian (bookworm) machine, what Maven cannot fetch: by default what the build and the store
-# need (./medjava start, build, ...); with --test also the peers the tests run against (./medjava test).
+# need (./medjava start, build, ...); with --cluster also PostgreSQL and nginx (./medjava cluster); with --test all
+# that and the peers the tests run against (./medjava test).
 # Idempotent and quick when everything is there.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,10 +20,17 @@ fi
 # PixelMed (DICOM, for image-codec) from Debian into the local Maven repository.
 "$here/install-pixelmed.sh"
 
-[ "${1:-}" = --test ] || exit 0
+case "${1:-}" in --test | --cluster) ;; *) exit 0 ;; esac
 
-# PostgreSQL server binaries: the index's production database, which the tests start privately (LocalPostgres).
+# PostgreSQL server binaries: the index's production database, which the tests start privately (LocalPostgres)
+# and ./medjava cluster starts as the nodes' shared index.
 ensure_packages postgresql
+
+# nginx: the load balancer in front of the nodes (ClusterHarness, ./medjava cluster). Only the binary is wanted:
+# each user runs a private nginx with its own config, so the package must not leave a system nginx on port 80.
+ensure_packages_no_start nginx
+
+[ "${1:-}" = --test ] || exit 0
 
 # Independent DICOM peers the PACS tests talk to (DCMTK tools, Orthanc with its DICOMweb plugin; dciodvfy from
 # dicom3tools validates the objects we write), and an X server for the viewer's GUI tests (Xvfb).

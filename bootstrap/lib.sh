@@ -15,6 +15,35 @@ ensure_packages() {
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# ensure_packages_no_start PKG...: ensure_packages, but without letting the packages' maintainer scripts start
+# their services (nginx's postinst would otherwise leave a system nginx on port 80). Debian's invoke-rc.d asks
+# /usr/sbin/policy-rc.d first: exit code 101 means "action forbidden". A policy-rc.d that is already there (Docker
+# images ship one) is left alone; ours is removed again however the installation ends.
+ensure_packages_no_start() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local policy=/usr/sbin/policy-rc.d sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if [ -e "$policy" ]; then
+    ensure_packages "${missing[@]}"
+    return
+  fi
+  printf '#!/bin/sh\n# bootstrap/lib.sh: no service starts while packages are installed\nexit 101\n' \
+    | $sudo tee "$policy" >/dev/null
+  $sudo chmod 755 "$policy"
+  # also when the installation is interrupted: a forgotten policy-rc.d would stop every later service start
+  trap "$sudo rm -f $policy" EXIT
+  trap "$sudo rm -f $policy; exit 130" INT TERM
+  local status=0
+  ensure_packages "${missing[@]}" || status=$?
+  $sudo rm -f "$policy"
+  trap - EXIT INT TERM
+  return $status
+}
+
 # install_maven_jar JAR GROUP ARTIFACT VERSION [POM]: put a jar that is not on Maven Central into the local
 # Maven repository (once), stripping its manifest Class-Path so nothing undeclared leaks onto class paths.
 install_maven_jar() {

@@ -92,6 +92,15 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.storage.s3.secret-key")
     Optional<String> s3SecretKey;
 
+    /** Several nodes as one store: coordination through the shared PostgreSQL (medjava.db.url) and S3 storage. */
+    @Inject
+    @ConfigProperty(name = "medjava.cluster.enabled", defaultValue = "false")
+    boolean clusterEnabled;
+
+    @Inject
+    @ConfigProperty(name = "medjava.cluster.node")
+    Optional<String> clusterNode;
+
     @Inject
     @ConfigProperty(name = "medjava.dicom.port")
     Optional<Integer> dicomPort;
@@ -200,6 +209,23 @@ public class StoreConfig {
         }
         return new S3Settings(endpoint, s3Region.orElse(null), s3Bucket.orElse(null), s3Prefix,
                 s3AccessKey.orElse(null), s3SecretKey.orElse(null));
+    }
+
+    public boolean clusterEnabled() {
+        return clusterEnabled;
+    }
+
+    /** This node's name in the cluster: medjava.cluster.node, else the host name and the data directory's name. */
+    public String clusterNode() {
+        return clusterNode.filter(s -> !s.isBlank()).map(String::trim).orElseGet(() -> {
+            String host;
+            try {
+                host = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (java.net.UnknownHostException e) {
+                host = "localhost";
+            }
+            return host + ":" + dataDir().getFileName();
+        });
     }
 
     /** The DICOM (DIMSE) port; empty: the store does not listen for DICOM. */

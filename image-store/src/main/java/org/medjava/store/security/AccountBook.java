@@ -14,6 +14,14 @@ public interface AccountBook {
     /** Creates or replaces one account (the whole book is written for a file: accounts are few). */
     void put(String name, String entry, Map<String, String> all) throws IOException;
 
+    /**
+     * Creates an account unless one of that name exists in the book.
+     *
+     * @param all every account with this one, as the book will hold them
+     * @return whether it was created
+     */
+    boolean putIfAbsent(String name, String entry, Map<String, String> all) throws IOException;
+
     void remove(String name, Map<String, String> all) throws IOException;
 
     /** Calls {@code reload} whenever another node changed the accounts. */

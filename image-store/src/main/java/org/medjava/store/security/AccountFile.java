@@ -40,6 +40,15 @@ public final class AccountFile implements AccountBook {
     }
 
     @Override
+    public boolean putIfAbsent(String name, String entry, Map<String, String> all) throws IOException {
+        if (load().containsKey(name)) {
+            return false;
+        }
+        save(all);
+        return true;
+    }
+
+    @Override
     public void remove(String name, Map<String, String> all) throws IOException {
         save(all);
     }

@@ -28,6 +28,11 @@ public final class SharedAccounts implements AccountBook {
     }
 
     @Override
+    public boolean putIfAbsent(String name, String entry, Map<String, String> all) {
+        return state.putIfAbsent(KIND, name, entry.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
     public void remove(String name, Map<String, String> all) {
         state.remove(KIND, name);
     }

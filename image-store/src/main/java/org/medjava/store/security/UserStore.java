@@ -91,6 +91,31 @@ public final class UserStore {
         book.put(name, entry(user), entries());
     }
 
+    /**
+     * Creates an account unless one of that name exists, here or (in a cluster) on another node.
+     *
+     * @return whether this call created it
+     */
+    public synchronized boolean putIfAbsent(String name, char[] password, Role role) throws IOException {
+        if (users.containsKey(name)) {
+            return false;
+        }
+        User user = new User(name, role, PasswordHasher.hash(password));
+        if (!book.putIfAbsent(name, entry(user), with(user))) {
+            reload();
+            return false;
+        }
+        users.put(name, user);
+        verified.clear();
+        return true;
+    }
+
+    private Map<String, String> with(User user) {
+        Map<String, String> all = entries();
+        all.put(user.name(), entry(user));
+        return all;
+    }
+
     public synchronized boolean remove(String name) throws IOException {
         boolean removed = users.remove(name) != null;
         verified.clear();

@@ -13,6 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.logging.Logger;
+import org.medjava.store.cluster.ClusterDatabase;
+import org.medjava.store.cluster.ClusterNodes;
+import org.medjava.store.cluster.LocalPathLocks;
+import org.medjava.store.cluster.PostgresPathLocks;
+import org.medjava.store.cluster.SharedPlugins;
+import org.medjava.store.cluster.SharedState;
 import org.medjava.store.config.StoreConfig;
 import org.medjava.store.dimse.DimseServer;
 import org.medjava.store.filters.FilterRepository;
@@ -28,6 +34,7 @@ import org.medjava.store.repo.StorePath;
 import org.medjava.store.repo.UploadValidator;
 import org.medjava.store.security.PasswordHasher;
 import org.medjava.store.security.Role;
+import org.medjava.store.security.SharedAccounts;
 import org.medjava.store.security.UserStore;
 import org.medjava.store.storage.LocalFileStorage;
 import org.medjava.store.storage.ObjectStorage;
@@ -55,6 +62,9 @@ public class StoreAssembly {
     private FilterRepository filters;
     private DicomIndex index;
     private ObjectStorage storage;
+    private ClusterDatabase clusterDatabase;
+    private ClusterNodes nodes;
+    private SharedState sharedState;
     private ImageRepository images;
     private RenderService renderer;
     private Ingest ingest;
@@ -72,7 +82,11 @@ public class StoreAssembly {
         long t0 = System.nanoTime();
         try {
             Path data = Files.createDirectories(config.dataDir());
-            boolean firstStart = !Files.exists(data.resolve(SEEDED_MARKER));
+            IndexDatabase database = config.dbUrl() == null ? IndexDatabase.h2(data.resolve("index"))
+                    : IndexDatabase.of(config.dbUrl(), config.dbUser(), config.dbPassword());
+            storage = openStorage(data);
+            boolean firstStart = config.clusterEnabled() ? joinCluster(database)
+                    : !Files.exists(data.resolve(SEEDED_MARKER));
             String newAdminPassword = createUsers(data);
             filters = new FilterRepository(config.pluginsDir(), data.resolve("work/registry"),
                     config.maxPluginBytes());
@@ -80,10 +94,12 @@ public class StoreAssembly {
                 Seeder.seedPlugins(config.seedPlugins().get(), config.pluginsDir());
             }
             filters.loadAll();
-            index = new DicomIndex(config.dbUrl() == null ? IndexDatabase.h2(data.resolve("index"))
-                    : IndexDatabase.of(config.dbUrl(), config.dbUser(), config.dbPassword()));
-            storage = openStorage(data);
-            images = new ImageRepository(storage, config.maxUploadBytes());
+            if (sharedState != null) {
+                SharedPlugins.join(sharedState, filters, firstStart);
+            }
+            index = new DicomIndex(database);
+            images = new ImageRepository(storage, config.maxUploadBytes(),
+                    clusterDatabase == null ? new LocalPathLocks() : new PostgresPathLocks(clusterDatabase));
             renderer = new RenderService(filters.registry(), config.maxPixels());
             ingest = new Ingest(images, index, new UploadValidator(config.maxPixels()),
                     DuplicatePolicy.parse(config.duplicatePolicy()));
@@ -99,12 +115,37 @@ public class StoreAssembly {
             dimse = DicomNetwork.start(config, ingest, search, index, images);
             remotePacs = DicomNetwork.remotePacs(config, ingest, search, images, data.resolve("work/scu"));
             Banner.print(config, users, newAdminPassword, filters.plugins().size(), seeded,
-                    Duration.ofNanos(System.nanoTime() - t0), DicomNetwork.describe(dimse, remotePacs));
+                    Duration.ofNanos(System.nanoTime() - t0), DicomNetwork.describe(dimse, remotePacs)
+                    + (nodes == null ? "" : "; cluster node " + nodes.node() + " of " + nodes.alive()));
 
         } catch (IOException e) {
             throw new UncheckedIOException("the image store cannot start with data directory " + config.dataDir()
                     + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Joins the cluster whose nodes share {@code database} (PostgreSQL: the index, the path locks, the accounts and
+     * the plugin catalog) and the object storage. Refuses, naming the setting, a node without either.
+     *
+     * @return whether this node initializes a new cluster (seeds it, publishes its plugins): exactly one node does
+     */
+    private boolean joinCluster(IndexDatabase database) {
+        if (!database.url().startsWith("jdbc:postgresql:")) {
+            throw new IllegalStateException("medjava.cluster.enabled=true needs the database all nodes share: set"
+                    + " medjava.db.url=jdbc:postgresql://host/db (and medjava.db.user, medjava.db.password)");
+        }
+        if (!config.s3Storage()) {
+            throw new IllegalStateException("medjava.cluster.enabled=true needs the object storage all nodes share:"
+                    + " set medjava.storage=s3 and medjava.storage.s3.*");
+        }
+        clusterDatabase = new ClusterDatabase(database);
+        nodes = ClusterNodes.join(clusterDatabase, config.clusterNode(), storage.describe());
+        sharedState = new SharedState(clusterDatabase);
+        boolean first = sharedState.putIfAbsent("cluster", "initialized",
+                nodes.node().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        LOG.info("joined the cluster as " + nodes.node() + (first ? ", initializing it" : ""));
+        return first;
     }
 
     /**
@@ -129,18 +170,27 @@ public class StoreAssembly {
 
     /** @return the first admin's password when this start created it, else null */
     private String createUsers(Path data) throws IOException {
-        users = new UserStore(data.resolve("users.properties"));
+        users = sharedState == null ? new UserStore(data.resolve("users.properties"))
+                : new UserStore(new SharedAccounts(sharedState));
         if (!users.isEmpty()) {
             return null;
         }
         String password = config.initialAdminPassword().orElseGet(PasswordHasher::randomPassword);
-        users.put("admin", password.toCharArray(), Role.ADMIN);
+        if (!users.putIfAbsent("admin", password.toCharArray(), Role.ADMIN)) {
+            return null; // another node of the cluster created it first
+        }
         LOG.info("created the first account, admin");
         return password;
     }
 
     @PreDestroy
     void stop() {
+        if (sharedState != null) {
+            sharedState.close();
+        }
+        if (nodes != null) {
+            nodes.close();
+        }
         if (dimse != null) {
             dimse.close();
         }
@@ -152,6 +202,9 @@ public class StoreAssembly {
         }
         if (storage != null) {
             storage.close();
+        }
+        if (clusterDatabase != null) {
+            clusterDatabase.close();
         }
     }
 

@@ -1,6 +1,7 @@
 package org.medjava.store.web;
 
 import org.medjava.store.index.DicomIndex;
+import org.medjava.store.index.IndexException;
 import org.medjava.store.repo.ImageRepository;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -35,7 +36,12 @@ final class DirectoryView {
 
     static Response respond(StorePath dir, ImageRepository images, DicomIndex index, HttpHeaders headers) {
         List<StoredFile> files = images.list(dir);
-        Map<String, InstanceSummary> dicom = index.instancesIn(dir.relative());
+        Map<String, InstanceSummary> dicom;
+        try {
+            dicom = index.instancesIn(dir.relative());
+        } catch (IndexException e) { // the listing stands without the DICOM summaries while the index is away
+            dicom = Map.of();
+        }
         List<Entry> entries = new ArrayList<>();
         for (StoredFile f : files) {
             String name = f.path().name();

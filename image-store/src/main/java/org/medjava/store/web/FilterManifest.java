@@ -1,6 +1,5 @@
 package org.medjava.store.web;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -12,13 +11,15 @@ import org.medjava.filter.runtime.PluginInfo;
 
 /**
  * The filter repository's manifest ({@code GET /filters}): what a client needs to download plugins, verify them
- * by SHA-256, and build its menus and parameter dialogs without loading them first.
+ * by SHA-256, and build its menus and parameter dialogs without loading them first. It describes the repository's
+ * content only (nothing about the node serving it, such as when it loaded a plugin), so every node of a cluster
+ * serves the same manifest with the same ETag.
  */
 public record FilterManifest(String filterApiVersion, List<Plugin> plugins) {
 
     /** One plugin JAR. {@code state} is ACTIVE or FAILED; {@code failure} says why (or why an upload was refused). */
-    public record Plugin(String id, String version, String state, String sha256, String download, Instant loadedAt,
-                         String failure, List<Filter> filters) {
+    public record Plugin(String id, String version, String state, String sha256, String download, String failure,
+                          List<Filter> filters) {
     }
 
     /** One filter of a plugin; {@code state} is ACTIVE, SUSPENDED or FAILED. */
@@ -34,9 +35,12 @@ public record FilterManifest(String filterApiVersion, List<Plugin> plugins) {
     static FilterManifest of(List<PluginInfo> plugins, List<FilterInfo> filters) {
         Map<String, List<FilterInfo>> byPlugin = filters.stream()
                 .collect(Collectors.groupingBy(FilterInfo::pluginId));
-        return new FilterManifest(FilterApi.VERSION, plugins.stream().map(p -> new Plugin(p.id(), p.version(),
-                p.state().name(), p.sha256(), "/filters/" + p.id() + ".jar", p.loadedAt(), p.failure(),
-                byPlugin.getOrDefault(p.id(), List.of()).stream().map(FilterManifest::filter).toList())).toList());
+        return new FilterManifest(FilterApi.VERSION, plugins.stream()
+                .sorted(java.util.Comparator.comparing(PluginInfo::id)).map(p -> new Plugin(p.id(), p.version(),
+                p.state().name(), p.sha256(), "/filters/" + p.id() + ".jar", p.failure(),
+                byPlugin.getOrDefault(p.id(), List.of()).stream()
+                .sorted(java.util.Comparator.comparing(FilterInfo::id)).map(FilterManifest::filter).toList()))
+                .toList());
     }
 
     private static Filter filter(FilterInfo f) {

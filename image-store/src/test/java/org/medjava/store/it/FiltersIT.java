@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.medjava.codec.ImageCodec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.testkit.PluginJarBuilder;
+import org.medjava.store.testsupport.TestPlugins;
 import org.medjava.store.testsupport.Samples;
 import org.medjava.store.testsupport.SharedStore;
 import org.medjava.store.testsupport.StoreClient;
@@ -59,13 +60,13 @@ class FiltersIT {
         assertThat(admin.get(render).statusCode()).isEqualTo(400);
 
         HttpResponse<String> installed = admin.sendText(admin.request("/filters/it-fill.jar")
-                .PUT(HttpRequest.BodyPublishers.ofFile(fillJar(dir.resolve("v1.jar"), 10))));
+                .PUT(HttpRequest.BodyPublishers.ofFile(TestPlugins.fill(dir.resolve("v1.jar"), 10))));
         assertThat(installed.statusCode()).as(installed.body()).isEqualTo(201);
         assertThat(installed.body()).contains("\"id\":\"it-fill\"", "\"version\":\"10\"");
         assertThat(pixel(admin.get(render).body())).isEqualTo(10);
 
         HttpResponse<String> replaced = admin.sendText(admin.request("/filters/it-fill.jar")
-                .PUT(HttpRequest.BodyPublishers.ofFile(fillJar(dir.resolve("v2.jar"), 20))));
+                .PUT(HttpRequest.BodyPublishers.ofFile(TestPlugins.fill(dir.resolve("v2.jar"), 20))));
         assertThat(replaced.statusCode()).isEqualTo(200);
         assertThat(pixel(admin.get(render).body())).isEqualTo(20);
 
@@ -115,32 +116,5 @@ class FiltersIT {
     private static int pixel(byte[] png) throws Exception {
         Raster r = ImageCodec.read(png);
         return r.rgb()[0] & 0xff;
-    }
-
-    /** A plugin "it-fill" whose filter "fill" paints its region with {@code value}: the result names the version. */
-    static Path fillJar(Path jar, int value) throws Exception {
-        String pkg = "it.fill.v" + value;
-        String source = """
-                package %1$s;
-                import java.util.List;
-                import org.medjava.filter.*;
-                import org.medjava.filter.spi.*;
-                public class Provider implements FilterProvider {
-                    public List<Filter> filters() {
-                        return List.of(new Filter() {
-                            final FilterDescriptor d = FilterDescriptor.builder("fill").version("%2$d").build();
-                            public FilterDescriptor descriptor() { return d; }
-                            public void apply(Raster src, Raster dst, Region r, FilterParams p, Implementation i) {
-                                byte[] out = dst.rgb();
-                                for (int y = r.y(); y < r.endY(); y++)
-                                    for (int x = r.x(); x < r.endX(); x++)
-                                        for (int c = 0; c < 3; c++) out[3 * (y * dst.width() + x) + c] = (byte) %2$d;
-                            }
-                        });
-                    }
-                }
-                """.formatted(pkg, value);
-        return PluginJarBuilder.plugin("it-fill").version(Integer.toString(value))
-                .source(pkg + ".Provider", source).provider(pkg + ".Provider").build(jar);
     }
 }

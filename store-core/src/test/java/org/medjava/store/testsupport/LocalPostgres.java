@@ -140,6 +140,32 @@ public final class LocalPostgres implements AutoCloseable {
         return jdbcUrl(name);
     }
 
+    /**
+     * Stops the server ({@code pg_ctl stop -m fast}: clients are disconnected) and keeps its data, for
+     * {@link #startAgain()}; an outage as the clients see it.
+     */
+    public synchronized void stopServer() {
+        if (stopped) {
+            throw new IllegalStateException(this + " is closed");
+        }
+        run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "fast", "-w", "-t", "30",
+                "stop"), 40, "pg_ctl stop");
+    }
+
+    /** Starts the server stopped by {@link #stopServer()} again, on the same port with the same data. */
+    public synchronized void startAgain() {
+        if (stopped) {
+            throw new IllegalStateException(this + " is closed");
+        }
+        startServer();
+    }
+
+    /** {@link #stopServer()} and {@link #startAgain()}. */
+    public void restart() {
+        stopServer();
+        startAgain();
+    }
+
     /** The server's log so far (for messages). */
     public String log() {
         try {
