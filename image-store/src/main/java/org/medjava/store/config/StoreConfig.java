@@ -101,6 +101,11 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.cluster.node")
     Optional<String> clusterNode;
 
+    /** How long a cluster's job survives its node's silence before another node runs it again. */
+    @Inject
+    @ConfigProperty(name = "medjava.jobs.lease-seconds", defaultValue = "15")
+    int jobLeaseSeconds;
+
     @Inject
     @ConfigProperty(name = "medjava.dicom.port")
     Optional<Integer> dicomPort;
@@ -209,6 +214,10 @@ public class StoreConfig {
         }
         return new S3Settings(endpoint, s3Region.orElse(null), s3Bucket.orElse(null), s3Prefix,
                 s3AccessKey.orElse(null), s3SecretKey.orElse(null));
+    }
+
+    public int jobLeaseSeconds() {
+        return jobLeaseSeconds;
     }
 
     public boolean clusterEnabled() {

@@ -7,6 +7,10 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
+import jakarta.json.bind.Jsonb;
+import jakarta.json.bind.JsonbBuilder;
+import java.util.List;
+import java.util.Map;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -20,6 +24,12 @@ import org.medjava.store.cluster.PostgresPathLocks;
 import org.medjava.store.cluster.SharedPlugins;
 import org.medjava.store.cluster.SharedState;
 import org.medjava.store.config.StoreConfig;
+import org.medjava.store.jobs.JobKind;
+import org.medjava.store.jobs.JobQueue;
+import org.medjava.store.jobs.JobWorkers;
+import org.medjava.store.jobs.LocalJobQueue;
+import org.medjava.store.jobs.RenderSeriesJob;
+import org.medjava.store.jobs.SharedJobQueue;
 import org.medjava.store.dimse.DimseServer;
 import org.medjava.store.filters.FilterRepository;
 import org.medjava.store.ingest.Ingest;
@@ -71,6 +81,7 @@ public class StoreAssembly {
     private ArchiveSearch search;
     private DimseServer dimse;
     private RemotePacs remotePacs;
+    private JobWorkers jobs;
 
     /** Builds everything when the application starts rather than on the first request. */
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
@@ -114,6 +125,7 @@ public class StoreAssembly {
             Files.writeString(data.resolve(SEEDED_MARKER), "first started " + java.time.Instant.now() + "\n");
             dimse = DicomNetwork.start(config, ingest, search, index, images);
             remotePacs = DicomNetwork.remotePacs(config, ingest, search, images, data.resolve("work/scu"));
+            jobs = startJobs();
             Banner.print(config, users, newAdminPassword, filters.plugins().size(), seeded,
                     Duration.ofNanos(System.nanoTime() - t0), DicomNetwork.describe(dimse, remotePacs)
                     + (nodes == null ? "" : "; cluster node " + nodes.node() + " of " + nodes.alive()));
@@ -122,6 +134,33 @@ public class StoreAssembly {
             throw new UncheckedIOException("the image store cannot start with data directory " + config.dataDir()
                     + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The background jobs: this node's two workers on its own queue, or on the cluster's (any node claims the
+     * jobs, and a job whose node died is run again by another).
+     */
+    private JobWorkers startJobs() {
+        JobQueue queue = clusterDatabase == null ? new LocalJobQueue()
+                : new SharedJobQueue(clusterDatabase, config.jobLeaseSeconds());
+        Jsonb json = JsonbBuilder.create();
+        Map<String, JobKind> kinds = Map.of(
+                "index-rebuild", (params, progress) -> json.toJson(index.rebuild(storage)),
+                RenderSeriesJob.KIND, new RenderSeriesJob(index, images, renderer, ingest),
+                "retrieve", (params, progress) -> json.toJson(retrieve(params)));
+        return new JobWorkers(queue, nodes == null ? config.clusterNode() : nodes.node(), kinds, 2);
+    }
+
+    /** A retrieve job: {@code ae}, {@code method} (move or get) and the UIDs to retrieve. */
+    private RemotePacs.RetrieveResult retrieve(Map<String, String> params) {
+        Map<String, String> keys = new java.util.LinkedHashMap<>();
+        for (String k : List.of("StudyInstanceUID", "SeriesInstanceUID", "SOPInstanceUID")) {
+            if (params.containsKey(k)) {
+                keys.put(k, params.get(k));
+            }
+        }
+        String ae = params.getOrDefault("ae", "");
+        return remotePacs.retrieve(remotePacs.remote(ae), keys, "get".equalsIgnoreCase(params.get("method")));
     }
 
     /**
@@ -185,6 +224,9 @@ public class StoreAssembly {
 
     @PreDestroy
     void stop() {
+        if (jobs != null) {
+            jobs.close();
+        }
         if (sharedState != null) {
             sharedState.close();
         }
@@ -241,6 +283,11 @@ public class StoreAssembly {
     @Produces
     public ArchiveSearch search() {
         return search;
+    }
+
+    @Produces
+    public JobWorkers jobs() {
+        return jobs;
     }
 
     /** The remote PACS the store can query, retrieve from and send to. */

@@ -13,9 +13,13 @@ public class StorageUnavailableMapper implements ExceptionMapper<StorageUnavaila
 
     @Override
     public Response toResponse(StorageUnavailableException e) {
+        return serviceUnavailable(e.getMessage() + " (stored objects are unchanged; try again later)");
+    }
+
+    /** 503 with {@code Retry-After} and the JSON body every refusal of the store has. */
+    static Response serviceUnavailable(String message) {
         return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.APPLICATION_JSON_TYPE)
                 .header("Retry-After", "10")
-                .entity(Map.of("status", 503, "error", "Service Unavailable", "message", e.getMessage()
-                        + " (stored objects are unchanged; try again later)")).build();
+                .entity(Map.of("status", 503, "error", "Service Unavailable", "message", message)).build();
     }
 }

@@ -32,7 +32,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.testsupport.ClusterHarness;
+import org.medjava.store.testsupport.Command;
 import org.medjava.store.testsupport.Multipart;
+import org.medjava.store.testsupport.Nginx;
 import org.medjava.store.testsupport.PayaraStore;
 import org.medjava.store.testsupport.Samples;
 import org.medjava.store.testsupport.TestPlugins;
@@ -71,6 +73,24 @@ class ClusterIT {
         if (cluster != null) {
             cluster.close();
         }
+    }
+
+    @Test
+    @Order(0)
+    void everyNodeIsReadyAndTheLoadBalancerSpreadsRequests() throws Exception {
+        for (int node = 1; node <= 3; node++) {
+            HttpResponse<String> ready = send(node, "/health/ready", "GET", null, Map.of());
+            assertThat(ready.statusCode()).as("node %d /health/ready: %s", node, ready.body()).isEqualTo(200);
+        }
+        Set<String> served = new HashSet<>();
+        for (int n = 0; n < 9; n++) {
+            HttpResponse<String> ready = http.send(HttpRequest.newBuilder(cluster.lb("/health/ready"))
+                    .timeout(REQUEST_TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(ready.statusCode()).isEqualTo(200);
+            served.add(ready.headers().firstValue("X-Upstream").orElse("?"));
+        }
+        assertThat(served).as("round robin over the three nodes").containsExactlyInAnyOrderElementsOf(
+                cluster.nodes().stream().map(n -> "127.0.0.1:" + n.port()).toList());
     }
 
     @Test
@@ -276,7 +296,7 @@ class ClusterIT {
         Map<String, byte[]> acknowledged = new ConcurrentHashMap<>();
         List<String> failures = new ArrayList<>();
         AtomicBoolean running = new AtomicBoolean(true);
-        ExecutorService pool = Executors.newFixedThreadPool(3);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
         List<Future<?>> uploaders = new ArrayList<>();
         for (int t = 0; t < 3; t++) {
             int thread = t;
@@ -304,14 +324,36 @@ class ClusterIT {
                 return null;
             }));
         }
+        List<String> getErrors = new ArrayList<>();
+        int[] gets = {0};
+        Future<?> reader = pool.submit(() -> { // idempotent requests: nginx retries them on a live node
+            while (running.get()) {
+                try {
+                    HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(cluster.lb("/images/cluster/a/ct.dcm"))
+                            .timeout(REQUEST_TIMEOUT).header("Authorization", PayaraStore.admin()).build(),
+                            HttpResponse.BodyHandlers.ofByteArray());
+                    gets[0]++;
+                    if (r.statusCode() != 200 || !Arrays.equals(r.body(), CT)) {
+                        getErrors.add("HTTP " + r.statusCode());
+                    }
+                } catch (IOException e) {
+                    getErrors.add(e.toString());
+                }
+            }
+            return null;
+        });
         Thread.sleep(2_000);
         cluster.kill(2);
-        Thread.sleep(4_000);
+        Thread.sleep(4_000 + 1_000L * Nginx.FAIL_TIMEOUT_SECONDS); // past nginx's fail_timeout: it tries node 2 again
         running.set(false);
         for (Future<?> f : uploaders) {
             f.get(120, TimeUnit.SECONDS);
         }
+        reader.get(60, TimeUnit.SECONDS);
         pool.shutdownNow();
+        System.out.println("ClusterIT: " + gets[0] + " GETs through the load balancer meanwhile, " + getErrors.size()
+                + " errors");
+        assertThat(getErrors).as("GETs through the load balancer while node 2 was dead").isEmpty();
         System.out.println("ClusterIT: kill -9 of node 2 during uploads through the load balancer: "
                 + acknowledged.size() + " acknowledged, " + failures.size() + " not (" + failures.stream().limit(5)
                 .toList() + ")");
@@ -333,7 +375,19 @@ class ClusterIT {
     @Order(8)
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void aRestartedDatabaseIsReconnectedToWithoutAManualStep() throws Exception {
-        cluster.restartPostgres();
+        cluster.postgres().stopServer();
+        try {
+            HttpResponse<String> refused = send(1, "/images/cluster/pg/while-down.gif", "PUT", GIF, Map.of());
+            assertThat(refused.statusCode()).as("a write while PostgreSQL is down: %s", refused.body()).isEqualTo(503);
+            assertThat(refused.body()).contains("medjava.db.url");
+            HttpResponse<byte[]> served = getBytes(2, "/images/cluster/a/ct.dcm");
+            assertThat(served.statusCode()).as("stored objects are still served").isEqualTo(200);
+            assertThat(served.body()).isEqualTo(CT);
+            assertThat(send(3, "/dicomweb/studies", "GET", null, Map.of("Accept", "application/dicom+json"))
+                    .statusCode()).as("queries: 503, not 500").isEqualTo(503);
+        } finally {
+            cluster.postgres().startAgain();
+        }
         for (int node = 1; node <= 3; node++) {
             int n = node;
             assertThat(eventually(() -> send(n, "/images/cluster/pg/n" + n + ".gif", "PUT", GIF, Map.of())
@@ -369,6 +423,100 @@ class ClusterIT {
         } finally {
             stray.kill();
         }
+        PayaraStore alone = cluster.extraNode("alone").property("medjava.db.url", " ").launch();
+        try {
+            String log = "";
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(200);
+            while (System.nanoTime() < end && !log.contains("needs the database") && !log.contains("ready in")) {
+                Thread.sleep(500);
+                log = alone.log();
+            }
+            assertThat(log).as("a cluster node without the shared database").contains("needs the database all nodes"
+                    + " share").contains("medjava.db.url");
+        } finally {
+            alone.kill();
+        }
+    }
+
+    @Test
+    @Order(10)
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void aJobSurvivesTheLossOfItsNodeAndItsProgressIsVisibleEverywhere() throws Exception {
+        String study = TestStudy.newUid();
+        String series = TestStudy.newUid();
+        List<byte[]> parts = new ArrayList<>();
+        Path dir = Files.createDirectories(work.resolve("series"));
+        for (int i = 0; i < 80; i++) {
+            Path file = dir.resolve(i + ".dcm");
+            Files.copy(Samples.dicom("CT_small.dcm"), file);
+            Command.run(Command.of("dcmodify", "-nb", "-m", "(0010,0020)=CLUSTER-JOB", "-m", "(0020,000D)=" + study,
+                    "-m", "(0020,000E)=" + series, "-m", "(0008,0018)=" + TestStudy.newUid(), "-m",
+                    "(0020,0013)=" + (i + 1), file)).assertOk();
+            parts.add(Files.readAllBytes(file));
+        }
+        HttpResponse<String> stored = send(1, "/dicomweb/studies", "POST", Multipart.dicom("JOB-B", parts),
+                Map.of("Content-Type", "multipart/related; type=\"application/dicom\"; boundary=JOB-B",
+                        "Accept", "application/dicom+json"));
+        assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
+
+        HttpResponse<String> submitted = send(1, "/jobs", "POST", ("{\"kind\":\"render-series\",\"params\":{"
+                + "\"SeriesInstanceUID\":\"" + series + "\",\"filter\":\"oil-paint|blur:n=9|despeckle:n=5|emboss\","
+                + "\"impl\":\"straightforward\"}}").getBytes(), Map.of("Content-Type", "application/json"));
+        assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(202);
+        String location = submitted.headers().firstValue("Location").orElseThrow();
+        String id = location.substring(location.lastIndexOf('/') + 1);
+
+        String running = null;
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (running == null && System.nanoTime() < end) {
+            String job = send(3, "/jobs/" + id, "GET", null, Map.of()).body();
+            if (job.contains("\"state\":\"RUNNING\"") && job.contains("\"node\":\"node")) {
+                running = field(job, "node");
+            } else if (job.contains("\"state\":\"DONE\"")) {
+                throw new AssertionError("the job ended before a node could be killed: " + job);
+            } else {
+                Thread.sleep(20);
+            }
+        }
+        assertThat(running).as("the job started on some node").isNotNull();
+        int victim = Integer.parseInt(running.substring("node".length()));
+        cluster.kill(victim);
+        int watcher = victim % 3 + 1;
+        System.out.println("ClusterIT: render-series job " + id + " started on " + running + ", killed; watching"
+                + " from node" + watcher);
+
+        String last = "";
+        end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (!last.contains("\"state\":\"DONE\"") && !last.contains("\"state\":\"FAILED\"")
+                && System.nanoTime() < end) {
+            Thread.sleep(250);
+            last = send(watcher, "/jobs/" + id, "GET", null, Map.of()).body();
+        }
+        System.out.println("ClusterIT: the job after the kill: " + last);
+        assertThat(last).contains("\"state\":\"DONE\"").contains("\"done\":80").contains("\"total\":80")
+                .doesNotContain("\"node\":\"" + running + "\"");
+        assertThat(Integer.parseInt(field(last, "attempts"))).as("run again after the kill").isGreaterThanOrEqualTo(2);
+        HttpResponse<String> derived = send(watcher, "/images/derived/" + series + "/", "GET", null,
+                Map.of("Accept", "application/json"));
+        assertThat(derived.statusCode()).isEqualTo(200);
+        assertThat(derived.body().split("\"kind\":\"file\"", -1)).as("one rendered image per instance").hasSize(81);
+        assertThat(derived.body()).contains("\"contentType\":\"image/png\"");
+        cluster.restart(victim);
+    }
+
+    /** A string or number field of a flat JSON object (enough for a job's status). */
+    static String field(String json, String name) {
+        int at = json.indexOf("\"" + name + "\":");
+        assertThat(at).as("%s in %s", name, json).isGreaterThanOrEqualTo(0);
+        int from = at + name.length() + 3;
+        if (json.charAt(from) == '"') {
+            return json.substring(from + 1, json.indexOf('"', from + 1));
+        }
+        int to = from;
+        while (to < json.length() && (Character.isDigit(json.charAt(to)) || json.charAt(to) == '-')) {
+            to++;
+        }
+        return json.substring(from, to);
     }
 
     // ------------------------------------------------------------------------------------------------ helpers

@@ -74,4 +74,31 @@ class IndexIT {
         assertThat(admin.getJson("/images/it/index/rebuild/").body()).contains("\"name\":\"mr-rle.dcm\"",
                 "\"Modality\":\"MR\"");
     }
+
+    @Test
+    void rebuildsAsABackgroundJob() throws Exception {
+        admin.put("/images/it/index/job/ct.dcm", Samples.bytes(Samples.dicom("CT_small.dcm")));
+        Path behindTheBack = SharedStore.store().dataDir().resolve("images/it/index/job/mr.dcm");
+        Files.copy(Samples.dicom("MR_small.dcm"), behindTheBack);
+
+        HttpResponse<String> refused = admin.sendText(admin.request("/jobs").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"kind\":\"no-such-job\"}")));
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("index-rebuild", "render-series", "retrieve");
+
+        HttpResponse<String> accepted = admin.sendText(admin.request("/jobs").header("Content-Type",
+                "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"kind\":\"index-rebuild\"}")));
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+        String job = accepted.headers().firstValue("Location").orElseThrow();
+        String path = job.substring(job.indexOf("/jobs/"));
+        String status = "";
+        for (int i = 0; i < 600 && !status.contains("\"state\":\"DONE\"") && !status.contains("FAILED"); i++) {
+            Thread.sleep(100);
+            status = admin.getJson(path).body();
+        }
+        assertThat(status).contains("\"state\":\"DONE\"", "\"kind\":\"index-rebuild\"", "indexed");
+        assertThat(admin.getJson("/jobs").body()).contains(path.substring("/jobs/".length()));
+        assertThat(admin.getJson("/images/it/index/job/").body()).contains("\"name\":\"mr.dcm\"",
+                "\"Modality\":\"MR\"");
+    }
 }

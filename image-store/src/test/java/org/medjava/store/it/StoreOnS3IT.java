@@ -42,13 +42,7 @@ import org.medjava.store.testsupport.PayaraStore;
 import org.medjava.store.testsupport.Samples;
 import org.medjava.store.testsupport.StoreClient;
 import org.medjava.store.testsupport.TestStudy;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -100,16 +94,7 @@ class StoreOnS3IT {
         s3 = S3ProxyServer.start(s3Dir);
         s3.createBucket(BUCKET);
         relay = TcpRelay.to(s3.endpoint().getPort());
-        bucket = S3Client.builder()
-                .endpointOverride(s3.endpoint())
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(S3ProxyServer.ACCESS_KEY, S3ProxyServer.SECRET_KEY)))
-                .forcePathStyle(true)
-                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                .httpClientBuilder(ApacheHttpClient.builder())
-                .build();
+        bucket = s3.client();
         store = PayaraStore.named("s3")
                 .property("medjava.storage", "s3")
                 .property("medjava.storage.s3.endpoint", "http://127.0.0.1:" + relay.port())
@@ -130,7 +115,6 @@ class StoreOnS3IT {
             () -> launchedStores.forEach(StoreOnS3IT::destroy),
             () -> { if (store != null) store.close(); },
             () -> { if (relay != null) relay.close(); },
-            () -> { if (bucket != null) bucket.close(); },
             () -> { if (s3 != null) s3.close(); },
             StoreOnS3IT::keepS3ProxyLogAndDeleteItsData}) {
             try {

@@ -127,7 +127,7 @@ public final class ClusterDatabase implements AutoCloseable {
     }
 
     /** Runs DDL that may race with another node doing the same (CREATE ... IF NOT EXISTS is not race-free). */
-    void createIfMissing(String... ddl) {
+    public void createIfMissing(String... ddl) {
         run("creating the cluster tables", c -> {
             for (String statement : ddl) {
                 try (Statement s = c.createStatement()) {

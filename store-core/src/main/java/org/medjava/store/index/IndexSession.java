@@ -23,6 +23,9 @@ import java.util.function.Function;
  * {@link IndexException}s with a short {@link #reason}.
  */
 final class IndexSession {
+
+    /** Connections a statement is tried on when the first ones turn out to be cut (a pool of stale ones). */
+    private static final int CONNECTION_ATTEMPTS = 8;
     private static final System.Logger LOG = System.getLogger(DicomIndex.class.getName());
     private static final AtomicLong SESSIONS = new AtomicLong();
     /** Tries of a write transaction that hit a unique constraint (another process wrote the same key). */
@@ -152,18 +155,27 @@ final class IndexSession {
         }
     }
 
-    /** Runs {@code work} in an EntityManager of its own, without a transaction. */
+    /**
+     * Runs {@code work} in an EntityManager of its own, without a transaction; again on another connection when the
+     * one it got had been cut by the database (restarted), so a database that is back is used at once.
+     */
     <T> T read(String what, Function<EntityManager, T> work) {
         ensureOpen();
-        EntityManager em = emf.createEntityManager();
-        try {
-            return work.apply(em);
-        } catch (IllegalArgumentException | IndexException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new IndexException(what + " failed: " + reason(e), e);
-        } finally {
-            em.close();
+        for (int attempt = 1; ; attempt++) {
+            EntityManager em = emf.createEntityManager();
+            try {
+                return work.apply(em);
+            } catch (IllegalArgumentException | IndexException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                if (attempt < CONNECTION_ATTEMPTS && isConnectionLost(e)) {
+                    LOG.log(System.Logger.Level.DEBUG, "{0}: the connection was lost, trying another", what);
+                    continue;
+                }
+                throw new IndexException(what + " failed: " + reason(e), e);
+            } finally {
+                em.close();
+            }
         }
     }
 
@@ -188,6 +200,10 @@ final class IndexSession {
                         LOG.log(System.Logger.Level.DEBUG, "{0}: constraint violation, trying again", what);
                         continue;
                     }
+                    if (attempt < CONNECTION_ATTEMPTS && isConnectionLost(e)) {
+                        LOG.log(System.Logger.Level.DEBUG, "{0}: the connection was lost, trying another", what);
+                        continue;
+                    }
                     throw new IndexException(what + " failed: " + reason(e), e);
                 } finally {
                     if (tx.isActive()) {
@@ -203,6 +219,27 @@ final class IndexSession {
         } finally {
             writeLock.unlock();
         }
+    }
+
+    /**
+     * Whether a statement failed because its pooled connection had been cut while the database is up again: the
+     * database shut the session down (a restart: SQLState 57P01-57P03) or the link broke in use (08003, 08006). The
+     * pool reconnects such a connection the next time it is used, so the work is tried again on up to
+     * {@value #CONNECTION_ATTEMPTS} connections. Not when no connection can be made (08001, 08004: the database is
+     * down): that fails at once.
+     */
+    static boolean isConnectionLost(Throwable e) {
+        boolean cut = false;
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
+                String state = sql.getSQLState();
+                if (state.equals("08001") || state.equals("08004")) {
+                    return false;
+                }
+                cut |= state.startsWith("57P") || state.equals("08003") || state.equals("08006");
+            }
+        }
+        return cut;
     }
 
     private static boolean isConstraintViolation(Throwable e) {

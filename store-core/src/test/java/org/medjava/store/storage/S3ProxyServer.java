@@ -65,8 +65,8 @@ public final class S3ProxyServer implements AutoCloseable {
         return new S3Settings(endpoint(), null, bucket, prefix, ACCESS_KEY, SECRET_KEY);
     }
 
-    /** An SDK client for checks behind the storage's back. */
-    synchronized S3Client client() {
+    /** An SDK client for checks behind the storage's back (closed with the server). */
+    public synchronized S3Client client() {
         if (client == null) {
             client = S3Storage.newClient(settings("unused", ""));
         }

@@ -18,12 +18,6 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 import org.medjava.store.storage.S3ProxyServer;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -247,16 +241,7 @@ public final class ClusterHarness implements AutoCloseable {
         postgres = LocalPostgres.start();
         s3Server = S3ProxyServer.start(dir.resolve("s3"));
         s3Server.createBucket(BUCKET);
-        s3 = S3Client.builder()
-                .endpointOverride(s3Server.endpoint())
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(S3ProxyServer.ACCESS_KEY, S3ProxyServer.SECRET_KEY)))
-                .forcePathStyle(true)
-                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                .httpClientBuilder(ApacheHttpClient.builder())
-                .build();
+        s3 = s3Server.client();
         int lbPort = Ports.free();
         List<PayaraStore.Builder> builders = new ArrayList<>();
         for (int i = 1; i <= settings.size; i++) {

@@ -1,0 +1,134 @@
+package org.medjava.store.jobs;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.medjava.store.StoreException;
+
+/**
+ * This node's workers: each polls the {@link JobQueue} for the next job it can claim and runs it with its
+ * {@link JobKind}, reporting progress (its heartbeat) as it goes. A node with more free workers simply claims more
+ * jobs; a job of a kind this node does not know is failed with the list of kinds it knows.
+ */
+public final class JobWorkers implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(JobWorkers.class.getName());
+    private static final long IDLE_MILLIS = 500;
+    /** The heartbeat of a job whose work reports no progress for a while. */
+    private static final long BEAT_MILLIS = 5_000;
+
+    private final JobQueue queue;
+    private final String node;
+    private final Map<String, JobKind> kinds;
+    private final ExecutorService workers;
+    private volatile boolean closed;
+
+    public JobWorkers(JobQueue queue, String node, Map<String, JobKind> kinds, int threads) {
+        this.queue = queue;
+        this.node = node;
+        this.kinds = Map.copyOf(kinds);
+        this.workers = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "job-worker");
+            t.setDaemon(true);
+            t.setContextClassLoader(JobWorkers.class.getClassLoader());
+            return t;
+        });
+        for (int i = 0; i < threads; i++) {
+            workers.execute(this::work);
+        }
+    }
+
+    /** Queues a job of a known kind. */
+    public JobStatus submit(String kind, Map<String, String> params) {
+        if (!kinds.containsKey(kind)) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, "no job kind \"" + kind + "\"; kinds: "
+                    + String.join(", ", new java.util.TreeSet<>(kinds.keySet())));
+        }
+        return queue.submit(kind, params);
+    }
+
+    public JobQueue queue() {
+        return queue;
+    }
+
+    private void work() {
+        while (!closed) {
+            Optional<JobStatus> claimed;
+            try {
+                claimed = queue.claim(node);
+            } catch (RuntimeException e) { // the shared database is away: try again later
+                LOG.log(Level.FINE, "no job claimed", e);
+                claimed = Optional.empty();
+            }
+            if (claimed.isEmpty()) {
+                sleep(IDLE_MILLIS);
+                continue;
+            }
+            run(claimed.get());
+        }
+    }
+
+    private void run(JobStatus job) {
+        JobKind kind = kinds.get(job.kind());
+        if (kind == null) {
+            queue.finish(job.id(), node, false, "this node does not know job kind " + job.kind());
+            return;
+        }
+        LOG.info("job " + job.id() + " (" + job.kind() + ", attempt " + job.attempts() + ") started on " + node);
+        long[] lastBeat = {System.nanoTime()};
+        int[] last = {0, 0};
+        Thread beat = new Thread(() -> { // keeps the lease while a step of the work takes long
+            while (!Thread.currentThread().isInterrupted()) {
+                sleep(BEAT_MILLIS);
+                if (System.nanoTime() - lastBeat[0] > TimeUnit.MILLISECONDS.toNanos(BEAT_MILLIS)) {
+                    try {
+                        queue.progress(job.id(), node, last[0], last[1]);
+                    } catch (RuntimeException e) {
+                        return;
+                    }
+                }
+            }
+        }, "job-heartbeat");
+        beat.setDaemon(true);
+        beat.start();
+        try {
+            String result = kind.run(job.params(), (done, total) -> {
+                last[0] = done;
+                last[1] = total;
+                lastBeat[0] = System.nanoTime();
+                queue.progress(job.id(), node, done, total);
+            });
+            queue.finish(job.id(), node, true, result);
+            LOG.info("job " + job.id() + " (" + job.kind() + ") done on " + node);
+        } catch (JobQueue.Lost e) {
+            LOG.warning(e.getMessage() + "; " + node + " stops it");
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "job " + job.id() + " (" + job.kind() + ") failed on " + node, e);
+            try {
+                queue.finish(job.id(), node, false, String.valueOf(e.getMessage()));
+            } catch (RuntimeException ignored) {
+                // the database is away: the lease lapses and another node runs the job again
+            }
+        } finally {
+            beat.interrupt();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        workers.shutdownNow();
+    }
+}

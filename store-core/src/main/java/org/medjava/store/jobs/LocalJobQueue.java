@@ -1,0 +1,67 @@
+package org.medjava.store.jobs;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/** The jobs of a single store node, in memory: they do not survive a restart (nothing else would run them). */
+public final class LocalJobQueue implements JobQueue {
+
+    private final Map<String, JobStatus> jobs = new LinkedHashMap<>();
+
+    @Override
+    public synchronized JobStatus submit(String kind, Map<String, String> params) {
+        JobStatus job = new JobStatus(UUID.randomUUID().toString(), kind, Map.copyOf(params),
+                JobStatus.State.QUEUED, null, 0, 0, 0, null, Instant.now(), null, null);
+        jobs.put(job.id(), job);
+        return job;
+    }
+
+    @Override
+    public synchronized Optional<JobStatus> get(String id) {
+        return Optional.ofNullable(jobs.get(id));
+    }
+
+    @Override
+    public synchronized List<JobStatus> list(int limit) {
+        List<JobStatus> all = new ArrayList<>(jobs.values());
+        all.sort(Comparator.comparing(JobStatus::created).reversed());
+        return all.subList(0, Math.min(limit, all.size()));
+    }
+
+    @Override
+    public synchronized Optional<JobStatus> claim(String node) {
+        for (JobStatus j : jobs.values()) {
+            if (j.state() == JobStatus.State.QUEUED) {
+                JobStatus running = new JobStatus(j.id(), j.kind(), j.params(), JobStatus.State.RUNNING, node, 0, 0,
+                        j.attempts() + 1, null, j.created(), Instant.now(), null);
+                jobs.put(j.id(), running);
+                return Optional.of(running);
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public synchronized void progress(String id, String node, int done, int total) {
+        JobStatus j = jobs.get(id);
+        jobs.put(id, new JobStatus(id, j.kind(), j.params(), j.state(), node, done, total, j.attempts(), null,
+                j.created(), j.started(), null));
+    }
+
+    @Override
+    public synchronized void finish(String id, String node, boolean ok, String result) {
+        JobStatus j = jobs.get(id);
+        jobs.put(id, new JobStatus(id, j.kind(), j.params(), ok ? JobStatus.State.DONE : JobStatus.State.FAILED,
+                node, j.done(), j.total(), j.attempts(), result, j.created(), j.started(), Instant.now()));
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,187 @@
+package org.medjava.store.jobs;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.medjava.store.cluster.ClusterDatabase;
+
+/**
+ * The jobs of a cluster, in its PostgreSQL: a queue table claimed with {@code FOR UPDATE SKIP LOCKED}, so nodes never
+ * claim the same job twice and never wait for each other, and with a heartbeat per running job: a job whose node has
+ * not beaten for the lease (killed, cut off) is claimed again by the next free node, and the old
+ * node, should it come back, learns at its next progress report that it lost the job. The lease is
+ * {@value #DEFAULT_LEASE_SECONDS} s unless configured ({@code medjava.jobs.lease-seconds}); a worker beats well
+ * within it (every 5 s, and at every progress report).
+ */
+public final class SharedJobQueue implements JobQueue {
+
+    public static final int DEFAULT_LEASE_SECONDS = 15;
+    private static final String COLUMNS = "id, kind, params, state, node, done, total, attempts, result, created,"
+            + " started, finished";
+
+    private final ClusterDatabase database;
+    private final int leaseSeconds;
+
+    public SharedJobQueue(ClusterDatabase database, int leaseSeconds) {
+        this.database = database;
+        this.leaseSeconds = Math.max(leaseSeconds, 6); // above the workers' 5 s heartbeat
+        database.createIfMissing("create table if not exists medjava_job (id varchar(36) primary key,"
+                + " kind varchar(64) not null, params text not null, state varchar(16) not null, node varchar(128),"
+                + " done int not null default 0, total int not null default 0, attempts int not null default 0,"
+                + " result text, created timestamptz not null, started timestamptz, finished timestamptz,"
+                + " heartbeat timestamptz)");
+    }
+
+    @Override
+    public JobStatus submit(String kind, Map<String, String> params) {
+        String id = UUID.randomUUID().toString();
+        database.run("queueing a " + kind + " job", c -> {
+            try (PreparedStatement i = c.prepareStatement("insert into medjava_job (id, kind, params, state, created)"
+                    + " values (?, ?, ?, 'QUEUED', now())")) {
+                i.setString(1, id);
+                i.setString(2, kind);
+                i.setString(3, Params.encode(params));
+                i.executeUpdate();
+            }
+            return null;
+        });
+        return get(id).orElseThrow();
+    }
+
+    @Override
+    public Optional<JobStatus> get(String id) {
+        return database.run("reading job " + id, c -> {
+            try (PreparedStatement q = c.prepareStatement("select " + COLUMNS + " from medjava_job where id = ?")) {
+                q.setString(1, id);
+                try (ResultSet rs = q.executeQuery()) {
+                    return rs.next() ? Optional.of(status(rs)) : Optional.<JobStatus>empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public List<JobStatus> list(int limit) {
+        return database.run("listing the jobs", c -> {
+            List<JobStatus> jobs = new ArrayList<>();
+            try (PreparedStatement q = c.prepareStatement("select " + COLUMNS + " from medjava_job"
+                    + " order by created desc limit ?")) {
+                q.setInt(1, limit);
+                try (ResultSet rs = q.executeQuery()) {
+                    while (rs.next()) {
+                        jobs.add(status(rs));
+                    }
+                }
+            }
+            return jobs;
+        });
+    }
+
+    @Override
+    public Optional<JobStatus> claim(String node) {
+        return database.run("claiming a job", c -> {
+            try (PreparedStatement u = c.prepareStatement("update medjava_job set state = 'RUNNING', node = ?,"
+                    + " attempts = attempts + 1, started = now(), heartbeat = now(), done = 0, total = 0"
+                    + " where id = (select id from medjava_job where state = 'QUEUED' or (state = 'RUNNING'"
+                    + " and heartbeat < now() - make_interval(secs => ?)) order by created limit 1"
+                    + " for update skip locked) returning " + COLUMNS)) {
+                u.setString(1, node);
+                u.setInt(2, leaseSeconds);
+                try (ResultSet rs = u.executeQuery()) {
+                    return rs.next() ? Optional.of(status(rs)) : Optional.<JobStatus>empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public void progress(String id, String node, int done, int total) {
+        int updated = database.run("recording job progress", c -> {
+            try (PreparedStatement u = c.prepareStatement("update medjava_job set done = ?, total = ?,"
+                    + " heartbeat = now() where id = ? and node = ? and state = 'RUNNING'")) {
+                u.setInt(1, done);
+                u.setInt(2, total);
+                u.setString(3, id);
+                u.setString(4, node);
+                return u.executeUpdate();
+            }
+        });
+        if (updated == 0) {
+            throw new Lost(id);
+        }
+    }
+
+    @Override
+    public void finish(String id, String node, boolean ok, String result) {
+        database.run("finishing job " + id, c -> {
+            try (PreparedStatement u = c.prepareStatement("update medjava_job set state = ?, result = ?,"
+                    + " finished = now() where id = ? and node = ? and state = 'RUNNING'")) {
+                u.setString(1, ok ? "DONE" : "FAILED");
+                u.setString(2, result);
+                u.setString(3, id);
+                u.setString(4, node);
+                return u.executeUpdate();
+            }
+        });
+    }
+
+    private static JobStatus status(ResultSet rs) throws SQLException {
+        return new JobStatus(rs.getString(1), rs.getString(2), Params.decode(rs.getString(3)),
+                JobStatus.State.valueOf(rs.getString(4)), rs.getString(5), rs.getInt(6), rs.getInt(7), rs.getInt(8),
+                rs.getString(9), instant(rs.getTimestamp(10)), instant(rs.getTimestamp(11)),
+                instant(rs.getTimestamp(12)));
+    }
+
+    private static java.time.Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
+    }
+
+    @Override
+    public void close() {
+    }
+
+    /** Job parameters as text: one {@code key=value} a line, values with their newlines escaped. */
+    static final class Params {
+        private Params() {
+        }
+
+        static String encode(Map<String, String> params) {
+            StringBuilder sb = new StringBuilder();
+            params.forEach((k, v) -> sb.append(k).append('=').append(v.replace("\\", "\\\\").replace("\n", "\\n"))
+                    .append('\n'));
+            return sb.toString();
+        }
+
+        static Map<String, String> decode(String text) {
+            Map<String, String> params = new LinkedHashMap<>();
+            for (String line : text.split("\n")) {
+                int eq = line.indexOf('=');
+                if (eq > 0) {
+                    params.put(line.substring(0, eq), unescape(line.substring(eq + 1)));
+                }
+            }
+            return params;
+        }
+
+        private static String unescape(String value) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (c == '\\' && i + 1 < value.length()) {
+                    char next = value.charAt(++i);
+                    sb.append(next == 'n' ? '\n' : next);
+                } else {
+                    sb.append(c);
+                }
+            }
+            return sb.toString();
+        }
+    }
+}

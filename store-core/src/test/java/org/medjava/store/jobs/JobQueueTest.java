@@ -1,0 +1,177 @@
+package org.medjava.store.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.medjava.store.StoreException;
+import org.medjava.store.cluster.ClusterDatabase;
+import org.medjava.store.index.IndexDatabase;
+import org.medjava.store.testsupport.LocalPostgres;
+
+/**
+ * The job queues and this node's workers: the shared queue on a real PostgreSQL with two "nodes" (two queues on
+ * their own connections) claiming at once, a lapsed lease taken over, the old node told it lost the job; the workers
+ * running jobs with their progress visible, failing them with the reason, refusing unknown kinds.
+ */
+class JobQueueTest {
+
+    private static LocalPostgres postgres;
+    private static ClusterDatabase nodeA;
+    private static ClusterDatabase nodeB;
+
+    @BeforeAll
+    static void start() {
+        postgres = LocalPostgres.start();
+        IndexDatabase db = IndexDatabase.of(postgres.jdbcUrl(), postgres.user(), postgres.password());
+        nodeA = new ClusterDatabase(db);
+        nodeB = new ClusterDatabase(db);
+    }
+
+    @AfterAll
+    static void stop() {
+        nodeA.close();
+        nodeB.close();
+        postgres.close();
+    }
+
+    @Test
+    void nodesClaimingAtOnceNeverGetTheSameJob() throws Exception {
+        SharedJobQueue a = new SharedJobQueue(nodeA, 60);
+        SharedJobQueue b = new SharedJobQueue(nodeB, 60);
+        Set<String> submitted = new HashSet<>();
+        for (int i = 0; i < 20; i++) {
+            submitted.add(a.submit("claim-test", Map.of("n", Integer.toString(i), "text", "a=b\nc\\d")).id());
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        List<Future<List<String>>> claimers = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            SharedJobQueue q = t % 2 == 0 ? a : b;
+            String node = "node-" + t;
+            claimers.add(pool.submit(() -> {
+                List<String> mine = new ArrayList<>();
+                for (Optional<JobStatus> j; (j = q.claim(node)).isPresent(); ) {
+                    if (submitted.contains(j.get().id())) { // not another test's job in the same database
+                        assertThat(j.get().params()).containsEntry("text", "a=b\nc\\d");
+                        mine.add(j.get().id());
+                    }
+                }
+                return mine;
+            }));
+        }
+        List<String> claimed = new ArrayList<>();
+        for (Future<List<String>> f : claimers) {
+            claimed.addAll(f.get(60, TimeUnit.SECONDS));
+        }
+        pool.shutdownNow();
+        assertThat(claimed).as("every job claimed exactly once").hasSize(20).doesNotHaveDuplicates()
+                .containsAll(submitted);
+    }
+
+    @Test
+    void aJobWhoseNodeFellSilentIsTakenOverAndTheOldNodeLearnsIt() throws Exception {
+        SharedJobQueue a = new SharedJobQueue(nodeA, 6);
+        SharedJobQueue b = new SharedJobQueue(nodeB, 6);
+        String id = a.submit("lease-test", Map.of()).id();
+        JobStatus first = claimUntil(() -> a.claim("dead"), id);
+        assertThat(first.attempts()).isEqualTo(1);
+        a.progress(id, "dead", 1, 10);
+        assertThat(b.get(id)).get().satisfies(j -> {
+            assertThat(j.state()).isEqualTo(JobStatus.State.RUNNING);
+            assertThat(j.node()).isEqualTo("dead");
+            assertThat(j.done()).isEqualTo(1);
+            assertThat(j.total()).isEqualTo(10);
+        });
+        assertThat(b.claim("alive").map(JobStatus::id)).as("the lease holds for a while").isNotEqualTo(Optional.of(id));
+
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Optional<JobStatus> taken = Optional.empty();
+        while (taken.isEmpty() && System.nanoTime() < end) {
+            Thread.sleep(500);
+            taken = b.claim("alive").filter(j -> j.id().equals(id));
+        }
+        assertThat(taken).as("taken over once the lease lapsed").get().satisfies(j -> {
+            assertThat(j.node()).isEqualTo("alive");
+            assertThat(j.attempts()).isEqualTo(2);
+        });
+        assertThatThrownBy(() -> a.progress(id, "dead", 2, 10)).isInstanceOf(JobQueue.Lost.class);
+        a.finish(id, "dead", true, "{}"); // ignored: not the holder any more
+        assertThat(b.get(id)).get().extracting(JobStatus::state).isEqualTo(JobStatus.State.RUNNING);
+        b.finish(id, "alive", true, "{\"ok\":true}");
+        assertThat(a.get(id)).get().satisfies(j -> {
+            assertThat(j.state()).isEqualTo(JobStatus.State.DONE);
+            assertThat(j.result()).isEqualTo("{\"ok\":true}");
+        });
+    }
+
+    @Test
+    void workersRunJobsReportProgressAndFailThemWithTheReason() throws Exception {
+        for (JobQueue queue : List.of(new LocalJobQueue(), new SharedJobQueue(nodeA, 60))) {
+            Map<String, JobKind> kinds = Map.of(
+                    "count", (params, progress) -> {
+                        int n = Integer.parseInt(params.get("n"));
+                        for (int i = 1; i <= n; i++) {
+                            progress.update(i, n);
+                        }
+                        return "{\"counted\":" + n + "}";
+                    },
+                    "broken", (params, progress) -> {
+                        throw new IllegalStateException("the input is gone");
+                    });
+            try (JobWorkers workers = new JobWorkers(queue, "node-w", kinds, 2)) {
+                String ok = workers.submit("count", Map.of("n", "5")).id();
+                String bad = workers.submit("broken", Map.of()).id();
+                JobStatus done = awaitEnd(queue, ok);
+                assertThat(done.state()).isEqualTo(JobStatus.State.DONE);
+                assertThat(done.result()).isEqualTo("{\"counted\":5}");
+                assertThat(done.done()).isEqualTo(5);
+                assertThat(done.total()).isEqualTo(5);
+                assertThat(done.node()).isEqualTo("node-w");
+                JobStatus failed = awaitEnd(queue, bad);
+                assertThat(failed.state()).isEqualTo(JobStatus.State.FAILED);
+                assertThat(failed.result()).isEqualTo("the input is gone");
+                assertThatThrownBy(() -> workers.submit("nothing", Map.of())).isInstanceOfSatisfying(
+                        StoreException.class, e -> {
+                            assertThat(e.kind()).isEqualTo(StoreException.Kind.BAD_REQUEST);
+                            assertThat(e.getMessage()).contains("broken, count");
+                        });
+                assertThat(queue.list(10)).extracting(JobStatus::id).contains(ok, bad);
+            }
+        }
+    }
+
+    private static JobStatus claimUntil(Supplier<Optional<JobStatus>> claim, String id) {
+        for (int i = 0; i < 100; i++) {
+            Optional<JobStatus> j = claim.get();
+            if (j.isPresent() && j.get().id().equals(id)) {
+                return j.get();
+            }
+        }
+        throw new AssertionError("job " + id + " was not claimed");
+    }
+
+    private static JobStatus awaitEnd(JobQueue queue, String id) throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        JobStatus j = queue.get(id).orElseThrow();
+        while ((j.state() == JobStatus.State.QUEUED || j.state() == JobStatus.State.RUNNING)
+                && System.nanoTime() < end) {
+            Thread.sleep(50);
+            j = queue.get(id).orElseThrow();
+        }
+        return j;
+    }
+}
