@@ -53,6 +53,7 @@ public final class ClusterDatabase implements AutoCloseable {
         p.setProperty("connectTimeout", Integer.toString(CONNECT_TIMEOUT_SECONDS));
         p.setProperty("socketTimeout", "60");
         p.setProperty("ApplicationName", "medjava-cluster");
+        p.setProperty("tcpKeepAlive", "true"); // a dead link is noticed, and the session's locks released
         return p;
     }
 

@@ -11,6 +11,17 @@ public interface PathLocks {
 
     /** Held until closed. */
     interface Held extends AutoCloseable {
+
+        /**
+         * Checks that the lock is still held, just before the write it guards becomes visible: a node cut off from
+         * the shared database (whose session, and so whose lock, the database may have ended) must not go on to
+         * write what another node may be writing now.
+         *
+         * @throws org.medjava.store.StoreException UNAVAILABLE when the lock was lost
+         */
+        default void verify() {
+        }
+
         @Override
         void close();
     }

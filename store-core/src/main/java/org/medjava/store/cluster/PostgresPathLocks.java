@@ -49,17 +49,40 @@ public final class PostgresPathLocks implements PathLocks {
             localLock.close();
             throw database.unavailable("locking " + path, e);
         }
-        return () -> {
-            boolean broken = true;
-            try (PreparedStatement unlock = c.prepareStatement("select pg_advisory_unlock(?)")) {
-                unlock.setLong(1, key);
-                unlock.execute();
-                broken = false;
-            } catch (SQLException e) {
-                // the session is gone, and its locks with it
-            } finally {
-                database.giveBack(c, broken);
-                localLock.close();
+        return new Held() {
+            @Override
+            public void verify() {
+                // a bigint advisory key is kept as classid (high 32 bits) and objid (low 32 bits), objsubid 1
+                try (PreparedStatement held = c.prepareStatement("select count(*) from pg_locks where"
+                        + " locktype = 'advisory' and pid = pg_backend_pid() and granted and objsubid = 1"
+                        + " and classid::bigint = ((?::bigint >> 32) & 4294967295)"
+                        + " and objid::bigint = (?::bigint & 4294967295)")) {
+                    held.setLong(1, key);
+                    held.setLong(2, key);
+                    try (java.sql.ResultSet rs = held.executeQuery()) {
+                        if (rs.next() && rs.getLong(1) > 0) {
+                            return;
+                        }
+                    }
+                    throw new SQLException("the advisory lock is no longer held by this session");
+                } catch (SQLException e) {
+                    throw database.unavailable("the lock of " + path + " was lost before the write", e);
+                }
+            }
+
+            @Override
+            public void close() {
+                boolean broken = true;
+                try (PreparedStatement unlock = c.prepareStatement("select pg_advisory_unlock(?)")) {
+                    unlock.setLong(1, key);
+                    unlock.execute();
+                    broken = false;
+                } catch (SQLException e) {
+                    // the session is gone, and its locks with it
+                } finally {
+                    database.giveBack(c, broken);
+                    localLock.close();
+                }
             }
         };
     }

@@ -194,6 +194,7 @@ public final class ImageRepository {
                     throw new StoreException(StoreException.Kind.CONFLICT, path.relative() + " is a directory");
                 }
                 preconditions.check(path, current);
+                lock.verify(); // still the only writer of this path (the cluster's lock was not lost meanwhile)
                 StorageEntry entry = storage.install(key(path), staged,
                         e -> onInstalled.accept(toStored(path, e)));
                 return new PutResult(toStored(path, entry), current == null);

@@ -90,6 +90,32 @@ class ClusterCoordinationTest {
     }
 
     @Test
+    void aNodeWhoseSessionEndedLearnsItLostTheLockBeforeItWrites() throws Exception {
+        try (ClusterDatabase a = new ClusterDatabase(database); ClusterDatabase b = new ClusterDatabase(database)) {
+            PathLocks nodeA = new PostgresPathLocks(a);
+            PathLocks nodeB = new PostgresPathLocks(b);
+            StorePath path = StorePath.parse("p/cut.dcm");
+            try (PathLocks.Held held = nodeA.lock(path)) {
+                held.verify(); // held: no exception
+                // the database ends node A's sessions (as it would after losing sight of the node)
+                b.run("cutting node A off", c -> {
+                    try (java.sql.Statement s = c.createStatement()) {
+                        s.execute("select pg_terminate_backend(pid) from pg_stat_activity where pid <> pg_backend_pid()"
+                                + " and application_name = 'medjava-cluster' and pid in (select pid from pg_locks"
+                                + " where locktype = 'advisory' and granted)");
+                    }
+                    return null;
+                });
+                try (PathLocks.Held other = nodeB.lock(path)) {
+                    other.verify(); // node B may write now ...
+                }
+                assertThatThrownBy(held::verify).as("... and node A must not").isInstanceOfSatisfying(
+                        StoreException.class, e -> assertThat(e.kind()).isEqualTo(StoreException.Kind.UNAVAILABLE));
+            }
+        }
+    }
+
+    @Test
     void sharedStateReachesTheOtherNodesSubscribers() throws Exception {
         try (ClusterDatabase a = new ClusterDatabase(database); ClusterDatabase b = new ClusterDatabase(database);
              SharedState nodeA = new SharedState(a); SharedState nodeB = new SharedState(b)) {
