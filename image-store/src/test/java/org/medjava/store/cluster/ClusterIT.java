@@ -409,14 +409,8 @@ class ClusterIT {
     void aNodeWithAnotherStorageIsRefused() throws Exception {
         PayaraStore stray = cluster.extraNode("stray").property("medjava.storage.s3.prefix", "elsewhere").launch();
         try {
-            String log = "";
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(200);
-            while (System.nanoTime() < end && !log.contains("must share one storage") && !log.contains("ready in")) {
-                Thread.sleep(500);
-                log = stray.log();
-            }
-            assertThat(log).as("the stray node's log").contains("must share one storage")
-                    .contains("medjava.storage.s3");
+            assertThat(logWhenStarted(stray, "must share one storage")).as("the stray node's log")
+                    .contains("must share one storage").contains("medjava.storage.s3");
             HttpResponse<String> images = http.send(HttpRequest.newBuilder(stray.uri("/images/")).timeout(REQUEST_TIMEOUT)
                     .header("Authorization", PayaraStore.admin()).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(images.statusCode()).as("the store is not deployed on the stray node").isGreaterThanOrEqualTo(400);
@@ -425,14 +419,8 @@ class ClusterIT {
         }
         PayaraStore alone = cluster.extraNode("alone").property("medjava.db.url", " ").launch();
         try {
-            String log = "";
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(200);
-            while (System.nanoTime() < end && !log.contains("needs the database") && !log.contains("ready in")) {
-                Thread.sleep(500);
-                log = alone.log();
-            }
-            assertThat(log).as("a cluster node without the shared database").contains("needs the database all nodes"
-                    + " share").contains("medjava.db.url");
+            assertThat(logWhenStarted(alone, "needs the database")).as("a cluster node without the shared database")
+                    .contains("needs the database all nodes share").contains("medjava.db.url");
         } finally {
             alone.kill();
         }
@@ -502,6 +490,17 @@ class ClusterIT {
         assertThat(derived.body().split("\"kind\":\"file\"", -1)).as("one rendered image per instance").hasSize(81);
         assertThat(derived.body()).contains("\"contentType\":\"image/png\"");
         cluster.restart(victim);
+    }
+
+    /** The node's log once it shows {@code refusal} or Payara is up (at most 200 s). */
+    static String logWhenStarted(PayaraStore node, String refusal) throws IOException, InterruptedException {
+        String log = "";
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(200);
+        while (System.nanoTime() < end && !log.contains(refusal) && !log.contains("ready in")) {
+            Thread.sleep(500);
+            log = node.log();
+        }
+        return log;
     }
 
     /** A string or number field of a flat JSON object (enough for a job's status). */

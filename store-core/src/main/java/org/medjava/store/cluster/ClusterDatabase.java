@@ -1,7 +1,6 @@
 package org.medjava.store.cluster;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -37,7 +36,6 @@ public final class ClusterDatabase implements AutoCloseable {
 
     /** Opens a connection of its own (for a LISTEN session), not from the pool. */
     Connection connect() throws SQLException {
-        DriverManager.setLoginTimeout(CONNECT_TIMEOUT_SECONDS);
         Connection c = new org.postgresql.Driver().connect(database.url(), credentials());
         if (c == null) {
             throw new SQLException("not a PostgreSQL URL: " + database.describe());

@@ -172,7 +172,7 @@ public final class FilterRepository implements AutoCloseable {
 
     /**
      * Makes this repository hold exactly the given plugins (another node's changes): JARs that differ from the
-     * local ones (by SHA-256) are loaded, plugins not listed are removed, suspensions are set as listed. Nothing is
+     * loaded ones (by the SHA-256 the registry keeps) are loaded, plugins not listed are removed, suspensions are set as listed. Nothing is
      * announced. A JAR that fails to load here is logged and left as the registry marks it.
      *
      * @param jars      the plugins' JARs by id
@@ -185,8 +185,8 @@ public final class FilterRepository implements AutoCloseable {
                 continue;
             }
             Path jar = pluginsDir.resolve(id + ".jar");
-            if (!Files.isRegularFile(jar) || !java.util.Arrays.equals(sha256(Files.readAllBytes(jar)),
-                    sha256(e.getValue())) || registry.plugin(id).isEmpty()) {
+            String sha = sha256(e.getValue());
+            if (registry.plugin(id).map(PluginInfo::sha256).filter(sha::equals).isEmpty()) { // new or changed
                 Path temp = Files.createTempFile(staging, id + "-", ".jar");
                 try {
                     Files.write(temp, e.getValue());
@@ -224,9 +224,9 @@ public final class FilterRepository implements AutoCloseable {
         }
     }
 
-    private static byte[] sha256(byte[] bytes) {
+    private static String sha256(byte[] bytes) {
         try {
-            return java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
