@@ -17,6 +17,14 @@ if [ "${java_major:-0}" -lt 17 ]; then
   exit 1
 fi
 
+# Node.js and npm: the build bundles the browser application (web/) from npm packages; Debian's are enough (Node 18+).
+command -v node >/dev/null && command -v npm >/dev/null || ensure_packages nodejs npm
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "${node_major:-0}" -lt 18 ]; then
+  echo "bootstrap: node $node_major found, the web build needs 18 or newer" >&2
+  exit 1
+fi
+
 # PixelMed (DICOM, for image-codec) from Debian into the local Maven repository.
 "$here/install-pixelmed.sh"
 
@@ -35,3 +43,5 @@ ensure_packages_no_start nginx
 # Independent DICOM peers the PACS tests talk to (DCMTK tools, Orthanc with its DICOMweb plugin; dciodvfy from
 # dicom3tools validates the objects we write), and an X server for the viewer's GUI tests (Xvfb).
 ensure_packages dcmtk orthanc orthanc-dicomweb dicom3tools xvfb xauth fonts-dejavu-core
+# A real browser for the web application's tests (driven by playwright-core, which never downloads browsers).
+ensure_packages chromium

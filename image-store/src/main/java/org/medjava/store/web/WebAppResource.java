@@ -1,0 +1,155 @@
+package org.medjava.store.web;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HEAD;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.Request;
+import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+/**
+ * The browser applications, static files packaged by the {@code web} module under {@code META-INF/medjava-web/}:
+ * MedJava's own viewer and console at {@code /viewer/}, the prebuilt OHIF viewer at {@code /ohif/} (a single-page
+ * app: a path that names no file gets its {@code index.html}). Open without a login (they hold no data; every
+ * request they make for data is authenticated). A Content-Security-Policy keeps both from loading anything from
+ * another origin.
+ */
+@ApplicationScoped
+@Path("")
+public class WebAppResource {
+
+    private static final String ROOT = "META-INF/medjava-web/";
+    /** Names a browser may ask for: no "..", no backslashes, no hidden files. */
+    private static final Pattern SAFE = Pattern.compile("(?:[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*/)*[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*");
+    /** Content-hashed bundle names (OHIF's {@code app.bundle.0f6159c501addfe9.js}, {@code 34b1e6b1deb5828e.wasm}). */
+    private static final Pattern HASHED = Pattern.compile("(?:^|.*[./])[0-9a-f]{16}\\.[a-z0-9]+$");
+
+    private static final Map<String, String> TYPES = Map.ofEntries(
+            Map.entry("html", "text/html; charset=utf-8"), Map.entry("js", "text/javascript; charset=utf-8"),
+            Map.entry("mjs", "text/javascript; charset=utf-8"), Map.entry("css", "text/css; charset=utf-8"),
+            Map.entry("json", "application/json"), Map.entry("wasm", "application/wasm"),
+            Map.entry("png", "image/png"), Map.entry("svg", "image/svg+xml"), Map.entry("ico", "image/x-icon"),
+            Map.entry("jpg", "image/jpeg"), Map.entry("gif", "image/gif"), Map.entry("woff2", "font/woff2"),
+            Map.entry("woff", "font/woff"), Map.entry("ttf", "font/ttf"), Map.entry("txt", "text/plain; charset=utf-8"),
+            Map.entry("md", "text/plain; charset=utf-8"));
+
+    /** Ours: only the store's origin; WebAssembly for the codecs; workers from the store or blob URLs. */
+    static final String VIEWER_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
+            + "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; worker-src 'self' blob:; "
+            + "connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'";
+    /** OHIF's build needs inline scripts and eval, but still nothing from another origin. */
+    static final String OHIF_POLICY = "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' "
+            + "'wasm-unsafe-eval' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
+            + "font-src 'self' data:; worker-src 'self' blob:; connect-src 'self' data: blob:; object-src 'none'; "
+            + "base-uri 'self'; frame-ancestors 'self'";
+
+    /** Files found, kept once read (a bounded set: what the web JAR holds); misses are not remembered. */
+    private final Map<String, Asset> assets = new ConcurrentHashMap<>();
+
+    private record Asset(byte[] bytes, String etag) {
+    }
+
+    @GET
+    @Path("viewer")
+    @Operation(hidden = true)
+    public Response viewerDirectory() {
+        return Response.status(Response.Status.MOVED_PERMANENTLY).location(URI.create("viewer/")).build();
+    }
+
+    @GET
+    @Path("viewer/{file: .*}")
+    @Operation(summary = "MedJava's browser application (static files)")
+    public Response viewer(@PathParam("file") String file, @Context Request request) {
+        return serve("viewer", file.isEmpty() ? "index.html" : file, false, request);
+    }
+
+    @HEAD
+    @Path("viewer/{file: .*}")
+    @Operation(hidden = true)
+    public Response viewerHead(@PathParam("file") String file, @Context Request request) {
+        return viewer(file, request);
+    }
+
+    @GET
+    @Path("ohif")
+    @Operation(hidden = true)
+    public Response ohifDirectory() {
+        return Response.status(Response.Status.MOVED_PERMANENTLY).location(URI.create("ohif/")).build();
+    }
+
+    @GET
+    @Path("ohif/{file: .*}")
+    @Operation(summary = "The OHIF viewer (static files; paths without a file are its routes)")
+    public Response ohif(@PathParam("file") String file, @Context Request request) {
+        return serve("ohif", file.isEmpty() ? "index.html" : file, true, request);
+    }
+
+    private Response serve(String app, String file, boolean singlePage, Request request) {
+        Optional<Asset> asset = SAFE.matcher(file).matches() ? load(app + "/" + file) : Optional.empty();
+        String name = file;
+        if (asset.isEmpty() && singlePage && !lastSegment(file).contains(".")) {
+            name = "index.html";
+            asset = load(app + "/index.html");
+        }
+        if (asset.isEmpty()) {
+            return Response.status(Response.Status.NOT_FOUND).type("text/plain; charset=utf-8")
+                    .entity("no such file in the " + app + " application: " + file + "\n").build();
+        }
+        EntityTag etag = new EntityTag(asset.get().etag());
+        String policy = app.equals("ohif") ? OHIF_POLICY : VIEWER_POLICY;
+        String cache = HASHED.matcher(name).matches() ? "public, max-age=31536000, immutable" : "no-cache";
+        Response.ResponseBuilder notModified = request.evaluatePreconditions(etag);
+        Response.ResponseBuilder builder = notModified != null ? notModified
+                : Response.ok(asset.get().bytes(), type(name));
+        return builder.tag(etag).header("Cache-Control", cache).header("Content-Security-Policy", policy)
+                .header("X-Content-Type-Options", "nosniff").header("Referrer-Policy", "same-origin").build();
+    }
+
+    private Optional<Asset> load(String name) {
+        return Optional.ofNullable(assets.computeIfAbsent(name, n -> {
+            try (InputStream in = WebAppResource.class.getClassLoader().getResourceAsStream(ROOT + n)) {
+                if (in == null) {
+                    return null;
+                }
+                byte[] bytes = in.readAllBytes();
+                return new Asset(bytes, sha256(bytes));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }));
+    }
+
+    private static String lastSegment(String file) {
+        return file.substring(file.lastIndexOf('/') + 1);
+    }
+
+    static String type(String name) {
+        String ext = lastSegment(name);
+        ext = ext.contains(".") ? ext.substring(ext.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT) : "";
+        return TYPES.getOrDefault(ext, "application/octet-stream");
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes), 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
