@@ -1,0 +1,45 @@
+// The store serves both web applications from its own origin: / lands on the viewer, OHIF's routes fall back to
+// its index.html, nothing is fetched from elsewhere, and the Content-Security-Policy says so.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, newPage, base } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test('a browser asking for / lands on /viewer/', async () => {
+  const page = await newPage(browser);
+  await page.goto(base + '/');
+  assert.match(new URL(page.url()).pathname, /^\/viewer\/$/);
+  assert.deepEqual(page.foreign, []);
+});
+
+test('OHIF is served at /ohif/ with its single-page routes and our configuration', async () => {
+  for (const path of ['/ohif/', '/ohif/viewer?StudyInstanceUIDs=1.2.3']) {
+    const r = await fetch(base + path);
+    assert.equal(r.status, 200, path);
+    const html = await r.text();
+    assert.match(html, /window\.PUBLIC_URL = '\/ohif\/'/, path);
+    assert.match(r.headers.get('content-security-policy'), /default-src 'self'/);
+  }
+  const config = await (await fetch(base + '/ohif/app-config.js')).text();
+  assert.match(config, /routerBasename: '\/ohif'/);
+  assert.match(config, /window\.location\.origin \+ '\/dicomweb'/);
+  // OHIF's AI runtime is left out of the package: its files are absent, not served as the app's index.
+  assert.equal((await fetch(base + '/ohif/ort/ort-wasm-simd-threaded.wasm')).status, 404);
+});
+
+test('static files: types, validators, and no way out of the application', async () => {
+  const wasm = await fetch(base + '/viewer/wasm/charlswasm_decode.wasm');
+  assert.equal(wasm.status, 200);
+  assert.equal(wasm.headers.get('content-type'), 'application/wasm');
+  const etag = (await fetch(base + '/viewer/')).headers.get('etag');
+  assert.ok(etag);
+  assert.equal((await fetch(base + '/viewer/', { headers: { 'if-none-match': etag } })).status, 304);
+  for (const path of ['/viewer/..%2f..%2fWEB-INF/web.xml', '/viewer/.hidden', '/viewer/nope.js',
+    '/viewer/%2e%2e/%2e%2e/META-INF/MANIFEST.MF']) {
+    const status = (await fetch(base + path)).status;
+    assert.ok(status === 400 || status === 404, `${path}: ${status}`);
+  }
+});
