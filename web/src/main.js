@@ -1,33 +1,61 @@
-// MedJava's browser application: boots Cornerstone3D and shows one image (skeleton; pages come next).
+// MedJava's browser application: the radiologist's viewer (studies, series, viewport, the store's filters), upload
+// and the administrator's console, on the store's own HTTP API. Boot: who is logged in, then the hash route.
 import './app.css';
-import { init as csInit, RenderingEngine, Enums } from '@cornerstonejs/core';
-import { init as dicomLoaderInit, wadouri } from '@cornerstonejs/dicom-image-loader';
+import { h, showError } from './ui.js';
+import { refresh, user, can } from './session.js';
+import { route, match, current, navigate } from './router.js';
+import { shell, highlight } from './shell.js';
+import { renderLogin } from './pages/login.js';
+import { renderStudies } from './pages/studies.js';
+import { renderBrowse } from './pages/browse.js';
+import { renderViewer } from './pages/viewer.js';
+import { renderUpload } from './pages/upload.js';
+import { renderAdmin } from './pages/admin.js';
 
-const app = document.getElementById('app');
+route('/login', renderLogin, { open: true });
+route('/studies', renderStudies, { role: 'reader' });
+route('/browse', renderBrowse, { role: 'reader' });
+route('/view', renderViewer, { role: 'reader' });
+route('/upload', renderUpload, { role: 'uploader' });
+route('/admin', renderAdmin, { role: 'admin' });
 
-async function boot() {
-  await csInit();
-  dicomLoaderInit({ maxWebWorkers: 1, wasmBasePath: new URL('wasm/', import.meta.url).href });
-  const params = new URLSearchParams(location.hash.slice(1));
-  const path = params.get('image');
-  if (!path) {
-    app.textContent = 'MedJava viewer';
+const { element, main } = shell();
+document.getElementById('app').replaceWith(element);
+let cleanup = null;
+
+async function show() {
+  const { path, params } = current();
+  const r = match(path);
+  if (typeof cleanup === 'function') {
+    try { cleanup(); } catch (e) { console.error(e); }
+  }
+  cleanup = null;
+  if (!r) {
+    main.replaceChildren(h('p', { class: 'empty' }, `Nothing here: ${path}. `, h('a', { href: '#/studies' }, 'Studies')));
     return;
   }
-  const element = document.createElement('div');
-  element.id = 'viewport';
-  element.style.width = '512px';
-  element.style.height = '512px';
-  app.append(element);
-  const engine = new RenderingEngine('medjava');
-  engine.enableElement({ viewportId: 'main', type: Enums.ViewportType.STACK, element });
-  const viewport = engine.getViewport('main');
-  await viewport.setStack(['wadouri:' + new URL(path, location.origin).href]);
-  viewport.render();
-  document.body.dataset.ready = 'true';
+  if (!r.open && !user()) {
+    navigate('/login', { next: location.hash.slice(1) });
+    return;
+  }
+  if (r.role && !can(r.role)) {
+    main.replaceChildren(h('p', { class: 'empty', dataset: { test: 'forbidden' } },
+      `Your account (${user().role}) may not open this page; it needs the ${r.role} role.`));
+    return;
+  }
+  highlight(path);
+  main.replaceChildren();
+  try {
+    cleanup = await r.render(main, params, path);
+  } catch (e) {
+    showError(e);
+    main.append(h('p', { class: 'empty' }, `This page could not be shown: ${e.message}`));
+  }
 }
 
-boot().catch((e) => {
-  app.textContent = 'The viewer could not start: ' + e.message;
-  console.error(e);
+window.addEventListener('hashchange', () => show());
+window.addEventListener('unhandledrejection', (e) => showError(e.reason));
+refresh().then(show).catch((e) => {
+  showError(e, 'The store');
+  show();
 });

@@ -1,0 +1,6 @@
+// Placeholder until the page is built.
+import { h } from '../ui.js';
+
+export function renderAdmin(main) {
+  main.append(h('p', { class: 'empty' }, 'Coming soon: admin'));
+}

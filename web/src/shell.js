@@ -1,0 +1,36 @@
+// The frame around every page: the bar with the store's sections (by role), the user and logout, and the page area.
+import { h, showError } from './ui.js';
+import { user, can, logout, onChange } from './session.js';
+
+export function shell() {
+  const userBox = h('span', { class: 'user' });
+  const nav = h('nav', { class: 'sections' });
+  const bar = h('header', { class: 'bar' },
+    h('a', { class: 'brand', href: '#/studies' }, 'MedJava'), nav, h('span', { class: 'spacer' }), userBox);
+  const main = h('main', { class: 'page', dataset: { test: 'page' } });
+
+  function draw() {
+    const u = user();
+    nav.replaceChildren(...(!u ? [] : [
+      h('a', { href: '#/studies', dataset: { test: 'nav-studies' } }, 'Studies'),
+      h('a', { href: '#/browse/', dataset: { test: 'nav-browse' } }, 'Files'),
+      can('uploader') && h('a', { href: '#/upload', dataset: { test: 'nav-upload' } }, 'Upload'),
+      can('admin') && h('a', { href: '#/admin', dataset: { test: 'nav-admin' } }, 'Administration'),
+      h('a', { href: '/ohif/', target: '_blank', rel: 'noopener', dataset: { test: 'nav-ohif' },
+        title: 'The OHIF viewer on the same studies' }, 'OHIF viewer ↗'),
+    ]));
+    userBox.replaceChildren(...(!u ? [] : [
+      h('span', { dataset: { test: 'session-user' }, title: `role: ${u.role}` }, `${u.user} (${u.role})`),
+      h('button', { dataset: { test: 'logout' }, onclick: () => logout().catch((e) => showError(e, 'Logout')) }, 'Log out'),
+    ]));
+  }
+  onChange(draw);
+  draw();
+  return { element: h('div', { class: 'shell' }, bar, main), main };
+}
+
+export function highlight(path) {
+  document.querySelectorAll('nav.sections a').forEach((a) => {
+    a.classList.toggle('active', path.startsWith(a.getAttribute('href').slice(1).replace(/\/$/, '')));
+  });
+}

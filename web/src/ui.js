@@ -1,0 +1,49 @@
+// Small DOM helpers shared by every page: element building and the message area.
+
+/** h('div', {class: 'x', onclick: f, dataset: {test: 'y'}}, child, 'text', ...) */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'dataset') Object.assign(el.dataset, v);
+    else if (k === 'style' && typeof v === 'object') Object.assign(el.style, v);
+    else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else if (k in el && typeof v !== 'string') el[k] = v;
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === undefined || c === null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+let messages;
+
+/** A message the user must read: kind 'error' | 'info' | 'ok'; errors stay until dismissed. */
+export function notify(text, kind = 'info') {
+  if (!messages) {
+    messages = h('div', { class: 'messages', dataset: { test: 'messages' }, role: 'status', 'aria-live': 'polite' });
+    document.body.append(messages);
+  }
+  const item = h('div', { class: `message ${kind}`, dataset: { test: `message-${kind}` } }, text,
+    h('button', { class: 'dismiss', title: 'Dismiss', onclick: () => item.remove() }, '×'));
+  messages.append(item);
+  if (kind !== 'error') setTimeout(() => item.remove(), 6000);
+  return item;
+}
+
+/** Shows any failure as a readable message (ApiError carries the store's reason). */
+export function showError(e, context = '') {
+  console.error(e);
+  notify(`${context ? context + ': ' : ''}${e?.message ?? e}`, 'error');
+}
+
+export function formatBytes(n) {
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let i = -1;
+  do { n /= 1024; i++; } while (n >= 1024 && i < units.length - 1);
+  return `${n.toFixed(n < 10 ? 1 : 0)} ${units[i]}`;
+}
