@@ -32,4 +32,24 @@ public enum DerivationCode {
     public String meaning() {
         return meaning;
     }
+
+    /**
+     * The CID 7203 code that describes the xv filter {@code filterId}, if one does (blur and despeckle smooth,
+     * sharpen and edge detect enhance edges, pixelize resamples; emboss, oil paint and spread have none — the
+     * Derivation Description carries the exact chain either way).
+     */
+    public static java.util.Optional<DerivationCode> forFilter(String filterId) {
+        return java.util.Optional.ofNullable(switch (filterId) {
+            case "blur", "despeckle" -> SMOOTHING;
+            case "sharpen", "edge-detect" -> EDGE_ENHANCEMENT;
+            case "pixelize" -> SPATIAL_RESAMPLING;
+            default -> null;
+        });
+    }
+
+    /** The distinct codes of a chain of filters, in order of first appearance. */
+    public static DerivationCode[] forFilters(java.util.List<String> filterIds) {
+        return filterIds.stream().map(DerivationCode::forFilter).flatMap(java.util.Optional::stream).distinct()
+                .toArray(DerivationCode[]::new);
+    }
 }

@@ -38,6 +38,7 @@ import org.medjava.store.query.ArchiveSearch;
 import org.medjava.store.scu.RemotePacs;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.IndexDatabase;
+import org.medjava.store.derive.DerivedImages;
 import org.medjava.store.render.RenderService;
 import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.repo.StorePath;
@@ -77,6 +78,7 @@ public class StoreAssembly {
     private SharedState sharedState;
     private ImageRepository images;
     private RenderService renderer;
+    private DerivedImages derived;
     private Ingest ingest;
     private ArchiveSearch search;
     private DimseServer dimse;
@@ -114,6 +116,7 @@ public class StoreAssembly {
             renderer = new RenderService(filters.registry(), config.maxPixels());
             ingest = new Ingest(images, index, new UploadValidator(config.maxPixels()),
                     DuplicatePolicy.parse(config.duplicatePolicy()));
+            derived = new DerivedImages(images, renderer, filters.registry(), ingest);
             search = new ArchiveSearch(index);
             int seeded = 0;
             if (firstStart && config.seedImages().isPresent()) {
@@ -278,6 +281,11 @@ public class StoreAssembly {
     @Produces
     public Ingest ingest() {
         return ingest;
+    }
+
+    @Produces
+    public DerivedImages derived() {
+        return derived;
     }
 
     @Produces

@@ -2,6 +2,10 @@ package org.medjava.store.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import javax.json.Json;
+import javax.json.JsonObject;
+import java.io.StringReader;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +22,7 @@ import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.PluginDirectory;
+import org.medjava.store.testsupport.PayaraStore;
 import org.medjava.store.testsupport.Samples;
 import org.medjava.store.testsupport.SharedStore;
 import org.medjava.store.testsupport.StoreClient;
@@ -111,6 +116,36 @@ class RenderIT {
         HttpResponse<byte[]> render = admin.get("/images/it/render/jpegls.dcm?render=png");
         assertThat(render.statusCode()).isEqualTo(422);
         assertThat(new String(render.body())).contains("JPEG-LS");
+    }
+
+    @Test
+    void keepsAFilteredRenderingAsDerivedDicomThatRendersAsServed() throws Exception {
+        String body = "{\"source\": \"it/render/ct.dcm\", \"window\": \"40,400\", \"filters\": [\"blur:n=5\", "
+                + "\"sharpen:p=50\"], \"region\": \"10,20,80,60\"}";
+        HttpResponse<String> created = admin.sendText(admin.request("/derived")
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        JsonObject answer = Json.createReader(new StringReader(created.body())).readObject();
+        String path = answer.getString("path");
+        assertThat(path).startsWith("dicom/").endsWith(answer.getString("sopInstanceUid") + ".dcm");
+        assertThat(created.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith(path));
+        // the derived object shows exactly what the rendered endpoint served for the same request
+        Raster served = ImageCodec.read(admin.get("/images/it/render/ct.dcm?render=png&window=40,400"
+                + "&region=10,20,80,60&filter=blur:n=5&filter=sharpen:p=50").body());
+        byte[] stored = admin.get("/images/" + path).body();
+        assertSame(DicomCodec.read(stored, 0, 1 << 24).render(), served);
+        HttpResponse<String> indexed = admin.getJson("/index/series/" + answer.getString("seriesUid") + "/instances");
+        assertThat(indexed.body()).contains(answer.getString("sopInstanceUid"));
+
+        HttpResponse<String> notDicom = admin.sendText(admin.request("/derived").header("Content-Type",
+                "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"source\": \"it/render/ct.gif\"}")));
+        assertThat(notDicom.statusCode()).isEqualTo(400);
+        assertThat(notDicom.body()).contains("not DICOM");
+        StoreClient stranger = new StoreClient(SharedStore.store(), PayaraStore.basic("nobody", "wrong"));
+        HttpResponse<String> refused = stranger.sendText(stranger.request("/derived")
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+        assertThat(refused.statusCode()).isEqualTo(401);
     }
 
     private static void assertSame(Raster actual, Raster expected) {

@@ -31,6 +31,15 @@ public final class RenderService {
 
     /** @param dicom whether the stored file is DICOM (then window and frame apply) */
     public byte[] render(Path file, boolean dicom, RenderRequest request) throws IOException {
+        validate(request);
+        Raster raster = filter(decode(file, dicom, request), request);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(raster.width() * raster.height() + 1024);
+        ImageCodec.write(raster, request.format(), out);
+        return out.toByteArray();
+    }
+
+    /** Checks the request's filter chain (ids and parameters) before any image is read: 400 naming the problem. */
+    public void validate(RenderRequest request) {
         for (RenderRequest.FilterStep step : request.filters()) {
             try {
                 registry.validate(step.filterId(), step.params());
@@ -38,13 +47,18 @@ public final class RenderService {
                 throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage());
             }
         }
-        Raster raster = decode(file, dicom, request);
+    }
+
+    /** Runs the request's filter chain, in order, over {@code raster} (within its region). */
+    public Raster filter(Raster raster, RenderRequest request) {
         for (RenderRequest.FilterStep step : request.filters()) {
             raster = apply(step, raster, request);
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(raster.width() * raster.height() + 1024);
-        ImageCodec.write(raster, request.format(), out);
-        return out.toByteArray();
+        return raster;
+    }
+
+    public long maxPixels() {
+        return maxPixels;
     }
 
     private Raster decode(Path file, boolean dicom, RenderRequest request) throws IOException {

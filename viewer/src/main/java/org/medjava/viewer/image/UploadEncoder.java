@@ -2,8 +2,6 @@ package org.medjava.viewer.image;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.util.LinkedHashSet;
-import java.util.Set;
 import org.medjava.codec.ImageCodec;
 import org.medjava.codec.ImageFormat;
 import org.medjava.codec.dicom.DerivedDicom;
@@ -69,17 +67,6 @@ public final class UploadEncoder {
 
     /** CID 7203 codes for the filters that have one (the description carries the exact chain either way). */
     static DerivationCode[] codes(FilterChain chain) {
-        Set<DerivationCode> codes = new LinkedHashSet<>();
-        for (FilterStep step : chain.steps()) {
-            switch (step.filterId()) {
-                case "blur", "despeckle" -> codes.add(DerivationCode.SMOOTHING);
-                case "sharpen", "edge-detect" -> codes.add(DerivationCode.EDGE_ENHANCEMENT);
-                case "pixelize" -> codes.add(DerivationCode.SPATIAL_RESAMPLING);
-                default -> {
-                    // no code in CID 7203 describes it
-                }
-            }
-        }
-        return codes.toArray(new DerivationCode[0]);
+        return DerivationCode.forFilters(chain.steps().stream().map(FilterStep::filterId).toList());
     }
 }

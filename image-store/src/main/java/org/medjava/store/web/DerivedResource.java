@@ -1,0 +1,89 @@
+package org.medjava.store.web;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.core.UriInfo;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.medjava.store.StoreException;
+import org.medjava.store.derive.DerivedImages;
+import org.medjava.store.ingest.Ingested;
+import org.medjava.store.render.RenderRequest;
+import org.medjava.store.repo.StorePath;
+import org.medjava.store.security.Access;
+import org.medjava.store.security.Role;
+
+/**
+ * {@code POST /derived}: keep a filtered image as derived DICOM (the web viewer's "save"). The body names a stored
+ * DICOM image and what to do to it, as the rendered endpoint takes it: {@code {"source": "samples/dicom/CT.dcm",
+ * "frame": 0, "window": "40,400", "filters": ["blur:n=3", "sharpen:p=50"], "region": "x,y,w,h", "impl": "optimized"}}.
+ * 201 with the new object's path and UIDs; 400 for a bad chain or a non-DICOM source, 404, 409 (suspended), 422.
+ */
+@RequestScoped
+@Path("derived")
+public class DerivedResource {
+
+    /** The body: everything but {@code source} optional. */
+    public record Derivation(String source, Integer frame, String window, List<String> filters, String region,
+                             String impl) {
+    }
+
+    @Inject
+    DerivedImages derived;
+
+    @Context
+    SecurityContext security;
+
+    @Context
+    UriInfo uri;
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Store a filtered rendering of a DICOM image as a derived DICOM object (uploader role)")
+    public Response derive(Derivation body) throws IOException {
+        Access.require(security, Role.UPLOADER);
+        if (body == null || body.source() == null || body.source().isBlank()) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, "send {\"source\": \"<path under /images/>\", "
+                    + "\"filters\": [\"blur:n=3\", ...], \"window\": \"center,width\", \"frame\": 0, \"region\": "
+                    + "\"x,y,w,h\"}");
+        }
+        Map<String, List<String>> query = new HashMap<>();
+        query.put("render", List.of("png"));
+        if (body.frame() != null) {
+            query.put("frame", List.of(body.frame().toString()));
+        }
+        put(query, "window", body.window());
+        put(query, "region", body.region());
+        put(query, "impl", body.impl());
+        if (body.filters() != null && !body.filters().isEmpty()) {
+            query.put("filter", new ArrayList<>(body.filters()));
+        }
+        Ingested stored = derived.derive(StorePath.parse(body.source()), RenderRequest.parse(query));
+        String path = stored.path().relative();
+        return Response.created(uri.getBaseUriBuilder().path("images").path(path).build())
+                .entity(Json.createObjectBuilder().add("path", path).add("studyUid", stored.studyInstanceUid())
+                        .add("seriesUid", stored.seriesInstanceUid()).add("sopInstanceUid", stored.sopInstanceUid())
+                        .add("sopClassUid", stored.sopClassUid()).build().toString())
+                .type(MediaType.APPLICATION_JSON).build();
+    }
+
+    private static void put(Map<String, List<String>> query, String key, String value) {
+        if (value != null && !value.isBlank()) {
+            query.put(key, List.of(value));
+        }
+    }
+}

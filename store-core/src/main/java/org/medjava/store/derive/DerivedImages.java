@@ -1,0 +1,139 @@
+package org.medjava.store.derive;
+
+import com.pixelmed.dicom.TagFromName;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.medjava.codec.ImageDecodeException;
+import org.medjava.codec.ImageFormat;
+import org.medjava.codec.dicom.DerivationCode;
+import org.medjava.codec.dicom.DerivedDicom;
+import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.codec.dicom.DicomImage;
+import org.medjava.filter.Raster;
+import org.medjava.filter.runtime.FilterInfo;
+import org.medjava.filter.runtime.FilterRegistry;
+import org.medjava.filter.runtime.PluginInfo;
+import org.medjava.store.StoreException;
+import org.medjava.store.ingest.Expected;
+import org.medjava.store.ingest.Ingest;
+import org.medjava.store.ingest.IngestFailure;
+import org.medjava.store.ingest.Ingested;
+import org.medjava.store.render.RenderRequest;
+import org.medjava.store.render.RenderService;
+import org.medjava.store.repo.ImageRepository;
+import org.medjava.store.repo.StoredFile;
+import org.medjava.store.repo.StorePath;
+import org.medjava.store.storage.LocalCopy;
+
+/**
+ * Filtered images kept as derived DICOM: a stored DICOM image is rendered through the request's window and filter
+ * chain, and the result is stored through the ingest door as a Secondary Capture of the same patient and study
+ * (landing where network-received objects land), referencing its source (Source Image Sequence, with the frame),
+ * with the window, the chain and the plugin id, version and SHA-256 of every filter in its Derivation Description
+ * and CID 7203 codes where one fits. Saving the same chain over images of one series gives one derived series: its
+ * UID is a name-based UUID of the source series, window and chain.
+ */
+public final class DerivedImages {
+
+    private final ImageRepository images;
+    private final RenderService renderer;
+    private final FilterRegistry registry;
+    private final Ingest ingest;
+
+    public DerivedImages(ImageRepository images, RenderService renderer, FilterRegistry registry, Ingest ingest) {
+        this.images = images;
+        this.renderer = renderer;
+        this.registry = registry;
+        this.ingest = ingest;
+    }
+
+    /**
+     * Renders {@code source} as {@code request} says and stores the result as derived DICOM.
+     *
+     * @throws StoreException 400 for a bad chain or a source that is not DICOM, 404 for a missing source, 409 for a
+     *     suspended filter, 422 for pixels that cannot be decoded
+     */
+    public Ingested derive(StorePath source, RenderRequest request) throws IOException {
+        renderer.validate(request);
+        StoredFile file = images.stat(source).orElseThrow(() -> new StoreException(StoreException.Kind.NOT_FOUND,
+                "no stored file " + source.relative()));
+        if (!ImageFormat.DICOM.mediaType().equals(file.contentType())) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, source.relative() + " is "
+                    + file.contentType() + ", not DICOM: a derived DICOM object needs a DICOM source to refer to");
+        }
+        DicomImage image;
+        try (LocalCopy copy = images.localCopy(source)) {
+            image = DicomCodec.read(Files.readAllBytes(copy.path()), request.frame(), renderer.maxPixels());
+        } catch (ImageDecodeException e) {
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "cannot decode " + source.relative() + ": "
+                    + e.getMessage(), e);
+        }
+        Raster rendered = request.window() == null ? image.render() : image.render(request.window());
+        Raster filtered = renderer.filter(rendered, request);
+
+        String chain = describe(request.filters());
+        String window = request.window() == null ? "the image's own" : request.window().center() + ","
+                + request.window().width();
+        DerivedDicom.Request derived;
+        try {
+            derived = DerivedDicom.from(image);
+        } catch (IllegalArgumentException e) {
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, e.getMessage(), e);
+        }
+        String sourceSeries = image.header().get(TagFromName.SeriesInstanceUID) == null ? ""
+                : image.header().get(TagFromName.SeriesInstanceUID).getSingleStringValueOrEmptyString();
+        derived.derivationDescription("MedJava store: window " + window + "; filters: "
+                        + (chain.isEmpty() ? "none" : chain) + (request.region() == null ? ""
+                        : "; region " + request.region()) + provenance(request.filters()))
+                .derivationCodes(DerivationCode.forFilters(request.filters().stream()
+                        .map(RenderRequest.FilterStep::filterId).toList()))
+                .seriesDescription(chain.isEmpty() ? "MedJava: windowed" : "MedJava: " + chain)
+                .seriesInstanceUid(seriesUid(sourceSeries, window, chain, request));
+
+        Path staged = ingest.newStagingFile();
+        try (OutputStream out = Files.newOutputStream(staged)) {
+            derived.write(filtered, out);
+        }
+        try {
+            return ingest.receive(staged, Expected.NOTHING);
+        } catch (IngestFailure e) {
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "the derived object was refused: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    static String describe(List<RenderRequest.FilterStep> steps) {
+        return steps.stream().map(RenderRequest.FilterStep::toString).collect(Collectors.joining(" + "));
+    }
+
+    /** "; plugins: filter-blur 1.0 sha256:…" for every plugin whose filter ran, once each. */
+    private String provenance(List<RenderRequest.FilterStep> steps) {
+        String plugins = steps.stream().map(s -> registry.filter(s.filterId()).map(FilterInfo::pluginId))
+                .flatMap(java.util.Optional::stream).distinct()
+                .map(id -> registry.plugin(id).map(this::describe).orElse(id))
+                .collect(Collectors.joining(", "));
+        return plugins.isEmpty() ? "" : "; plugins: " + plugins;
+    }
+
+    private String describe(PluginInfo p) {
+        return p.id() + " " + p.version() + " sha256:" + p.sha256().toLowerCase(Locale.ROOT);
+    }
+
+    /** One derived series per source series, window, chain and region (a name-based UUID under 2.25). */
+    static String seriesUid(String sourceSeries, String window, String chain, RenderRequest request) {
+        String name = "medjava-derived|" + sourceSeries + "|" + window + "|" + chain + "|" + request.region() + "|"
+                + request.implementation();
+        UUID uuid = UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8));
+        BigInteger value = new BigInteger(1, java.nio.ByteBuffer.allocate(16)
+                .putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits()).array());
+        return "2.25." + value;
+    }
+}

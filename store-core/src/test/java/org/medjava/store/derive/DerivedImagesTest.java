@@ -1,0 +1,138 @@
+package org.medjava.store.derive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.pixelmed.dicom.AttributeList;
+import com.pixelmed.dicom.SequenceAttribute;
+import com.pixelmed.dicom.TagFromName;
+import java.io.ByteArrayInputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.filter.Raster;
+import org.medjava.filter.runtime.FilterRegistry;
+import org.medjava.store.StoreException;
+import org.medjava.store.index.DicomIndex;
+import org.medjava.store.index.IndexDatabase;
+import org.medjava.store.index.TestDicom;
+import org.medjava.store.ingest.DuplicatePolicy;
+import org.medjava.store.ingest.Ingest;
+import org.medjava.store.ingest.Ingested;
+import org.medjava.store.render.RenderRequest;
+import org.medjava.store.render.RenderService;
+import org.medjava.store.repo.ImageRepository;
+import org.medjava.store.repo.Preconditions;
+import org.medjava.store.repo.StorePath;
+import org.medjava.store.repo.UploadValidator;
+import org.medjava.store.storage.LocalFileStorage;
+import org.medjava.store.testsupport.TestPlugins;
+
+/** {@link DerivedImages}: a filtered rendering kept as derived DICOM that records where it came from. */
+class DerivedImagesTest {
+
+    private static final String STUDY = "1.2.826.0.1.3680043.9.7001";
+    private static final String SERIES = "1.2.826.0.1.3680043.9.7002";
+    private static final String SOP = "1.2.826.0.1.3680043.9.7003";
+
+    @TempDir
+    Path dir;
+    private DicomIndex index;
+    private LocalFileStorage storage;
+    private FilterRegistry registry;
+    private DerivedImages derived;
+    private Ingest ingest;
+
+    @BeforeEach
+    void open() throws Exception {
+        index = new DicomIndex(IndexDatabase.h2(dir.resolve("index")));
+        storage = new LocalFileStorage(dir.resolve("images"));
+        ImageRepository images = new ImageRepository(storage, 1 << 24);
+        registry = new FilterRegistry(dir.resolve("registry"));
+        registry.load("it-fill", TestPlugins.fill(dir.resolve("fill.jar"), 77), Map.of());
+        ingest = new Ingest(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REJECT);
+        RenderService renderer = new RenderService(registry, 1 << 24);
+        derived = new DerivedImages(images, renderer, registry, ingest);
+        Path ct = TestDicom.ct().patient("DER-1", "Derived^Test").study(STUDY, "20240101").series(SERIES, "CT", 3)
+                .instance(SOP, 5).writeTo(dir.resolve("ct.dcm"));
+        try (var in = Files.newInputStream(ct)) {
+            ingest.put(StorePath.parse("studies/ct.dcm"), in, Files.size(ct), null, Preconditions.NONE);
+        }
+    }
+
+    @AfterEach
+    void close() {
+        index.close();
+        registry.close();
+    }
+
+    private static RenderRequest request(String... query) {
+        Map<String, List<String>> q = new java.util.HashMap<>();
+        for (int i = 0; i < query.length; i += 2) {
+            q.computeIfAbsent(query[i], k -> new java.util.ArrayList<>()).add(query[i + 1]);
+        }
+        return RenderRequest.parse(q);
+    }
+
+    @Test
+    void keepsTheFilteredPixelsAsASecondaryCaptureReferencingTheSource() throws Exception {
+        Ingested r = derived.derive(StorePath.parse("studies/ct.dcm"),
+                request("window", "40,400", "filter", "fill", "region", "0,0,10,10"));
+
+        assertThat(r.studyInstanceUid()).isEqualTo(STUDY);
+        assertThat(r.seriesInstanceUid()).isNotEqualTo(SERIES).startsWith("2.25.");
+        assertThat(r.path().relative()).startsWith("dicom/DER-1/" + STUDY + "/" + r.seriesInstanceUid() + "/");
+        byte[] file = Files.readAllBytes(storage.root().resolve(r.path().relative()));
+        AttributeList list = new AttributeList();
+        list.read(new com.pixelmed.dicom.DicomInputStream(new ByteArrayInputStream(file)));
+        assertThat(list.get(TagFromName.SOPClassUID).getSingleStringValueOrEmptyString())
+                .isEqualTo("1.2.840.10008.5.1.4.1.1.7");
+        SequenceAttribute source = (SequenceAttribute) list.get(TagFromName.SourceImageSequence);
+        assertThat(source.getItem(0).getAttributeList().get(TagFromName.ReferencedSOPInstanceUID)
+                .getSingleStringValueOrEmptyString()).isEqualTo(SOP);
+        String description = list.get(TagFromName.DerivationDescription).getSingleStringValueOrEmptyString();
+        assertThat(description).contains("window 40.0,400.0").contains("filters: fill")
+                .contains("region").containsPattern("plugins: it-fill 77 sha256:[0-9a-f]{64}");
+        // the region was filled with 77; outside it, the windowed CT
+        Raster pixels = DicomCodec.read(file, 0, 1 << 24).render();
+        assertThat(pixels.rgb()[0] & 0xff).isEqualTo(77);
+        assertThat(pixels.rgb()[3 * (20 * pixels.width() + 20)] & 0xff).isNotEqualTo(77);
+        assertThat(index.instance(r.path().relative())).isPresent();
+    }
+
+    @Test
+    void theSameChainOverOneSeriesGivesOneDerivedSeries() throws Exception {
+        Ingested a = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill"));
+        Ingested b = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill"));
+        Ingested other = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill", "window",
+                "40,400"));
+
+        assertThat(b.seriesInstanceUid()).isEqualTo(a.seriesInstanceUid());
+        assertThat(b.sopInstanceUid()).isNotEqualTo(a.sopInstanceUid());
+        assertThat(other.seriesInstanceUid()).isNotEqualTo(a.seriesInstanceUid());
+    }
+
+    @Test
+    void refusesWhatItCannotDerive() throws Exception {
+        var bytes = new java.io.ByteArrayOutputStream();
+        javax.imageio.ImageIO.write(new java.awt.image.BufferedImage(8, 8, java.awt.image.BufferedImage.TYPE_BYTE_GRAY),
+                "png", bytes);
+        byte[] png = bytes.toByteArray();
+        try (var in = new ByteArrayInputStream(png)) {
+            ingest.put(StorePath.parse("pics/grey.png"), in, png.length, null, Preconditions.NONE);
+        }
+        assertThatThrownBy(() -> derived.derive(StorePath.parse("pics/grey.png"), request("filter", "fill")))
+                .isInstanceOf(StoreException.class).hasMessageContaining("not DICOM");
+        assertThatThrownBy(() -> derived.derive(StorePath.parse("studies/nope.dcm"), request()))
+                .isInstanceOf(StoreException.class).hasMessageContaining("no stored file");
+        assertThatThrownBy(() -> derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "nonesuch")))
+                .isInstanceOf(StoreException.class).extracting(e -> ((StoreException) e).kind())
+                .isEqualTo(StoreException.Kind.BAD_REQUEST);
+    }
+}
