@@ -15,6 +15,7 @@ final class Banner {
         String url = config.publicUrl().orElse("http://localhost:<port>");
         StringBuilder b = new StringBuilder("\n");
         b.append("==================== MedJava image store ====================\n");
+        b.append("  viewer:      ").append(url).append("/viewer/   (the web application; OHIF at /ohif/)\n");
         b.append("  browse:      ").append(url).append("/images/\n");
         b.append("  filters:     ").append(url).append("/filters\n");
         b.append("  health:      ").append(url).append("/health   metrics: /metrics   API: /openapi\n");

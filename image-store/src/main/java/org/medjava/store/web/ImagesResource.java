@@ -106,10 +106,12 @@ public class ImagesResource {
         }
         boolean dicom = ImageFormat.DICOM.mediaType().equals(file.contentType());
         byte[] bytes;
+        RenderService.Timings timings = new RenderService.Timings();
         try (LocalCopy copy = images.localCopy(file.path())) {
-            bytes = renderer.render(copy.path(), dicom, render);
+            bytes = renderer.render(copy.path(), dicom, render, timings);
         }
-        return Response.ok(bytes, render.format().mediaType()).tag(tag).build();
+        return Response.ok(bytes, render.format().mediaType()).tag(tag)
+                .header("Server-Timing", timings.serverTiming()).build();
     }
 
     private Response download(StoredFile file, Request request, HttpHeaders headers) {

@@ -58,6 +58,8 @@ class RenderIT {
         HttpResponse<byte[]> png = admin.get("/images/it/render/ct.dcm?render=png");
         assertThat(png.statusCode()).isEqualTo(200);
         assertThat(png.headers().firstValue("Content-Type")).hasValue("image/png");
+        assertThat(png.headers().firstValue("Server-Timing")).hasValueSatisfying(v -> assertThat(v)
+                .matches("decode;dur=[0-9.]+, filter;dur=[0-9.]+, encode;dur=[0-9.]+"));
         assertSame(ImageCodec.read(png.body()), DicomCodec.read(CT).render());
 
         Raster windowed = ImageCodec.read(admin.get("/images/it/render/ct.dcm?render=png&window=40,400").body());

@@ -31,11 +31,40 @@ public final class RenderService {
 
     /** @param dicom whether the stored file is DICOM (then window and frame apply) */
     public byte[] render(Path file, boolean dicom, RenderRequest request) throws IOException {
+        return render(file, dicom, request, new Timings());
+    }
+
+    /** As {@link #render(Path, boolean, RenderRequest)}, noting in {@code timings} how long each phase took. */
+    public byte[] render(Path file, boolean dicom, RenderRequest request, Timings timings) throws IOException {
         validate(request);
-        Raster raster = filter(decode(file, dicom, request), request);
+        long t0 = System.nanoTime();
+        Raster raster = decode(file, dicom, request);
+        long t1 = System.nanoTime();
+        raster = filter(raster, request);
+        long t2 = System.nanoTime();
         ByteArrayOutputStream out = new ByteArrayOutputStream(raster.width() * raster.height() + 1024);
         ImageCodec.write(raster, request.format(), out);
+        timings.decodeNanos = t1 - t0;
+        timings.filterNanos = t2 - t1;
+        timings.encodeNanos = System.nanoTime() - t2;
         return out.toByteArray();
+    }
+
+    /** Where a rendering spent its time (for the {@code Server-Timing} header a client can show). */
+    public static final class Timings {
+        long decodeNanos;
+        long filterNanos;
+        long encodeNanos;
+
+        /** The value of an HTTP {@code Server-Timing} header, durations in milliseconds. */
+        public String serverTiming() {
+            return "decode;dur=" + millis(decodeNanos) + ", filter;dur=" + millis(filterNanos) + ", encode;dur="
+                    + millis(encodeNanos);
+        }
+
+        private static String millis(long nanos) {
+            return String.format(java.util.Locale.ROOT, "%.2f", nanos / 1e6);
+        }
     }
 
     /** Checks the request's filter chain (ids and parameters) before any image is read: 400 naming the problem. */
