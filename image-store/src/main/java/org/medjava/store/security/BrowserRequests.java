@@ -34,8 +34,13 @@ public final class BrowserRequests {
         return secFetchMode != null || (accept != null && accept.toLowerCase(Locale.ROOT).contains("text/html"));
     }
 
+    /**
+     * The {@code WWW-Authenticate} of a 401: Basic for clients other than browsers; for a browser's request (a
+     * script's, or a navigation that is not a GET, such as a form's POST: a GET is redirected to the login page
+     * instead) a scheme it does not know, so that it opens no prompt of its own.
+     */
     public static String challenge(String secFetchMode, String requestedWith) {
-        return isScript(secFetchMode, requestedWith) ? SESSION_CHALLENGE : BASIC_CHALLENGE;
+        return secFetchMode != null || requestedWith != null ? SESSION_CHALLENGE : BASIC_CHALLENGE;
     }
 
     /**

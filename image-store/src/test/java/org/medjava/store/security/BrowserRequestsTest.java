@@ -12,7 +12,7 @@ class BrowserRequestsTest {
         assertThat(BrowserRequests.challenge("cors", null)).isEqualTo(BrowserRequests.SESSION_CHALLENGE);
         assertThat(BrowserRequests.challenge("same-origin", null)).startsWith("Session ");
         assertThat(BrowserRequests.challenge(null, "XMLHttpRequest")).startsWith("Session ");
-        assertThat(BrowserRequests.challenge("navigate", null)).startsWith("Basic ");
+        assertThat(BrowserRequests.challenge("navigate", null)).as("a form's POST").startsWith("Session ");
         assertThat(BrowserRequests.challenge(null, null)).as("curl, DCMTK, the Swing viewer").startsWith("Basic ");
     }
 
