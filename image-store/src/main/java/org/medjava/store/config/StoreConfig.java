@@ -134,6 +134,37 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.dicom.duplicate-policy", defaultValue = "reject")
     String duplicatePolicy;
 
+    // --- browser sessions and CORS (security.Sessions, security.CorsPolicy) ----------------------------------------
+
+    /** A browser session ends after this long without a request (renewed when half of it has passed). */
+    @Inject
+    @ConfigProperty(name = "medjava.session.idle-minutes", defaultValue = "30")
+    int sessionIdleMinutes;
+
+    /** A browser session ends this long after its login, however active. */
+    @Inject
+    @ConfigProperty(name = "medjava.session.max-hours", defaultValue = "12")
+    int sessionMaxHours;
+
+    /** Other web origins whose pages may call the store (exact origins, comma separated; {@code *}: anonymous reads). */
+    @Inject
+    @ConfigProperty(name = "medjava.cors.origins")
+    Optional<String> corsOrigins;
+
+    public java.time.Duration sessionIdle() {
+        return java.time.Duration.ofMinutes(sessionIdleMinutes);
+    }
+
+    public java.time.Duration sessionMax() {
+        return java.time.Duration.ofHours(sessionMaxHours);
+    }
+
+    public String corsOrigins() {
+        return corsOrigins.orElse("");
+    }
+
+    // --- end of browser sessions and CORS ----------------------------------------------------------------------
+
     public Path dataDir() {
         return Path.of(dataDir).toAbsolutePath().normalize();
     }

@@ -2,6 +2,7 @@ package org.medjava.store.security;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.json.Json;
 import jakarta.security.enterprise.AuthenticationStatus;
 import jakarta.security.enterprise.authentication.mechanism.http.HttpAuthenticationMechanism;
 import jakarta.security.enterprise.authentication.mechanism.http.HttpMessageContext;
@@ -10,20 +11,44 @@ import jakarta.security.enterprise.identitystore.CredentialValidationResult;
 import jakarta.security.enterprise.identitystore.IdentityStoreHandler;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
 import org.medjava.store.config.StoreConfig;
 
 /**
- * HTTP Basic authentication for the whole store. Credentials, when sent, are always checked (a wrong password is
- * a 401 even where anonymous access would do). Without credentials, only reads pass, and only when
- * {@code medjava.auth.anonymous-read} is on; writes and administration always need a login. What a logged-in
- * caller may do is decided by the resources, by role.
+ * Authentication for the whole store, decided once at the start of each request (so a long transfer is never cut
+ * by a session expiring meanwhile): HTTP Basic, a browser session's cookie ({@link SessionCookie}, made by
+ * {@code POST /auth/login}), or the same token as {@code Authorization: Bearer}. Credentials, when sent, are always
+ * checked (a wrong password or a dead session is a 401 even where anonymous access would do). Without credentials,
+ * only reads pass, and only when {@code medjava.auth.anonymous-read} is on; writes and administration always need a
+ * login. What a logged-in caller may do is decided by the resources, by role.
+ *
+ * <p>Before that: CORS preflights are answered ({@link CorsPolicy}); after it, a cookie-authenticated write must
+ * come from the store's own pages or an allowed origin ({@link CsrfGuard}). A caller without a login is answered
+ * by kind ({@link BrowserRequests}): a page's script gets a 401 without a Basic challenge, a browser navigating
+ * gets sent to the login page, any other client gets the Basic challenge.
  */
 @ApplicationScoped
 public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism {
 
-    public static final String CHALLENGE = "Basic realm=\"MedJava image store\", charset=\"UTF-8\"";
+    /** The HTTP Basic challenge (curl, the Swing viewer, DCMTK). */
+    public static final String CHALLENGE = BrowserRequests.BASIC_CHALLENGE;
+    /** The request attribute holding the request's {@link SessionToken} when a session authenticated it. */
+    public static final String SESSION_ATTRIBUTE = SessionToken.class.getName();
+    /** The request attribute saying how a session came: {@code session} (the cookie) or {@code bearer}. */
+    public static final String VIA_ATTRIBUTE = SESSION_ATTRIBUTE + ".via";
+
+    /**
+     * Open without a login: probes and monitoring (MicroProfile health, metrics, OpenAPI), the web applications'
+     * static files (their own login page among them), the store's root, login and logout.
+     */
+    private static final List<String> OPEN = List.of("/health", "/metrics", "/openapi", "/viewer", "/ohif",
+            "/auth/login", "/auth/logout");
 
     @Inject
     IdentityStoreHandler identityStores;
@@ -31,41 +56,181 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
     @Inject
     StoreConfig config;
 
-    /** Probes and monitoring (MicroProfile health, metrics, OpenAPI) answer without a login. */
-    private static final java.util.List<String> OPEN = java.util.List.of("/health", "/metrics", "/openapi");
+    @Inject
+    Sessions sessions;
+
+    @Inject
+    CorsPolicy cors;
 
     @Override
     public AuthenticationStatus validateRequest(HttpServletRequest request, HttpServletResponse response,
                                                 HttpMessageContext context) {
         String path = request.getRequestURI().substring(request.getContextPath().length());
-        if (OPEN.stream().anyMatch(p -> path.equals(p) || path.startsWith(p + "/"))) {
+        String method = request.getMethod();
+        String origin = request.getHeader("Origin");
+        boolean open = isOpen(path);
+        String preflightMethod = request.getHeader("Access-Control-Request-Method");
+        if (CorsPolicy.isPreflight(method, origin, preflightMethod)) {
+            cors.preflight(origin, preflightMethod, open || (config.anonymousRead() && isRead(preflightMethod)))
+                    .forEach(response::setHeader);
+            return finish(response, HttpServletResponse.SC_NO_CONTENT, null);
+        }
+        cors.actual(origin, method, open || (config.anonymousRead() && isRead(method))).forEach(response::setHeader);
+        if (open) {
+            if (path.startsWith("/auth/")) { // no logging in (or out) from another site's page
+                Optional<String> refused = CsrfGuard.refusal(method, origin, request.getHeader("Referer"),
+                        ownOrigin(request), cors, false);
+                if (refused.isPresent()) {
+                    return finish(response, HttpServletResponse.SC_FORBIDDEN, refused.get());
+                }
+            }
             return context.doNothing();
         }
         String header = request.getHeader("Authorization");
         if (header != null && header.regionMatches(true, 0, "Basic ", 0, 6)) {
-            UsernamePasswordCredential credential = parse(header.substring(6).trim());
-            if (credential != null) {
-                CredentialValidationResult result = identityStores.validate(credential);
-                if (result.getStatus() == CredentialValidationResult.Status.VALID) {
-                    return context.notifyContainerAboutLogin(result.getCallerPrincipal(), result.getCallerGroups());
-                }
-            }
-            return challenge(response, context);
+            return basic(header.substring(6).trim(), request, response, context);
         }
-        if (isRead(request) && config.anonymousRead()) {
+        if (header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            Sessions.Checked checked = sessions.check(header.substring(7).trim(), false);
+            if (!checked.valid()) {
+                return refuse(request, response, "the Bearer token is not accepted: " + checked.problem()
+                        + "; log in again (POST /auth/login?token=true)");
+            }
+            request.setAttribute(SESSION_ATTRIBUTE, checked.token());
+            request.setAttribute(VIA_ATTRIBUTE, "bearer");
+            return context.notifyContainerAboutLogin(checked.token().user(), checked.role().groups());
+        }
+        String cookie = SessionCookie.read(request);
+        if (cookie != null) {
+            return session(cookie, request, response, context);
+        }
+        if (isRead(method) && config.anonymousRead()) {
             return context.doNothing();
         }
-        return challenge(response, context);
+        return unauthenticated(request, response, "log in: this needs an account (POST /auth/login, or HTTP Basic)");
     }
 
-    private static boolean isRead(HttpServletRequest request) {
-        String method = request.getMethod();
+    private AuthenticationStatus basic(String base64, HttpServletRequest request, HttpServletResponse response,
+                                       HttpMessageContext context) {
+        UsernamePasswordCredential credential = parse(base64);
+        if (credential != null) {
+            CredentialValidationResult result = identityStores.validate(credential);
+            if (result.getStatus() == CredentialValidationResult.Status.VALID) {
+                return context.notifyContainerAboutLogin(result.getCallerPrincipal(), result.getCallerGroups());
+            }
+        }
+        return refuse(request, response, "wrong user name or password");
+    }
+
+    /** A request with the session cookie: a dead session is removed, a live one renewed when due. */
+    private AuthenticationStatus session(String cookie, HttpServletRequest request, HttpServletResponse response,
+                                         HttpMessageContext context) {
+        boolean secure = secure(request);
+        Sessions.Checked checked = sessions.check(cookie, true);
+        if (!checked.valid()) {
+            response.addHeader("Set-Cookie", SessionCookie.clear(request.getContextPath(), secure));
+            return unauthenticated(request, response, "log in again: " + checked.problem());
+        }
+        Optional<String> forged = CsrfGuard.refusal(request.getMethod(), request.getHeader("Origin"),
+                request.getHeader("Referer"), ownOrigin(request), cors, true);
+        if (forged.isPresent()) {
+            return finish(response, HttpServletResponse.SC_FORBIDDEN, forged.get());
+        }
+        if (checked.renewed() != null) {
+            response.addHeader("Set-Cookie", SessionCookie.set(checked.renewed(), checked.token().expires(),
+                    Instant.now(), request.getContextPath(), secure));
+        }
+        request.setAttribute(SESSION_ATTRIBUTE, checked.token());
+        request.setAttribute(VIA_ATTRIBUTE, "session");
+        return context.notifyContainerAboutLogin(checked.token().user(), checked.role().groups());
+    }
+
+    /** Credentials were sent and are wrong: 401 with the challenge that suits the client. */
+    private static AuthenticationStatus refuse(HttpServletRequest request, HttpServletResponse response,
+                                               String message) {
+        response.setHeader("WWW-Authenticate", BrowserRequests.challenge(request.getHeader("Sec-Fetch-Mode"),
+                request.getHeader("X-Requested-With")));
+        return finish(response, HttpServletResponse.SC_UNAUTHORIZED, message);
+    }
+
+    /** No (live) login: a browser loading a page goes to the login page, others get a 401 and a challenge. */
+    private static AuthenticationStatus unauthenticated(HttpServletRequest request, HttpServletResponse response,
+                                                        String message) {
+        if (BrowserRequests.isNavigation(request.getMethod(), request.getHeader("Sec-Fetch-Mode"),
+                request.getHeader("X-Requested-With"), request.getHeader("Accept"))) {
+            response.setHeader("Location", BrowserRequests.loginRedirect(request.getContextPath(),
+                    request.getRequestURI().substring(request.getContextPath().length()), request.getQueryString()));
+            response.setHeader("Cache-Control", "no-store");
+            return finish(response, HttpServletResponse.SC_FOUND, null);
+        }
+        return refuse(request, response, message);
+    }
+
+    /**
+     * Answers the request here, without the application: the status, and a JSON body like every refusal of the
+     * store's ({@code status}, {@code error}, {@code message}). The response is committed so that nothing after
+     * this mechanism changes it.
+     */
+    static AuthenticationStatus finish(HttpServletResponse response, int status, String message) {
+        response.setStatus(status);
+        try {
+            if (message != null) {
+                byte[] body = Json.createObjectBuilder().add("status", status).add("error", reason(status))
+                        .add("message", message).build().toString().getBytes(StandardCharsets.UTF_8);
+                response.setContentType("application/json");
+                response.setContentLength(body.length);
+                response.getOutputStream().write(body);
+            } else {
+                response.setContentLength(0);
+            }
+            response.flushBuffer();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // the client went away
+        }
+        return status < 400 ? AuthenticationStatus.SEND_CONTINUE : AuthenticationStatus.SEND_FAILURE;
+    }
+
+    private static String reason(int status) {
+        return switch (status) {
+            case 401 -> "Unauthorized";
+            case 403 -> "Forbidden";
+            default -> "Error";
+        };
+    }
+
+    /** The store's own origin: that of medjava.public-url when set, else the request's scheme and host. */
+    String ownOrigin(HttpServletRequest request) {
+        return config.publicUrl().orElseGet(() -> request.getScheme() + "://" + request.getHeader("Host"));
+    }
+
+    boolean secure(HttpServletRequest request) {
+        return SessionCookie.secure(request.isSecure(), config.publicUrl());
+    }
+
+    /**
+     * Whether a path is open without a login. Only a plain path qualifies: once percent-decoded, no {@code .} or
+     * {@code ..} segment, backslash, {@code ;} or empty segment, so that no spelling of a protected path passes as
+     * an open one.
+     */
+    static boolean isOpen(String rawPath) {
+        if (rawPath.isEmpty() || rawPath.equals("/")) {
+            return true;
+        }
+        String path;
+        try {
+            path = java.net.URLDecoder.decode(rawPath.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        if (path.contains("\\") || path.contains(";") || path.contains("//") || path.chars().anyMatch(c -> c < 0x20)
+                || path.matches(".*/\\.\\.?(/.*)?")) {
+            return false;
+        }
+        return OPEN.stream().anyMatch(p -> path.equals(p) || path.startsWith(p + "/"));
+    }
+
+    static boolean isRead(String method) {
         return method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS");
-    }
-
-    private static AuthenticationStatus challenge(HttpServletResponse response, HttpMessageContext context) {
-        response.setHeader("WWW-Authenticate", CHALLENGE);
-        return context.responseUnauthorized();
     }
 
     private static UsernamePasswordCredential parse(String base64) {

@@ -130,6 +130,7 @@ public final class UserStore {
             user = users.get(name);
         }
         if (user == null) {
+            PasswordHasher.verify(password, unknownUserHash()); // as long as for a known name: nothing told
             return Optional.empty();
         }
         String key = fingerprint(name, password);
@@ -141,6 +142,23 @@ public final class UserStore {
         }
         verified.put(key, user.passwordHash());
         return Optional.of(user.role());
+    }
+
+    /** The account of that name, as it is now. */
+    public synchronized Optional<User> user(String name) {
+        return Optional.ofNullable(users.get(name));
+    }
+
+    private static volatile String unknownUserHash;
+
+    /** A hash no password matches, checked for unknown names so that a wrong name takes as long as a wrong password. */
+    private static String unknownUserHash() {
+        String h = unknownUserHash;
+        if (h == null) {
+            h = PasswordHasher.hash(PasswordHasher.randomPassword().toCharArray());
+            unknownUserHash = h;
+        }
+        return h;
     }
 
     private static String fingerprint(String name, char[] password) {

@@ -22,6 +22,7 @@ import org.medjava.store.cluster.ClusterNodes;
 import org.medjava.store.cluster.LocalPathLocks;
 import org.medjava.store.cluster.PostgresPathLocks;
 import org.medjava.store.cluster.SharedPlugins;
+import org.medjava.store.cluster.SharedRevocations;
 import org.medjava.store.cluster.SharedState;
 import org.medjava.store.config.StoreConfig;
 import org.medjava.store.jobs.JobKind;
@@ -43,7 +44,11 @@ import org.medjava.store.render.RenderService;
 import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.repo.StorePath;
 import org.medjava.store.repo.UploadValidator;
+import org.medjava.store.security.CorsPolicy;
 import org.medjava.store.security.PasswordHasher;
+import org.medjava.store.security.Revocations;
+import org.medjava.store.security.SessionKeys;
+import org.medjava.store.security.Sessions;
 import org.medjava.store.security.Role;
 import org.medjava.store.security.SharedAccounts;
 import org.medjava.store.security.UserStore;
@@ -55,7 +60,7 @@ import org.medjava.store.storage.S3Storage;
  * The store's parts, assembled once at start from {@link StoreConfig}, handed to the resources by CDI producers and
  * closed at shutdown: accounts, the filter repository with its registry, the DICOM index, the image repository, the
  * ingest door, the renderer and the DICOM network. The data directory holds everything: {@code images/},
- * {@code plugins/}, {@code index/} (H2), {@code users.properties}.
+ * {@code plugins/}, {@code index/} (H2), {@code users.properties}, {@code session.key}.
  *
  * <p>The parts are plain objects of store-core and dicom-net; the producers are {@code @Dependent} and hand out the
  * one instance built here, so no client proxy is needed for their final classes.
@@ -70,6 +75,8 @@ public class StoreAssembly {
     StoreConfig config;
 
     private UserStore users;
+    private Sessions sessions;
+    private CorsPolicy cors;
     private FilterRepository filters;
     private DicomIndex index;
     private ObjectStorage storage;
@@ -101,6 +108,7 @@ public class StoreAssembly {
             boolean firstStart = config.clusterEnabled() ? joinCluster(database)
                     : !Files.exists(data.resolve(SEEDED_MARKER));
             String newAdminPassword = createUsers(data);
+            startSessions(data);
             filters = new FilterRepository(config.pluginsDir(), data.resolve("work/registry"),
                     config.maxPluginBytes());
             if (firstStart && config.seedPlugins().isPresent()) {
@@ -225,6 +233,22 @@ public class StoreAssembly {
         return password;
     }
 
+    /**
+     * Browser sessions, signed with the key of this node's data directory or of the cluster, and which other
+     * origins may call the store. A bad setting stops the start naming it.
+     */
+    private void startSessions(Path data) throws IOException {
+        byte[] key = sharedState == null ? SessionKeys.local(data.resolve("session.key"))
+                : SessionKeys.shared(sharedState);
+        Revocations revocations = clusterDatabase == null ? Revocations.local()
+                : Revocations.shared(new SharedRevocations(clusterDatabase));
+        sessions = new Sessions(key, users, revocations, config.sessionIdle(), config.sessionMax(),
+                java.time.Clock.systemUTC());
+        cors = CorsPolicy.parse(config.corsOrigins());
+        LOG.info("browser sessions: idle " + config.sessionIdle().toMinutes() + " min, at most "
+                + config.sessionMax().toHours() + " h; CORS: " + cors);
+    }
+
     @PreDestroy
     void stop() {
         if (jobs != null) {
@@ -256,6 +280,16 @@ public class StoreAssembly {
     @Produces
     public UserStore users() {
         return users;
+    }
+
+    @Produces
+    public Sessions sessions() {
+        return sessions;
+    }
+
+    @Produces
+    public CorsPolicy cors() {
+        return cors;
     }
 
     @Produces

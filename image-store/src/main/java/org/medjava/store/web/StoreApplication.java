@@ -13,4 +13,10 @@ import org.eclipse.microprofile.openapi.annotations.info.Info;
         description = "Hierarchical medical image repository (DICOM, GIF, PNG, JPEG) with server-side filtering "
                 + "and the filter plugin repository."))
 public class StoreApplication extends Application {
+
+    /** No WADL: an OPTIONS request gets the allowed methods, not a description of every resource. */
+    @Override
+    public java.util.Map<String, Object> getProperties() {
+        return java.util.Map.of("jersey.config.server.wadl.disableWadl", true);
+    }
 }

@@ -45,7 +45,8 @@ import org.medjava.store.testsupport.TestStudy;
  * processes: a write on one node is seen on the others, writers of one path on different nodes give one winner,
  * accounts and plugins changed on one node are effective on all, DICOMweb works across nodes, an instance stored
  * through two nodes at once is kept once, a node killed with kill -9 during uploads loses no acknowledged write,
- * and a restarted PostgreSQL is reconnected to without a manual step.
+ * a restarted PostgreSQL is reconnected to without a manual step, and a browser session made on one node is
+ * accepted on the others until a logout on any of them.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -490,6 +491,59 @@ class ClusterIT {
         assertThat(derived.body().split("\"kind\":\"file\"", -1)).as("one rendered image per instance").hasSize(81);
         assertThat(derived.body()).contains("\"contentType\":\"image/png\"");
         cluster.restart(victim);
+    }
+
+    @Test
+    @Order(11)
+    void aSessionMadeOnOneNodeIsAcceptedOnAllAndItsLogoutHoldsEverywhere() throws Exception {
+        HttpResponse<String> created = send(1, "/admin/users/sam", "PUT",
+                "{\"password\":\"sam-pass-1\",\"role\":\"uploader\"}".getBytes(),
+                Map.of("Content-Type", "application/json"));
+        assertThat(created.statusCode()).as(created.body()).isIn(201, 204);
+        String sam = PayaraStore.basic("sam", "sam-pass-1");
+        for (int node = 2; node <= 3; node++) {
+            int n = node;
+            assertThat(eventually(() -> statusAs(n, "/auth/me", sam), 200)).isEqualTo(200);
+        }
+        HttpResponse<String> login = http.send(HttpRequest.newBuilder(cluster.nodeUri(1, "/auth/login"))
+                .timeout(REQUEST_TIMEOUT).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers
+                        .ofString("{\"username\":\"sam\",\"password\":\"sam-pass-1\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(login.statusCode()).as(login.body()).isEqualTo(200);
+        String cookie = login.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
+        assertThat(cookie).startsWith("medjava_session=");
+        String origin = "http://127.0.0.1:" + cluster.lb("/").getPort(); // medjava.public-url: the load balancer
+
+        for (int node = 1; node <= 3; node++) {
+            HttpResponse<String> me = withCookie(cluster.nodeUri(node, "/auth/me"), cookie, "GET", null);
+            assertThat(me.statusCode()).as("node %d: %s", node, me.body()).isEqualTo(200);
+            assertThat(me.body()).contains("\"user\":\"sam\"", "\"role\":\"uploader\"");
+        }
+        HttpResponse<String> put = withCookie(cluster.nodeUri(3, "/images/cluster/session/by-sam.gif"), cookie, "PUT",
+                HttpRequest.newBuilder().header("Origin", origin).header("Content-Type", "image/gif"));
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
+        assertThat(withCookie(cluster.lb("/images/cluster/session/by-sam.gif"), cookie, "GET", null).statusCode())
+                .as("through nginx").isEqualTo(200);
+        assertThat(cluster.nodes()).allSatisfy(n -> assertThat(n.dataDir().resolve("session.key"))
+                .as("the cluster's key is in the shared database, not on a node").doesNotExist());
+
+        HttpResponse<String> logout = withCookie(cluster.nodeUri(2, "/auth/logout"), cookie, "POST",
+                HttpRequest.newBuilder().header("Origin", origin));
+        assertThat(logout.statusCode()).isEqualTo(204);
+        for (int node : List.of(1, 3, 2)) {
+            HttpResponse<String> after = withCookie(cluster.nodeUri(node, "/auth/me"), cookie, "GET", null);
+            assertThat(after.statusCode()).as("node %d right after the logout on node 2", node).isEqualTo(401);
+            assertThat(after.body()).contains("logout");
+        }
+        assertThat(send(1, "/admin/users/sam", "DELETE", null, Map.of()).statusCode()).isEqualTo(204);
+    }
+
+    static HttpResponse<String> withCookie(java.net.URI uri, String cookie, String method, HttpRequest.Builder base)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder r = (base == null ? HttpRequest.newBuilder() : base).uri(uri).timeout(REQUEST_TIMEOUT)
+                .header("Cookie", cookie).method(method, method.equals("PUT")
+                        ? HttpRequest.BodyPublishers.ofByteArray(GIF) : HttpRequest.BodyPublishers.noBody());
+        return http.send(r.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** The node's log once it shows {@code refusal} or Payara is up (at most 200 s). */

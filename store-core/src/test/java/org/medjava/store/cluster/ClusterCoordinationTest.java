@@ -143,6 +143,25 @@ class ClusterCoordinationTest {
     }
 
     @Test
+    void aRevocationOnOneNodeHoldsOnTheOtherAndExpiredOnesAreForgotten() {
+        try (ClusterDatabase a = new ClusterDatabase(database); ClusterDatabase b = new ClusterDatabase(database)) {
+            SharedRevocations nodeA = new SharedRevocations(a);
+            SharedRevocations nodeB = new SharedRevocations(b);
+            java.time.Instant now = java.time.Instant.now();
+            assertThat(nodeB.isRevoked("session-1")).isFalse();
+            nodeA.revoke("session-1", now.plusSeconds(3600), now);
+            nodeA.revoke("session-old", now.plusSeconds(1), now);
+            assertThat(nodeB.isRevoked("session-1")).as("revoked on A, seen on B at once").isTrue();
+            assertThat(nodeB.isRevoked("session-old")).isTrue();
+            nodeB.revoke("session-1", now.plusSeconds(60), now); // an earlier instant does not shorten it
+            nodeB.revoke("session-2", now.plusSeconds(3600), now.plusSeconds(120));
+            assertThat(nodeA.isRevoked("session-old")).as("forgotten once past its instant").isFalse();
+            assertThat(nodeA.isRevoked("session-1")).isTrue();
+            assertThat(nodeA.isRevoked("session-2")).isTrue();
+        }
+    }
+
+    @Test
     void aRestartedDatabaseIsReconnectedToAndMissedChangesAreCaughtUp() throws Exception {
         LocalPostgres own = LocalPostgres.start();
         IndexDatabase db = IndexDatabase.of(own.jdbcUrl(), own.user(), own.password());

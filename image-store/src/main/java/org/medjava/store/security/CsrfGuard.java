@@ -1,0 +1,51 @@
+package org.medjava.store.security;
+
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Cross-site request forgery: a browser sends the session cookie with whatever request any page makes, so a request
+ * that changes something and is authenticated by the cookie must come from the store's own pages or from an
+ * origin allowed by {@code medjava.cors.origins}, as its {@code Origin} header (or, without one, its
+ * {@code Referer}) says. Requests with {@code Authorization} (Basic, Bearer) are not concerned: no page can make a
+ * browser add that header on its own.
+ */
+public final class CsrfGuard {
+
+    private static final Set<String> SAFE = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
+
+    private CsrfGuard() {
+    }
+
+    public static boolean isUnsafe(String method) {
+        return !SAFE.contains(method);
+    }
+
+    /**
+     * Why the request is refused, or empty when it may go on.
+     *
+     * @param ownOrigin      the store's origin (medjava.public-url's, else the request's scheme and host)
+     * @param originRequired whether a request without {@code Origin} and {@code Referer} is refused (a
+     *                       cookie-authenticated one), or let through (a login, which a non-browser client may make)
+     */
+    public static Optional<String> refusal(String method, String origin, String referer, String ownOrigin,
+                                           CorsPolicy cors, boolean originRequired) {
+        if (!isUnsafe(method)) {
+            return Optional.empty();
+        }
+        String claimed = origin != null ? origin : referer;
+        if (claimed == null || claimed.isBlank()) {
+            return originRequired ? Optional.of("a " + method + " with the session cookie must name the page it"
+                    + " comes from (Origin or Referer); refused as a possible cross-site request forgery")
+                    : Optional.empty();
+        }
+        Optional<String> from = Origins.of(claimed);
+        Optional<String> own = Origins.of(ownOrigin);
+        if (from.isPresent() && (from.equals(own) || cors.isListed(from.get()))) {
+            return Optional.empty();
+        }
+        return Optional.of("a " + method + " from " + (from.orElse("an opaque origin")) + ", which is neither the"
+                + " store's own origin" + own.map(o -> " (" + o + ")").orElse("") + " nor listed in "
+                + CorsPolicy.SETTING + "; refused as a possible cross-site request forgery");
+    }
+}

@@ -1,0 +1,148 @@
+package org.medjava.store.web;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.CacheControl;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import java.time.Instant;
+import java.util.Optional;
+import org.medjava.store.StoreException;
+import org.medjava.store.config.StoreConfig;
+import org.medjava.store.security.BrowserRequests;
+import org.medjava.store.security.Role;
+import org.medjava.store.security.SessionCookie;
+import org.medjava.store.security.SessionToken;
+import org.medjava.store.security.Sessions;
+import org.medjava.store.security.StoreAuthenticationMechanism;
+
+/**
+ * Browser sessions: log in with the store's accounts (the same names, passwords and roles as HTTP Basic) and get a
+ * session cookie; log out; who am I. The cookie is HttpOnly and SameSite=Strict; a non-browser client may ask for
+ * the token itself ({@code ?token=true}) and send it as {@code Authorization: Bearer}.
+ */
+@RequestScoped
+@Path("auth")
+@Produces(MediaType.APPLICATION_JSON)
+public class SessionResource {
+
+    /** The body of {@code POST /auth/login} as JSON. */
+    public record Login(String username, String password) {
+    }
+
+    private static final CacheControl NO_STORE = CacheControl.valueOf("no-store");
+
+    @Inject
+    Sessions sessions;
+
+    @Inject
+    StoreConfig config;
+
+    @Context
+    HttpServletRequest request;
+
+    @Context
+    SecurityContext security;
+
+    @POST
+    @Path("login")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response login(Login login, @QueryParam("token") boolean token) {
+        if (login == null) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST,
+                    "send {\"username\": \"...\", \"password\": \"...\"}");
+        }
+        return login(login.username(), login.password(), token);
+    }
+
+    @POST
+    @Path("login")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response loginForm(@FormParam("username") String username, @FormParam("password") String password,
+                              @QueryParam("token") boolean token) {
+        return login(username, password, token);
+    }
+
+    private Response login(String username, String password, boolean token) {
+        if (username == null || username.isEmpty() || password == null) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, "send a username and a password");
+        }
+        Optional<Sessions.Issued> issued = sessions.login(username, password.toCharArray());
+        if (issued.isEmpty()) {
+            return Response.status(Response.Status.UNAUTHORIZED).type(MediaType.APPLICATION_JSON_TYPE)
+                    .header("WWW-Authenticate", BrowserRequests.SESSION_CHALLENGE).cacheControl(NO_STORE)
+                    .entity(Json.createObjectBuilder().add("status", 401).add("error", "Unauthorized")
+                            .add("message", "wrong user name or password").build())
+                    .build();
+        }
+        SessionToken t = issued.get().token();
+        JsonObjectBuilder body = describe(t.user(), issued.get().role(), t.expires(), "session");
+        if (token) {
+            body.add("token", issued.get().text());
+        }
+        return Response.ok(body.build()).cacheControl(NO_STORE)
+                .header("Set-Cookie", SessionCookie.set(issued.get().text(), t.expires(), t.issued(),
+                        request.getContextPath(), secure()))
+                .build();
+    }
+
+    /** Ends the session of the cookie (or Bearer token) on every node and removes the cookie; always 204. */
+    @POST
+    @Path("logout")
+    public Response logout() {
+        String token = SessionCookie.read(request);
+        String authorization = request.getHeader("Authorization");
+        if (token == null && authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            token = authorization.substring(7).trim();
+        }
+        sessions.logout(token);
+        return Response.noContent().cacheControl(NO_STORE)
+                .header("Set-Cookie", SessionCookie.clear(request.getContextPath(), secure())).build();
+    }
+
+    /** Who is logged in, with which role, and until when (null for HTTP Basic, which has no session). */
+    @GET
+    @Path("me")
+    public Response me() {
+        if (security.getUserPrincipal() == null) {
+            throw new StoreException(StoreException.Kind.UNAUTHORIZED, "not logged in");
+        }
+        Object attribute = request.getAttribute(StoreAuthenticationMechanism.SESSION_ATTRIBUTE);
+        SessionToken session = attribute instanceof SessionToken t ? t : null;
+        Role role = Role.READER;
+        for (Role r : Role.values()) {
+            if (security.isUserInRole(r.id())) {
+                role = r;
+            }
+        }
+        Object via = request.getAttribute(StoreAuthenticationMechanism.VIA_ATTRIBUTE);
+        return Response.ok(describe(security.getUserPrincipal().getName(), role,
+                session == null ? null : session.expires(), via == null ? "basic" : via.toString()).build()).cacheControl(NO_STORE).build();
+    }
+
+    private static JsonObjectBuilder describe(String user, Role role, Instant expires, String via) {
+        JsonObjectBuilder b = Json.createObjectBuilder().add("user", user).add("role", role.id());
+        if (expires == null) {
+            b.addNull("expires");
+        } else {
+            b.add("expires", expires.toString());
+        }
+        return b.add("via", via);
+    }
+
+    private boolean secure() {
+        return SessionCookie.secure(request.isSecure(), config.publicUrl());
+    }
+}
