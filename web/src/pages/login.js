@@ -3,6 +3,12 @@ import { h, showError } from '../ui.js';
 import { login } from '../session.js';
 import { navigate } from '../router.js';
 
+/** A page of the store itself (e.g. /images/…/) the store sent a browser here from: /viewer/?next=<path>. */
+function serverNext() {
+  const next = new URLSearchParams(location.search).get('next');
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : null;
+}
+
 export function renderLogin(main, params) {
   const next = params.next && params.next.startsWith('/') && !params.next.startsWith('/login') ? params.next : '/studies';
   const userField = h('input', { name: 'username', autocomplete: 'username', required: true, dataset: { test: 'login-user' } });
@@ -15,7 +21,9 @@ export function renderLogin(main, params) {
     problem.textContent = '';
     try {
       await login(userField.value, passwordField.value);
-      location.hash = '#' + next;
+      const back = serverNext();
+      if (back) location.replace(back);
+      else location.hash = '#' + next;
     } catch (err) {
       if (err.status === 401) problem.textContent = 'Wrong user name or password.';
       else showError(err, 'Login');

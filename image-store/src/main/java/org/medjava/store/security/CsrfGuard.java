@@ -1,5 +1,6 @@
 package org.medjava.store.security;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -24,11 +25,13 @@ public final class CsrfGuard {
     /**
      * Why the request is refused, or empty when it may go on.
      *
-     * @param ownOrigin      the store's origin (medjava.public-url's, else the request's scheme and host)
+     * @param ownOrigins     the store's origins: medjava.public-url's, and the one the request was sent to (its
+     *                       scheme and Host: a browser sets Host to the server it talks to, so a page elsewhere
+     *                       cannot make its Origin match it — and the session cookie is bound to that host)
      * @param originRequired whether a request without {@code Origin} and {@code Referer} is refused (a
      *                       cookie-authenticated one), or let through (a login, which a non-browser client may make)
      */
-    public static Optional<String> refusal(String method, String origin, String referer, String ownOrigin,
+    public static Optional<String> refusal(String method, String origin, String referer, List<String> ownOrigins,
                                            CorsPolicy cors, boolean originRequired) {
         if (!isUnsafe(method)) {
             return Optional.empty();
@@ -40,12 +43,12 @@ public final class CsrfGuard {
                     : Optional.empty();
         }
         Optional<String> from = Origins.of(claimed);
-        Optional<String> own = Origins.of(ownOrigin);
-        if (from.isPresent() && (from.equals(own) || cors.isListed(from.get()))) {
+        List<String> own = ownOrigins.stream().map(Origins::of).flatMap(Optional::stream).distinct().toList();
+        if (from.isPresent() && (own.contains(from.get()) || cors.isListed(from.get()))) {
             return Optional.empty();
         }
         return Optional.of("a " + method + " from " + (from.orElse("an opaque origin")) + ", which is neither the"
-                + " store's own origin" + own.map(o -> " (" + o + ")").orElse("") + " nor listed in "
+                + " store's own origin" + (own.isEmpty() ? "" : " (" + String.join(", ", own) + ")") + " nor listed in "
                 + CorsPolicy.SETTING + "; refused as a possible cross-site request forgery");
     }
 }

@@ -79,7 +79,7 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
         if (open) {
             if (path.startsWith("/auth/")) { // no logging in (or out) from another site's page
                 Optional<String> refused = CsrfGuard.refusal(method, origin, request.getHeader("Referer"),
-                        ownOrigin(request), cors, false);
+                        ownOrigins(request), cors, false);
                 if (refused.isPresent()) {
                     return finish(response, HttpServletResponse.SC_FORBIDDEN, refused.get());
                 }
@@ -132,7 +132,7 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
             return unauthenticated(request, response, "log in again: " + checked.problem());
         }
         Optional<String> forged = CsrfGuard.refusal(request.getMethod(), request.getHeader("Origin"),
-                request.getHeader("Referer"), ownOrigin(request), cors, true);
+                request.getHeader("Referer"), ownOrigins(request), cors, true);
         if (forged.isPresent()) {
             return finish(response, HttpServletResponse.SC_FORBIDDEN, forged.get());
         }
@@ -199,8 +199,10 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
     }
 
     /** The store's own origin: that of medjava.public-url when set, else the request's scheme and host. */
-    String ownOrigin(HttpServletRequest request) {
-        return config.publicUrl().orElseGet(() -> request.getScheme() + "://" + request.getHeader("Host"));
+    /** The configured public URL's origin and the origin this request was sent to (see {@link CsrfGuard}). */
+    java.util.List<String> ownOrigins(HttpServletRequest request) {
+        String sentTo = request.getScheme() + "://" + request.getHeader("Host");
+        return config.publicUrl().map(url -> java.util.List.of(url, sentTo)).orElseGet(() -> java.util.List.of(sentTo));
     }
 
     boolean secure(HttpServletRequest request) {
