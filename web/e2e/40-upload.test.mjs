@@ -20,6 +20,7 @@ before(async () => {
   copyFileSync(ct, join(work, 'mix', 'ct.dcm'));
   writeFileSync(join(work, 'mix', 'sub', 'picture.png'), png(64, 48, false));
   writeFileSync(join(work, 'mix', 'notes.dcm'), 'Referral letter, not an image.\n');
+  copyFileSync(join(fixtures.samples, 'dicom', 'MR_truncated.dcm'), join(work, 'mix', 'sub', 'truncated.dcm'));
   writeFileSync(join(work, 'mix', '.DS_Store'), 'finder');
   writeFileSync(join(work, 'large.png'), png(1200, 1000, true)); // ~3.6 MB of noise: progress is visible
   writeFileSync(join(work, 'big.dcm'), Buffer.alloc(fixtures.uploadLimit + 1024 * 1024));
@@ -85,18 +86,21 @@ test('a folder with a mix: DICOM and PNG stored with their folder structure, the
   const picture = await settled(page, 'mix/sub/picture.png');
   const notes = await settled(page, 'mix/notes.dcm');
   const hidden = await settled(page, 'mix/.DS_Store');
+  const truncated = await settled(page, 'mix/sub/truncated.dcm');
   assert.equal(dicom.state, 'stored', dicom.text);
   assert.equal(picture.state, 'stored', picture.text);
   assert.equal(notes.state, 'refused');
   assert.match(notes.text, /415[\s\S]*not a recognised image[\s\S]*accepts DICOM \(Part 10\), GIF, PNG and JPEG/);
   assert.equal(hidden.state, 'skipped');
   assert.match(hidden.text, /hidden name/);
+  assert.equal(truncated.state, 'refused');
+  assert.match(truncated.text, /422[\s\S]*could not read it: the body is DICOM but does not decode/);
   await page.locator('[data-test=upload-summary]').waitFor();
   const summary = await page.locator('[data-test=upload-summary]').innerText();
-  assert.match(summary, /2 stored[\s\S]*1 refused by the store[\s\S]*1 not sent/);
+  assert.match(summary, /2 stored[\s\S]*2 refused by the store[\s\S]*1 not sent/);
   // Refused-only view.
   await page.locator('[data-test=upload-count-refused]').click();
-  assert.equal(await page.locator('[data-test=upload-row]:visible').count(), 1);
+  assert.equal(await page.locator('[data-test=upload-row]:visible').count(), 2);
   await page.locator('[data-test=upload-count-all]').click();
   // What the store holds now.
   assert.equal((await api(`/images/${run}/mix/ct.dcm`)).status, 200);
@@ -104,6 +108,7 @@ test('a folder with a mix: DICOM and PNG stored with their folder structure, the
   assert.equal(png.status, 200);
   assert.equal(png.headers.get('content-type'), 'image/png');
   assert.equal((await api(`/images/${run}/mix/notes.dcm`)).status, 404);
+  assert.equal((await api(`/images/${run}/mix/sub/truncated.dcm`)).status, 404);
   assert.equal((await api(`/images/${run}/mix/.DS_Store`)).status, 400); // a name the store never keeps
   await page.locator('.page').evaluate((el) => el.scrollTo(0, 200));
   await screenshot(page, 'upload-folder-with-refusals');

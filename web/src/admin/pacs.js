@@ -121,7 +121,7 @@ async function studiesTable(ae, studies, method, watches) {
       const status = h('div', { class: 'job-status' });
       const have = local.get(s.StudyInstanceUID);
       const localCell = h('td', { dataset: { test: 'in-store' } }, have !== undefined
-        ? h('a', { href: `#/view?study=${encodeURIComponent(s.StudyInstanceUID)}` }, `${have ?? 'yes'} images`) : '—');
+        ? h('a', { href: `#/view?study=${encodeURIComponent(s.StudyInstanceUID)}` }, images(have)) : '—');
       const retrieve = h('button', { type: 'button', dataset: { test: 'retrieve' } }, 'Retrieve');
       retrieve.onclick = async () => {
         retrieve.disabled = true;
@@ -131,11 +131,11 @@ async function studiesTable(ae, studies, method, watches) {
           watches.add(w);
           const end = await w.done;
           watches.delete(w);
-          status.append(retrieveOutcome(end, s.StudyInstanceUID));
+          status.append(retrieveOutcome(end, s.StudyInstanceUID, have !== undefined));
           const now = await inStore([s.StudyInstanceUID]);
           if (now.has(s.StudyInstanceUID)) {
             localCell.replaceChildren(h('a', { href: `#/view?study=${encodeURIComponent(s.StudyInstanceUID)}` },
-              `${now.get(s.StudyInstanceUID) ?? 'yes'} images`));
+              images(now.get(s.StudyInstanceUID))));
           }
         } catch (err) {
           status.replaceChildren(h('span', { class: 'problem' }, err.message));
@@ -152,11 +152,19 @@ async function studiesTable(ae, studies, method, watches) {
     })));
 }
 
-function retrieveOutcome(job, uid) {
-  if (job.state === 'FAILED') return h('p', { class: 'problem', dataset: { test: 'retrieve-outcome' } }, `Failed: ${job.result}`);
+function images(n) {
+  return n === undefined || n === null ? 'yes' : `${n} image${Number(n) === 1 ? '' : 's'}`;
+}
+
+function retrieveOutcome(job, uid, heldBefore) {
+  if (job.state === 'FAILED') {
+    return h('p', { class: 'problem', dataset: { test: 'retrieve-outcome' } }, `Failed: ${job.result}`,
+      heldBefore ? h('div', { class: 'muted' }, 'The store held this study already: it refuses copies of instances it '
+        + 'has (medjava.dicom.duplicate-policy=reject), which the PACS reports as a failed retrieve.') : '');
+  }
   const r = resultOf(job);
   return h('p', { class: r.failed ? 'problem' : 'ok', dataset: { test: 'retrieve-outcome' } },
-    `${r.stored} stored, ${r.failed} failed (by C-${String(r.method).toUpperCase()}); ${r.instancesInStore} of the study's `
+    `${r.stored} stored, ${r.failed} failed (by ${r.method}); ${r.instancesInStore} of the study's `
       + 'instances are in the store. ',
     r.instancesInStore > 0 && h('a', { href: `#/view?study=${encodeURIComponent(uid)}` }, 'View'),
     (r.errors ?? []).length ? h('ul', {}, r.errors.slice(0, 10).map((e) => h('li', {}, e))) : '');
