@@ -87,7 +87,8 @@ function pluginCard(p, reload) {
       h('tbody', {}, (p.filters ?? []).map((f) => h('tr', { dataset: { test: 'plugin-filter', state: f.state } },
         h('td', {}, h('code', {}, f.id)),
         h('td', {}, f.name),
-        h('td', {}, f.state.toLowerCase(), f.reason ? h('div', { class: 'muted' }, f.reason) : ''),
+        h('td', {}, f.state.toLowerCase(),
+          f.reason && f.reason.toLowerCase() !== f.state.toLowerCase() ? h('div', { class: 'muted' }, f.reason) : ''),
         h('td', {}, (f.params ?? []).map((x) => h('div', { title: x.description ?? '' },
           h('code', {}, x.name), ` = ${x.defaultValue}`, x.rule ? h('span', { class: 'muted' }, ` (${x.rule})`) : ''))),
         h('td', { class: 'muted' }, f.description ?? ''))))));
