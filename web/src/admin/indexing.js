@@ -35,6 +35,7 @@ export async function renderIndex(box) {
   };
 
   async function refreshJobs() {
+    clearTimeout(timer); // one polling chain, also when a finished rebuild asks for a refresh
     try {
       jobs.replaceChildren(jobsTable(await api('/jobs?limit=20')));
     } catch (e) {

@@ -17,6 +17,7 @@ export class UploadQueue extends EventTarget {
     this.running = 0;
     this.limit = null; // the store's upload limit in bytes, once a 413 named it
     this.stopped = null; // why sending stopped for good (the session ended)
+    this.cursor = 0; // items before it are not waiting (a dropped CD holds thousands of files)
   }
 
   /**
@@ -59,6 +60,7 @@ export class UploadQueue extends EventTarget {
   /** Sends again what failed (no answer, 5xx) or was cancelled. */
   retry() {
     this.stopped = null;
+    this.cursor = 0;
     for (const item of this.items) {
       if (item.state === 'failed' || item.state === 'cancelled') {
         Object.assign(item, { state: 'waiting', loaded: 0, reason: '', status: undefined });
@@ -71,6 +73,7 @@ export class UploadQueue extends EventTarget {
   /** Forgets finished files (the list is cleared for the next batch). */
   clearFinished() {
     this.items = this.items.filter((i) => i.state === 'waiting' || i.state === 'sending');
+    this.cursor = 0;
     this.emit('added', []);
   }
 
@@ -93,7 +96,8 @@ export class UploadQueue extends EventTarget {
 
   pump() {
     while (!this.stopped && this.running < this.concurrency) {
-      const item = this.items.find((i) => i.state === 'waiting');
+      while (this.cursor < this.items.length && this.items[this.cursor].state !== 'waiting') this.cursor++;
+      const item = this.items[this.cursor];
       if (!item) break;
       if (this.limit !== null && item.size > this.limit) {
         this.settle(item, 'refused', `not sent: ${formatBytes(item.size)} (${item.size} bytes) is over the store's `
@@ -131,7 +135,8 @@ export class UploadQueue extends EventTarget {
       item.replaced = r.replaced;
       if (r.status === 413) this.learnLimit(r.reason);
       if (r.status === 401) {
-        this.stopped = 'Your session ended: log in again (in another tab, or reload), then "Try again" sends the rest.';
+        this.stopped = 'Your session ended. Log in again in another tab (this page keeps its list; reloading it would '
+          + 'lose the files), then "Try again" sends the rest.';
         this.emit('stopped', this.stopped);
       }
       this.settle(item, r.outcome, r.reason ?? '');
