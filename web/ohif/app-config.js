@@ -3,7 +3,8 @@
 //   - routerBasename '/ohif' (the store serves OHIF there);
 //   - the one DICOMweb data source points at the store's DICOMweb on the same origin (the session cookie of
 //     MedJava's login page authenticates OHIF's requests) instead of OHIF's public demo server;
-//   - httpErrorHandler sends a 401 to MedJava's login page and back.
+//   - httpErrorHandler sends a 401 to MedJava's login page and back;
+//   - whiteLabeling puts a link back to MedJava's viewer (at the study open here) in the place of OHIF's logo.
 // Every other data-source setting is OHIF's default, on purpose: the store must serve OHIF as shipped.
 
 // Secure, minimal default configuration.
@@ -25,7 +26,21 @@
 window.config = {
   name: 'config/default.js',
   routerBasename: '/ohif',
-  // whiteLabeling: {},
+  whiteLabeling: {
+    // OHIF renders this in the place of its logo, in the study list and in the viewer (where the header's own click
+    // goes back to the study list, hence stopPropagation).
+    createLogoComponentFn: function (React) {
+      var study = new URLSearchParams(window.location.search).get('StudyInstanceUIDs');
+      var href = study ? '/viewer/#/view?study=' + encodeURIComponent(study.split(',')[0]) : '/viewer/';
+      return React.createElement('a', {
+        href: href,
+        'data-cy': 'medjava-link',
+        title: study ? 'This study in the MedJava viewer' : 'The MedJava viewer',
+        className: 'text-primary-light hover:text-primary-active text-base font-semibold whitespace-nowrap',
+        onClick: function (e) { e.stopPropagation(); },
+      }, '\u2190 MedJava');
+    },
+  },
   extensions: [],
   modes: [],
   customizationService: {},

@@ -48,19 +48,27 @@ export async function api(path, { method = 'GET', headers = {}, json, body, raw 
 export async function errorOf(response) {
   let text = '';
   try { text = await response.text(); } catch { /* body gone */ }
+  return errorFrom(response.status, text);
+}
+
+/** The same from a status and a body already read (uploads go through XMLHttpRequest for their progress). */
+export function errorFrom(status, text) {
   let reason = text;
   try {
+    // The store's refusals are {"status", "error": the status phrase, "message": the reason}: the reason first.
     const j = JSON.parse(text);
-    reason = j.error ?? j.message ?? j.reason ?? j.details ?? text;
+    reason = j.message ?? j.error ?? j.reason ?? j.details ?? text;
   } catch { /* not JSON */ }
+  if (typeof reason !== 'string') reason = JSON.stringify(reason);
   if (/<html/i.test(reason)) reason = reason.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
   const what = {
     400: 'The store refused the request', 401: 'Please log in', 403: 'Your account may not do this',
     404: 'Not found', 409: 'Conflict', 412: 'Changed by someone else meanwhile', 413: 'Too large for the store',
-    415: 'Not a type the store keeps', 422: 'The store could not read it', 503: 'The store is not ready',
-  }[response.status] ?? `The store answered ${response.status}`;
+    415: 'Not a type the store keeps', 422: 'The store could not read it', 502: 'The remote system did not answer',
+    503: 'The store is not ready',
+  }[status] ?? `The store answered ${status}`;
   const message = reason && reason.length < 600 ? `${what}: ${reason.trim()}` : what;
-  return new ApiError(response.status, message, text);
+  return new ApiError(status, message, text);
 }
 
 /** QIDO-RS: an array of DICOM JSON objects. */

@@ -18,7 +18,7 @@ export function shell() {
       can('admin') && h('a', { href: '#/admin', dataset: { test: 'nav-admin' } }, 'Administration'),
       h('a', { href: '/ohif/', target: '_blank', rel: 'noopener', dataset: { test: 'nav-ohif' },
         title: 'The OHIF viewer on the same studies' }, 'OHIF viewer ↗'),
-    ]));
+    ].filter(Boolean))); // replaceChildren would write out a `false`
     userBox.replaceChildren(...(!u ? [] : [
       h('span', { dataset: { test: 'session-user' }, title: `role: ${u.role}` }, `${u.user} (${u.role})`),
       h('button', { dataset: { test: 'logout' }, onclick: () => logout().catch((e) => showError(e, 'Logout')) }, 'Log out'),
