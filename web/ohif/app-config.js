@@ -141,7 +141,7 @@ window.config = {
   httpErrorHandler: error => {
     if (error && error.status === 401) {
       const back = window.location.pathname + window.location.search;
-      window.location.assign('/viewer/#/login?next=' + encodeURIComponent(back));
+      window.location.assign('/viewer/?next=' + encodeURIComponent(back) + '#/login');
       return;
     }
     console.warn('DICOMweb request failed', error && error.status);

@@ -21,7 +21,7 @@ export function renderLogin(main, params) {
     problem.textContent = '';
     try {
       await login(userField.value, passwordField.value);
-      const back = serverNext();
+      const back = serverNext() ?? (next.startsWith('/ohif/') ? next : null); // pages outside this app
       if (back) location.replace(back);
       else location.hash = '#' + next;
     } catch (err) {
