@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.index.TestDicom;
 import org.medjava.store.testsupport.PayaraStore;
+import org.medjava.store.testsupport.Samples;
 import org.medjava.store.testsupport.StoreClient;
 import org.medjava.store.testsupport.TestStudy;
 
@@ -55,9 +56,14 @@ class WebAppBrowserIT {
             users.add(u[0], Json.createObjectBuilder().add("password", u[1]).add("role", u[2]));
         }
 
-        // One study of each kind a reader meets: CT and MR (16-bit), a 1760² CR, a 30-frame US, JPEG 2000.
-        TestStudy mixed = TestStudy.create(work.resolve("mixed"), "WEB-E2E-1", "CT_small.dcm", "MR_small.dcm",
-                "RG3_UNCR.dcm", "examples_ybr_color.dcm", "JPEG2000.dcm");
+        // One study of each kind a reader meets: CT and MR (16-bit), a 30-frame US, JPEG 2000, and the 1760² CR
+        // (6 MB, from the shared test data beside the repository, like the viewer's large-image tests).
+        List<Path> files = new ArrayList<>(Stream.of("CT_small.dcm", "MR_small.dcm", "examples_ybr_color.dcm",
+                "JPEG2000.dcm").map(Samples::dicom).toList());
+        Path cr = Path.of("..", "..", "shared", "testdata", "dicom", "RG3_UNCR.dcm").toAbsolutePath().normalize();
+        assertThat(cr).as("the shared test data (../shared/testdata) holds the 1760² CR").exists();
+        files.add(cr);
+        TestStudy mixed = TestStudy.create(work.resolve("mixed"), "WEB-E2E-1", files);
         JsonArrayBuilder instances = Json.createArrayBuilder();
         for (TestStudy.Instance i : mixed.instances()) {
             String path = "/images/" + mixed.storePath(i);

@@ -52,14 +52,21 @@ public final class TestStudy {
 
     public static TestStudy create(Path dir, String patientId, String... samples) throws IOException,
             InterruptedException {
+        return create(dir, patientId, java.util.Arrays.stream(samples).map(Samples::dicom).toList());
+    }
+
+    /** A study of copies of {@code files} (any DICOM files; each instance's sample is its file name). */
+    public static TestStudy create(Path dir, String patientId, List<Path> files) throws IOException,
+            InterruptedException {
         Files.createDirectories(dir);
         String studyUid = newUid();
         List<Instance> instances = new ArrayList<>();
-        for (String sample : samples) {
+        for (Path source : files) {
+            String sample = source.getFileName().toString();
             String seriesUid = newUid();
             String sopUid = newUid();
             Path file = dir.resolve(sopUid + ".dcm");
-            Files.copy(Samples.dicom(sample), file);
+            Files.copy(source, file);
             Command.run(Command.of("dcmodify", "-nb", "-m", "(0010,0020)=" + patientId, "-m",
                     "(0020,000D)=" + studyUid, "-m", "(0020,000E)=" + seriesUid, "-m", "(0008,0018)=" + sopUid,
                     file)).assertOk();
