@@ -17,6 +17,7 @@ import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.repo.StorePath;
 import org.medjava.store.repo.StoredFile;
 import org.medjava.store.storage.LocalCopy;
+import org.medjava.store.transcode.TransferSyntaxes;
 
 /**
  * WADO-RS rendered and thumbnail resources (PS3.18 10.4.1.1.3, 10.4.1.1.4) through the store's renderer: JPEG
@@ -103,8 +104,9 @@ public final class RenderedImages {
     }
 
     /**
-     * The instance that stands for a study or series: of the images (instances with pixels), the first series by
-     * Series Number, and in it the middle instance by Instance Number. 404 when there is no image.
+     * The instance that stands for a study or series: of the images (instances with pixels) the store can decode
+     * (all images when it can decode none), the first series by Series Number, and in it the middle instance by
+     * Instance Number. 404 when there is no image.
      */
     static InstanceSummary representative(List<InstanceSummary> instances) {
         Comparator<Integer> nullsLast = Comparator.nullsLast(Comparator.naturalOrder());
@@ -115,6 +117,12 @@ public final class RenderedImages {
                     ? "instance " + any.sopInstanceUid() + " is not an image (no Pixel Data)"
                     : "none of the " + instances.size() + " instances of study " + any.studyInstanceUid()
                     + " is an image"));
+        }
+        List<InstanceSummary> decodable = imagesOnly.stream().filter(i -> TransferSyntaxes.whyNot(i.transferSyntaxUid()
+                == null ? TransferSyntaxes.EXPLICIT_LE : i.transferSyntaxUid(), TransferSyntaxes.EXPLICIT_LE,
+                i.bitsAllocated()) == null).toList();
+        if (!decodable.isEmpty()) {
+            imagesOnly = decodable;
         }
         String series = imagesOnly.stream().min(Comparator.comparing(InstanceSummary::seriesNumber, nullsLast)
                 .thenComparing(InstanceSummary::seriesInstanceUid)).orElseThrow().seriesInstanceUid();

@@ -14,9 +14,22 @@ class RenderedImagesTest {
 
     private static InstanceSummary instance(String series, Integer seriesNumber, String sop, Integer number,
                                             boolean image) {
+        return instance(series, seriesNumber, sop, number, image, "1.2.840.10008.1.2.1");
+    }
+
+    private static InstanceSummary instance(String series, Integer seriesNumber, String sop, Integer number,
+                                            boolean image, String ts) {
         return new InstanceSummary("dicom/P/1.2/" + series + "/" + sop + ".dcm", "P", "Name", "1.2", null, null,
-                series, "CT", seriesNumber, null, sop, "1.2.840.10008.5.1.4.1.1.2", number, "1.2.840.10008.1.2.1",
+                series, "CT", seriesNumber, null, sop, "1.2.840.10008.5.1.4.1.1.2", number, ts,
                 image ? 64 : null, image ? 64 : null, null, 16, "MONOCHROME2", 100, null, null);
+    }
+
+    @Test
+    void imagesTheStoreCannotDecodeStandForNothingWhileOthersCan() {
+        InstanceSummary jpegLs = instance("1.2.1", 1, "1.2.1.1", 1, true, "1.2.840.10008.1.2.4.80");
+        InstanceSummary plain = instance("1.2.2", 2, "1.2.2.1", 1, true);
+        assertThat(RenderedImages.representative(List.of(jpegLs, plain))).isEqualTo(plain);
+        assertThat(RenderedImages.representative(List.of(jpegLs))).isEqualTo(jpegLs); // then 422 says why
     }
 
     @Test
