@@ -76,7 +76,7 @@ public record MediaRange(String type, Map<String, String> params, double quality
         return covers(type, concrete);
     }
 
-    /** Whether {@code range} ({@code *}{@code /*}, {@code image/*} or a type) covers the media type {@code concrete}. */
+    /** Whether {@code range} ({@code *}{@code /*}, {@code image/*} or a type) covers the type {@code concrete}. */
     static boolean covers(String range, String concrete) {
         if (range.equals("*/*") || range.equals(concrete)) {
             return true;

@@ -95,40 +95,40 @@ public class DicomWebResource {
     @GET
     @Path("studies")
     public Response studies() {
-        return json(qido().studies(params(QueryLevel.STUDY, Map.of()), urls()), "the studies");
+        return json("the studies", () -> qido().studies(params(QueryLevel.STUDY, Map.of()), urls()));
     }
 
     @GET
     @Path("series")
     public Response allSeries() {
-        return json(qido().series(params(QueryLevel.SERIES, Map.of()), urls()), "the series");
+        return json("the series", () -> qido().series(params(QueryLevel.SERIES, Map.of()), urls()));
     }
 
     @GET
     @Path("studies/{study}/series")
     public Response series(@PathParam("study") String study) {
-        return json(qido().series(params(QueryLevel.SERIES, Map.of("StudyInstanceUID",
-                Uids.check(study, "study"))), urls()), "the series");
+        return json("the series", () -> qido().series(params(QueryLevel.SERIES, Map.of("StudyInstanceUID",
+                Uids.check(study, "study"))), urls()));
     }
 
     @GET
     @Path("instances")
     public Response allInstances() {
-        return json(qido().instances(params(QueryLevel.IMAGE, Map.of()), urls()), "the instances");
+        return json("the instances", () -> qido().instances(params(QueryLevel.IMAGE, Map.of()), urls()));
     }
 
     @GET
     @Path("studies/{study}/instances")
     public Response studyInstances(@PathParam("study") String study) {
-        return json(qido().instances(params(QueryLevel.IMAGE, Map.of("StudyInstanceUID",
-                Uids.check(study, "study"))), urls()), "the instances");
+        return json("the instances", () -> qido().instances(params(QueryLevel.IMAGE, Map.of("StudyInstanceUID",
+                Uids.check(study, "study"))), urls()));
     }
 
     @GET
     @Path("studies/{study}/series/{series}/instances")
     public Response instances(@PathParam("study") String study, @PathParam("series") String series) {
-        return json(qido().instances(params(QueryLevel.IMAGE, Map.of("StudyInstanceUID", Uids.check(study, "study"),
-                "SeriesInstanceUID", Uids.check(series, "series"))), urls()), "the instances");
+        return json("the instances", () -> qido().instances(params(QueryLevel.IMAGE, Map.of("StudyInstanceUID",
+                Uids.check(study, "study"), "SeriesInstanceUID", Uids.check(series, "series"))), urls()));
     }
 
     // ------------------------------------------------------------------------------------------------ WADO-RS
@@ -252,14 +252,26 @@ public class DicomWebResource {
 
     private Response stow(String contentType, InputStream body, String study) throws IOException {
         Access.require(security, Role.UPLOADER);
+        String type = stowAnswerType();
         StowService.Answer answer = new StowService(ingest, config.maxUploadBytes())
                 .store(contentType, body, study, urls());
-        Response.ResponseBuilder r = Response.status(answer.status()).entity(answer.json())
-                .type(Negotiation.json(accept(), "the STOW-RS answer"));
+        Response.ResponseBuilder r = Response.status(answer.status()).entity(answer.json()).type(type);
         if (answer.firstFailure() != null) {
             r.header("Warning", "299 medjava \"" + answer.firstFailure().replace('"', '\'') + "\"");
         }
         return r.build();
+    }
+
+    /**
+     * DICOM JSON, or plain JSON when only that is asked; a client that accepts neither (dicom+xml) still gets DICOM
+     * JSON rather than a refusal: its objects are stored either way.
+     */
+    private String stowAnswerType() {
+        try {
+            return Negotiation.json(accept(), "the STOW-RS answer");
+        } catch (StoreException e) {
+            return "application/dicom+json";
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
@@ -322,8 +334,10 @@ public class DicomWebResource {
         return Response.ok(wado().metadata(instances, urls()), type).build();
     }
 
-    private Response json(String json, String what) {
-        return Response.ok(json, Negotiation.json(accept(), what)).build();
+    /** A QIDO-RS answer: the media type negotiated before the query runs. */
+    private Response json(String what, java.util.function.Supplier<String> query) {
+        String type = Negotiation.json(accept(), what);
+        return Response.ok(query.get(), type).build();
     }
 
     private static Response body(WadoService.Body body) {
