@@ -53,10 +53,10 @@ public final class StowService {
     }
 
     public Answer store(String contentType, InputStream body, String studyUid, DicomWebUrls urls) throws IOException {
-        MediaTypeParams type = MediaTypeParams.parse(contentType);
-        if (!type.type().equals("multipart/related")) {
+        MediaRange type = mediaType(contentType);
+        if (type == null || !type.type().equals("multipart/related")) {
             throw new StoreException(StoreException.Kind.UNSUPPORTED_MEDIA_TYPE, "STOW-RS takes multipart/related; "
-                    + "type=\"application/dicom\", not " + type.type());
+                    + "type=\"application/dicom\", not " + (type == null ? "\"" + contentType + "\"" : type.type()));
         }
         String partsType = type.param("type");
         if (partsType != null && !partsType.equals(DICOM)) {
@@ -94,11 +94,12 @@ public final class StowService {
     }
 
     private PartResult storePart(MultipartReader.Part part, Expected expected) throws IOException {
-        MediaTypeParams partType = MediaTypeParams.parse(part.contentType());
-        if (!partType.type().isEmpty() && !partType.type().equals(DICOM)) {
+        String partType = part.contentType() == null || part.contentType().isBlank() ? DICOM
+                : mediaType(part.contentType()) == null ? part.contentType() : mediaType(part.contentType()).type();
+        if (!partType.equals(DICOM)) {
             part.body().transferTo(OutputStream.nullOutputStream());
             return new PartResult(null, null, null, IngestFailure.Reason.CANNOT_UNDERSTAND.status,
-                    "a part of type " + partType.type() + "; the store takes " + DICOM);
+                    "a part of type " + partType + "; the store takes " + DICOM);
         }
         Path staged = ingest.newStagingFile();
         try {
@@ -118,6 +119,15 @@ public final class StowService {
             }
         } finally {
             Files.deleteIfExists(staged);
+        }
+    }
+
+    /** A Content-Type read, or null when it is not a media type. */
+    private static MediaRange mediaType(String text) {
+        try {
+            return MediaRange.parse(text);
+        } catch (IllegalArgumentException e) {
+            return null;
         }
     }
 

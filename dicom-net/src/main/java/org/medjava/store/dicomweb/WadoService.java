@@ -10,7 +10,6 @@ import com.pixelmed.dicom.DicomException;
 import com.pixelmed.dicom.TagFromName;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,15 +18,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.medjava.codec.ImageFormat;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.DicomJson;
 import org.medjava.store.index.InstanceSummary;
 import org.medjava.store.query.ArchiveQuery;
 import org.medjava.store.query.ArchiveSearch;
 import org.medjava.store.query.QueryLevel;
-import org.medjava.store.render.RenderRequest;
-import org.medjava.store.render.RenderService;
 import org.medjava.store.StoreException;
 import org.medjava.store.transcode.NotTranscodable;
 import org.medjava.store.transcode.TransferSyntaxes;
@@ -35,8 +31,9 @@ import org.medjava.store.transcode.Transcoder;
 
 /**
  * WADO-RS (PS3.18 10.4): studies, series and instances as {@code multipart/related; type="application/dicom"} (as
- * stored, or in an uncompressed transfer syntax on request, decompressed if need be), their metadata as DICOM JSON from the
- * index, frames, bulk data, and rendered images through the store's renderer and filters.
+ * stored, or in an uncompressed transfer syntax on request, decompressed if need be), their metadata as DICOM JSON
+ * from the index, frames and bulk data (as stored, or decoded on request). What is sent is negotiated from the
+ * Accept header ({@link Negotiation}); rendered images and thumbnails are {@link RenderedImages}.
  */
 public final class WadoService {
 
@@ -57,15 +54,12 @@ public final class WadoService {
     private final ArchiveSearch search;
     private final DicomIndex index;
     private final ImageRepository images;
-    private final RenderService renderer;
     private final String aeTitle;
 
-    public WadoService(ArchiveSearch search, DicomIndex index, ImageRepository images, RenderService renderer,
-                       String aeTitle) {
+    public WadoService(ArchiveSearch search, DicomIndex index, ImageRepository images, String aeTitle) {
         this.search = search;
         this.index = index;
         this.images = images;
-        this.renderer = renderer;
         this.aeTitle = aeTitle;
     }
 
@@ -87,47 +81,87 @@ public final class WadoService {
         return found;
     }
 
-    public Body retrieve(List<InstanceSummary> instances, String accept) {
-        String wanted = retrieveSyntax(accept);
-        for (InstanceSummary i : instances) {
-            String why = wanted == null ? null : TransferSyntaxes.whyNot(syntax(i), wanted, i.bitsAllocated());
-            if (why != null) {
-                LOG.log(Level.INFO, "WADO-RS: instance {0} not delivered in {1}: {2}", new Object[] {
-                        i.sopInstanceUid(), wanted, why});
-                throw notAcceptable("instance " + i.sopInstanceUid() + " is stored in " + syntax(i)
-                        + " and cannot be delivered in " + wanted + ": " + why + "; ask for transfer-syntax=*");
-            }
+    /**
+     * Instances of a study, series or one instance as {@code multipart/related; type="application/dicom"} (or a
+     * single {@code application/dicom} body for one instance): as stored ({@code transfer-syntax=*}, or no
+     * parameter) or converted to an uncompressed syntax named by a UID. 406 when one of them cannot be converted.
+     */
+    public Body retrieve(List<InstanceSummary> instances, AcceptHeader accept) {
+        Representation form;
+        try {
+            form = Negotiation.choose(accept, dicomForms(instances), instances.size() == 1 ? "instance "
+                    + instances.get(0).sopInstanceUid() : instances.size() + " instances");
+        } catch (StoreException e) {
+            LOG.log(Level.INFO, "WADO-RS: {0}", e.getMessage());
+            throw e;
+        }
+        if (!form.multipart()) {
+            InstanceSummary i = instances.get(0);
+            return new Body(DICOM + "; transfer-syntax=" + (form.asStored() ? syntax(i) : form.transferSyntax()),
+                    out -> writeInstance(i, form, (type, in) -> in.transferTo(out), bytes -> out.write(bytes)));
         }
         String boundary = MultipartWriter.newBoundary();
         return new Body(MultipartWriter.contentType(DICOM, boundary), out -> {
             MultipartWriter w = new MultipartWriter(out, boundary);
             for (InstanceSummary i : instances) {
-                try (LocalCopy file = copy(i)) {
-                    if (wanted == null || wanted.equals(syntax(i))) {
-                        try (InputStream in = Files.newInputStream(file.path())) {
-                            w.part(DICOM + "; transfer-syntax=" + syntax(i), null, in);
-                        }
-                    } else {
-                        w.part(DICOM + "; transfer-syntax=" + wanted, null, convert(file.path(), syntax(i), wanted));
-                    }
-                }
+                writeInstance(i, form, (type, in) -> w.part(type, null, in),
+                        bytes -> w.part(DICOM + "; transfer-syntax=" + form.transferSyntax(), null, bytes));
             }
             w.finish();
         });
     }
 
-    /** The transfer syntax the Accept header asks for: null for "as stored". 406 when it wants no DICOM. */
-    private static String retrieveSyntax(String accept) {
-        for (MediaTypeParams range : MediaTypeParams.parseAccept(accept)) {
-            boolean dicom = range.isWildcard() || range.type().equals(DICOM)
-                    || (range.matches("multipart/related") && (range.param("type") == null
-                    || range.param("type").equals(DICOM)));
-            if (dicom) {
-                String ts = range.param("transfer-syntax");
-                return ts == null || ts.equals("*") ? null : ts;
+    /** Where an instance goes: its stored bytes with their part type, or converted bytes. */
+    private interface StoredSink {
+        void write(String partType, InputStream in) throws IOException;
+    }
+
+    private interface ConvertedSink {
+        void write(byte[] bytes) throws IOException;
+    }
+
+    private void writeInstance(InstanceSummary i, Representation form, StoredSink stored, ConvertedSink converted)
+            throws IOException {
+        try (LocalCopy file = copy(i)) {
+            if (form.asStored() || form.transferSyntax().equals(syntax(i))) {
+                try (InputStream in = Files.newInputStream(file.path())) {
+                    stored.write(DICOM + "; transfer-syntax=" + syntax(i), in);
+                }
+            } else {
+                converted.write(convert(file.path(), syntax(i), form.transferSyntax()));
             }
         }
-        throw notAcceptable("instances are served as multipart/related; type=\"application/dicom\"");
+    }
+
+    /**
+     * The forms of DICOM instances: as stored, or in each uncompressed syntax (unavailable, with the reason, when
+     * one of the instances cannot be converted to it); single part too for one instance.
+     */
+    private static List<Representation> dicomForms(List<InstanceSummary> instances) {
+        String common = instances.stream().map(WadoService::syntax).distinct().count() == 1
+                ? syntax(instances.get(0)) : null;
+        List<Representation> forms = new ArrayList<>();
+        forms.add(Representation.multipart(DICOM, common, true, null));
+        for (String ts : List.of(TransferSyntaxes.EXPLICIT_LE, TransferSyntaxes.IMPLICIT_LE,
+                TransferSyntaxes.EXPLICIT_BE, TransferSyntaxes.DEFLATED_LE)) {
+            if (!ts.equals(common)) {
+                forms.add(Representation.multipart(DICOM, ts, false, whyNot(instances, ts)));
+            }
+        }
+        if (instances.size() == 1) {
+            forms.addAll(forms.stream().map(f -> f.asMultipart(false)).toList());
+        }
+        return forms;
+    }
+
+    private static String whyNot(List<InstanceSummary> instances, String ts) {
+        for (InstanceSummary i : instances) {
+            String why = TransferSyntaxes.whyNot(syntax(i), ts, i.bitsAllocated());
+            if (why != null) {
+                return "instance " + i.sopInstanceUid() + " not delivered in " + ts + ": " + why;
+            }
+        }
+        return null;
     }
 
     private byte[] convert(Path file, String from, String to) throws IOException {
@@ -182,47 +216,114 @@ public final class WadoService {
         return DicomJson.toJson(list, BULK_THRESHOLD);
     }
 
-    /** Frames (counted from 1) of one instance, each a part. */
-    public Body frames(InstanceSummary i, List<Integer> numbers, String accept) {
-        PixelFrames frames = framesOf(i);
+    /**
+     * Frames (counted from 1) of one instance: as stored (compressed bit streams with their image media type, or
+     * as {@code application/octet-stream; transfer-syntax=...} when that is what was asked), or uncompressed
+     * little-endian bytes (decoded when need be); multipart, or single part for one frame.
+     */
+    public Body frames(InstanceSummary i, List<Integer> numbers, AcceptHeader accept) {
+        Representation form = Negotiation.choose(accept, pixelForms(i, numbers.size() == 1), (numbers.size() == 1
+                ? "frame " + numbers.get(0) : "frames " + numbers) + " of instance " + i.sopInstanceUid());
+        PixelFrames frames = framesOf(i, form);
         for (int n : numbers) {
             if (n < 1 || n > frames.count()) {
                 throw new StoreException(StoreException.Kind.NOT_FOUND, "frame " + n + " does not exist: instance "
                         + i.sopInstanceUid() + " has " + frames.count() + " frame(s), 1 to " + frames.count());
             }
         }
-        requirePartType(accept, frames.mediaType());
+        if (!form.multipart()) {
+            byte[] frame = frames.frame(numbers.get(0));
+            return new Body(form.partContentType(), out -> out.write(frame));
+        }
         String boundary = MultipartWriter.newBoundary();
-        String partType = frames.mediaType().split(";")[0];
-        return new Body(MultipartWriter.contentType(partType, boundary), out -> {
+        return new Body(MultipartWriter.contentType(form.mediaType(), boundary), out -> {
             MultipartWriter w = new MultipartWriter(out, boundary);
             for (int n : numbers) {
-                w.part(frames.mediaType(), null, frames.frame(n));
+                w.part(form.partContentType(), null, frames.frame(n));
             }
             w.finish();
         });
     }
 
-    /** A top-level bulk data element of one instance: Pixel Data as its frames, others as their bytes. */
-    public Body bulk(InstanceSummary i, String tagText, String accept) {
+    /**
+     * The forms of an instance's pixel data. Uncompressed: little-endian bytes. Compressed: the bit streams with
+     * their image media type, the same as application/octet-stream, or decoded to little-endian bytes (when the
+     * store can decode them). Single part too when {@code single}.
+     */
+    private static List<Representation> pixelForms(InstanceSummary i, boolean single) {
+        String stored = syntax(i);
+        List<Representation> forms = new ArrayList<>();
+        if (TransferSyntaxes.isNative(stored)) {
+            forms.add(Representation.multipart(Negotiation.OCTET_STREAM, TransferSyntaxes.EXPLICIT_LE, true, null));
+        } else {
+            String image = PixelFrames.mediaTypeOf(stored);
+            forms.add(Representation.multipart(image, stored, true, null));
+            if (!image.equals(Negotiation.OCTET_STREAM)) {
+                forms.add(Representation.multipart(Negotiation.OCTET_STREAM, stored, true, null));
+            }
+            String why = TransferSyntaxes.whyNot(stored, TransferSyntaxes.EXPLICIT_LE, i.bitsAllocated());
+            forms.add(Representation.multipart(Negotiation.OCTET_STREAM, TransferSyntaxes.EXPLICIT_LE, false,
+                    why == null ? null : "the frames of instance " + i.sopInstanceUid() + " cannot be decompressed: "
+                    + why));
+        }
+        if (single) {
+            forms.addAll(forms.stream().map(f -> f.asMultipart(false)).toList());
+        }
+        return forms;
+    }
+
+    /**
+     * A top-level bulk data element of one instance: Pixel Data as its frames (single part: all of an uncompressed
+     * one, or a compressed one's only frame), others as their bytes.
+     */
+    public Body bulk(InstanceSummary i, String tagText, AcceptHeader accept) {
         if (!tagText.matches("[0-9A-Fa-f]{8}")) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "bulk data is addressed by tag, GGGGEEEE");
         }
         AttributeTag tag = QidoParams.tag(tagText);
         if (tag.equals(TagFromName.PixelData)) {
-            PixelFrames frames = framesOf(i);
-            List<Integer> all = new ArrayList<>();
-            for (int n = 1; n <= frames.count(); n++) {
-                all.add(n);
-            }
-            return frames(i, all, accept);
+            return pixelData(i, accept);
         }
         byte[] value = topLevelValue(i, tag);
-        requirePartType(accept, "application/octet-stream");
+        Representation form = Negotiation.choose(accept, List.of(
+                Representation.multipart(Negotiation.OCTET_STREAM, TransferSyntaxes.EXPLICIT_LE, true, null),
+                Representation.single(Negotiation.OCTET_STREAM, TransferSyntaxes.EXPLICIT_LE, true, null)),
+                DicomJson.key(tag) + " of instance " + i.sopInstanceUid());
+        if (!form.multipart()) {
+            return new Body(Negotiation.OCTET_STREAM, out -> out.write(value));
+        }
         String boundary = MultipartWriter.newBoundary();
-        return new Body(MultipartWriter.contentType("application/octet-stream", boundary), out -> {
+        return new Body(MultipartWriter.contentType(Negotiation.OCTET_STREAM, boundary), out -> {
             MultipartWriter w = new MultipartWriter(out, boundary);
-            w.part("application/octet-stream", null, value);
+            w.part(Negotiation.OCTET_STREAM, null, value);
+            w.finish();
+        });
+    }
+
+    /**
+     * Pixel Data as bulk data: uncompressed (or decoded), its whole value, one part or single part; compressed,
+     * one part per frame (single part only for a single frame).
+     */
+    private Body pixelData(InstanceSummary i, AcceptHeader accept) {
+        int count = i.numberOfFrames() == null ? 1 : Math.max(1, i.numberOfFrames());
+        Representation form = Negotiation.choose(accept, pixelForms(i, count == 1
+                || TransferSyntaxes.isNative(syntax(i))), "the Pixel Data of instance " + i.sopInstanceUid());
+        PixelFrames frames = framesOf(i, form);
+        boolean whole = TransferSyntaxes.EXPLICIT_LE.equals(frames.transferSyntax());
+        if (!form.multipart()) {
+            byte[] value = whole ? frames.all() : frames.frame(1);
+            return new Body(form.partContentType(), out -> out.write(value));
+        }
+        String boundary = MultipartWriter.newBoundary();
+        return new Body(MultipartWriter.contentType(form.mediaType(), boundary), out -> {
+            MultipartWriter w = new MultipartWriter(out, boundary);
+            if (whole) {
+                w.part(form.partContentType(), null, frames.all());
+            } else {
+                for (int n = 1; n <= frames.count(); n++) {
+                    w.part(form.partContentType(), null, frames.frame(n));
+                }
+            }
             w.finish();
         });
     }
@@ -244,66 +345,11 @@ public final class WadoService {
         }
     }
 
-    /** An instance (frame from 1, or 0 for the first) rendered through the store's renderer and filters. */
-    public Body rendered(InstanceSummary i, int frame, Map<String, List<String>> query, String accept) {
-        ImageFormat format = renderFormat(accept);
-        Map<String, List<String>> params = new HashMap<>();
-        for (String key : List.of("filter", "region", "impl")) {
-            if (query.containsKey(key)) {
-                params.put(key, query.get(key));
-            }
-        }
-        if (query.containsKey("window")) {
-            String[] w = query.get("window").get(0).split(",");
-            if (w.length == 3 && !w[2].trim().equalsIgnoreCase("linear")) {
-                throw new StoreException(StoreException.Kind.BAD_REQUEST, "window function " + w[2]
-                        + " is not supported; use linear");
-            }
-            params.put("window", List.of(w.length >= 2 ? w[0] + "," + w[1] : query.get("window").get(0)));
-        }
-        params.put("render", List.of(format.name().toLowerCase(java.util.Locale.ROOT)));
-        params.put("frame", List.of(Integer.toString(Math.max(0, frame - 1))));
-        RenderRequest request = RenderRequest.parse(params);
-        byte[] image;
+    private PixelFrames framesOf(InstanceSummary i, Representation form) {
         try (LocalCopy file = copy(i)) {
-            image = renderer.render(file.path(), true, request);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return new Body(format.mediaType(), out -> out.write(image));
-    }
-
-    private static ImageFormat renderFormat(String accept) {
-        for (MediaTypeParams range : MediaTypeParams.parseAccept(accept)) {
-            if (range.isWildcard() || range.type().equals("image/*") || range.type().equals("image/jpeg")) {
-                return ImageFormat.JPEG;
-            }
-            if (range.type().equals("image/png")) {
-                return ImageFormat.PNG;
-            }
-            if (range.type().equals("image/gif")) {
-                return ImageFormat.GIF;
-            }
-        }
-        throw notAcceptable("rendered images are image/jpeg, image/png or image/gif");
-    }
-
-    private static void requirePartType(String accept, String partMediaType) {
-        String partType = partMediaType.split(";")[0];
-        for (MediaTypeParams range : MediaTypeParams.parseAccept(accept)) {
-            if (range.isWildcard() || (range.matches("multipart/related") && (range.param("type") == null
-                    || range.param("type").equals(partType) || range.param("type").equals("*/*")))
-                    || range.type().equals(partType)) {
-                return;
-            }
-        }
-        throw notAcceptable("these frames are " + partType + " (multipart/related; type=\"" + partType + "\")");
-    }
-
-    private PixelFrames framesOf(InstanceSummary i) {
-        try (LocalCopy file = copy(i)) {
-            return PixelFrames.read(file.path(), syntax(i));
-        } catch (DicomException e) {
+            return form.asStored() ? PixelFrames.read(file.path(), syntax(i))
+                    : PixelFrames.decoded(file.path(), syntax(i));
+        } catch (DicomException | NotTranscodable e) {
             throw new StoreException(StoreException.Kind.NOT_FOUND, "instance " + i.sopInstanceUid() + ": "
                     + e.getMessage());
         } catch (IOException e) {
@@ -319,9 +365,5 @@ public final class WadoService {
 
     private static String syntax(InstanceSummary i) {
         return i.transferSyntaxUid() == null ? "1.2.840.10008.1.2.1" : i.transferSyntaxUid();
-    }
-
-    private static StoreException notAcceptable(String message) {
-        return new StoreException(StoreException.Kind.NOT_ACCEPTABLE, message);
     }
 }

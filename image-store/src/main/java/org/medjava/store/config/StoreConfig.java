@@ -59,9 +59,15 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.seed.plugins")
     Optional<String> seedPlugins;
 
+    /** Where clients reach the store (behind a proxy, with its path prefix): the base of every absolute link. */
     @Inject
     @ConfigProperty(name = "medjava.public-url")
     Optional<String> publicUrl;
+
+    /** Whether links may be built from a proxy's Forwarded / X-Forwarded-* headers when public-url is unset. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.trust-forwarded", defaultValue = "false")
+    boolean trustForwarded;
 
     /** files (the default: {@code <data-dir>/images}) or s3 (S3-compatible object storage, medjava.storage.s3.*) */
     @Inject
@@ -218,8 +224,39 @@ public class StoreConfig {
         return seedPlugins.filter(s -> !s.isBlank()).map(Path::of);
     }
 
+    /** medjava.public-url without a trailing {@code /}, checked as {@link #publicBaseUri()} checks it. */
     public Optional<String> publicUrl() {
-        return publicUrl.filter(s -> !s.isBlank());
+        return publicBaseUri().map(u -> u.toString().substring(0, u.toString().length() - 1));
+    }
+
+    /**
+     * medjava.public-url as the base of the store's absolute links, ending with {@code /}
+     * ({@code https://pacs.example.org/medjava/}).
+     *
+     * @throws IllegalArgumentException when it is not an absolute http or https URL without query or fragment
+     */
+    public Optional<URI> publicBaseUri() {
+        return publicUrl.filter(s -> !s.isBlank()).map(String::trim).map(StoreConfig::baseUri);
+    }
+
+    static URI baseUri(String text) {
+        URI uri;
+        try {
+            uri = new URI(text.endsWith("/") ? text : text + "/");
+        } catch (java.net.URISyntaxException e) {
+            uri = null;
+        }
+        if (uri == null || uri.getHost() == null || uri.getRawQuery() != null || uri.getRawFragment() != null
+                || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))) {
+            throw new IllegalArgumentException("medjava.public-url is \"" + text + "\": write the absolute http(s) "
+                    + "URL clients reach the store at, with its path prefix if any (e.g. https://pacs.example.org/medjava)");
+        }
+        return uri;
+    }
+
+    /** Whether a proxy's Forwarded / X-Forwarded-* headers may decide links when medjava.public-url is unset. */
+    public boolean trustForwarded() {
+        return trustForwarded;
     }
 
     /** Whether the objects live in S3-compatible object storage rather than under the data directory. */

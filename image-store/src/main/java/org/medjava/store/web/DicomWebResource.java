@@ -14,7 +14,6 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
@@ -26,7 +25,14 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.CacheControl;
+import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.Request;
+import org.medjava.store.dicomweb.AcceptHeader;
 import org.medjava.store.dicomweb.DicomWebUrls;
+import org.medjava.store.dicomweb.Negotiation;
+import org.medjava.store.dicomweb.RenderedImages;
 import org.medjava.store.dicomweb.QidoParams;
 import org.medjava.store.dicomweb.QidoService;
 import org.medjava.store.dicomweb.StowService;
@@ -39,14 +45,14 @@ import org.medjava.store.security.Access;
 import org.medjava.store.security.Role;
 
 /**
- * DICOMweb under {@code /dicomweb}: QIDO-RS, WADO-RS and STOW-RS (PS3.18). Authentication is the store's: reads
+ * DICOMweb under {@code /dicomweb}: QIDO-RS, WADO-RS (with rendered and thumbnail resources) and STOW-RS (PS3.18).
+ * Each resource negotiates its answer from the Accept header as {@link MediaTypeHeaderFilter} read it (Jersey is
+ * shown {@code *}{@code /*}); absolute URIs are built on {@link PublicBase}. Authentication is the store's: reads
  * need a login unless anonymous reads are on, STOW needs the uploader role.
  */
 @RequestScoped
 @Path("dicomweb")
 public class DicomWebResource {
-
-    static final String DICOM_JSON = "application/dicom+json";
 
     @Inject
     StoreConfig config;
@@ -72,130 +78,158 @@ public class DicomWebResource {
     @Context
     SecurityContext security;
 
+    @Context
+    HttpHeaders headers;
+
+    @Context
+    ContainerRequestContext request;
+
+    @Context
+    Request httpRequest;
+
+    /** Rendered images and thumbnails: kept by the client, revalidated by entity tag (they may hold patient data). */
+    private static final CacheControl CACHE = CacheControl.valueOf("private, no-cache");
+
     // ------------------------------------------------------------------------------------------------ QIDO-RS
 
     @GET
     @Path("studies")
-    @Produces({DICOM_JSON, "application/json"})
     public Response studies() {
-        return json(qido().studies(params(QueryLevel.STUDY, Map.of()), urls()));
+        return json("the studies", () -> qido().studies(params(QueryLevel.STUDY, Map.of()), urls()));
     }
 
     @GET
     @Path("series")
-    @Produces({DICOM_JSON, "application/json"})
     public Response allSeries() {
-        return json(qido().series(params(QueryLevel.SERIES, Map.of()), urls()));
+        return json("the series", () -> qido().series(params(QueryLevel.SERIES, Map.of()), urls()));
     }
 
     @GET
     @Path("studies/{study}/series")
-    @Produces({DICOM_JSON, "application/json"})
     public Response series(@PathParam("study") String study) {
-        return json(qido().series(params(QueryLevel.SERIES, Map.of("StudyInstanceUID",
+        return json("the series", () -> qido().series(params(QueryLevel.SERIES, Map.of("StudyInstanceUID",
                 Uids.check(study, "study"))), urls()));
     }
 
     @GET
     @Path("instances")
-    @Produces({DICOM_JSON, "application/json"})
     public Response allInstances() {
-        return json(qido().instances(params(QueryLevel.IMAGE, Map.of()), urls()));
+        return json("the instances", () -> qido().instances(params(QueryLevel.IMAGE, Map.of()), urls()));
     }
 
     @GET
     @Path("studies/{study}/instances")
-    @Produces({DICOM_JSON, "application/json"})
     public Response studyInstances(@PathParam("study") String study) {
-        return json(qido().instances(params(QueryLevel.IMAGE, Map.of("StudyInstanceUID",
+        return json("the instances", () -> qido().instances(params(QueryLevel.IMAGE, Map.of("StudyInstanceUID",
                 Uids.check(study, "study"))), urls()));
     }
 
     @GET
     @Path("studies/{study}/series/{series}/instances")
-    @Produces({DICOM_JSON, "application/json"})
     public Response instances(@PathParam("study") String study, @PathParam("series") String series) {
-        return json(qido().instances(params(QueryLevel.IMAGE, Map.of("StudyInstanceUID", Uids.check(study, "study"),
-                "SeriesInstanceUID", Uids.check(series, "series"))), urls()));
+        return json("the instances", () -> qido().instances(params(QueryLevel.IMAGE, Map.of("StudyInstanceUID",
+                Uids.check(study, "study"), "SeriesInstanceUID", Uids.check(series, "series"))), urls()));
     }
 
     // ------------------------------------------------------------------------------------------------ WADO-RS
 
     @GET
     @Path("studies/{study}")
-    public Response retrieveStudy(@PathParam("study") String study, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
-        return body(wado().retrieve(wado().select(study, null, null), accept));
+    public Response retrieveStudy(@PathParam("study") String study) {
+        return body(wado().retrieve(wado().select(study, null, null), accept()));
     }
 
     @GET
     @Path("studies/{study}/series/{series}")
-    public Response retrieveSeries(@PathParam("study") String study, @PathParam("series") String series,
-            @HeaderParam(HttpHeaders.ACCEPT) String accept) {
-        return body(wado().retrieve(wado().select(study, series, null), accept));
+    public Response retrieveSeries(@PathParam("study") String study, @PathParam("series") String series) {
+        return body(wado().retrieve(wado().select(study, series, null), accept()));
     }
 
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}")
     public Response retrieveInstance(@PathParam("study") String study, @PathParam("series") String series,
-            @PathParam("instance") String instance, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
-        return body(wado().retrieve(wado().select(study, series, instance), accept));
+            @PathParam("instance") String instance) {
+        return body(wado().retrieve(wado().select(study, series, instance), accept()));
     }
 
     @GET
     @Path("studies/{study}/metadata")
-    @Produces({DICOM_JSON, "application/json"})
     public Response studyMetadata(@PathParam("study") String study) {
-        return json(wado().metadata(wado().select(study, null, null), urls()));
+        return metadata(wado().select(study, null, null));
     }
 
     @GET
     @Path("studies/{study}/series/{series}/metadata")
-    @Produces({DICOM_JSON, "application/json"})
     public Response seriesMetadata(@PathParam("study") String study, @PathParam("series") String series) {
-        return json(wado().metadata(wado().select(study, series, null), urls()));
+        return metadata(wado().select(study, series, null));
     }
 
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}/metadata")
-    @Produces({DICOM_JSON, "application/json"})
     public Response instanceMetadata(@PathParam("study") String study, @PathParam("series") String series,
             @PathParam("instance") String instance) {
-        return json(wado().metadata(wado().select(study, series, instance), urls()));
+        return metadata(wado().select(study, series, instance));
     }
 
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}/frames/{frames}")
     public Response frames(@PathParam("study") String study, @PathParam("series") String series,
-            @PathParam("instance") String instance, @PathParam("frames") String frames,
-            @HeaderParam(HttpHeaders.ACCEPT) String accept) {
-        return body(wado().frames(one(study, series, instance), frameList(frames), accept));
+            @PathParam("instance") String instance, @PathParam("frames") String frames) {
+        return body(wado().frames(one(study, series, instance), frameList(frames), accept()));
     }
 
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}/bulk/{tag}")
     public Response bulk(@PathParam("study") String study, @PathParam("series") String series,
-            @PathParam("instance") String instance, @PathParam("tag") String tag,
-            @HeaderParam(HttpHeaders.ACCEPT) String accept) {
-        return body(wado().bulk(one(study, series, instance), tag, accept));
+            @PathParam("instance") String instance, @PathParam("tag") String tag) {
+        return body(wado().bulk(one(study, series, instance), tag, accept()));
     }
 
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}/rendered")
     public Response rendered(@PathParam("study") String study, @PathParam("series") String series,
-            @PathParam("instance") String instance, @HeaderParam(HttpHeaders.ACCEPT) String accept) {
-        return body(wado().rendered(one(study, series, instance), 1, uri.getQueryParameters(), accept));
+            @PathParam("instance") String instance) {
+        return image(rendering().rendered(one(study, series, instance), 1, uri.getQueryParameters(), accept()));
     }
 
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}/frames/{frame}/rendered")
     public Response renderedFrame(@PathParam("study") String study, @PathParam("series") String series,
-            @PathParam("instance") String instance, @PathParam("frame") String frame,
-            @HeaderParam(HttpHeaders.ACCEPT) String accept) {
-        List<Integer> frames = frameList(frame);
-        if (frames.size() != 1) {
-            throw new StoreException(StoreException.Kind.BAD_REQUEST, "a rendered frame is one frame number");
-        }
-        return body(wado().rendered(one(study, series, instance), frames.get(0), uri.getQueryParameters(), accept));
+            @PathParam("instance") String instance, @PathParam("frame") String frame) {
+        return image(rendering().rendered(one(study, series, instance), oneFrame(frame), uri.getQueryParameters(),
+                accept()));
+    }
+
+    // ------------------------------------------------------------------------------------------------ thumbnails
+
+    @GET
+    @Path("studies/{study}/thumbnail")
+    public Response studyThumbnail(@PathParam("study") String study) {
+        return image(rendering().thumbnail(wado().select(study, null, null), null, uri.getQueryParameters(),
+                accept()));
+    }
+
+    @GET
+    @Path("studies/{study}/series/{series}/thumbnail")
+    public Response seriesThumbnail(@PathParam("study") String study, @PathParam("series") String series) {
+        return image(rendering().thumbnail(wado().select(study, series, null), null, uri.getQueryParameters(),
+                accept()));
+    }
+
+    @GET
+    @Path("studies/{study}/series/{series}/instances/{instance}/thumbnail")
+    public Response instanceThumbnail(@PathParam("study") String study, @PathParam("series") String series,
+            @PathParam("instance") String instance) {
+        return image(rendering().thumbnail(wado().select(study, series, instance), null, uri.getQueryParameters(),
+                accept()));
+    }
+
+    @GET
+    @Path("studies/{study}/series/{series}/instances/{instance}/frames/{frame}/thumbnail")
+    public Response frameThumbnail(@PathParam("study") String study, @PathParam("series") String series,
+            @PathParam("instance") String instance, @PathParam("frame") String frame) {
+        return image(rendering().thumbnail(wado().select(study, series, instance), oneFrame(frame),
+                uri.getQueryParameters(), accept()));
     }
 
     // ------------------------------------------------------------------------------------------------ STOW-RS
@@ -203,7 +237,6 @@ public class DicomWebResource {
     @POST
     @Path("studies")
     @Consumes("*/*")
-    @Produces({DICOM_JSON, "application/json"})
     public Response store(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, InputStream body)
             throws IOException {
         return stow(contentType, body, null);
@@ -212,7 +245,6 @@ public class DicomWebResource {
     @POST
     @Path("studies/{study}")
     @Consumes("*/*")
-    @Produces({DICOM_JSON, "application/json"})
     public Response storeInStudy(@PathParam("study") String study,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, InputStream body) throws IOException {
         return stow(contentType, body, study);
@@ -220,13 +252,26 @@ public class DicomWebResource {
 
     private Response stow(String contentType, InputStream body, String study) throws IOException {
         Access.require(security, Role.UPLOADER);
+        String type = stowAnswerType();
         StowService.Answer answer = new StowService(ingest, config.maxUploadBytes())
                 .store(contentType, body, study, urls());
-        Response.ResponseBuilder r = Response.status(answer.status()).entity(answer.json()).type(DICOM_JSON);
+        Response.ResponseBuilder r = Response.status(answer.status()).entity(answer.json()).type(type);
         if (answer.firstFailure() != null) {
             r.header("Warning", "299 medjava \"" + answer.firstFailure().replace('"', '\'') + "\"");
         }
         return r.build();
+    }
+
+    /**
+     * DICOM JSON, or plain JSON when only that is asked; a client that accepts neither (dicom+xml) still gets DICOM
+     * JSON rather than a refusal: its objects are stored either way.
+     */
+    private String stowAnswerType() {
+        try {
+            return Negotiation.json(accept(), "the STOW-RS answer");
+        } catch (StoreException e) {
+            return "application/dicom+json";
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
@@ -236,20 +281,39 @@ public class DicomWebResource {
     }
 
     private WadoService wado() {
-        return new WadoService(search, index, images, renderer,
-                config.dicomAeTitle());
+        return new WadoService(search, index, images, config.dicomAeTitle());
+    }
+
+    private RenderedImages rendering() {
+        return new RenderedImages(images, renderer);
     }
 
     private QidoParams params(QueryLevel level, Map<String, String> fixed) {
         return QidoParams.parse(level, uri.getQueryParameters(), fixed);
     }
 
+    /** The URLs of studies, series and instances under the store's public base ({@link PublicBase}). */
     private DicomWebUrls urls() {
-        return new DicomWebUrls(uri.getBaseUri().toString() + "dicomweb");
+        return new DicomWebUrls(PublicBase.of(config, uri, headers).resolve("dicomweb").toString());
+    }
+
+    /** The request's Accept header as {@link MediaTypeHeaderFilter} read it. */
+    private AcceptHeader accept() {
+        Object parsed = request.getProperty(MediaTypeHeaderFilter.ACCEPT);
+        return parsed instanceof AcceptHeader a ? a : AcceptHeader.parse(headers.getHeaderString(HttpHeaders.ACCEPT));
     }
 
     private InstanceSummary one(String study, String series, String instance) {
         return wado().select(study, series, instance).get(0);
+    }
+
+    private static int oneFrame(String text) {
+        List<Integer> frames = frameList(text);
+        if (frames.size() != 1) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, "a rendered frame or thumbnail is of one "
+                    + "frame, not " + text);
+        }
+        return frames.get(0);
     }
 
     private static List<Integer> frameList(String text) {
@@ -265,12 +329,30 @@ public class DicomWebResource {
         return frames;
     }
 
-    private static Response json(String json) {
-        return Response.ok(json, DICOM_JSON).build();
+    private Response metadata(List<InstanceSummary> instances) {
+        String type = Negotiation.json(accept(), "metadata");
+        return Response.ok(wado().metadata(instances, urls()), type).build();
+    }
+
+    /** A QIDO-RS answer: the media type negotiated before the query runs. */
+    private Response json(String what, java.util.function.Supplier<String> query) {
+        String type = Negotiation.json(accept(), what);
+        return Response.ok(query.get(), type).build();
     }
 
     private static Response body(WadoService.Body body) {
         StreamingOutput output = out -> body.output().write(out);
-        return Response.ok(output, body.contentType()).build();
+        return Response.ok(output, body.contentType()).header(HttpHeaders.VARY, HttpHeaders.ACCEPT).build();
+    }
+
+    /** A rendered image or thumbnail: 304 when the client's copy is current, else rendered now. */
+    private Response image(RenderedImages.Image image) {
+        EntityTag tag = new EntityTag(image.etag());
+        Response.ResponseBuilder notModified = httpRequest.evaluatePreconditions(tag);
+        if (notModified != null) {
+            return notModified.header(HttpHeaders.VARY, HttpHeaders.ACCEPT).cacheControl(CACHE).build();
+        }
+        return Response.ok(image.maker().make(), image.contentType()).tag(tag).cacheControl(CACHE)
+                .header(HttpHeaders.VARY, HttpHeaders.ACCEPT).build();
     }
 }

@@ -50,8 +50,14 @@ public class FiltersResource {
     @Context
     SecurityContext security;
 
+    @Inject
+    org.medjava.store.config.StoreConfig config;
+
     @Context
     UriInfo uri;
+
+    @Context
+    jakarta.ws.rs.core.HttpHeaders headers;
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
@@ -89,7 +95,7 @@ public class FiltersResource {
         FilterRepository.Installed installed = filters.install(id, body);
         Object entity = pluginEntry(id);
         return installed.replaced() ? Response.ok(entity).build()
-                : Response.created(uri.getAbsolutePath()).entity(entity).build();
+                : Response.created(PublicBase.resolve(config, uri, headers, uri.getPath(false))).entity(entity).build();
     }
 
     @DELETE

@@ -24,7 +24,7 @@ import jakarta.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.URI;
+import org.medjava.store.config.StoreConfig;
 import java.util.Date;
 import org.eclipse.microprofile.metrics.annotation.Counted;
 import org.medjava.codec.ImageFormat;
@@ -61,8 +61,14 @@ public class ImagesResource {
     @Inject
     RenderService renderer;
 
+    @Inject
+    StoreConfig config;
+
     @Context
     UriInfo uri;
+
+    @Context
+    HttpHeaders requestHeaders;
 
     @Context
     SecurityContext security;
@@ -83,7 +89,9 @@ public class ImagesResource {
         if (file.directory()) {
             if (!slash) {
                 return Response.status(Response.Status.MOVED_PERMANENTLY)
-                        .location(URI.create(uri.getRequestUri().toString().replaceFirst("(\\?|$)", "/$1"))).build();
+                        .location(PublicBase.resolve(config, uri, requestHeaders, uri.getPath(false) + "/"
+                                + (uri.getRequestUri().getRawQuery() == null ? "" : "?"
+                                + uri.getRequestUri().getRawQuery()))).build();
             }
             return DirectoryView.respond(path, images, index, headers);
         }
@@ -170,7 +178,8 @@ public class ImagesResource {
                 new Preconditions(ifMatch, ifNoneMatch));
         StoredFile stored = result.file();
         Response.ResponseBuilder response = result.created()
-                ? Response.created(uri.getAbsolutePath()) : Response.noContent();
+                ? Response.created(PublicBase.resolve(config, uri, requestHeaders, uri.getPath(false)))
+                : Response.noContent();
         return response.tag(EntityTag.valueOf(stored.etag())).lastModified(Date.from(stored.modified())).build();
     }
 

@@ -45,8 +45,14 @@ public class JobsResource {
     @Context
     SecurityContext security;
 
+    @Inject
+    org.medjava.store.config.StoreConfig config;
+
     @Context
     UriInfo uri;
+
+    @Context
+    jakarta.ws.rs.core.HttpHeaders headers;
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
@@ -56,7 +62,7 @@ public class JobsResource {
         }
         Access.require(security, body.kind().equals("index-rebuild") ? Role.ADMIN : Role.UPLOADER);
         JobStatus job = jobs.submit(body.kind(), body.params() == null ? Map.of() : new TreeMap<>(body.params()));
-        return Response.accepted(job).location(uri.getAbsolutePathBuilder().path(job.id()).build()).build();
+        return Response.accepted(job).location(PublicBase.resolve(config, uri, headers, "jobs/" + job.id())).build();
     }
 
     @GET

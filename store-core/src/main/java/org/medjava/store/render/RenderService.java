@@ -90,6 +90,20 @@ public final class RenderService {
         return maxPixels;
     }
 
+    /**
+     * A DICOM image's frame ({@code frame} from 0) in its default window, fitted into {@code maxWidth x maxHeight}
+     * with its aspect ratio kept ({@link Thumbnail}), encoded as {@code format}.
+     */
+    public byte[] thumbnail(Path file, int frame, int maxWidth, int maxHeight, org.medjava.codec.ImageFormat format)
+            throws IOException {
+        RenderRequest request = new RenderRequest(format, java.util.List.of(), null, null, frame,
+                org.medjava.filter.Implementation.OPTIMIZED);
+        Raster raster = Thumbnail.fit(decode(file, true, request), maxWidth, maxHeight);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(raster.width() * raster.height() + 1024);
+        ImageCodec.write(raster, format, out);
+        return out.toByteArray();
+    }
+
     private Raster decode(Path file, boolean dicom, RenderRequest request) throws IOException {
         try {
             if (dicom) {

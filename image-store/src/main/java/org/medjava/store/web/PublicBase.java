@@ -1,0 +1,117 @@
+package org.medjava.store.web;
+
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.UriInfo;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.medjava.store.config.StoreConfig;
+
+/**
+ * The base of every absolute URI the store writes (DICOMweb RetrieveURL and BulkDataURI, Location headers): the
+ * one place that decides it. In order:
+ * <ol>
+ *   <li>{@code medjava.public-url} when set (it may carry a path prefix: {@code https://pacs.example.org/medjava});
+ *   <li>with {@code medjava.http.trust-forwarded=true} only, what the proxy says: {@code Forwarded} (proto, host),
+ *       else {@code X-Forwarded-Proto}, {@code X-Forwarded-Host}, {@code X-Forwarded-Port}, and
+ *       {@code X-Forwarded-Prefix} — each value checked, a malformed one ignored;
+ *   <li>the request's own base URI.
+ * </ol>
+ * Forwarded headers are off by default: anyone can send them, and a store that believed them would hand out links
+ * to wherever a client said.
+ */
+public final class PublicBase {
+
+    private static final Pattern HOST = Pattern.compile("([A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*|\\[[0-9A-Fa-f:.]+\\])"
+            + "(:[0-9]{1,5})?");
+    private static final Pattern PREFIX = Pattern.compile("(/[A-Za-z0-9._~-]+)*/?");
+
+    private PublicBase() {
+    }
+
+    /** The base for this request, ending with {@code /}. */
+    public static URI of(StoreConfig config, UriInfo uri, HttpHeaders headers) {
+        return resolve(config.publicBaseUri(), config.trustForwarded(), uri.getBaseUri(), headers::getHeaderString);
+    }
+
+    /** {@code path} (relative to the application, raw: {@code images/a%20b.dcm}) under this request's base. */
+    public static URI resolve(StoreConfig config, UriInfo uri, HttpHeaders headers, String path) {
+        return of(config, uri, headers).resolve(path.startsWith("/") ? path.substring(1) : path);
+    }
+
+    /**
+     * The rule itself.
+     *
+     * @param requestBase the request's base URI (the application's root, ending with {@code /})
+     * @param header      a request header's value by name, or null
+     */
+    static URI resolve(Optional<URI> configured, boolean trustForwarded, URI requestBase,
+                       Function<String, String> header) {
+        if (configured.isPresent()) {
+            return configured.get();
+        }
+        URI base = slashed(requestBase);
+        if (!trustForwarded) {
+            return base;
+        }
+        String proto = forwarded(header.apply("Forwarded"), "proto");
+        String host = forwarded(header.apply("Forwarded"), "host");
+        if (proto == null) {
+            proto = first(header.apply("X-Forwarded-Proto"));
+        }
+        if (host == null) {
+            host = first(header.apply("X-Forwarded-Host"));
+            String port = first(header.apply("X-Forwarded-Port"));
+            if (host != null && port != null && port.matches("[0-9]{1,5}") && !host.matches(".*:[0-9]+")) {
+                host = host + ":" + port;
+            }
+        }
+        String prefix = first(header.apply("X-Forwarded-Prefix"));
+        String scheme = proto != null && proto.matches("(?i)https?") ? proto.toLowerCase(Locale.ROOT) : base.getScheme();
+        String authority = host != null && HOST.matcher(host).matches() ? host : base.getRawAuthority();
+        String path = base.getRawPath();
+        if (prefix != null && PREFIX.matcher(prefix).matches()) {
+            path = prefix.replaceAll("/+$", "") + path;
+        }
+        try {
+            return new URI(scheme + "://" + authority + path);
+        } catch (URISyntaxException e) {
+            return base; // cannot happen with the values checked above
+        }
+    }
+
+    private static URI slashed(URI uri) {
+        return uri.getRawPath() != null && uri.getRawPath().endsWith("/") ? uri : URI.create(uri + "/");
+    }
+
+    /** A parameter of the first element of an RFC 7239 Forwarded header (the client's side of the first proxy). */
+    private static String forwarded(String header, String name) {
+        if (header == null) {
+            return null;
+        }
+        String element = header.split(",", 2)[0];
+        for (String pair : element.split(";")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0 && pair.substring(0, eq).trim().equalsIgnoreCase(name)) {
+                String value = pair.substring(eq + 1).trim();
+                if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
+                    value = value.substring(1, value.length() - 1);
+                }
+                return value.isEmpty() ? null : value;
+            }
+        }
+        return null;
+    }
+
+    /** The first of a comma-separated header's values (the one the outermost proxy set). */
+    private static String first(String header) {
+        if (header == null) {
+            return null;
+        }
+        String value = header.split(",", 2)[0].trim();
+        return value.isEmpty() ? null : value;
+    }
+}
