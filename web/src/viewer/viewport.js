@@ -56,6 +56,7 @@ export async function createViewport(element, { onChange = () => {} } = {}) {
       api.stopCine();
       frames = list;
       tools.utilities.stackPrefetch.disable(element);
+      engine.resize(true, false); // the page around may have changed since the last resize: fit to what is there now
       await viewport.setStack(list.map((f) => f.imageId), Math.max(0, Math.min(index, list.length - 1)));
       naturalInvert = !!viewport.getProperties().invert;
       viewport.resetCamera();
