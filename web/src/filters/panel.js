@@ -5,7 +5,7 @@ import { h, notify, showError } from '../ui.js';
 import { watchCatalogue } from './catalogue.js';
 import { helpFor } from './help.js';
 import { paramForm, defaults, checkParam } from './form.js';
-import { renderUrl, renderImage, stepText, regionText } from './render.js';
+import { renderUrl, renderImage, stepText, regionText, serverTimings } from './render.js';
 import { saveDerived } from './save.js';
 import { MODES } from './result.js';
 
@@ -165,9 +165,10 @@ export function createFilterPanel(ctx) {
       status.textContent = `${chain.map((s) => filterOf(s.id)?.name ?? s.id).join(' → ')} on ${r.width}×${r.height}` +
         `${ctx.region.get() ? `, region ${regionText(ctx.region.get())}` : ''}.`;
       status.dataset.state = 'done';
+      const parts = serverTimings(r.serverTiming).map((t) => `${t.name} ${t.ms.toFixed(1)}`).join(' · ');
       timing.textContent = r.serverMs !== null
-        ? `Store: ${r.serverMs.toFixed(0)} ms (Server-Timing: ${r.serverTiming}); round trip ${r.roundTripMs.toFixed(0)} ms; decode ${r.decodeMs.toFixed(0)} ms`
-        : `Round trip ${r.roundTripMs.toFixed(0)} ms (request → last byte, ${(r.bytes / 1024).toFixed(0)} KiB PNG; the store sends no Server-Timing); decode ${r.decodeMs.toFixed(0)} ms`;
+        ? `Store ${r.serverMs.toFixed(0)} ms (${parts} ms) · round trip ${r.roundTripMs.toFixed(0)} ms · PNG ${(r.bytes / 1024).toFixed(0)} KiB decoded in ${r.decodeMs.toFixed(0)} ms`
+        : `Round trip ${r.roundTripMs.toFixed(0)} ms (request → last byte; the store sent no Server-Timing) · PNG ${(r.bytes / 1024).toFixed(0)} KiB decoded in ${r.decodeMs.toFixed(0)} ms`;
       timing.dataset.ms = String(Math.round(r.serverMs ?? r.roundTripMs));
       if (ctx.layer.mode() === 'before') ctx.layer.setMode('after');
       marks();

@@ -43,9 +43,17 @@ export async function renderImage(url, { signal } = {}) {
     roundTripMs: t1 - t0, decodeMs: t2 - t1, serverTiming, serverMs: serverMilliseconds(serverTiming) };
 }
 
-/** The total of a Server-Timing header's durations ("filter;dur=12.5, encode;dur=3"), or null. */
+/** A Server-Timing header ("decode;dur=1.3, filter;dur=2.2") as [{ name, ms }]. */
+export function serverTimings(header) {
+  return (header ?? '').split(',').map((part) => {
+    const [name, ...attrs] = part.trim().split(';');
+    const dur = attrs.map((a) => /^\s*dur=([\d.]+)/.exec(a)).find(Boolean);
+    return dur ? { name: name.trim(), ms: Number(dur[1]) } : null;
+  }).filter(Boolean);
+}
+
+/** The total of a Server-Timing header's durations, or null. */
 export function serverMilliseconds(header) {
-  if (!header) return null;
-  const durations = [...header.matchAll(/dur=([\d.]+)/g)].map((m) => Number(m[1]));
-  return durations.length ? durations.reduce((a, b) => a + b, 0) : null;
+  const t = serverTimings(header);
+  return t.length ? t.reduce((a, b) => a + b.ms, 0) : null;
 }

@@ -1,5 +1,5 @@
 // Where a filtered result is shown: drawn over the Cornerstone image with the same image-to-screen mapping (so zoom,
-// pan, rotation and flips apply to it too, and the measurements stay on top), pixel for pixel (no smoothing).
+// pan, rotation and flips apply to it too, and the measurements stay on top), interpolated as the image is.
 // Compare modes: after (the result over the image), before (the image alone), wipe (a slider uncovers the result
 // from the left) and side by side (the image left, the result right, both following the same camera).
 import { h } from '../ui.js';
@@ -45,7 +45,9 @@ export function createResultLayer(vp, stage) {
     }
     const t = transform(result.bitmap.width, result.bitmap.height);
     ctx.setTransform(...t);
-    ctx.imageSmoothingEnabled = false;
+    // The same interpolation as the image under it: smooth, or each pixel a square.
+    ctx.imageSmoothingEnabled = vp.smooth();
+    ctx.imageSmoothingQuality = 'high';
     ctx.drawImage(result.bitmap, 0, 0);
     canvas.dataset.transform = t.join(',');
     canvas.dataset.src = result.url;

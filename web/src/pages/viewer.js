@@ -89,10 +89,13 @@ export async function renderViewer(main, params) {
       dataset: { test: 'cine-fps' }, title: 'Frames per second',
       onchange: () => { if (vp.cineRate()) vp.playCine(cineFps()); } });
     const cineButton = h('button', { dataset: { test: 'cine-play' }, title: 'Play / stop (Space)', onclick: () => toggleCine() }, '▶ Cine');
+    const smoothButton = h('button', { dataset: { test: 'smooth' }, title: 'Show image pixels as squares, or smooth (S)',
+      onclick: () => vp.toggleSmooth() }, 'Pixels');
     const shortcuts = bindShortcuts({
       scroll: (d) => vp.scroll(d), first: () => vp.go(0), last: () => vp.go(vp.frames().length - 1),
       series: (d) => { const i = seriesList.indexOf(series) + d; if (seriesList[i]) show(seriesList[i]); },
       cine: () => toggleCine(), preset: (key) => applyPreset(key, true), invert: () => vp.toggleInvert(),
+      smooth: () => vp.toggleSmooth(),
       rotate: (deg) => vp.rotate(deg), flip: (hz) => vp.flip(hz), fit: () => vp.fit(), actualSize: () => vp.actualSize(),
       escape: () => { if (!shortcuts.help.hidden) shortcuts.help.hidden = true; else vp.resetAll(); },
       tool: (name) => setTool(name), deleteSelected: () => vp.deleteSelected(), compare: () => layer.toggle(),
@@ -103,7 +106,8 @@ export async function renderViewer(main, params) {
     const filtersToggle = h('button', { dataset: { test: 'filters-toggle' }, title: 'Show or hide the filter panel',
       onclick: () => { panel.element.hidden = !panel.element.hidden; } }, 'Filters');
     toolbar.append(
-      h('a', { href: `#/studies?PatientID=${encodeURIComponent(String(study['00100020']?.Value?.[0] ?? ''))}`, class: 'back', title: 'Back to the study list' }, '← Studies'),
+      h('a', { href: sessionStorage.getItem('medjava.studies') ?? '#/studies', class: 'back', dataset: { test: 'back-to-studies' },
+        title: 'Back to the study list (the last search)' }, '← Studies'),
       h('span', { class: 'segmented' }, tool('wl', 'W/L', 'Window/level (W): drag right = wider, down = higher level'),
         tool('pan', 'Pan', 'Pan (P)'), tool('zoom', 'Zoom', 'Zoom (Z)'), tool('length', 'Length', 'Distance in mm (L)'),
         tool('rectangle', 'Box', 'Rectangle ROI with mean, SD, min, max (B)'),
@@ -111,6 +115,7 @@ export async function renderViewer(main, params) {
         tool('region', 'Region', 'The region the filters apply to (G)')),
       presetSelect,
       h('button', { dataset: { test: 'invert' }, title: 'Invert (I)', onclick: () => vp.toggleInvert() }, 'Invert'),
+      smoothButton,
       h('button', { dataset: { test: 'rotate' }, title: 'Rotate 90° right (R)', onclick: () => vp.rotate(90) }, '⟳'),
       h('button', { dataset: { test: 'flip-h' }, title: 'Flip horizontally (H)', onclick: () => vp.flip(true) }, '⇋'),
       h('button', { dataset: { test: 'flip-v' }, title: 'Flip vertically (V)', onclick: () => vp.flip(false) }, '⇵'),
@@ -164,6 +169,7 @@ export async function renderViewer(main, params) {
         addressTimer = setTimeout(rememberPlace, 400);
       }
       if (what === 'stack') drawPresets();
+      if (what === 'voi') smoothButton.classList.toggle('active', !vp.smooth());
       if (what === 'cine') cineButton.textContent = vp.cineRate() ? '■ Stop' : '▶ Cine';
       if (what === 'image' || what === 'voi' || what === 'stack') panel.sourceChanged();
     }

@@ -15,6 +15,7 @@ export function bindShortcuts(actions) {
     ['0', "the image's own window", (e) => keyIs(e, '0') && actions.preset('0')],
     ['1 … 9', 'CT window presets (soft tissue, lung, bone, brain, …)', (e) => /^[1-9]$/.test(e.key) && actions.preset(e.key)],
     ['I', 'invert', (e) => keyIs(e, 'i') && actions.invert()],
+    ['S', 'pixels as squares / smooth', (e) => keyIs(e, 's') && actions.smooth()],
     ['R / Shift+R', 'rotate 90° right / left', (e) => keyIs(e, 'r') && actions.rotate(e.shiftKey ? -90 : 90)],
     ['H / V', 'flip horizontally / vertically', (e) => keyIs(e, 'h') ? actions.flip(true) : keyIs(e, 'v') ? actions.flip(false) : false],
     ['F', 'fit to the window', (e) => keyIs(e, 'f') && actions.fit()],

@@ -107,6 +107,14 @@ export async function createViewport(element, { onChange = () => {} } = {}) {
     },
     isColor: () => !!api.image()?.color,
 
+    /** Linear interpolation between image pixels (smooth) or each pixel as a square (nearest). */
+    smooth: () => viewport.getProperties().interpolationType !== core.Enums.InterpolationType.NEAREST,
+    toggleSmooth() {
+      const { LINEAR, NEAREST } = core.Enums.InterpolationType;
+      viewport.setProperties({ interpolationType: api.smooth() ? NEAREST : LINEAR });
+      viewport.render();
+      changed('voi');
+    },
     inverted: () => !!viewport.getProperties().invert,
     /** Whether the display differs from the image's own polarity (MONOCHROME1 is shown inverted by default). */
     invertedByUser: () => !!viewport.getProperties().invert !== naturalInvert,
