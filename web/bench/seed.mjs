@@ -83,6 +83,6 @@ ct512.path = await put(`${o.prefix}/ct512/ct512.dcm`, src);
 
 const [user, password] = o.login.split(':');
 const fixtures = { url: o.url ?? o.store, users: { [user]: { password, role: 'admin' } }, uploadLimit: 24 * 1024 * 1024,
-  mixed, stack, ct512, samples: resolve(o.samples), work };
+  mixed, stack, ct512, scratch: `${o.prefix}/scratch`, samples: resolve(o.samples), work };
 writeFileSync(o.out, JSON.stringify(fixtures, null, 1));
 console.log(`seeded ${o.store}/images/${o.prefix}/ — fixtures in ${o.out}`);

@@ -16,6 +16,17 @@ export const FRAME_ACCEPT = [
   'multipart/related; type="image/x-dicom-rle"',
 ].join(', ');
 
+// Cornerstone's prefetch and cine load images without handling a failed request: the loader rejects with the
+// XMLHttpRequest, which would surface as an unhandled rejection. Those failures already went through the
+// errorInterceptor below (401 → login; others → the viewer's message), so they stop here. Registered when this
+// module is evaluated, before the application's own handler of unhandled rejections.
+window.addEventListener('unhandledrejection', (e) => {
+  if (e.reason instanceof XMLHttpRequest) {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  }
+});
+
 let ready = null;
 /** Requests the loader made that failed, by URL: the viewer turns them into readable messages. */
 const failures = new Set();

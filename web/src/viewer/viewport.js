@@ -57,7 +57,11 @@ export async function createViewport(element, { onChange = () => {} } = {}) {
       frames = list;
       tools.utilities.stackPrefetch.disable(element);
       engine.resize(true, false); // the page around may have changed since the last resize: fit to what is there now
-      await viewport.setStack(list.map((f) => f.imageId), Math.max(0, Math.min(index, list.length - 1)));
+      try {
+        await viewport.setStack(list.map((f) => f.imageId), Math.max(0, Math.min(index, list.length - 1)));
+      } catch (e) {
+        throw loadError(e);
+      }
       naturalInvert = !!viewport.getProperties().invert;
       viewport.resetCamera();
       viewport.render();
@@ -69,10 +73,18 @@ export async function createViewport(element, { onChange = () => {} } = {}) {
     current: () => frames[viewport.getCurrentImageIdIndex()],
     image: () => viewport.getCornerstoneImage(),
 
-    /** Goes to stack position i (clamped). */
+    /**
+     * Goes to stack position i (clamped). A frame that fails to load is reported through the loader's failure
+     * listeners (and a 401 through the login page); it does not reject here, so scrolling never leaves a stray error.
+     */
     async go(i) {
       const target = Math.max(0, Math.min(frames.length - 1, i));
-      if (target !== viewport.getCurrentImageIdIndex()) await viewport.setImageIdIndex(target);
+      if (target === viewport.getCurrentImageIdIndex()) return;
+      try {
+        await viewport.setImageIdIndex(target);
+      } catch (e) {
+        console.warn('frame not shown:', loadError(e).message);
+      }
     },
     scroll(delta) {
       return api.go(viewport.getCurrentImageIdIndex() + delta);
@@ -217,4 +229,11 @@ export async function createViewport(element, { onChange = () => {} } = {}) {
   };
   api.setPrimaryTool('wl');
   return api;
+}
+
+/** The loader rejects with the XMLHttpRequest itself: an Error that says what the store answered. */
+function loadError(e) {
+  if (e instanceof Error) return e;
+  const status = e?.status ?? e?.request?.status;
+  return new Error(status ? `the store answered ${status} for an image` : `an image could not be loaded (${String(e)})`);
 }
