@@ -56,7 +56,8 @@ export async function errorOf(response) {
   let reason = text;
   try {
     const j = JSON.parse(text);
-    reason = j.error ?? j.message ?? j.reason ?? j.details ?? text;
+    // The store answers {"status", "error": "Bad Request", "message": "what was wrong"}: the message is the reason.
+    reason = j.message ?? j.error ?? j.reason ?? j.details ?? text;
   } catch { /* not JSON */ }
   if (/<html/i.test(reason)) reason = reason.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
   const what = {
