@@ -1,7 +1,7 @@
 // The viewer (#/view?study=…&series=…[&instance=…&frame=…]): one series of a study in a Cornerstone stack viewport,
 // with the toolbar, the four-corner overlays, the series strip, the stack slider and cine, keyboard shortcuts, and
 // the store's filters. The address follows the image on show, so a reload or a new login comes back to it.
-import { h, notify, showError } from '../ui.js';
+import { h, showError } from '../ui.js';
 import { navigate } from '../router.js';
 import { cornerstone, onLoadFailure } from '../viewer/cornerstone.js';
 import { createViewport } from '../viewer/viewport.js';
@@ -152,7 +152,6 @@ export async function renderViewer(main, params) {
       const p = byKey ? list.find((x) => x.key === which) : list[Number(which)];
       if (!p) return;
       vp.setVoi(p.center, p.width);
-      notify(`${p.name}: W ${Math.round(p.width)} L ${Math.round(p.center)}`, 'info');
     }
 
     // ---- state follows the viewport ----
