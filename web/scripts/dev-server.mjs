@@ -17,6 +17,10 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/cs
   '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml' };
 
 const devBasic = process.env.MEDJAVA_DEV_BASIC?.split(':');
+// The policy the store sends with the viewer (WebAppResource.VIEWER_POLICY), so development meets the same limits.
+const VIEWER_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+  + "img-src 'self' data: blob:; worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+  + "frame-ancestors 'self'";
 
 createServer(async (req, res) => {
   const url = new URL(req.url, 'http://x');
@@ -52,7 +56,8 @@ createServer(async (req, res) => {
     if (file.startsWith('..')) { res.writeHead(400).end(); return; }
     try {
       const body = await readFile(join(root, file));
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store',
+        'content-security-policy': VIEWER_POLICY });
       res.end(body);
     } catch {
       res.writeHead(404).end('not found');
