@@ -3,7 +3,7 @@
 // file from /images/), frames per second of a window/level drag, and of scrolling the 100-image series (a first pass
 // that loads each image, then again from memory). Headless Chromium with SwiftShader's software WebGL, as the tests.
 //   node bench/seed.mjs --store URL --url URL --out /tmp/fx.json      (once: the studies)
-//   node bench/viewer-bench.mjs /tmp/fx.json [--runs 5] [--render auto|cpu|gpu] [--json out.json]
+//   node bench/viewer-bench.mjs /tmp/fx.json [--runs 5] [--render auto|cpu|gpu] [--only ttfi,wl,scroll] [--json out.json]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -11,7 +11,8 @@ import { chromium } from 'playwright-core';
 
 const { values: o, positionals } = parseArgs({ allowPositionals: true,
   options: { runs: { type: 'string', default: '5' }, json: { type: 'string' }, user: { type: 'string', default: 'admin' },
-    render: { type: 'string', default: 'auto' } } });
+    render: { type: 'string', default: 'auto' }, only: { type: 'string', default: 'ttfi,wl,scroll' } } });
+const only = new Set(o.only.split(','));
 // auto: the viewer's own choice (CPU drawing when WebGL is a software rasterizer, as here); cpu or gpu force one.
 const search = o.render === 'auto' ? '' : `?render=${o.render}`;
 const fx = JSON.parse(readFileSync(positionals[0] ?? process.env.MEDJAVA_E2E_FIXTURES, 'utf8'));
@@ -84,7 +85,7 @@ async function windowLevelFps(page, ms = 4000) {
 
 /**
  * Scrolling the series: a first pass that goes to each next image as soon as the previous one is on show (images
- * load as needed, prefetch running), then passes from memory, one image per animation frame.
+ * load as needed, prefetch running), then two passes from memory, the same way.
  */
 async function scrollFps(page) {
   return page.evaluate(() => new Promise((resolve) => {
@@ -102,16 +103,11 @@ async function scrollFps(page) {
       let t = performance.now();
       for (let i = 1; i < n; i++) await shown(i);
       const firstPass = (n - 1) / ((performance.now() - t) / 1000);
-      // from memory: every image cached by now
+      // from memory (every image cached by now): back to the first and forth to the last again
       t = performance.now();
       let renders = 0;
-      for (let pass = 0; pass < 2; pass++) {
-        for (let i = pass ? n - 2 : 0; pass ? i >= 0 : i < n; pass ? i-- : i++) {
-          await shown(i);
-          renders++;
-          await new Promise(requestAnimationFrame);
-        }
-      }
+      for (let i = n - 2; i >= 0; i--, renders++) await shown(i);
+      for (let i = 1; i < n; i++, renders++) await shown(i);
       resolve({ firstPassFps: firstPass, cachedFps: renders / ((performance.now() - t) / 1000), images: n });
     })();
   }));
@@ -125,12 +121,14 @@ const results = { when: new Date().toISOString(), url: fx.url, render: o.render,
 
 const ctInstance = fx.ct512 ?? null;
 const cr = fx.mixed.instances.find((i) => i.sample === 'RG3_UNCR.dcm');
+const us = fx.mixed.instances.find((i) => i.sample === 'examples_ybr_color.dcm');
 const cases = [
   ...(ctInstance ? [['CT 512² (16-bit, 0.5 MB)', { study: ctInstance.studyUid, series: ctInstance.seriesUid }]] : []),
   ['CR 1760² (16-bit, 6 MB)', { study: fx.mixed.studyUid, series: cr.seriesUid }],
+  ['US 320×240×30 frames (JPEG, 220 KB)', { study: fx.mixed.studyUid, series: us.seriesUid }],
 ];
 let renderer = null;
-for (const [name, params] of cases) {
+for (const [name, params] of only.has('ttfi') ? cases : []) {
   for (const loader of ['wadors', 'wadouri']) {
     const times = [];
     for (let r = 0; r < runs; r++) {
@@ -149,7 +147,7 @@ for (const [name, params] of cases) {
 }
 results.renderer = renderer;
 
-{
+if (only.has('wl')) {
   const page = await freshPage();
   const params = ctInstance ? { study: ctInstance.studyUid, series: ctInstance.seriesUid } : { study: fx.mixed.studyUid, series: fx.mixed.instances[0].seriesUid };
   await timeToFirstImage(page, params);
@@ -159,7 +157,7 @@ results.renderer = renderer;
   console.log(`W/L drag: ${wl.map((x) => x.fps.toFixed(1)).join(', ')} renders/s`);
   await page.context().close();
 }
-{
+if (only.has('scroll')) {
   const page = await freshPage();
   await timeToFirstImage(page, { study: fx.stack.studyUid, series: fx.stack.seriesUid });
   const s = await scrollFps(page);

@@ -36,6 +36,7 @@ export async function renderViewer(main, params) {
   cleanups.push(() => main.classList.remove('full'));
 
   let vp = null;
+  let wired = false; // the viewport reports changes as soon as it exists; the page listens once all its parts do
   try {
     const [{ dicomImageLoader }, study, seriesList] = await Promise.all([cornerstone(), studyInfo(params.study),
       studySeries(params.study)]);
@@ -103,8 +104,11 @@ export async function renderViewer(main, params) {
     });
     cleanups.push(() => shortcuts.detach());
     stage.append(shortcuts.help);
-    const filtersToggle = h('button', { dataset: { test: 'filters-toggle' }, title: 'Show or hide the filter panel',
-      onclick: () => { panel.element.hidden = !panel.element.hidden; } }, 'Filters');
+    const filtersToggle = h('button', { class: 'active', dataset: { test: 'filters-toggle' }, title: 'Show or hide the filter panel',
+      onclick: () => {
+        panel.element.hidden = !panel.element.hidden;
+        filtersToggle.classList.toggle('active', !panel.element.hidden);
+      } }, 'Filters');
     toolbar.append(
       h('a', { href: sessionStorage.getItem('medjava.studies') ?? '#/studies', class: 'back', dataset: { test: 'back-to-studies' },
         title: 'Back to the study list (the last search)' }, '← Studies'),
@@ -157,6 +161,7 @@ export async function renderViewer(main, params) {
     // ---- state follows the viewport ----
     let addressTimer = null;
     function changed(what) {
+      if (!wired) return;
       if (what === 'rendered' || what === 'camera' || what === 'voi' || what === 'image' || what === 'stack' || what === 'cine') {
         overlays.update({ study, series, viewport: vp });
         layer.redraw();
@@ -217,6 +222,7 @@ export async function renderViewer(main, params) {
       }
     }
 
+    wired = true;
     setTool('wl');
     await show(series, { instance: params.instance, frame: params.frame });
     window.__medjavaViewer = { vp, panel, layer, region }; // for the browser tests and the benchmark
