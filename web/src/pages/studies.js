@@ -80,8 +80,10 @@ export async function renderStudies(main, params) {
   rows = rows.slice(0, limit);
   if (sort) rows.sort((a, b) => dir * compare(cell(a, sort), cell(b, sort)));
 
+  const range = !offset && !more ? `${rows.length} stud${rows.length === 1 ? 'y' : 'ies'}`
+    : `Studies ${offset + 1}–${offset + rows.length}${more ? ' (more on the next page)' : ''}`;
   status.textContent = rows.length
-    ? `Studies ${offset + 1}–${offset + rows.length}${more ? ' (more on the next page)' : ''}.${sort ? ' Sorting orders the studies on this page; the store answers newest first.' : ''}`
+    ? `${range}.${sort && (offset || more) ? ' Sorting orders the studies on this page; the store answers newest first.' : ''}`
     : offset ? 'No more studies.' : 'No study matches.';
   status.dataset.state = 'done';
 
