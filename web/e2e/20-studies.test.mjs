@@ -99,15 +99,15 @@ test('a search that matches nothing says so; a malformed date shows the store\'s
 });
 
 test('the file browser lists a directory and deletes a file after confirmation', async () => {
-  const name = `delete-me-${Date.now()}.dcm`;
-  const ct = await (await api(sample('CT_small.dcm').path)).arrayBuffer();
-  // A copy with its own path (same UIDs as the sample: the index keeps both paths, the browser shows this one).
-  const put = await api(`/images/${scratch}/${name}`, { method: 'PUT', body: ct, headers: { 'content-type': 'application/dicom' } });
-  assert.ok([201, 204].includes(put.status), `PUT: ${put.status}`);
+  const name = `delete-me-${Date.now()}.png`;
+  // A PNG (the CT rendered by the store), not a DICOM copy, which would give a seeded instance a second path.
+  const png = await (await api(`${sample('CT_small.dcm').path}?render=png`)).arrayBuffer();
+  const put = await api(`/images/${scratch}/${name}`, { method: 'PUT', body: png, headers: { 'content-type': 'image/png' } });
+  assert.ok([201, 204].includes(put.status), `PUT: ${put.status} ${await put.text()}`);
   await page.goto(`${base}/viewer/#/browse/${scratch}`);
   const row = page.locator(`[data-test=file-row][data-name="${name}"]`);
   await row.waitFor();
-  assert.match(await row.textContent(), /CT/);
+  assert.match(await row.textContent(), /image\/png/);
   await page.locator('[data-test=crumbs] a').first().click(); // up to the root and back down by clicking
   await page.locator('[data-test=dir-link]').first().waitFor();
   await page.goto(`${base}/viewer/#/browse/${scratch}`);

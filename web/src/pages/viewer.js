@@ -77,7 +77,7 @@ export async function renderViewer(main, params) {
       const what = xhr.status ? `The store answered ${xhr.status}${text ? `: ${text}` : ''}` : 'The store did not answer';
       message.textContent = `An image could not be loaded. ${what}`;
       message.hidden = false;
-      message.dataset.state = 'error';
+      message.dataset.state = 'load-error';
     }));
 
     // ---- toolbar ----
@@ -168,6 +168,7 @@ export async function renderViewer(main, params) {
         region.redraw();
       }
       if (what === 'image' || what === 'stack') {
+        if (message.dataset.state === 'load-error') message.hidden = true; // another image is on show now
         slider.value = String(vp.index() + 1);
         clearTimeout(addressTimer);
         addressTimer = setTimeout(rememberPlace, 400);
