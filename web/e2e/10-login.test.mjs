@@ -46,7 +46,11 @@ test('a reader sees neither upload nor administration', { skip: !fixtures.users.
   await page.context().close();
 });
 
-test('a session that ends while the viewer loads images: login, then back on the same frame', async () => {
+test('a session that ends while the viewer loads images: login, then back on the same frame', async (t) => {
+  if ((await fetch(`${base}/dicomweb/studies?limit=1`)).status !== 401) {
+    t.skip('this store lets anonymous users read: an ended session gives no 401 to follow');
+    return;
+  }
   const page = await newPage(browser);
   await login(page, 'admin');
   await openView(page, seriesOf('examples_ybr_color.dcm'));

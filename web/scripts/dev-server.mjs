@@ -64,8 +64,11 @@ createServer(async (req, res) => {
     }
     return;
   }
+  // The page's origin is this server's; the store checks Origin/Referer of cookie-carrying writes against its own.
+  const origin = req.headers.origin ? { origin: store.origin } : {};
+  const referer = req.headers.referer ? { referer: store.origin + new URL(req.headers.referer).pathname } : {};
   const upstream = request({ host: store.hostname, port: store.port, path: req.url, method: req.method,
-    headers: { ...req.headers, host: store.host,
+    headers: { ...req.headers, host: store.host, ...origin, ...referer,
       ...(devSession ? { authorization: 'Basic ' + Buffer.from(`${devBasic[0]}:${devBasic[1]}`).toString('base64') } : {}) } }, (r) => { res.writeHead(r.statusCode, r.headers); r.pipe(res); });
   upstream.on('error', (e) => { res.writeHead(502).end(String(e)); });
   req.pipe(upstream);

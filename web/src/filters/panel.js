@@ -5,7 +5,7 @@ import { h, notify, showError } from '../ui.js';
 import { watchCatalogue } from './catalogue.js';
 import { helpFor } from './help.js';
 import { paramForm, defaults, checkParam } from './form.js';
-import { renderUrl, renderImage, stepText, regionText, serverTimings } from './render.js';
+import { renderUrl, renderImage, stepText, regionText, windowText, serverTimings } from './render.js';
 import { saveDerived } from './save.js';
 import { MODES } from './result.js';
 
@@ -20,11 +20,10 @@ export function createFilterPanel(ctx) {
   let chain = []; // [{ key, id, params, error: {name: sentence}, open }]
   let busy = null; // AbortController of the request in flight
   let live = false; // a result is on show: follow frame and window changes
-  let lastResult = null;
 
   const list = h('div', { class: 'catalogue', dataset: { test: 'filter-catalogue' } });
   const chainList = h('ol', { class: 'chain', dataset: { test: 'filter-chain' } });
-  const regionText_ = h('span', { dataset: { test: 'region-text' } }, 'whole image');
+  const regionLabel = h('span', { dataset: { test: 'region-text' } }, 'whole image');
   const applyButton = h('button', { class: 'primary', dataset: { test: 'filter-apply' }, onclick: () => apply() }, 'Apply');
   const clearButton = h('button', { dataset: { test: 'filter-clear' }, onclick: () => clearResult() }, 'Remove result');
   const saveButton = h('button', { dataset: { test: 'filter-save' }, onclick: () => save(),
@@ -41,7 +40,7 @@ export function createFilterPanel(ctx) {
     list,
     h('h3', {}, 'Chain ', h('span', { class: 'muted small' }, '(applied top to bottom)')),
     chainList,
-    h('div', { class: 'region-row' }, 'Region: ', regionText_, ' ',
+    h('div', { class: 'region-row' }, 'Region: ', regionLabel, ' ',
       h('button', { dataset: { test: 'region-draw' }, title: 'Drag a rectangle on the image (G)', onclick: () => ctx.useRegionTool() }, 'Draw'),
       h('button', { dataset: { test: 'region-clear' }, onclick: () => ctx.region.set(null) }, 'Whole image')),
     h('div', { class: 'actions' }, applyButton, clearButton),
@@ -137,7 +136,7 @@ export function createFilterPanel(ctx) {
 
   /** What the result on show was made from; another key means the result no longer matches. */
   function keyOf(source) {
-    return JSON.stringify([source.path, source.frame, source.window && stepTextWindow(source.window),
+    return JSON.stringify([source.path, source.frame, source.window && windowText(source.window),
       chain.map(stepText), ctx.region.get() && regionText(ctx.region.get())]);
   }
 
@@ -161,7 +160,6 @@ export function createFilterPanel(ctx) {
       if (controller.signal.aborted) return;
       ctx.layer.set(r.bitmap, url, key);
       live = true;
-      lastResult = { ...r, key };
       status.textContent = `${chain.map((s) => filterOf(s.id)?.name ?? s.id).join(' → ')} on ${r.width}×${r.height}` +
         `${ctx.region.get() ? `, region ${regionText(ctx.region.get())}` : ''}.`;
       status.dataset.state = 'done';
@@ -186,7 +184,6 @@ export function createFilterPanel(ctx) {
   function clearResult() {
     busy?.abort();
     live = false;
-    lastResult = null;
     ctx.layer.clear();
     status.textContent = '';
     timing.textContent = '';
@@ -199,7 +196,7 @@ export function createFilterPanel(ctx) {
    * made again for what is on show once the user pauses.
    */
   function sourceChanged() {
-    regionText_.textContent = ctx.region.get() ? regionText(ctx.region.get()).replace(/,/g, ', ') : 'whole image';
+    regionLabel.textContent = ctx.region.get() ? regionText(ctx.region.get()).replace(/,/g, ', ') : 'whole image';
     const source = ctx.source();
     if (!live || !source) return;
     const matches = ctx.layer.key() === keyOf(source);
@@ -240,7 +237,6 @@ export function createFilterPanel(ctx) {
     apply,
     sourceChanged,
     chain: () => chain.map((s) => ({ id: s.id, params: { ...s.params } })),
-    lastResult: () => lastResult,
     destroy() {
       watcher.stop();
       busy?.abort();
@@ -249,4 +245,3 @@ export function createFilterPanel(ctx) {
   };
 }
 
-const stepTextWindow = (w) => `${Math.round(w.center * 100) / 100},${Math.round(w.width * 100) / 100}`;
