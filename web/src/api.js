@@ -17,6 +17,11 @@ export function setUnauthorizedHandler(f) {
   onUnauthorized = f;
 }
 
+/** A 401 seen outside api() (the image loader's own requests): the same way back through the login page. */
+export function signalUnauthorized() {
+  onUnauthorized();
+}
+
 /**
  * fetch() for the store: `json` sends a JSON body; `raw: true` returns the Response (for blobs, streams);
  * otherwise the parsed JSON (or text, or null for 204).
