@@ -28,7 +28,8 @@ function checkDirectory(text) {
   return { dir };
 }
 
-export function renderUpload(main) {
+export function renderUpload(main, params = {}) {
+  if (params.dir) settings.directory = params.dir; // "Upload here" from the file browser
   const page = h('div', { class: 'upload-page' });
   const problem = h('p', { class: 'problem', role: 'alert', dataset: { test: 'upload-problem' } });
 
