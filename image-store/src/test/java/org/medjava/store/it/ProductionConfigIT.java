@@ -6,12 +6,8 @@ import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.cert.X509Certificate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,6 +16,7 @@ import org.medjava.store.testsupport.LocalPostgres;
 import org.medjava.store.testsupport.PayaraStore;
 import org.medjava.store.testsupport.Samples;
 import org.medjava.store.testsupport.StoreClient;
+import org.medjava.store.testsupport.TrustingTls;
 
 /**
  * The store as production runs it: the index in a real PostgreSQL server, a random first admin password printed
@@ -80,7 +77,7 @@ class ProductionConfigIT {
 
             javax.net.ssl.HttpsURLConnection tls = (javax.net.ssl.HttpsURLConnection) URI.create("https://127.0.0.1:"
                     + store.httpsPort() + "/images/prod/ct.dcm").toURL().openConnection();
-            tls.setSSLSocketFactory(trustingContext().getSocketFactory());
+            tls.setSSLSocketFactory(TrustingTls.context().getSocketFactory());
             tls.setHostnameVerifier((host, session) -> true); // the built-in certificate names no host
             assertThat(tls.getResponseCode()).isEqualTo(200);
             try (var in = tls.getInputStream()) {
@@ -111,23 +108,5 @@ class ProductionConfigIT {
         Matcher m = Pattern.compile("login: +admin / (\\S+)").matcher(log);
         assertThat(m.find()).as("the banner shows the first admin password").isTrue();
         return m.group(1);
-    }
-
-    private static SSLContext trustingContext() throws Exception {
-        // Payara Micro's built-in self-signed certificate: trust it for this test only.
-        TrustManager trustAll = new X509TrustManager() {
-            public void checkClientTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            public void checkServerTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            public X509Certificate[] getAcceptedIssuers() {
-                return new X509Certificate[0];
-            }
-        };
-        SSLContext ssl = SSLContext.getInstance("TLS");
-        ssl.init(null, new TrustManager[] {trustAll}, null);
-        return ssl;
     }
 }

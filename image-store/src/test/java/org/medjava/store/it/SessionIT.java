@@ -9,16 +9,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -28,6 +24,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.medjava.store.testsupport.PayaraStore;
 import org.medjava.store.testsupport.Samples;
 import org.medjava.store.testsupport.StoreClient;
+import org.medjava.store.testsupport.TrustingTls;
 
 /**
  * Browser sessions on a real store: login (JSON and form) with the accounts and roles of HTTP Basic, the cookie's
@@ -346,7 +343,7 @@ class SessionIT {
     void overHttpsTheCookieIsSecure() throws Exception {
         javax.net.ssl.HttpsURLConnection tls = (javax.net.ssl.HttpsURLConnection) URI.create("https://127.0.0.1:"
                 + store.httpsPort() + "/auth/login").toURL().openConnection();
-        tls.setSSLSocketFactory(trustingContext().getSocketFactory());
+        tls.setSSLSocketFactory(TrustingTls.context().getSocketFactory());
         tls.setHostnameVerifier((host, session) -> true); // the built-in certificate names no host
         tls.setRequestMethod("POST");
         tls.setDoOutput(true);
@@ -400,23 +397,5 @@ class SessionIT {
         Matcher m = Pattern.compile("\"" + name + "\":\"([^\"]*)\"").matcher(json);
         assertThat(m.find()).as(name + " in " + json).isTrue();
         return m.group(1);
-    }
-
-    static SSLContext trustingContext() throws Exception {
-        // Payara Micro's built-in self-signed certificate: trust it for this test only.
-        TrustManager trustAll = new X509TrustManager() {
-            public void checkClientTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            public void checkServerTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            public X509Certificate[] getAcceptedIssuers() {
-                return new X509Certificate[0];
-            }
-        };
-        SSLContext ssl = SSLContext.getInstance("TLS");
-        ssl.init(null, new TrustManager[] {trustAll}, null);
-        return ssl;
     }
 }

@@ -1,16 +1,17 @@
 package org.medjava.store.pacs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.medjava.store.pacs.DicomJson.array;
+import static org.medjava.store.pacs.DicomJson.object;
+import static org.medjava.store.pacs.DicomJson.value;
 
 import java.io.ByteArrayInputStream;
-import java.io.StringReader;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
-import javax.json.Json;
 import javax.json.JsonArray;
 import javax.json.JsonObject;
 import org.junit.jupiter.api.BeforeAll;
@@ -57,7 +58,7 @@ class DicomWebIT {
                 "SC_rgb_jpeg_dcmtk.dcm");
 
         HttpResponse<String> r = stow(admin, "/dicomweb/studies", study.instances().stream()
-                .map(i -> bytes(i.file())).toList());
+                .map(i -> Samples.bytes(i.file())).toList());
 
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonObject answer = object(r.body());
@@ -73,25 +74,6 @@ class DicomWebIT {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(Multipart.dicom(BOUNDARY, parts))));
     }
 
-    private static byte[] bytes(Path file) {
-        try {
-            return Files.readAllBytes(file);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    private static JsonObject object(String json) {
-        return Json.createReader(new StringReader(json)).readObject();
-    }
-
-    private static JsonArray array(String json) {
-        return Json.createReader(new StringReader(json)).readArray();
-    }
-
-    private static String value(JsonObject dataset, String tag) {
-        return dataset.getJsonObject(tag).getJsonArray("Value").get(0).toString().replace("\"", "");
-    }
 
     private static Path stored(TestStudy.Instance i) {
         return PacsStore.store().dataDir().resolve("images").resolve(study.storePath(i));
@@ -114,8 +96,9 @@ class DicomWebIT {
         TestStudy other = TestStudy.create(work.resolve("other"), "WEB-2", "MR_small.dcm", "CT_small.dcm");
         byte[] notDicom = "this is not DICOM".getBytes();
 
-        HttpResponse<String> mixed = stow(admin, "/dicomweb/studies", List.of(bytes(other.instances().get(0).file()),
-                notDicom, bytes(study.instances().get(0).file())));
+        HttpResponse<String> mixed = stow(admin, "/dicomweb/studies",
+                List.of(Samples.bytes(other.instances().get(0).file()), notDicom,
+                        Samples.bytes(study.instances().get(0).file())));
         assertThat(mixed.statusCode()).as(mixed.body()).isEqualTo(202);
         JsonObject answer = object(mixed.body());
         assertThat(answer.getJsonObject("00081199").getJsonArray("Value")).hasSize(1);
@@ -126,7 +109,7 @@ class DicomWebIT {
         assertThat(mixed.headers().firstValue("Warning")).isPresent();
 
         HttpResponse<String> wrongStudy = stow(admin, "/dicomweb/studies/1.2.3.4",
-                List.of(bytes(other.instances().get(1).file())));
+                List.of(Samples.bytes(other.instances().get(1).file())));
         assertThat(wrongStudy.statusCode()).isEqualTo(409);
         assertThat(value(object(wrongStudy.body()).getJsonObject("00081198").getJsonArray("Value")
                 .getJsonObject(0), "00081197")).isEqualTo(Integer.toString(0xA900));
@@ -136,7 +119,7 @@ class DicomWebIT {
 
     @Test
     void stowRefusesWhatIsNotMultipartDicomAndWhoMayNotUpload() throws Exception {
-        byte[] file = bytes(study.instances().get(0).file());
+        byte[] file = Samples.bytes(study.instances().get(0).file());
         HttpResponse<String> single = admin.sendText(admin.request("/dicomweb/studies")
                 .header("Content-Type", "application/dicom").POST(HttpRequest.BodyPublishers.ofByteArray(file)));
         assertThat(single.statusCode()).isEqualTo(415);
@@ -192,7 +175,7 @@ class DicomWebIT {
         List<Multipart.Part> parts = Multipart.parse(r.body(), r.headers().firstValue("Content-Type").orElseThrow());
         assertThat(parts).hasSize(3);
         for (TestStudy.Instance i : study.instances()) {
-            assertThat(parts).anyMatch(p -> java.util.Arrays.equals(p.body(), bytes(stored(i))));
+            assertThat(parts).anyMatch(p -> java.util.Arrays.equals(p.body(), Samples.bytes(stored(i))));
         }
 
         TestStudy.Instance mr = study.instance("MR_small.dcm");
@@ -212,7 +195,7 @@ class DicomWebIT {
     void wadoDecompressesOnRequestWhatCanBeDecodedHere() throws Exception {
         TestStudy compressed = TestStudy.create(work.resolve("compressed"), "WEB-3", "MR_small_jp2klossless.dcm",
                 "MR_small_jpeg_ls_lossless.dcm");
-        assertThat(stow(admin, "/dicomweb/studies", compressed.instances().stream().map(i -> bytes(i.file()))
+        assertThat(stow(admin, "/dicomweb/studies", compressed.instances().stream().map(i -> Samples.bytes(i.file()))
                 .toList()).statusCode()).isEqualTo(200);
         String explicitLe = "multipart/related; type=\"application/dicom\"; transfer-syntax=1.2.840.10008.1.2.1";
 

@@ -1,10 +1,12 @@
 package org.medjava.store.pacs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.medjava.store.pacs.DicomJson.array;
+import static org.medjava.store.pacs.DicomJson.object;
+import static org.medjava.store.pacs.DicomJson.value;
 
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
-import java.io.StringReader;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -13,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
-import javax.json.Json;
 import javax.json.JsonArray;
 import javax.json.JsonObject;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,7 +63,8 @@ class ViewerDefaultsIT {
                 "MR_small_jp2klossless.dcm", "MR_small_jpeg_ls_lossless.dcm");
         seriesUid = TestStudy.newUid();
         seriesInstances = List.of(TestStudy.newUid(), TestStudy.newUid(), TestStudy.newUid());
-        List<byte[]> parts = new java.util.ArrayList<>(study.instances().stream().map(i -> bytes(i.file())).toList());
+        List<byte[]> parts = new java.util.ArrayList<>(study.instances().stream().map(i -> Samples.bytes(i.file()))
+                .toList());
         String[] samples = {"CT_small.dcm", "MR_small.dcm", "liver_1frame.dcm"};
         int[] numbers = {3, 1, 2};
         for (int n = 0; n < 3; n++) {
@@ -72,7 +74,7 @@ class ViewerDefaultsIT {
                     + study.studyUid(), "-m", "(0020,000E)=" + seriesUid, "-m", "(0008,0018)="
                     + seriesInstances.get(n), "-m", "(0020,0013)=" + numbers[n], "-m", "(0020,0011)=1", file))
                     .assertOk();
-            parts.add(bytes(file));
+            parts.add(Samples.bytes(file));
         }
         // unquoted type and no spaces, as dcm4che's stowrs and others write it: Jersey refused this with 400 HTML
         String boundary = "viewer-it-boundary";
@@ -209,14 +211,14 @@ class ViewerDefaultsIT {
                 assertThat(r.statusCode()).as(accept).isEqualTo(200);
                 Multipart.Part part = firstPart(r);
                 assertThat(part.contentType()).isEqualTo("application/dicom; transfer-syntax=" + i.transferSyntaxUid());
-                assertThat(part.body()).as(i.sample()).isEqualTo(bytes(stored(i)));
+                assertThat(part.body()).as(i.sample()).isEqualTo(Samples.bytes(stored(i)));
             }
         }
         TestStudy.Instance jpeg = study.instance("SC_rgb_jpeg_dcmtk.dcm");
         HttpResponse<byte[]> single = reader.send(reader.request(instancePath(jpeg)).header("Accept",
                 "application/dicom"));
         assertThat(single.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/dicom");
-        assertThat(single.body()).isEqualTo(bytes(stored(jpeg)));
+        assertThat(single.body()).isEqualTo(Samples.bytes(stored(jpeg)));
         // a study is several instances: single part is not offered (PS3.18 10.4.4)
         assertThat(reader.send(reader.request("/dicomweb/studies/" + study.studyUid()).header("Accept",
                 "application/dicom")).statusCode()).isEqualTo(406);
@@ -300,7 +302,8 @@ class ViewerDefaultsIT {
             HttpResponse<String> stow = admin.sendText(HttpRequest.newBuilder(proxy.uri("/dicomweb/studies"))
                     .header("Authorization", PayaraStore.admin())
                     .header("Content-Type", "multipart/related; type=\"application/dicom\"; boundary=" + boundary)
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(Multipart.dicom(boundary, List.of(bytes(ct.file()))))));
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(Multipart.dicom(boundary,
+                            List.of(Samples.bytes(ct.file()))))));
             assertThat(stow.statusCode()).as(stow.body()).isEqualTo(200);
             String instanceUrl = publicUrl + "/dicomweb/studies/" + own.studyUid() + "/series/" + ct.seriesUid()
                     + "/instances/" + ct.sopInstanceUid();
@@ -367,25 +370,5 @@ class ViewerDefaultsIT {
     private static Multipart.Part firstPart(HttpResponse<byte[]> r) {
         assertThat(r.statusCode()).isEqualTo(200);
         return Multipart.parse(r.body(), r.headers().firstValue("Content-Type").orElseThrow()).get(0);
-    }
-
-    private static byte[] bytes(Path file) {
-        try {
-            return Files.readAllBytes(file);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    private static JsonObject object(String json) {
-        return Json.createReader(new StringReader(json)).readObject();
-    }
-
-    private static JsonArray array(String json) {
-        return Json.createReader(new StringReader(json)).readArray();
-    }
-
-    private static String value(JsonObject dataset, String tag) {
-        return dataset.getJsonObject(tag).getJsonArray("Value").get(0).toString().replace("\"", "");
     }
 }
