@@ -24,7 +24,11 @@ async function ohifPage() {
     }
   });
   page.on('requestfailed', (r) => {
-    if (new URL(r.url()).pathname.startsWith('/dicomweb')) page.dicomwebFailures.push(`failed ${r.url().replace(base, '')}: ${r.failure()?.errorText}`);
+    // ERR_ABORTED is OHIF cancelling its own request (a study-list query superseded by the next one), not a failure
+    const error = r.failure()?.errorText;
+    if (new URL(r.url()).pathname.startsWith('/dicomweb') && error !== 'net::ERR_ABORTED') {
+      page.dicomwebFailures.push(`failed ${r.url().replace(base, '')}: ${error}`);
+    }
   });
   await login(page, 'admin');
   return page;
