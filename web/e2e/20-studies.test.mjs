@@ -86,6 +86,21 @@ test('paging with limit and offset, and sorting by a column', async () => {
   await page.waitForFunction(() => location.hash.includes('dir=desc'));
   await page.locator('[data-test=studies-status][data-state=done]').waitFor();
   assert.deepEqual(await page.locator('[data-col=PatientID]').allTextContents(), [...ids].reverse());
+
+  // the store orders (QIDO orderby), so the order holds across pages: one study a page, ascending then descending
+  for (const [dir, expected] of [['', [...both].sort()], ['desc', [...both].sort().reverse()]]) {
+    const seen = [];
+    for (const offset of ['', '1']) {
+      const requested = page.waitForRequest((r) => r.url().includes('/dicomweb/studies')
+        && r.url().includes(`orderby=${dir ? '-' : ''}PatientID`));
+      await search(`?id=${encodeURIComponent(common)}&limit=1&sort=PatientID${dir ? '&dir=desc' : ''}`
+        + `${offset ? `&offset=${offset}` : ''}`);
+      await requested;
+      await page.locator('[data-test=studies-status][data-state=done]').waitFor();
+      seen.push(...await page.locator('[data-col=PatientID]').allTextContents());
+    }
+    assert.deepEqual(seen, expected, `pages in ${dir || 'ascending'} order of Patient ID`);
+  }
 });
 
 test('a search that matches nothing says so; a malformed date shows the store\'s reason', async () => {

@@ -1,5 +1,6 @@
 // The study list (#/studies?…): QIDO-RS /dicomweb/studies searched by patient name or ID, study date range, modality
-// and accession number, a page at a time (limit/offset); columns sort the page on show; a row opens the viewer, its
+// and accession number, a page at a time (limit/offset); the store orders by a column (QIDO orderby, across pages)
+// where it can, the others sort the page on show; a row opens the viewer, its
 // arrow shows the study's series with thumbnails. The search lives in the address, so it survives a reload, a login
 // and the way back from the viewer.
 import { h, showError } from '../ui.js';
@@ -16,6 +17,9 @@ const COLUMNS = [
   ['StudyDescription', 'Description'], ['AccessionNumber', 'Accession'], ['NumberOfStudyRelatedSeries', 'Series'],
   ['NumberOfStudyRelatedInstances', 'Images'],
 ];
+
+/** Columns the store can order by (QIDO-RS orderby, the dcm4chee extension): the order holds across pages. */
+const SERVER_ORDER = new Set(['PatientName', 'PatientID', 'StudyDate', 'StudyDescription', 'AccessionNumber']);
 
 const dicomDate = (iso) => (iso ? iso.replace(/-/g, '') : '');
 const isoDate = (d) => (/^\d{8}$/.test(d ?? '') ? `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}` : d ?? '');
@@ -69,7 +73,8 @@ export async function renderStudies(main, params) {
   let rows;
   try {
     // One more than a page tells whether a next page exists (QIDO gives no total).
-    rows = await qido('studies', { ...studyQuery(p), limit: limit + 1, offset });
+    const orderby = sort && SERVER_ORDER.has(sort) ? `${dir < 0 ? '-' : ''}${sort}` : undefined;
+    rows = await qido('studies', { ...studyQuery(p), orderby, limit: limit + 1, offset });
   } catch (e) {
     status.textContent = `The search failed: ${e.message}`;
     status.dataset.state = 'error';
@@ -78,19 +83,22 @@ export async function renderStudies(main, params) {
   }
   const more = rows.length > limit;
   rows = rows.slice(0, limit);
-  if (sort) rows.sort((a, b) => dir * compare(cell(a, sort), cell(b, sort)));
+  const pageSort = sort && !SERVER_ORDER.has(sort);
+  if (pageSort) rows.sort((a, b) => dir * compare(cell(a, sort), cell(b, sort)));
 
   const range = !offset && !more ? `${rows.length} stud${rows.length === 1 ? 'y' : 'ies'}`
     : `Studies ${offset + 1}–${offset + rows.length}${more ? ' (more on the next page)' : ''}`;
   status.textContent = rows.length
-    ? `${range}.${sort && (offset || more) ? ' Sorting orders the studies on this page; the store answers newest first.' : ''}`
+    ? `${range}.${pageSort && (offset || more) ? ' This column orders the studies on this page only; the store orders'
+      + ' by patient, ID, date, description and accession.' : ''}`
     : offset ? 'No more studies.' : 'No study matches.';
   status.dataset.state = 'done';
 
   const here = { ...clean(p), limit: limit === 25 ? '' : limit, offset: offset || '', sort: sort ?? '', dir: dir < 0 ? 'desc' : '' };
   table.append(h('thead', {}, h('tr', {}, h('th', { class: 'expand-col' }),
     COLUMNS.map(([k, label]) => h('th', { class: k === sort ? 'sorted' : '' },
-      h('a', { href: '#', dataset: { test: `sort-${k}` }, title: 'Sort the studies on this page',
+      h('a', { href: '#', dataset: { test: `sort-${k}` },
+        title: SERVER_ORDER.has(k) ? 'Order all studies by this column' : 'Sort the studies on this page',
         onclick: (e) => { e.preventDefault(); navigate('/studies', clean({ ...here, sort: k, dir: k === sort && dir > 0 ? 'desc' : '' })); } },
       label, k === sort ? (dir > 0 ? ' ▲' : ' ▼') : ''))))));
   const tbody = h('tbody');

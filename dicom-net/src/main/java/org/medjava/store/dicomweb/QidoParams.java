@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.medjava.store.index.StudyQuery;
 import org.medjava.store.query.ArchiveQuery;
 import org.medjava.store.query.QueryLevel;
 import org.medjava.store.StoreException;
@@ -31,6 +32,7 @@ public record QidoParams(ArchiveQuery query, boolean includeAll, Set<AttributeTa
         boolean fuzzy = false;
         int offset = 0;
         int limit = 0;
+        List<StudyQuery.Order> order = new ArrayList<>();
         for (Map.Entry<String, List<String>> p : params.entrySet()) {
             String name = p.getKey();
             List<String> values = p.getValue().isEmpty() ? List.of("") : p.getValue();
@@ -38,6 +40,19 @@ public record QidoParams(ArchiveQuery query, boolean includeAll, Set<AttributeTa
                 case "limit" -> limit = number(name, last(values));
                 case "offset" -> offset = number(name, last(values));
                 case "fuzzymatching" -> fuzzy = Boolean.parseBoolean(last(values));
+                case "orderby" -> {
+                    try {
+                        for (String v : values) {
+                            for (String key : v.split(",")) {
+                                if (!key.isBlank()) {
+                                    order.add(StudyQuery.Order.parse(key));
+                                }
+                            }
+                        }
+                    } catch (IllegalArgumentException e) {
+                        throw bad(e.getMessage());
+                    }
+                }
                 case "includefield" -> {
                     for (String v : values) {
                         for (String field : v.split(",")) {
@@ -62,7 +77,7 @@ public record QidoParams(ArchiveQuery query, boolean includeAll, Set<AttributeTa
             for (Map.Entry<String, String> k : keys.entrySet()) {
                 QueryLevel.validateKey(k.getKey(), k.getValue());
             }
-            return new QidoParams(new ArchiveQuery(level, keys, fuzzy, offset, limit), all, includes);
+            return new QidoParams(new ArchiveQuery(level, keys, fuzzy, offset, limit, order), all, includes);
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
@@ -75,7 +90,7 @@ public record QidoParams(ArchiveQuery query, boolean includeAll, Set<AttributeTa
         if (keyword == null || !level.matchableKeywords().contains(keyword)) {
             throw bad(name + " is not a matching key of " + level.name().toLowerCase() + " queries; they match on "
                     + String.join(", ", new TreeSet<>(level.matchableKeywords()))
-                    + " (and limit, offset, fuzzymatching, includefield)");
+                    + " (and limit, offset, fuzzymatching, includefield, orderby)");
         }
         return keyword;
     }

@@ -37,6 +37,17 @@ class QidoParamsTest {
     }
 
     @Test
+    void studiesMayBeOrdered() {
+        QidoParams p = QidoParams.parse(QueryLevel.STUDY, Map.of("orderby", List.of("-StudyDate,PatientName",
+                "AccessionNumber")), Map.of());
+        assertThat(p.query().orderBy()).extracting(Object::toString)
+                .containsExactly("-StudyDate", "PatientName", "AccessionNumber");
+        assertBad(QueryLevel.STUDY, "orderby", "Modality", "cannot order studies by Modality");
+        assertThatThrownBy(() -> QidoParams.parse(QueryLevel.SERIES, Map.of("orderby", List.of("StudyDate")),
+                Map.of())).hasMessageContaining("only study results can be ordered");
+    }
+
+    @Test
     void whatCannotBeMatchedIsABadRequest() {
         assertBad(QueryLevel.STUDY, "Modality", "CT", "not a matching key of study queries");
         assertBad(QueryLevel.STUDY, "Colour", "red", "Colour");

@@ -5,6 +5,7 @@ import jakarta.persistence.Tuple;
 import jakarta.persistence.TypedQuery;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.CriteriaQuery;
+import jakarta.persistence.criteria.Expression;
 import jakarta.persistence.criteria.Join;
 import jakarta.persistence.criteria.Order;
 import jakarta.persistence.criteria.Path;
@@ -139,7 +140,7 @@ final class IndexQueries {
                     st.get("accessionNumber"), st.get("studyId"), st.get("description"), st.get("referringPhysician"),
                     st.get("modalities"));
             cq.where(where.toArray(Predicate[]::new));
-            cq.orderBy(cb.desc(cb.coalesce(st.<String>get("studyDate"), "")), cb.asc(st.get("uid")));
+            cq.orderBy(studyOrder(cb, query, st, p));
             List<Tuple> rows = page(em.createQuery(cq), m, query).getResultList();
             List<String> uids = rows.stream().map(t -> t.get(0, String.class)).toList();
             Map<String, Long> series = countBy(em, "select s.study.uid, count(s) from SeriesEntity s"
@@ -266,6 +267,32 @@ final class IndexQueries {
 
     private interface InstanceFilter {
         List<Predicate> where(Building building, InstanceJoins joins);
+    }
+
+    /** The query's order (its keys, then the UID, so pages never overlap), or newest first. */
+    private static List<Order> studyOrder(CriteriaBuilder cb, StudyQuery query, Root<StudyEntity> st,
+            Join<StudyEntity, PatientEntity> p) {
+        List<Order> order = new ArrayList<>();
+        if (query.order().isEmpty()) {
+            order.add(cb.desc(cb.coalesce(st.<String>get("studyDate"), "")));
+        }
+        for (StudyQuery.Order key : query.order()) {
+            List<Expression<String>> columns = switch (key.keyword()) {
+                case "PatientName" -> List.of(cb.upper(cb.coalesce(p.<String>get("patientName"), "")));
+                case "PatientID" -> List.of(cb.coalesce(p.<String>get("patientId"), ""));
+                case "StudyDate" -> List.of(cb.coalesce(st.<String>get("studyDate"), ""),
+                        cb.coalesce(st.<String>get("studyTime"), ""));
+                case "AccessionNumber" -> List.of(cb.coalesce(st.<String>get("accessionNumber"), ""));
+                case "StudyDescription" -> List.of(cb.upper(cb.coalesce(st.<String>get("description"), "")));
+                case "StudyID" -> List.of(cb.coalesce(st.<String>get("studyId"), ""));
+                case "ReferringPhysicianName" -> List.of(cb.upper(cb.coalesce(st.<String>get("referringPhysician"),
+                        "")));
+                default -> throw new IllegalArgumentException("cannot order studies by " + key.keyword());
+            };
+            columns.forEach(c -> order.add(key.descending() ? cb.desc(c) : cb.asc(c)));
+        }
+        order.add(cb.asc(st.get("uid")));
+        return order;
     }
 
     private static List<InstanceSummary> selectInstances(EntityManager em, InstanceFilter filter,

@@ -1,5 +1,6 @@
 package org.medjava.store.index;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -12,18 +13,57 @@ public final class StudyQuery extends DicomQuery<StudyQuery> {
             "PatientBirthDate", "PatientSex", "StudyInstanceUID", "StudyDate", "StudyTime", "AccessionNumber",
             "StudyID", "StudyDescription", "ReferringPhysicianName", "ModalitiesInStudy");
 
-    private StudyQuery(Map<String, String> keys, boolean fuzzy, int offset, int limit) {
+    /** Keywords studies can be ordered by (QIDO-RS {@code orderby}, as dcm4chee offers it). */
+    public static final Set<String> ORDER_KEYWORDS = Set.of("PatientName", "PatientID", "StudyDate",
+            "AccessionNumber", "StudyDescription", "StudyID", "ReferringPhysicianName");
+
+    /** One key of the results' order: a keyword of {@link #ORDER_KEYWORDS}, ascending unless {@code descending}. */
+    public record Order(String keyword, boolean descending) {
+
+        public Order {
+            if (!ORDER_KEYWORDS.contains(keyword)) {
+                throw new IllegalArgumentException("cannot order studies by " + keyword + "; they are ordered by "
+                        + String.join(", ", new java.util.TreeSet<>(ORDER_KEYWORDS)) + " (Keyword or -Keyword)");
+            }
+        }
+
+        /** {@code StudyDate} (ascending) or {@code -StudyDate} (descending). */
+        public static Order parse(String text) {
+            String t = text.trim();
+            boolean descending = t.startsWith("-");
+            return new Order(descending || t.startsWith("+") ? t.substring(1) : t, descending);
+        }
+
+        @Override
+        public String toString() {
+            return (descending ? "-" : "") + keyword;
+        }
+    }
+
+    private final List<Order> order;
+
+    private StudyQuery(Map<String, String> keys, boolean fuzzy, int offset, int limit, List<Order> order) {
         super(KEYWORDS, keys, fuzzy, offset, limit);
+        this.order = List.copyOf(order);
     }
 
     /** Every study. */
     public static StudyQuery all() {
-        return new StudyQuery(Map.of(), false, 0, 0);
+        return new StudyQuery(Map.of(), false, 0, 0, List.of());
     }
 
     @Override
     StudyQuery copy(Map<String, String> keys, boolean fuzzy, int offset, int limit) {
-        return new StudyQuery(keys, fuzzy, offset, limit);
+        return new StudyQuery(keys, fuzzy, offset, limit, order);
+    }
+
+    /** A copy whose results come in this order (then by UID); empty: newest first. */
+    public StudyQuery orderBy(List<Order> keys) {
+        return new StudyQuery(keys(), fuzzyNames(), offset(), limit(), keys);
+    }
+
+    public List<Order> order() {
+        return order;
     }
 
     public StudyQuery patientId(String key) {

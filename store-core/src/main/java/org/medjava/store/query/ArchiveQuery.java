@@ -1,22 +1,36 @@
 package org.medjava.store.query;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.medjava.store.index.StudyQuery;
 
 /**
  * One query of the archive, as C-FIND and QIDO-RS both ask it: the level of the results, the matching keys by DICOM
- * keyword (this level's and the levels' above, PS3.4 C.2.2.2 semantics), case-insensitive person names, paging.
+ * keyword (this level's and the levels' above, PS3.4 C.2.2.2 semantics), case-insensitive person names, paging,
+ * and the order of the results (QIDO-RS's {@code orderby}, as dcm4chee offers it; C-FIND has none).
  *
  * @param limit 0: no limit
+ * @param orderBy empty: the level's default order (studies newest first)
  */
-public record ArchiveQuery(QueryLevel level, Map<String, String> keys, boolean fuzzy, int offset, int limit) {
+public record ArchiveQuery(QueryLevel level, Map<String, String> keys, boolean fuzzy, int offset, int limit,
+                           List<StudyQuery.Order> orderBy) {
 
     public ArchiveQuery {
         keys = Collections.unmodifiableMap(new TreeMap<>(keys));
+        orderBy = List.copyOf(orderBy);
         if (offset < 0 || limit < 0) {
             throw new IllegalArgumentException("offset and limit must not be negative");
         }
+        if (!orderBy.isEmpty() && level != QueryLevel.STUDY) {
+            throw new IllegalArgumentException("only study results can be ordered (orderby), not "
+                    + level.name().toLowerCase(java.util.Locale.ROOT) + " results");
+        }
+    }
+
+    public ArchiveQuery(QueryLevel level, Map<String, String> keys, boolean fuzzy, int offset, int limit) {
+        this(level, keys, fuzzy, offset, limit, List.of());
     }
 
     public static ArchiveQuery of(QueryLevel level, Map<String, String> keys) {
@@ -41,6 +55,6 @@ public record ArchiveQuery(QueryLevel level, Map<String, String> keys, boolean f
     @Override
     public String toString() {
         return "ArchiveQuery[" + level + ", keys=" + keys.keySet() + ", fuzzy=" + fuzzy + ", offset=" + offset
-                + ", limit=" + limit + "]"; // no values: they may be patient names
+                + ", limit=" + limit + ", orderBy=" + orderBy + "]"; // no values: they may be patient names
     }
 }

@@ -37,7 +37,8 @@ public final class ArchiveSearch {
     }
 
     public List<StudySummary> studies(ArchiveQuery q) {
-        return index.studies(paged(apply(StudyQuery.all(), q, QueryLevel.STUDY.matchableKeywords()), q));
+        return index.studies(paged(apply(StudyQuery.all(), q, QueryLevel.STUDY.matchableKeywords()), q)
+                .orderBy(q.orderBy()));
     }
 
     public List<SeriesSummary> series(ArchiveQuery q) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,6 +14,7 @@ import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.IndexDatabase;
 import org.medjava.store.index.IndexFiles;
 import org.medjava.store.index.InstanceSummary;
+import org.medjava.store.index.StudyQuery;
 import org.medjava.store.index.TestDicom;
 
 /** Archive queries over an H2 index: keys of the levels above, paging across parents, one row per SOP instance. */
@@ -61,6 +63,25 @@ class ArchiveSearchTest {
     void studiesMatchPatientAndStudyKeys() {
         assertThat(search.studies(q(QueryLevel.STUDY, "PatientName", "Doe*", "StudyDate", "20210101-")))
                 .extracting(s -> s.studyInstanceUid()).containsExactly("1.9.2");
+    }
+
+    @Test
+    void studiesComeNewestFirstOrInTheOrderAsked() {
+        assertThat(search.studies(q(QueryLevel.STUDY))).extracting(s -> s.studyInstanceUid())
+                .containsExactly("1.9.3", "1.9.2", "1.9.1");
+        assertThat(search.studies(ordered("StudyDate"))).extracting(s -> s.studyInstanceUid())
+                .containsExactly("1.9.1", "1.9.2", "1.9.3");
+        // by name, then newest first within a patient; pages follow the same order
+        assertThat(search.studies(ordered("-PatientName", "-StudyDate"))).extracting(s -> s.studyInstanceUid())
+                .containsExactly("1.9.3", "1.9.2", "1.9.1");
+        assertThat(search.studies(new ArchiveQuery(QueryLevel.STUDY, Map.of(), false, 1, 1,
+                List.of(StudyQuery.Order.parse("PatientName"), StudyQuery.Order.parse("StudyDate")))))
+                .extracting(s -> s.studyInstanceUid()).containsExactly("1.9.2");
+    }
+
+    private static ArchiveQuery ordered(String... keys) {
+        return new ArchiveQuery(QueryLevel.STUDY, Map.of(), false, 0, 0,
+                java.util.Arrays.stream(keys).map(StudyQuery.Order::parse).toList());
     }
 
     @Test
