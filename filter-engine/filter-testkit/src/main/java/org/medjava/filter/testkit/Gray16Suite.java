@@ -2,7 +2,6 @@ package org.medjava.filter.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
@@ -13,51 +12,15 @@ import org.medjava.filter.Filter;
 import org.medjava.filter.FilterParams;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
-import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
 /**
  * The grey (docs/xv-filters-16bit.md) test suite every plugin with grey kernels runs: implement this interface in a
- * test class and return the filter. Golden cases, all implementations against each other on random images of every
+ * test class (beside {@link FilterSuite}) and return the filter. Golden cases, all implementations against each other on random images of every
  * format, the extremes of every format, and the 8-bit grey identity against the plugin's own 8-bit kernels.
  */
-public interface Gray16Suite {
-
-    Filter filter();
-
-    /** Random valid parameters: every kind of value, mask sizes kept small enough for the O(n²) ports. */
-    default Map<String, String> randomParams(SplittableRandom random) {
-        Map<String, String> params = new LinkedHashMap<>();
-        for (ParamSpec p : filter().descriptor().params()) {
-            if (random.nextInt(4) == 0) {
-                continue; // default
-            }
-            switch (p.type()) {
-                case INT: {
-                    int max = p.name().equals("n") ? Math.min(p.max(), random.nextInt(8) == 0 ? 31 : 9) : p.max();
-                    int v = (int) random.nextLong(p.min(), (long) max + 1);
-                    if (p.oddOnly() && v % 2 == 0) {
-                        v = v == max ? v - 1 : v + 1;
-                    }
-                    params.put(p.name(), Integer.toString(v));
-                    break;
-                }
-                case EXTENT: {
-                    int a = p.min() + random.nextInt(12);
-                    int b = p.min() + random.nextInt(12);
-                    params.put(p.name(), random.nextBoolean() ? Integer.toString(a) : a + "x" + b);
-                    break;
-                }
-                case CHOICE:
-                    params.put(p.name(), p.choices().get(random.nextInt(p.choices().size())));
-                    break;
-                default:
-                    break; // booleans (seed-from-clock) stay at their default: outputs must be reproducible
-            }
-        }
-        return params;
-    }
+public interface Gray16Suite extends FilterSubject {
 
     @Test
     default void offersGreyKernels() {
@@ -79,11 +42,11 @@ public interface Gray16Suite {
         int cases = 400;
         for (int i = 0; i < cases; i++) {
             int[] format = GrayRasters.randomFormat(rnd);
-            int w = 1 + rnd.nextInt(60);
-            int h = 1 + rnd.nextInt(40);
+            Map<String, String> raw = randomParams(rnd);
+            int w = 1 + rnd.nextInt(Math.min(60, maxSide(raw)));
+            int h = 1 + rnd.nextInt(Math.min(40, maxSide(raw)));
             GrayRaster16 src = GrayRasters.random(rnd, w, h, format[0], format[1] == 1);
             Region region = TestRasters.randomRegion(rnd, w, h);
-            Map<String, String> raw = randomParams(rnd);
             String what = "seed " + seed + " case " + i + ": " + src + " region " + region + " " + raw;
             if (check(filter, src, region, filter.descriptor().params(raw), what)) {
                 changed++;
@@ -149,11 +112,12 @@ public interface Gray16Suite {
         long seed = 0x8B17L ^ filter.descriptor().id().hashCode();
         SplittableRandom rnd = new SplittableRandom(seed);
         for (int i = 0; i < 150; i++) {
-            int w = 1 + rnd.nextInt(40);
-            int h = 1 + rnd.nextInt(30);
+            Map<String, String> raw = randomParams(rnd);
+            int w = 1 + rnd.nextInt(Math.min(40, maxSide(raw)));
+            int h = 1 + rnd.nextInt(Math.min(30, maxSide(raw)));
             GrayRaster16 grey = GrayRasters.random(rnd, w, h, 8, false);
             Region region = TestRasters.randomRegion(rnd, w, h);
-            FilterParams params = filter.descriptor().params(randomParams(rnd));
+            FilterParams params = filter.descriptor().params(raw);
             Raster rgb = Filter.run(filter, GrayRasters.toGreyRgb(grey), region, params, Implementation.STRAIGHTFORWARD);
             GrayRaster16 expected = GrayRasters.fromRed(rgb);
             assertThat(GrayRasters.toGreyRgb(expected).rgb()).as("8-bit output of grey input is grey").isEqualTo(rgb.rgb());

@@ -12,17 +12,11 @@ import org.medjava.filter.Filter;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.Region;
-import org.medjava.filter.testkit.Gray16Suite;
 import org.medjava.filter.testkit.GrayRasters;
 
-/** docs/xv-filters-16bit.md 2.1 rule by rule, plus the grey suite (golden cases, equivalence, 8-bit identity). */
-class BlurGray16Test implements Gray16Suite {
+/** docs/xv-filters-16bit.md 2.1 rule by rule; the shared grey suite runs in the SuiteTest. */
+class BlurGray16Test {
     private final Filter filter = new BlurFilter();
-
-    @Override
-    public Filter filter() {
-        return filter;
-    }
 
     private GrayRaster16 blur(GrayRaster16 src, Region region, int n, Implementation impl) {
         return Filter.run(filter, src, region, filter.descriptor().params(Map.of("n", Integer.toString(n))), impl);

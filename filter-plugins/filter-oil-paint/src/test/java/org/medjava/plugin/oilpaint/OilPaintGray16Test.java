@@ -8,17 +8,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.medjava.filter.Filter;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
-import org.medjava.filter.testkit.Gray16Suite;
 import org.medjava.filter.testkit.GrayRasters;
 
-/** docs/xv-filters-16bit.md 2.6 rule by rule, plus the grey suite. */
-class OilPaintGray16Test implements Gray16Suite {
+/** docs/xv-filters-16bit.md 2.6 rule by rule; the shared grey suite runs in the SuiteTest. */
+class OilPaintGray16Test {
     private final Filter filter = new OilPaintFilter();
-
-    @Override
-    public Filter filter() {
-        return filter;
-    }
 
     private GrayRaster16 oil(GrayRaster16 src, Map<String, String> params, Implementation impl) {
         return Filter.run(filter, src, null, filter.descriptor().params(params), impl);

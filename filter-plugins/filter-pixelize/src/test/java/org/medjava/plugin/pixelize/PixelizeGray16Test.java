@@ -10,17 +10,11 @@ import org.medjava.filter.Filter;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.Region;
-import org.medjava.filter.testkit.Gray16Suite;
 import org.medjava.filter.testkit.GrayRasters;
 
-/** docs/xv-filters-16bit.md 2.7 rule by rule, plus the grey suite. */
-class PixelizeGray16Test implements Gray16Suite {
+/** docs/xv-filters-16bit.md 2.7 rule by rule; the shared grey suite runs in the SuiteTest. */
+class PixelizeGray16Test {
     private final Filter filter = new PixelizeFilter();
-
-    @Override
-    public Filter filter() {
-        return filter;
-    }
 
     private GrayRaster16 pixelize(GrayRaster16 src, Region region, String block, Implementation impl) {
         return Filter.run(filter, src, region, filter.descriptor().params(Map.of("block", block)), impl);

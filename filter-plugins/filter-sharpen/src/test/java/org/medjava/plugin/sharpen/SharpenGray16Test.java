@@ -9,17 +9,11 @@ import org.medjava.filter.Filter;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.Region;
-import org.medjava.filter.testkit.Gray16Suite;
 import org.medjava.filter.testkit.GrayRasters;
 
-/** docs/xv-filters-16bit.md 2.2 rule by rule, plus the grey suite. */
-class SharpenGray16Test implements Gray16Suite {
+/** docs/xv-filters-16bit.md 2.2 rule by rule; the shared grey suite runs in the SuiteTest. */
+class SharpenGray16Test {
     private final Filter filter = new SharpenFilter();
-
-    @Override
-    public Filter filter() {
-        return filter;
-    }
 
     private GrayRaster16 sharpen(GrayRaster16 src, Region region, int p, Implementation impl) {
         return Filter.run(filter, src, region, filter.descriptor().params(Map.of("p", Integer.toString(p))), impl);

@@ -11,17 +11,11 @@ import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
-import org.medjava.filter.testkit.Gray16Suite;
 import org.medjava.filter.testkit.GrayRasters;
 
-/** docs/xv-filters-16bit.md 2.8 rule by rule, plus the grey suite. */
-class SpreadGray16Test implements Gray16Suite {
+/** docs/xv-filters-16bit.md 2.8 rule by rule; the shared grey suite runs in the SuiteTest. */
+class SpreadGray16Test {
     private final Filter filter = new SpreadFilter();
-
-    @Override
-    public Filter filter() {
-        return filter;
-    }
 
     /** Whole words move: the output is a permutation of the input, extremes of both signednesses included. */
     @ParameterizedTest
