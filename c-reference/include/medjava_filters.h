@@ -154,6 +154,85 @@ int mj_spread_straightforward(uint8_t *img, int width, int height, mj_region r,
 int mj_spread_optimized(uint8_t *img, int width, int height, mj_region r,
                         mj_spread_mode mode, int a, int b, uint32_t seed);
 
+/* ---- 16-bit grey (docs/xv-filters-16bit.md) ---------------------------------------- *
+ *
+ * A grey image is width*height 16-bit words, row-major, no padding. Its format is the bits
+ * stored b (1..16) and the signedness: values lie in [0, 2^b - 1] (unsigned) or
+ * [-2^(b-1), 2^(b-1) - 1] (signed, two's complement). A word holds an unsigned value as its
+ * bit pattern and a signed value sign-extended to 16 bits (so (int16_t)word is the value).
+ * Every filter works on offset values u = v - min in [0, 2^b - 1] and is byte-identical to
+ * the Java plugins. The low-level functions have the 8-bit contract (dst == copy of src,
+ * region clipped and non-empty) and assume every value of src is inside its range; they
+ * return MJ_ERR_ARG for an invalid format. Parameters are the 8-bit ones (mj_parse_params). */
+
+typedef struct {
+    int bits_stored; /* 1..16 */
+    int is_signed;   /* 0: unsigned, 1: two's complement */
+} mj_gray_format;
+
+/* min and max of a format's value range (an invalid format gives 0, 0). */
+int mj_gray_min(mj_gray_format fmt);
+int mj_gray_max(mj_gray_format fmt);
+
+/* Index of the first of n words whose value is outside the format's range, or -1. */
+long long mj_gray_first_out_of_range(const uint16_t *words, size_t n, mj_gray_format fmt);
+
+/* Runs a filter on grey data; as mj_run. */
+int mj_run_gray16(const mj_params *params, int impl, const uint16_t *src, uint16_t *dst,
+                  int width, int height, mj_gray_format fmt, mj_region region);
+
+/* One-call entry point on grey data, as mj_apply; also refuses an invalid format
+ * ("bits stored must be an integer from 1 to 16, got 17") and values outside the range
+ * ("grey value 4096 at (3,1) is outside the 12-bit unsigned range 0..4095"), MJ_ERR_ARG. */
+int mj_apply_gray16(const char *filter_id, const char *params, int impl,
+                    const uint16_t *src, uint16_t *dst, int width, int height, mj_gray_format fmt,
+                    int rx, int ry, int rw, int rh, char *err, size_t errlen);
+
+int mj_blur_gray16_straightforward(const uint16_t *src, uint16_t *dst, int width, int height,
+                                   mj_region r, mj_gray_format fmt, int n);
+int mj_blur_gray16_optimized(const uint16_t *src, uint16_t *dst, int width, int height,
+                             mj_region r, mj_gray_format fmt, int n);
+
+int mj_sharpen_gray16_straightforward(const uint16_t *src, uint16_t *dst, int width, int height,
+                                      mj_region r, mj_gray_format fmt, int p);
+int mj_sharpen_gray16_optimized(const uint16_t *src, uint16_t *dst, int width, int height,
+                                mj_region r, mj_gray_format fmt, int p);
+
+int mj_despeckle_gray16_straightforward(const uint16_t *src, uint16_t *dst, int width, int height,
+                                        mj_region r, mj_gray_format fmt, int n);
+int mj_despeckle_gray16_optimized(const uint16_t *src, uint16_t *dst, int width, int height,
+                                  mj_region r, mj_gray_format fmt, int n);
+
+int mj_edge_detect_gray16_straightforward(const uint16_t *src, uint16_t *dst, int width,
+                                          int height, mj_region r, mj_gray_format fmt,
+                                          mj_edge_frame frame);
+int mj_edge_detect_gray16_optimized(const uint16_t *src, uint16_t *dst, int width, int height,
+                                    mj_region r, mj_gray_format fmt, mj_edge_frame frame);
+
+int mj_emboss_gray16_straightforward(const uint16_t *src, uint16_t *dst, int width, int height,
+                                     mj_region r, mj_gray_format fmt, mj_emboss_rounding rounding);
+int mj_emboss_gray16_optimized(const uint16_t *src, uint16_t *dst, int width, int height,
+                               mj_region r, mj_gray_format fmt, mj_emboss_rounding rounding);
+
+int mj_oil_paint_gray16_straightforward(const uint16_t *src, uint16_t *dst, int width, int height,
+                                        mj_region r, mj_gray_format fmt, int n,
+                                        mj_oil_window window);
+int mj_oil_paint_gray16_optimized(const uint16_t *src, uint16_t *dst, int width, int height,
+                                  mj_region r, mj_gray_format fmt, int n, mj_oil_window window);
+
+int mj_pixelize_gray16_straightforward(const uint16_t *src, uint16_t *dst, int width, int height,
+                                       mj_region r, mj_gray_format fmt, int block_w, int block_h);
+int mj_pixelize_gray16_optimized(const uint16_t *src, uint16_t *dst, int width, int height,
+                                 mj_region r, mj_gray_format fmt, int block_w, int block_h);
+
+/* In place, like the 8-bit Spread: the same swaps, of whole words. */
+int mj_spread_gray16_straightforward(uint16_t *img, int width, int height, mj_region r,
+                                     mj_gray_format fmt, mj_spread_mode mode, int a, int b,
+                                     uint32_t seed);
+int mj_spread_gray16_optimized(uint16_t *img, int width, int height, mj_region r,
+                               mj_gray_format fmt, mj_spread_mode mode, int a, int b,
+                               uint32_t seed);
+
 /* ---- XVR: portable re-implementation of glibc random() TYPE_3 (spec 2.8) ---------- */
 
 typedef struct {

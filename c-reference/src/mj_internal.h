@@ -26,6 +26,43 @@ static inline int mj_iclamp(int v, int lo, int hi) { return v < lo ? lo : (v > h
 static inline int mj_hi(int x, int h, int e) { return x >= e - h ? e : x + h; }
 static inline int mj_lo(int x, int h, int s) { return x - h <= s ? s : x - h; }
 
+/* ---- 16-bit grey ---- */
+
+static inline int mj_gray_format_ok(mj_gray_format f)
+{
+    return f.bits_stored >= 1 && f.bits_stored <= 16 && (f.is_signed == 0 || f.is_signed == 1);
+}
+
+/* min of the value range: -2^(b-1) or 0 (format already checked) */
+static inline int mj_g_min(mj_gray_format f)
+{
+    return f.is_signed ? -(1 << (f.bits_stored - 1)) : 0;
+}
+
+/* the range R = max - min = 2^b - 1 */
+static inline int mj_g_range(mj_gray_format f)
+{
+    return (int)((1u << f.bits_stored) - 1u);
+}
+
+/* offset value u = (word - min) mod 2^16 */
+static inline int mj_g_u(uint16_t w, int min)
+{
+    return (int)(uint16_t)((unsigned)w - (unsigned)min);
+}
+
+/* the word holding offset value u: (u + min) mod 2^16 */
+static inline uint16_t mj_g_w(int u, int min)
+{
+    return (uint16_t)(unsigned)(u + min);
+}
+
+/* index of pixel (x,y) in a grey image */
+static inline size_t mj_g_off(int x, int y, int width)
+{
+    return (size_t)y * (size_t)width + (size_t)x;
+}
+
 #if defined(__GNUC__)
 #define MJ_INTERNAL __attribute__((visibility("hidden")))
 #else
@@ -35,6 +72,10 @@ static inline int mj_lo(int x, int h, int s) { return x - h <= s ? s : x - h; }
 /* Checks that buffers are present, the image size is positive and the region is clipped and
  * non-empty. Returns 1 when valid. (Library-internal: not exported from the .so.) */
 MJ_INTERNAL int mj_check_args(const void *buf, int width, int height, mj_region r);
+
+/* mj_check_args plus a valid grey format */
+MJ_INTERNAL int mj_check_gray_args(const void *buf, int width, int height, mj_region r,
+                                   mj_gray_format fmt);
 
 /*
  * Exact division by a runtime constant d (1 <= d <= 65536) for numerators s < 2^24:

@@ -177,3 +177,106 @@ int mj_spread_optimized(uint8_t *img, int width, int height, mj_region r,
     free(mem);
     return MJ_OK;
 }
+
+/* ---------------------------------------------------------------------------------- */
+/* 16-bit grey (docs/xv-filters-16bit.md 2.8): the same walk and draws, whole words swapped */
+
+int mj_spread_gray16_straightforward(uint16_t *img, int width, int height, mj_region r,
+                                     mj_gray_format fmt, mj_spread_mode mode, int a, int b,
+                                     uint32_t seed)
+{
+    const int ex = r.x + r.w - 1, ey = r.y + r.h - 1;
+    int x, y;
+    mj_xvr g;
+
+    if (!mj_check_gray_args(img, width, height, r, fmt) || !spread_args_ok(mode, a, b, seed))
+        return MJ_ERR_ARG;
+    if (mode == MJ_SPREAD_DIAMOND)
+        b = a;
+    if (a == 0 && b == 0)
+        return MJ_OK;
+    mj_xvr_seed(&g, seed);
+    for (y = r.y; y <= ey; y++) {
+        for (x = r.x; x <= ex; x++) {
+            uint32_t r1 = mj_xvr_next(&g);
+            uint32_t r2 = mj_xvr_next(&g);
+            int xlo = mj_lo(x, a, r.x), xhi = mj_hi(x, a, ex);
+            int x1 = xlo + (int)(r1 % (uint32_t)(xhi - xlo + 1));
+            int ylo = mj_lo(y, b, r.y), yhi = mj_hi(y, b, ey);
+            int y1;
+            uint16_t t, *p, *q;
+            if (mode == MJ_SPREAD_DIAMOND) {
+                int rr = a - (x1 > x ? x1 - x : x - x1);
+                ylo = mj_lo(y, rr, ylo);
+                yhi = mj_hi(y, rr, yhi);
+            }
+            y1 = ylo + (int)(r2 % (uint32_t)(yhi - ylo + 1));
+            p = img + mj_g_off(x, y, width);
+            q = img + mj_g_off(x1, y1, width);
+            t = *p;
+            *p = *q;
+            *q = t;
+        }
+    }
+    return MJ_OK;
+}
+
+int mj_spread_gray16_optimized(uint16_t *img, int width, int height, mj_region r,
+                               mj_gray_format fmt, mj_spread_mode mode, int a, int b,
+                               uint32_t seed)
+{
+    const int sw = r.w, sh = r.h, ex = r.x + sw - 1, ey = r.y + sh - 1;
+    const int diamond = (mode == MJ_SPREAD_DIAMOND);
+    uint32_t *rnd;
+    uint64_t *magic;
+    uint32_t maxrange, d;
+    int x, y;
+    void *mem;
+
+    if (!mj_check_gray_args(img, width, height, r, fmt) || !spread_args_ok(mode, a, b, seed))
+        return MJ_ERR_ARG;
+    if (diamond)
+        b = a;
+    if (a == 0 && b == 0)
+        return MJ_OK;
+    maxrange = (uint32_t)(sw > sh ? sw : sh);
+    if (maxrange > 2u * (uint32_t)(a > b ? a : b) + 1u)
+        maxrange = 2u * (uint32_t)(a > b ? a : b) + 1u;
+    mem = malloc(((size_t)maxrange + 1) * sizeof(uint64_t) + (31u + 2u * (size_t)sw) * sizeof(uint32_t));
+    if (mem == NULL)
+        return MJ_ERR_NOMEM;
+    magic = (uint64_t *)mem;
+    rnd = (uint32_t *)(magic + maxrange + 1);
+    for (d = 1; d <= maxrange; d++)
+        magic[d] = fastmod_magic(d);
+    ext_seed(rnd, seed);
+
+    for (y = r.y; y <= ey; y++) {
+        const int bylo = mj_lo(y, b, r.y), byhi = mj_hi(y, b, ey);
+        const uint32_t *rp = rnd + 31;
+        uint16_t *row = img + mj_g_off(r.x, y, width);
+        ext_fill(rnd, 2u * (size_t)sw);
+        for (x = r.x; x <= ex; x++, rp += 2, row++) {
+            const int xlo = mj_lo(x, a, r.x), xhi = mj_hi(x, a, ex);
+            const uint32_t xr = (uint32_t)(xhi - xlo + 1);
+            const int x1 = xlo + (int)fastmod(rp[0] >> 1, magic[xr], xr);
+            int ylo = bylo, yhi = byhi, y1;
+            uint32_t yr;
+            uint16_t *t, tmp;
+            if (diamond) {
+                const int rr = a - (x1 > x ? x1 - x : x - x1);
+                ylo = mj_lo(y, rr, ylo);
+                yhi = mj_hi(y, rr, yhi);
+            }
+            yr = (uint32_t)(yhi - ylo + 1);
+            y1 = ylo + (int)fastmod(rp[1] >> 1, magic[yr], yr);
+            t = img + mj_g_off(x1, y1, width);
+            tmp = *row;
+            *row = *t;
+            *t = tmp;
+        }
+        ext_shift(rnd, 2u * (size_t)sw);
+    }
+    free(mem);
+    return MJ_OK;
+}

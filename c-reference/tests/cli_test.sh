@@ -100,5 +100,18 @@ perm=$(ls -l "$T/perm.ppm" | cut -c1-10)
 leftovers=$(ls "$T" | grep -c '\.tmp-' || true)
 [ "$leftovers" = 0 ] && ok || bad "temporary files left behind: $(ls "$T")"
 
+# 16-bit grey (--gray): signed 16-bit -3, -2 are the samples 32765, 32766; blur floors their mean to -3
+printf 'P5\n2 1\n65535\n\177\375\177\376' >"$T/s16.pgm"
+printf 'P5\n2 1\n65535\n\177\375\177\375' >"$T/s16-blur.pgm"
+expect_ok "grey blur s16" "$T/s16-blur.pgm" blur --gray s16 "$T/s16.pgm" "$T/out.ppm"
+expect_ok "grey blur straightforward" "$T/s16-blur.pgm" blur --gray=s16 --impl straightforward \
+    "$T/s16.pgm" "$T/out.ppm"
+expect_fail "grey format invalid" "--gray \"u17\" is invalid" blur --gray u17 "$T/s16.pgm" "$T/out.ppm"
+expect_fail "grey maxval mismatch" "maxval 65535 does not match 12 bits stored" blur --gray u12 \
+    "$T/s16.pgm" "$T/out.ppm"
+printf 'P5\n2 1\n4095\n\017\377\020\000' >"$T/u12-bad.pgm"
+expect_fail "grey sample above maxval" "exceeds maxval 4095" blur --gray u12 "$T/u12-bad.pgm" "$T/out.ppm"
+expect_fail "grey ppm input" "not a binary PGM" blur --gray u16 "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -2,7 +2,9 @@
  * golden_test CASES_CSV [--testdata DIR] [--diff-dir DIR] [--impl both|straightforward|optimized]
  *             [--verbose]
  * Runs every case of a cases.csv (docs/filters.md) with both implementations and compares
- * the output with the expected PPM byte for byte. On a mismatch, writes
+ * the output with the expected PPM byte for byte. Lines with a seventh column, the grey format
+ * (cases-gray16.csv: u16, s12, ...), are 16-bit grey cases on PGM files, compared word for word;
+ * their mismatches leave <id>.<impl>.diff.pgm and <id>.<impl>.actual.pgm. On a mismatch, writes
  * DIFF_DIR/<id>.<impl>.diff.ppm (differing pixels red, equal pixels dimmed grey of the
  * expected) and DIFF_DIR/<id>.<impl>.actual.ppm. Closes with "N passed, N failed"
  * (case x implementation); exits 1 if anything failed, 2 on a usage error or unreadable CSV.
@@ -180,6 +182,146 @@ static void write_diff(const char *diff_dir, const char *id, const char *impl,
     free(name);
 }
 
+/* "u16", "s12": the grey format column; returns 1 ok */
+static int parse_format(const char *s, mj_gray_format *fmt)
+{
+    char *end;
+    long b;
+    if (s[0] != 'u' && s[0] != 's')
+        return 0;
+    if (!(s[1] >= '0' && s[1] <= '9'))
+        return 0;
+    b = strtol(s + 1, &end, 10);
+    if (*end != '\0' || b < 1 || b > 16)
+        return 0;
+    fmt->bits_stored = (int)b;
+    fmt->is_signed = s[0] == 's';
+    return 1;
+}
+
+static void write_gray_diff(const char *diff_dir, const char *id, const char *impl,
+                            const mj_gray_image *expected, const mj_gray_image *actual)
+{
+    mj_gray_image d;
+    size_t n = (size_t)expected->width * (size_t)expected->height, k;
+    char *name, *path, err[512];
+    const int min = mj_gray_min(expected->fmt), range = mj_gray_max(expected->fmt) - min;
+    d.width = expected->width;
+    d.height = expected->height;
+    d.fmt.bits_stored = 16;
+    d.fmt.is_signed = 0;
+    d.words = (uint16_t *)malloc(n * sizeof(uint16_t));
+    name = (char *)malloc(strlen(id) + strlen(impl) + 32);
+    if (d.words == NULL || name == NULL) {
+        free(d.words);
+        free(name);
+        return;
+    }
+    for (k = 0; k < n; k++) {
+        unsigned u = (uint16_t)((unsigned)expected->words[k] - (unsigned)min);
+        d.words[k] = expected->words[k] != actual->words[k]
+                         ? 0xFFFF : (uint16_t)((unsigned long)u * 0x7FFFu / (unsigned long)(range > 0 ? range : 1));
+    }
+    if (mkdir_p(diff_dir) != 0) {
+        printf("    cannot create diff directory %s: %s\n", diff_dir, strerror(errno));
+    } else {
+        sprintf(name, "%s.%s.diff.pgm", id, impl);
+        path = join_path(diff_dir, name);
+        if (path != NULL && pgm_write_atomic(path, &d, err, sizeof(err)) == 0)
+            printf("    diff image: %s\n", path);
+        free(path);
+        sprintf(name, "%s.%s.actual.pgm", id, impl);
+        path = join_path(diff_dir, name);
+        if (path != NULL && pgm_write_atomic(path, actual, err, sizeof(err)) == 0)
+            printf("    actual output: %s\n", path);
+        free(path);
+    }
+    free(d.words);
+    free(name);
+}
+
+/* one grey case, both implementations; adds to *passed / *failed */
+static void run_gray_case(char **col, const char *case_error_in, int have_region, int *reg,
+                          const char *in_path, const char *exp_path, int impl_from, int impl_to,
+                          const char *diff_dir, int verbose, long *passed, long *failed)
+{
+    char err[1024];
+    const char *case_error = case_error_in;
+    mj_gray_format fmt = {0, 0};
+    mj_gray_image in = {0, 0, {0, 0}, NULL}, expected = {0, 0, {0, 0}, NULL};
+    int impl;
+    if (case_error == NULL && !parse_format(col[6], &fmt)) {
+        snprintf(err, sizeof(err), "invalid format \"%s\" (expected u or s and the bits stored "
+                 "1..16, e.g. u16, s12)", col[6]);
+        case_error = err;
+    }
+    if (case_error == NULL && pgm_read(in_path, fmt, &in, err, sizeof(err)) != 0)
+        case_error = err;
+    if (case_error == NULL && pgm_read(exp_path, fmt, &expected, err, sizeof(err)) != 0)
+        case_error = err;
+    if (case_error == NULL && (expected.width != in.width || expected.height != in.height)) {
+        snprintf(err, sizeof(err), "expected image is %dx%d but the input is %dx%d",
+                 expected.width, expected.height, in.width, in.height);
+        case_error = err;
+    }
+    for (impl = impl_from; impl <= impl_to; impl++) {
+        mj_gray_image actual;
+        size_t n, k, diffs = 0, first = 0;
+        int rc;
+        if (case_error != NULL) {
+            printf("FAIL %s [%s]: %s\n", col[0], IMPL_NAMES[impl], case_error);
+            (*failed)++;
+            continue;
+        }
+        if (!have_region) {
+            reg[0] = reg[1] = 0;
+            reg[2] = in.width;
+            reg[3] = in.height;
+        }
+        n = (size_t)in.width * (size_t)in.height;
+        actual.width = in.width;
+        actual.height = in.height;
+        actual.fmt = fmt;
+        actual.words = (uint16_t *)malloc(n * sizeof(uint16_t));
+        if (actual.words == NULL) {
+            printf("FAIL %s [%s]: out of memory\n", col[0], IMPL_NAMES[impl]);
+            (*failed)++;
+            continue;
+        }
+        rc = mj_apply_gray16(col[1], col[2], impl, in.words, actual.words, in.width, in.height,
+                             fmt, reg[0], reg[1], reg[2], reg[3], err, sizeof(err));
+        if (rc != MJ_OK) {
+            printf("FAIL %s [%s]: %s\n", col[0], IMPL_NAMES[impl], err);
+            (*failed)++;
+            mj_gray_image_free(&actual);
+            continue;
+        }
+        for (k = 0; k < n; k++) {
+            if (actual.words[k] != expected.words[k]) {
+                if (diffs == 0)
+                    first = k;
+                diffs++;
+            }
+        }
+        if (diffs == 0) {
+            (*passed)++;
+            if (verbose)
+                printf("ok   %s [%s]\n", col[0], IMPL_NAMES[impl]);
+        } else {
+            (*failed)++;
+            printf("FAIL %s [%s]: %zu of %zu pixels differ; first at (%zu,%zu): expected %d got %d\n",
+                   col[0], IMPL_NAMES[impl], diffs, n, first % (size_t)in.width,
+                   first / (size_t)in.width,
+                   fmt.is_signed ? (int)(int16_t)expected.words[first] : (int)expected.words[first],
+                   fmt.is_signed ? (int)(int16_t)actual.words[first] : (int)actual.words[first]);
+            write_gray_diff(diff_dir, col[0], IMPL_NAMES[impl], &expected, &actual);
+        }
+        mj_gray_image_free(&actual);
+    }
+    mj_gray_image_free(&in);
+    mj_gray_image_free(&expected);
+}
+
 int main(int argc, char **argv)
 {
     const char *csv = NULL, *testdata = NULL, *diff_dir = "golden-diffs";
@@ -255,7 +397,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
 
     while ((len = getline(&line, &cap, f)) >= 0) {
-        char *s = trim(line), *col[6], *p;
+        char *s = trim(line), *col[7], *p;
         int ncol = 0, reg[4] = {0, 0, 0, 0}, have_region = 0, impl;
         char err[1024], *in_path = NULL, *exp_path = NULL;
         const mj_image *in;
@@ -267,25 +409,27 @@ int main(int argc, char **argv)
         lineno++;
         if (*s == '\0' || *s == '#')
             continue;
-        if (strcmp(s, "id,filter,params,region,input,expected") == 0)
+        if (strcmp(s, "id,filter,params,region,input,expected") == 0 ||
+            strcmp(s, "id,filter,params,region,input,expected,format") == 0)
             continue; /* header line */
         col[ncol++] = s;
         for (p = s; *p; p++) {
             if (*p == ',') {
                 *p = '\0';
-                if (ncol < 6)
+                if (ncol < 7)
                     col[ncol] = p + 1;
                 ncol++;
             }
         }
         ncases++;
         err[0] = '\0';
-        if (ncol != 6) {
+        if (ncol != 6 && ncol != 7) {
             snprintf(err, sizeof(err), "line %ld: expected 6 comma-separated columns "
-                     "(id,filter,params,region,input,expected), found %d", lineno, ncol);
+                     "(id,filter,params,region,input,expected), or 7 for a grey case (...,format), "
+                     "found %d", lineno, ncol);
             case_error = err;
         }
-        for (k = 0; k < 6 && case_error == NULL; k++)
+        for (k = 0; k < (size_t)ncol && case_error == NULL; k++)
             col[k] = trim(col[k]);
         if (case_error == NULL && !valid_id(col[0])) {
             snprintf(err, sizeof(err), "line %ld: invalid id \"%s\" (must match [a-z0-9-]+)",
@@ -331,6 +475,13 @@ int main(int argc, char **argv)
                 snprintf(err, sizeof(err), "out of memory");
                 case_error = err;
             }
+        }
+        if (ncol == 7) {
+            run_gray_case(col, case_error, have_region, reg, in_path, exp_path, impl_from, impl_to,
+                          diff_dir, verbose, &passed, &failed);
+            free(in_path);
+            free(exp_path);
+            continue;
         }
         in = NULL;
         if (case_error == NULL) {

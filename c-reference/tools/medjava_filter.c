@@ -1,6 +1,8 @@
 /*
  * medjava-filter FILTER [name=value ...] [--region x,y,w,h] [--impl straightforward|optimized]
- *                in.ppm out.ppm
+ *                [--gray u16|s12|...] in.ppm|in.pgm out.ppm|out.pgm
+ * With --gray, input and output are 16-bit grey PGM files of that format (docs/filters.md) and the
+ * grey ports run (docs/xv-filters-16bit.md).
  * Exit status: 0 ok, 1 I/O or processing error, 2 usage / parameter error.
  * The output is written to a temporary file in the same directory and renamed into place.
  */
@@ -17,7 +19,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: medjava-filter FILTER [name=value ...] [--region x,y,w,h]\n"
-            "                      [--impl straightforward|optimized] in.ppm out.ppm\n"
+            "                      [--impl straightforward|optimized] [--gray FORMAT] in out\n"
             "filters: blur sharpen despeckle edge-detect emboss oil-paint pixelize spread\n"
             "  blur        n=odd 1..255 (3)\n"
             "  sharpen     p=0..99 (75)\n"
@@ -29,7 +31,9 @@ static void usage(FILE *out)
             "  spread      distance=N|AxB, 0..65535 (5) seed=0..2147483647 (1)\n"
             "              seed-from-clock=true|false (false)\n"
             "--region x,y,w,h may reach outside the image (it is clipped); default: whole image.\n"
-            "--impl defaults to optimized.\n");
+            "--impl defaults to optimized.\n"
+            "in and out are binary PPM (P6); with --gray FORMAT (u or s and the bits stored 1..16,\n"
+            "e.g. u16, s12) they are PGM (P5, maxval 2^bits - 1, samples offset by -min).\n");
 }
 
 static int parse_int(const char *s, size_t len, int *out)
@@ -67,6 +71,64 @@ static int parse_region(const char *s, int v[4])
     return 1;
 }
 
+/* "u16", "s12": returns 1 ok */
+static int parse_gray_format(const char *s, mj_gray_format *fmt)
+{
+    char *end;
+    long b;
+    if ((s[0] != 'u' && s[0] != 's') || !(s[1] >= '0' && s[1] <= '9'))
+        return 0;
+    b = strtol(s + 1, &end, 10);
+    if (*end != '\0' || b < 1 || b > 16)
+        return 0;
+    fmt->bits_stored = (int)b;
+    fmt->is_signed = s[0] == 's';
+    return 1;
+}
+
+/* the grey path of main: read PGM, filter, write PGM */
+static int run_gray(const char *filter, const char *params, int impl, mj_gray_format fmt,
+                    int have_region, int *reg, const char *in_path, const char *out_path)
+{
+    char err[512];
+    mj_gray_image in, out;
+    int rc;
+    if (pgm_read(in_path, fmt, &in, err, sizeof(err)) != 0) {
+        fprintf(stderr, "medjava-filter: %s\n", err);
+        return 1;
+    }
+    if (!have_region) {
+        reg[0] = 0;
+        reg[1] = 0;
+        reg[2] = in.width;
+        reg[3] = in.height;
+    }
+    out.width = in.width;
+    out.height = in.height;
+    out.fmt = fmt;
+    out.words = (uint16_t *)malloc((size_t)in.width * (size_t)in.height * sizeof(uint16_t));
+    if (out.words == NULL) {
+        fprintf(stderr, "medjava-filter: out of memory\n");
+        mj_gray_image_free(&in);
+        return 1;
+    }
+    rc = mj_apply_gray16(filter, params, impl, in.words, out.words, in.width, in.height, fmt,
+                         reg[0], reg[1], reg[2], reg[3], err, sizeof(err));
+    mj_gray_image_free(&in);
+    if (rc != MJ_OK) {
+        fprintf(stderr, "medjava-filter: %s\n", err);
+        mj_gray_image_free(&out);
+        return rc == MJ_ERR_PARAM || rc == MJ_ERR_FILTER ? 2 : 1;
+    }
+    if (pgm_write_atomic(out_path, &out, err, sizeof(err)) != 0) {
+        fprintf(stderr, "medjava-filter: %s\n", err);
+        mj_gray_image_free(&out);
+        return 1;
+    }
+    mj_gray_image_free(&out);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *filter, *in_path, *out_path, *region_arg = NULL;
@@ -74,7 +136,8 @@ int main(int argc, char **argv)
     char *params;
     size_t params_len = 1;
     int npos = 0, i, impl = MJ_IMPL_OPTIMIZED, reg[4] = {0, 0, 0, 0}, have_region = 0, rc;
-    int only_positional = 0;
+    int only_positional = 0, gray = 0;
+    mj_gray_format gray_fmt = {0, 0};
     char err[512];
     mj_params parsed;
     mj_image in, out;
@@ -133,6 +196,25 @@ int main(int argc, char **argv)
                 free(pos);
                 return 2;
             }
+        } else if (!only_positional && (strcmp(a, "--gray") == 0 || strncmp(a, "--gray=", 7) == 0)) {
+            const char *v;
+            if (a[6] == '=') {
+                v = a + 7;
+            } else {
+                if (i + 1 >= argc) {
+                    fprintf(stderr, "medjava-filter: --gray needs a format such as u16 or s12\n");
+                    free(pos);
+                    return 2;
+                }
+                v = argv[++i];
+            }
+            if (!parse_gray_format(v, &gray_fmt)) {
+                fprintf(stderr, "medjava-filter: --gray \"%s\" is invalid: must be u or s followed by "
+                        "the bits stored 1..16 (u16, s12)\n", v);
+                free(pos);
+                return 2;
+            }
+            gray = 1;
         } else if (!only_positional && strcmp(a, "--help") == 0) {
             usage(stdout);
             free(pos);
@@ -189,6 +271,11 @@ int main(int argc, char **argv)
             return 2;
         }
         have_region = 1;
+    }
+    if (gray) {
+        rc = run_gray(filter, params, impl, gray_fmt, have_region, reg, in_path, out_path);
+        free(params);
+        return rc;
     }
     if (ppm_read(in_path, &in, err, sizeof(err)) != 0) {
         fprintf(stderr, "medjava-filter: %s\n", err);

@@ -170,9 +170,11 @@ int ppm_read(const char *path, mj_image *img, char *err, size_t errlen)
     return 0;
 }
 
-int ppm_write_atomic(const char *path, const mj_image *img, char *err, size_t errlen)
+/* Writes header + data to a temporary file in the same directory, then renames it over path. */
+static int write_file_atomic(const char *path, const char *header, const void *data, size_t bytes,
+                             char *err, size_t errlen)
 {
-    size_t len = strlen(path), bytes = mj_image_bytes(img->width, img->height);
+    size_t len = strlen(path);
     char *tmp = (char *)malloc(len + 16);
     int fd, ok = 1;
     FILE *f;
@@ -206,9 +208,9 @@ int ppm_write_atomic(const char *path, const mj_image *img, char *err, size_t er
         free(tmp);
         return -1;
     }
-    if (fprintf(f, "P6\n%d %d\n255\n", img->width, img->height) < 0)
+    if (fputs(header, f) < 0)
         ok = 0;
-    if (ok && fwrite(img->pixels, 1, bytes, f) != bytes)
+    if (ok && fwrite(data, 1, bytes, f) != bytes)
         ok = 0;
     if (fflush(f) != 0)
         ok = 0;
@@ -228,4 +230,141 @@ int ppm_write_atomic(const char *path, const mj_image *img, char *err, size_t er
     }
     free(tmp);
     return 0;
+}
+
+int ppm_write_atomic(const char *path, const mj_image *img, char *err, size_t errlen)
+{
+    char header[64];
+    snprintf(header, sizeof(header), "P6\n%d %d\n255\n", img->width, img->height);
+    return write_file_atomic(path, header, img->pixels, mj_image_bytes(img->width, img->height),
+                             err, errlen);
+}
+
+/* ---- 16-bit grey PGM --------------------------------------------------------------- */
+
+void mj_gray_image_free(mj_gray_image *img)
+{
+    if (img != NULL) {
+        free(img->words);
+        img->words = NULL;
+        img->width = img->height = 0;
+    }
+}
+
+int pgm_read(const char *path, mj_gray_format fmt, mj_gray_image *img, char *err, size_t errlen)
+{
+    FILE *f;
+    long long w, h, maxval, range;
+    int c, bps;
+    size_t n, bytes, i;
+    unsigned char *data;
+
+    img->width = img->height = 0;
+    img->words = NULL;
+    img->fmt = fmt;
+    if (fmt.bits_stored < 1 || fmt.bits_stored > 16) {
+        fail(err, errlen, "%s: bits stored must be 1..16, got %d", path, fmt.bits_stored);
+        return -1;
+    }
+    range = (1LL << fmt.bits_stored) - 1;
+    f = fopen(path, "rb");
+    if (f == NULL) {
+        fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    if (getc(f) != 'P' || getc(f) != '5' || (c = getc(f), !is_ws(c) && c != '#')) {
+        fail(err, errlen, "%s: not a binary PGM file (expected magic \"P5\")", path);
+        fclose(f);
+        return -1;
+    }
+    ungetc(c, f);
+    if (read_field(f, &w, &c) != 0 || (!is_ws(c) && c != '#') || (ungetc(c, f), 0) ||
+        read_field(f, &h, &c) != 0 || (!is_ws(c) && c != '#') || (ungetc(c, f), 0) ||
+        read_field(f, &maxval, &c) != 0 || !is_ws(c)) {
+        fail(err, errlen, "%s: bad or truncated PGM header", path);
+        fclose(f);
+        return -1;
+    }
+    if (maxval != range) {
+        fail(err, errlen, "%s: maxval %lld does not match %d bits stored (expected %lld)", path,
+             maxval, fmt.bits_stored, range);
+        fclose(f);
+        return -1;
+    }
+    if (w < 1 || h < 1 || w > 2147483647LL || h > 2147483647LL ||
+        (size_t)w > SIZE_MAX / 2u / (size_t)h) {
+        fail(err, errlen, "%s: invalid PGM size %lldx%lld", path, w, h);
+        fclose(f);
+        return -1;
+    }
+    bps = maxval < 256 ? 1 : 2;
+    n = (size_t)w * (size_t)h;
+    bytes = n * (size_t)bps;
+    data = (unsigned char *)malloc(bytes);
+    img->words = (uint16_t *)malloc(n * sizeof(uint16_t));
+    if (data == NULL || img->words == NULL) {
+        fail(err, errlen, "%s: out of memory for %lldx%lld image", path, w, h);
+        free(data);
+        mj_gray_image_free(img);
+        fclose(f);
+        return -1;
+    }
+    if (fread(data, 1, bytes, f) != bytes) {
+        fail(err, errlen, "%s: truncated PGM: expected %zu bytes of samples", path, bytes);
+        free(data);
+        mj_gray_image_free(img);
+        fclose(f);
+        return -1;
+    }
+    fclose(f);
+    for (i = 0; i < n; i++) {
+        long long u = bps == 1 ? data[i] : ((long long)data[2 * i] << 8 | data[2 * i + 1]);
+        int min = fmt.is_signed ? -(1 << (fmt.bits_stored - 1)) : 0;
+        if (u > maxval) {
+            fail(err, errlen, "%s: sample %lld at (%zu,%zu) exceeds maxval %lld", path, u,
+                 i % (size_t)w, i / (size_t)w, maxval);
+            free(data);
+            mj_gray_image_free(img);
+            return -1;
+        }
+        img->words[i] = (uint16_t)(unsigned)((int)u + min);
+    }
+    free(data);
+    img->width = (int)w;
+    img->height = (int)h;
+    return 0;
+}
+
+int pgm_write_atomic(const char *path, const mj_gray_image *img, char *err, size_t errlen)
+{
+    const int bits = img->fmt.bits_stored;
+    const long maxval = (1L << bits) - 1;
+    const int bps = maxval < 256 ? 1 : 2;
+    const int min = img->fmt.is_signed ? -(1 << (bits - 1)) : 0;
+    size_t n = (size_t)img->width * (size_t)img->height, i;
+    unsigned char *data;
+    char header[64];
+    int rc;
+    if (img->width < 1 || img->height < 1 || bits < 1 || bits > 16) {
+        fail(err, errlen, "%s: refusing to write an empty image or invalid format", path);
+        return -1;
+    }
+    data = (unsigned char *)malloc(n * (size_t)bps);
+    if (data == NULL) {
+        fail(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    for (i = 0; i < n; i++) {
+        unsigned u = (uint16_t)((unsigned)img->words[i] - (unsigned)min);
+        if (bps == 2) {
+            data[2 * i] = (unsigned char)(u >> 8);
+            data[2 * i + 1] = (unsigned char)u;
+        } else {
+            data[i] = (unsigned char)u;
+        }
+    }
+    snprintf(header, sizeof(header), "P5\n%d %d\n%ld\n", img->width, img->height, maxval);
+    rc = write_file_atomic(path, header, data, n * (size_t)bps, err, errlen);
+    free(data);
+    return rc;
 }

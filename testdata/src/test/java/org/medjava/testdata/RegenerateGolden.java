@@ -19,6 +19,7 @@ import org.medjava.filter.Implementation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.testkit.GoldenCase;
+import org.medjava.filter.testkit.Gray16GoldenCase;
 import org.medjava.filter.testkit.ImageGenerators;
 import org.medjava.filter.testkit.ImageGenerators.Kind;
 import org.medjava.filter.testkit.RasterDiff;
@@ -27,8 +28,8 @@ import org.medjava.filter.testkit.TestData;
 /**
  * Regenerates {@code testdata/} on purpose ({@code ./medjava golden regenerate}). The Java ports compute every
  * expected output (all three Java implementations must agree), the independently written C ports must then
- * reproduce every one byte for byte with both C implementations; only then are cases.csv, inputs/, expected/ and
- * SHA256SUMS replaced. Otherwise nothing in testdata/ changes.
+ * reproduce every one byte for byte with both C implementations; only then are cases.csv, cases-gray16.csv
+ * ({@link Gray16Goldens}), inputs/, expected/ and SHA256SUMS replaced. Otherwise nothing in testdata/ changes.
  */
 public final class RegenerateGolden {
     private final Map<String, Raster> inputs = new LinkedHashMap<>();
@@ -39,18 +40,28 @@ public final class RegenerateGolden {
         RegenerateGolden g = new RegenerateGolden();
         g.defineInputs();
         g.defineCases();
+        Gray16Goldens grey = new Gray16Goldens();
+        grey.define();
         Path staging = Files.createTempDirectory("golden-staging-");
         int written = g.writeStaging(staging);
-        Ports.CResult c = Ports.runCGolden(staging.resolve("cases.csv"), staging, staging.resolve("c-diffs"));
-        System.out.println(c.output().lines().filter(l -> l.contains("FAIL") || l.contains("passed")).limit(40)
-                .reduce("", (a, b) -> a + b + "\n"));
-        if (c.exitCode() != 0 || c.failed() != 0 || c.passed() != 2 * g.cases.size()) {
-            System.err.println("C and Java disagree (" + c.failed() + " failures); testdata/ left unchanged; staging in "
-                    + staging);
+        written += grey.writeStaging(staging, Ports.javaFilters());
+        boolean agree = cAgrees(staging, "cases.csv", g.cases.size());
+        agree &= cAgrees(staging, Gray16GoldenCase.FILE, grey.cases.size());
+        if (!agree) {
+            System.err.println("C and Java disagree; testdata/ left unchanged; staging in " + staging);
             System.exit(1);
         }
         g.install(staging, testdata);
-        System.out.println("regenerated " + g.cases.size() + " golden cases (" + written + " files); Java and C agree");
+        System.out.println("regenerated " + g.cases.size() + " golden cases and " + grey.cases.size()
+                + " grey golden cases (" + written + " files); Java and C agree");
+    }
+
+    /** Whether both C implementations reproduce every case of one cases file of the staging directory. */
+    private static boolean cAgrees(Path staging, String casesFile, int cases) throws Exception {
+        Ports.CResult c = Ports.runCGolden(staging.resolve(casesFile), staging, staging.resolve("c-diffs"));
+        System.out.println(casesFile + ": " + c.output().lines().filter(l -> l.contains("FAIL") || l.contains("passed"))
+                .limit(40).reduce("", (a, b) -> a + b + "\n"));
+        return c.exitCode() == 0 && c.failed() == 0 && c.passed() == 2 * cases;
     }
 
     // ------------------------------------------------------------------ what is covered
@@ -209,19 +220,28 @@ public final class RegenerateGolden {
             }
             Files.createDirectories(target);
             try (Stream<Path> files = Files.list(staging.resolve(sub))) {
-                for (Path p : files.filter(f -> f.toString().endsWith(".ppm")).toList()) {
+                for (Path p : files.filter(f -> f.toString().endsWith(".ppm") || f.toString().endsWith(".pgm"))
+                        .toList()) {
                     Files.copy(p, target.resolve(p.getFileName()), StandardCopyOption.REPLACE_EXISTING);
                 }
             }
         }
         Files.copy(staging.resolve("cases.csv"), testdata.resolve("cases.csv"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(staging.resolve(Gray16GoldenCase.FILE), testdata.resolve(Gray16GoldenCase.FILE),
+                StandardCopyOption.REPLACE_EXISTING);
         Files.writeString(testdata.resolve("SHA256SUMS"), checksums(testdata));
     }
 
-    /** {@code sha256  path} lines (sha256sum's format) for cases.csv and every input and expected file. */
+    /**
+     * {@code sha256  path} lines (sha256sum's format) for cases.csv, cases-gray16.csv and every input and expected
+     * file.
+     */
     static String checksums(Path testdata) throws IOException {
         Map<String, String> sums = new TreeMap<>();
         sums.put("cases.csv", sha256(testdata.resolve("cases.csv")));
+        if (Files.exists(testdata.resolve(Gray16GoldenCase.FILE))) {
+            sums.put(Gray16GoldenCase.FILE, sha256(testdata.resolve(Gray16GoldenCase.FILE)));
+        }
         for (String sub : List.of("inputs", "expected")) {
             try (Stream<Path> files = Files.list(testdata.resolve(sub))) {
                 for (Path p : files.toList()) {

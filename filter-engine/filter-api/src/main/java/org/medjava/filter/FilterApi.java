@@ -4,9 +4,10 @@ package org.medjava.filter;
 public final class FilterApi {
     /**
      * {@code major.minor}. A host accepts a plugin built for the same major version and a minor version no newer
-     * than its own.
+     * than its own. 1.1 added grey data ({@link GrayRaster16}, {@link Filter#applyGray16}); plugins built for 1.0
+     * keep loading and refuse grey data.
      */
-    public static final String VERSION = "1.0";
+    public static final String VERSION = "1.1";
 
     private FilterApi() {
     }

@@ -69,6 +69,10 @@ public record Region(int x, int y, int width, int height) {
         return x == 0 && y == 0 && width == raster.width() && height == raster.height();
     }
 
+    public boolean coversWhole(GrayRaster16 raster) {
+        return x == 0 && y == 0 && width == raster.width() && height == raster.height();
+    }
+
     /** {@code "x,y,w,h"}, the form {@link #parse} reads. */
     @Override
     public String toString() {

@@ -21,10 +21,12 @@ import java.util.stream.Collectors;
 import org.medjava.filter.Filter;
 import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.InvalidParameterException;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
+import org.medjava.filter.UnsupportedDataException;
 
 /**
  * The Service Configurator: filter plugins are loaded, replaced, suspended, resumed and removed while the host
@@ -222,8 +224,8 @@ public final class FilterRegistry implements AutoCloseable {
             Filter filter = plugin.filters.get(filterId);
             FilterParams parsed = plugin.descriptors.get(filterId).params(params);
             long start = System.nanoTime();
-            Raster out = runPluginCode(plugin, filterId, src, () -> Filter.run(filter, src, region, parsed,
-                    implementation));
+            Raster out = runPluginCode(plugin, filterId, src.width(), src.height(), () -> Filter.run(filter, src,
+                    region, parsed, implementation));
             long nanos = System.nanoTime() - start;
             if (timing) {
                 fire(new RegistryEvent.FilterApplied(new ApplyRecord(Instant.now(), filterId, plugin.id,
@@ -236,19 +238,90 @@ public final class FilterRegistry implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs a filter on a copy of grey {@code src} (docs/xv-filters-16bit.md), with the same validation, suspension,
+     * failure and timing semantics as {@link #apply(String, Raster, Region, Map, Implementation)}.
+     *
+     * @param region {@code null} for the whole image; clipped to the image
+     * @param params raw {@code name -> value}; defaults fill the rest
+     * @return a new raster of the same format
+     * @throws UnsupportedDataException           the filter does not filter grey data (its plugin stays active)
+     * @throws InvalidParameterException          a parameter breaks its rule (the message quotes it)
+     * @throws IllegalArgumentException           a value of {@code src} is outside its range (the message names it)
+     * @throws RegistryException.UnknownIdException no such filter (the message lists the available ones)
+     * @throws RegistryException.FilterUnavailableException suspended, or its plugin FAILED
+     * @throws RegistryException.FilterFailedException the filter threw; its plugin is now FAILED
+     */
+    public GrayRaster16 apply(String filterId, GrayRaster16 src, Region region, Map<String, String> params,
+                              Implementation implementation) {
+        LoadedPlugin plugin = acquire(filterId);
+        try {
+            Filter filter = plugin.filters.get(filterId);
+            if (!supportsGray16(plugin, filter)) {
+                throw new UnsupportedDataException(filterId, src.describe(), "8-bit RGB only (plugin "
+                        + plugin.id + " " + plugin.version + " offers no grey kernels)");
+            }
+            FilterParams parsed = plugin.descriptors.get(filterId).params(params);
+            src.requireValuesInRange();
+            Region clipped = (region == null ? src.bounds() : region).clip(src.width(), src.height());
+            long start = System.nanoTime();
+            GrayRaster16 out = runPluginCode(plugin, filterId, src.width(), src.height(), () -> {
+                GrayRaster16 dst = src.copy();
+                if (!clipped.isEmpty()) {
+                    filter.applyGray16(src, dst, clipped, parsed, implementation);
+                }
+                return dst;
+            });
+            long nanos = System.nanoTime() - start;
+            if (timing) {
+                fire(new RegistryEvent.FilterApplied(new ApplyRecord(Instant.now(), filterId, plugin.id,
+                        plugin.version, parsed.toString(), implementation, src.width(), src.height(), clipped, nanos,
+                        src.describe())));
+            }
+            return out;
+        } finally {
+            plugin.release();
+        }
+    }
+
+    /**
+     * Whether a filter filters grey data ({@link Filter#supportsGray16()}), asked of the active version.
+     *
+     * @throws RegistryException.UnknownIdException no such filter
+     * @throws RegistryException.FilterUnavailableException suspended, or its plugin FAILED
+     */
+    public boolean supportsGray16(String filterId) {
+        LoadedPlugin plugin = acquire(filterId);
+        try {
+            return supportsGray16(plugin, plugin.filters.get(filterId));
+        } finally {
+            plugin.release();
+        }
+    }
+
+    /** Plugin code, so it runs like any other plugin call; a throwing answer counts as "no". */
+    private boolean supportsGray16(LoadedPlugin plugin, Filter filter) {
+        try {
+            return PluginCalls.call(plugin.loader, filter::supportsGray16);
+        } catch (Exception | LinkageError e) {
+            LOG.log(Level.WARNING, "supportsGray16 of " + filter.descriptor().id() + " threw " + PluginCalls.reason(e));
+            return false;
+        }
+    }
+
     /** Validates parameters without running anything (hosts check a request before reading an image). */
     public FilterParams validate(String filterId, Map<String, String> params) {
         return descriptor(filterId).params(params);
     }
 
-    private Raster runPluginCode(LoadedPlugin plugin, String filterId, Raster src,
-                                 java.util.concurrent.Callable<Raster> body) {
+    private <T> T runPluginCode(LoadedPlugin plugin, String filterId, int width, int height,
+                                java.util.concurrent.Callable<T> body) {
         try {
             return PluginCalls.call(plugin.loader, body);
         } catch (OutOfMemoryError e) {
             // a resource limit, not a plugin defect: the plugin stays active
             throw new RegistryException.FilterFailedException(filterId + ": not enough memory to filter a "
-                    + src.width() + "x" + src.height() + " image", e);
+                    + width + "x" + height + " image", e);
         } catch (Throwable t) {
             String reason = filterId + " threw " + PluginCalls.reason(t);
             markFailed(plugin, reason);

@@ -10,12 +10,14 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.medjava.filter.Filter;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.Raster;
 
 /**
  * Dynamic tests running every golden case of one filter through every implementation, at tolerance 0. Use from
- * a plugin's {@code @TestFactory}.
+ * a plugin's {@code @TestFactory}: {@link #forFilter} for the 8-bit cases of {@code cases.csv},
+ * {@link #forFilterGray16} for the grey cases of {@code cases-gray16.csv}.
  */
 public final class GoldenTests {
     private GoldenTests() {
@@ -51,5 +53,39 @@ public final class GoldenTests {
         Raster actual = Filter.run(filter, input, c.region(), filter.descriptor().params(c.params()), impl);
         String difference = RasterDiff.describe(expected, actual, TestData.reportDir(), c.id() + "-" + impl.id());
         assertThat(difference).as("golden case %s (%s)", c.id(), impl.id()).isNull();
+    }
+
+    /** Every grey golden case of one filter through every implementation; at least one case must exist. */
+    public static Stream<DynamicTest> forFilterGray16(Filter filter) {
+        String id = filter.descriptor().id();
+        List<Gray16GoldenCase> cases = casesForGray16(id);
+        List<DynamicTest> tests = new ArrayList<>();
+        tests.add(DynamicTest.dynamicTest(id + " has grey golden cases", () -> assertThat(cases).isNotEmpty()));
+        for (Gray16GoldenCase c : cases) {
+            for (Implementation impl : Implementation.values()) {
+                tests.add(DynamicTest.dynamicTest(c.id() + " [" + impl.id() + "]", () -> checkGray16(filter, c, impl)));
+            }
+        }
+        return tests.stream();
+    }
+
+    /** The grey cases of one filter. */
+    public static List<Gray16GoldenCase> casesForGray16(String filterId) {
+        Path csv = TestData.goldenDir().resolve(Gray16GoldenCase.FILE);
+        try {
+            return Gray16GoldenCase.load(csv).stream().filter(c -> c.filter().equals(filterId)).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs one grey case with one implementation and fails with a diff report when the output differs at all. */
+    public static void checkGray16(Filter filter, Gray16GoldenCase c, Implementation impl) throws IOException {
+        Path dir = TestData.goldenDir();
+        GrayRaster16 input = PgmFiles.read(dir.resolve(c.input()), c.bitsStored(), c.signed());
+        GrayRaster16 expected = PgmFiles.read(dir.resolve(c.expected()), c.bitsStored(), c.signed());
+        GrayRaster16 actual = Filter.run(filter, input, c.region(), filter.descriptor().params(c.params()), impl);
+        String difference = GrayRasters.describe(expected, actual, TestData.reportDir(), c.id() + "-" + impl.id());
+        assertThat(difference).as("grey golden case %s (%s)", c.id(), impl.id()).isNull();
     }
 }

@@ -3,14 +3,16 @@ package org.medjava.plugin.blur;
 import org.medjava.filter.Filter;
 import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
+import org.medjava.filter.Implementations;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
 /**
  * xv's Blur (spec 2.1): each channel becomes the floor of the mean of the n×n window centred on the pixel,
- * clipped to the region.
+ * clipped to the region. On grey data (docs/xv-filters-16bit.md 2.1) the same on offset values, with 64-bit sums.
  */
 public final class BlurFilter implements Filter {
     /** Filter id, the same in Java, C, REST and the benchmarks. */
@@ -27,6 +29,24 @@ public final class BlurFilter implements Filter {
             .param(ParamSpec.oddInteger(N, 3, 1, 255, "mask size (1 = identity)"))
             .build();
 
+    @FunctionalInterface
+    interface Kernel {
+        void apply(Raster src, Raster dst, Region region, int n);
+    }
+
+    @FunctionalInterface
+    interface GrayKernel {
+        void apply(GrayRaster16 src, GrayRaster16 dst, Region region, int n);
+    }
+
+    private static final Implementations<Kernel> RGB = Implementations.of(BlurStraightforward::apply,
+            (src, dst, region, n) -> BlurOptimized.apply(src, dst, region, n, false),
+            (src, dst, region, n) -> BlurOptimized.apply(src, dst, region, n, true));
+
+    private static final Implementations<GrayKernel> GRAY = Implementations.of(BlurGray16Straightforward::apply,
+            (src, dst, region, n) -> BlurGray16Optimized.apply(src, dst, region, n, false),
+            (src, dst, region, n) -> BlurGray16Optimized.apply(src, dst, region, n, true));
+
     @Override
     public FilterDescriptor descriptor() {
         return DESCRIPTOR;
@@ -35,19 +55,18 @@ public final class BlurFilter implements Filter {
     @Override
     public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
         Filter.requireContract(this, src, dst, region, params);
-        int n = params.getInt(N);
-        switch (implementation) {
-            case STRAIGHTFORWARD:
-                BlurStraightforward.apply(src, dst, region, n);
-                break;
-            case OPTIMIZED:
-                BlurOptimized.apply(src, dst, region, n, false);
-                break;
-            case PARALLEL:
-                BlurOptimized.apply(src, dst, region, n, true);
-                break;
-            default:
-                throw new IllegalArgumentException("unknown implementation " + implementation);
-        }
+        RGB.get(implementation).apply(src, dst, region, params.getInt(N));
+    }
+
+    @Override
+    public boolean supportsGray16() {
+        return true;
+    }
+
+    @Override
+    public void applyGray16(GrayRaster16 src, GrayRaster16 dst, Region region, FilterParams params,
+                            Implementation implementation) {
+        Filter.requireContract(this, src, dst, region, params);
+        GRAY.get(implementation).apply(src, dst, region, params.getInt(N));
     }
 }

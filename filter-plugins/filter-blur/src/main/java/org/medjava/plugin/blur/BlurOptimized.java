@@ -3,6 +3,7 @@ package org.medjava.plugin.blur;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
+import org.medjava.filter.VectorSupport;
 
 /**
  * Blur with running sums, O(1) per pixel whatever n is. Identical to {@link BlurStraightforward} because the

@@ -5,6 +5,7 @@ import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
+import org.medjava.filter.VectorSupport;
 
 /**
  * The Vector API halves of {@link BlurOptimized}: the column-sum updates and the interior run of a row, on as many

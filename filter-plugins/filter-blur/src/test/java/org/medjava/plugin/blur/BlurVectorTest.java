@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.testkit.TestRasters;
+import org.medjava.filter.VectorSupport;
 
 /**
  * The Vector API kernels and the scalar kernels of {@link BlurOptimized} against the straightforward port, in one

@@ -3,14 +3,17 @@ package org.medjava.plugin.despeckle;
 import org.medjava.filter.Filter;
 import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
+import org.medjava.filter.Implementations;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
 /**
  * xv's DeSpeckle (spec 2.3): a per-channel median over the n×n window centred on the pixel, clipped to the
- * region; an even count gives the floor of the mean of the two middle values.
+ * region; an even count gives the floor of the mean of the two middle values. On grey data
+ * (docs/xv-filters-16bit.md 2.3) the same on offset values.
  */
 public final class DespeckleFilter implements Filter {
     /** Filter id, the same in Java, C, REST and the benchmarks. */
@@ -28,6 +31,25 @@ public final class DespeckleFilter implements Filter {
             .param(ParamSpec.oddInteger(N, 3, 1, 255, "mask size"))
             .build();
 
+    @FunctionalInterface
+    interface Kernel {
+        void apply(Raster src, Raster dst, Region region, int n);
+    }
+
+    @FunctionalInterface
+    interface GrayKernel {
+        void apply(GrayRaster16 src, GrayRaster16 dst, Region region, int n);
+    }
+
+    private static final Implementations<Kernel> RGB = Implementations.of(DespeckleStraightforward::apply,
+            (src, dst, region, n) -> DespeckleOptimized.apply(src, dst, region, n, false),
+            (src, dst, region, n) -> DespeckleOptimized.apply(src, dst, region, n, true));
+
+    private static final Implementations<GrayKernel> GRAY = Implementations.of(
+            DespeckleGray16Straightforward::apply,
+            (src, dst, region, n) -> DespeckleGray16Optimized.apply(src, dst, region, n, false),
+            (src, dst, region, n) -> DespeckleGray16Optimized.apply(src, dst, region, n, true));
+
     @Override
     public FilterDescriptor descriptor() {
         return DESCRIPTOR;
@@ -36,19 +58,18 @@ public final class DespeckleFilter implements Filter {
     @Override
     public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
         Filter.requireContract(this, src, dst, region, params);
-        int n = params.getInt(N);
-        switch (implementation) {
-            case STRAIGHTFORWARD:
-                DespeckleStraightforward.apply(src, dst, region, n);
-                break;
-            case OPTIMIZED:
-                DespeckleOptimized.apply(src, dst, region, n, false);
-                break;
-            case PARALLEL:
-                DespeckleOptimized.apply(src, dst, region, n, true);
-                break;
-            default:
-                throw new IllegalArgumentException("unknown implementation " + implementation);
-        }
+        RGB.get(implementation).apply(src, dst, region, params.getInt(N));
+    }
+
+    @Override
+    public boolean supportsGray16() {
+        return true;
+    }
+
+    @Override
+    public void applyGray16(GrayRaster16 src, GrayRaster16 dst, Region region, FilterParams params,
+                            Implementation implementation) {
+        Filter.requireContract(this, src, dst, region, params);
+        GRAY.get(implementation).apply(src, dst, region, params.getInt(N));
     }
 }

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
+import org.medjava.filter.VectorSupport;
 
 /**
  * DeSpeckle, hand-optimized. Identical to {@link DespeckleStraightforward}: the median (or floored mean of the

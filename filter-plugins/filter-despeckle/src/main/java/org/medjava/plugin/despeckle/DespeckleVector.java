@@ -3,6 +3,7 @@ package org.medjava.plugin.despeckle;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
+import org.medjava.filter.VectorSupport;
 
 /**
  * The Vector API half of {@link DespeckleOptimized} for n = 3: the median of nine of a whole interior row at once,

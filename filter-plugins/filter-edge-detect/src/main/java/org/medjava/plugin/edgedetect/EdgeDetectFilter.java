@@ -4,7 +4,9 @@ import java.util.List;
 import org.medjava.filter.Filter;
 import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
+import org.medjava.filter.Implementations;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
@@ -12,7 +14,8 @@ import org.medjava.filter.Region;
 /**
  * xv's Edge Detect (spec 2.4): per-channel Prewitt magnitude (max-norm, div 3) on the interior, then a contrast
  * stretch by the largest luminance of the region. With {@code frame=xv} (default) the 1-pixel frame keeps its
- * input and takes part in the maximum, as in xv; {@code frame=black} (non-xv) sets the frame to 0 first.
+ * input and takes part in the maximum, as in xv; {@code frame=black} (non-xv) sets the frame to 0 first. On grey
+ * data (docs/xv-filters-16bit.md 2.4) edges are offset values (no edge = min) stretched by {@code R / maxv}.
  */
 public final class EdgeDetectFilter implements Filter {
     public static final String ID = "edge-detect";
@@ -28,6 +31,24 @@ public final class EdgeDetectFilter implements Filter {
                             + "black: the frame is set to 0 before the maximum and the rescale (non-xv)"))
             .build();
 
+    @FunctionalInterface
+    interface Kernel {
+        void apply(Raster src, Raster dst, Region region, boolean blackFrame);
+    }
+
+    @FunctionalInterface
+    interface GrayKernel {
+        void apply(GrayRaster16 src, GrayRaster16 dst, Region region, boolean blackFrame);
+    }
+
+    private static final Implementations<Kernel> RGB = Implementations.of(EdgeDetectStraightforward::apply,
+            EdgeDetectOptimized::apply, EdgeDetectOptimized::applyParallel);
+
+    private static final Implementations<GrayKernel> GRAY = Implementations.of(
+            EdgeDetectGray16Straightforward::apply,
+            (src, dst, region, black) -> EdgeDetectGray16Optimized.apply(src, dst, region, black, false),
+            (src, dst, region, black) -> EdgeDetectGray16Optimized.apply(src, dst, region, black, true));
+
     @Override
     public FilterDescriptor descriptor() {
         return DESCRIPTOR;
@@ -36,19 +57,18 @@ public final class EdgeDetectFilter implements Filter {
     @Override
     public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
         Filter.requireContract(this, src, dst, region, params);
-        boolean black = params.getChoice("frame").equals("black");
-        switch (implementation) {
-            case STRAIGHTFORWARD:
-                EdgeDetectStraightforward.apply(src, dst, region, black);
-                break;
-            case OPTIMIZED:
-                EdgeDetectOptimized.apply(src, dst, region, black);
-                break;
-            case PARALLEL:
-                EdgeDetectOptimized.applyParallel(src, dst, region, black);
-                break;
-            default:
-                throw new IllegalArgumentException("unknown implementation " + implementation);
-        }
+        RGB.get(implementation).apply(src, dst, region, params.getChoice("frame").equals("black"));
+    }
+
+    @Override
+    public boolean supportsGray16() {
+        return true;
+    }
+
+    @Override
+    public void applyGray16(GrayRaster16 src, GrayRaster16 dst, Region region, FilterParams params,
+                            Implementation implementation) {
+        Filter.requireContract(this, src, dst, region, params);
+        GRAY.get(implementation).apply(src, dst, region, params.getChoice("frame").equals("black"));
     }
 }

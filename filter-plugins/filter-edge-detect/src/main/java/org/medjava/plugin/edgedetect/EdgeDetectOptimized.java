@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
+import org.medjava.filter.VectorSupport;
 
 /**
  * Edge Detect (spec 2.4), hand-optimized; pure integer arithmetic, so any exact rewrite gives identical output.

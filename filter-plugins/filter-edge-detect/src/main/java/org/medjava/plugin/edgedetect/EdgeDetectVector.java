@@ -7,6 +7,7 @@ import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
+import org.medjava.filter.VectorSupport;
 
 /**
  * The Vector API half of {@link EdgeDetectOptimized}, per interior row: the Prewitt sums on short lanes from

@@ -4,12 +4,8 @@ import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.ServiceLoader;
-import java.util.stream.Collectors;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -21,7 +17,6 @@ import org.medjava.filter.InvalidParameterException;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
-import org.medjava.filter.spi.FilterProvider;
 
 /** Spec 2.4 rule by rule, with small hand-computed cases; every implementation must pass every test. */
 class EdgeDetectFilterTest {
@@ -49,14 +44,6 @@ class EdgeDetectFilterTest {
         assertThat(d.params(Map.of("frame", "BLACK")).getChoice("frame")).isEqualTo("black");
     }
 
-    @Test
-    void providerIsFoundByServiceLoader() {
-        List<String> ids = StreamSupport.stream(ServiceLoader.load(FilterProvider.class).spliterator(), false)
-                .flatMap(provider -> provider.filters().stream())
-                .map(f -> f.descriptor().id())
-                .collect(Collectors.toList());
-        assertThat(ids).contains("edge-detect");
-    }
 
     @Test
     void parameterValidationQuotesTheRule() {

@@ -4,7 +4,9 @@ import java.util.List;
 import org.medjava.filter.Filter;
 import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
+import org.medjava.filter.Implementations;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
@@ -12,7 +14,8 @@ import org.medjava.filter.Region;
 /**
  * xv's Emboss ("TinFoil", spec 2.5): a diagonal relief kernel on the interior around grey 128, then MONO of the
  * whole region; the frame ends up 128. {@code rounding=xv} (default) divides by 8 truncating toward zero (a dead
- * zone −7..+7); {@code rounding=floor} (non-xv) uses {@code floor(S / 8)}.
+ * zone −7..+7); {@code rounding=floor} (non-xv) uses {@code floor(S / 8)}. On grey data
+ * (docs/xv-filters-16bit.md 2.5) the mid-grey is the middle of the format's range: 2^(b−1) unsigned, 0 signed.
  */
 public final class EmbossFilter implements Filter {
     public static final String ID = "emboss";
@@ -29,6 +32,23 @@ public final class EmbossFilter implements Filter {
                             + "(non-xv)"))
             .build();
 
+    @FunctionalInterface
+    interface Kernel {
+        void apply(Raster src, Raster dst, Region region, boolean floorRounding);
+    }
+
+    @FunctionalInterface
+    interface GrayKernel {
+        void apply(GrayRaster16 src, GrayRaster16 dst, Region region, boolean floorRounding);
+    }
+
+    private static final Implementations<Kernel> RGB = Implementations.of(EmbossStraightforward::apply,
+            EmbossOptimized::apply, EmbossOptimized::applyParallel);
+
+    private static final Implementations<GrayKernel> GRAY = Implementations.of(EmbossGray16Straightforward::apply,
+            (src, dst, region, floor) -> EmbossGray16Optimized.apply(src, dst, region, floor, false),
+            (src, dst, region, floor) -> EmbossGray16Optimized.apply(src, dst, region, floor, true));
+
     @Override
     public FilterDescriptor descriptor() {
         return DESCRIPTOR;
@@ -37,19 +57,18 @@ public final class EmbossFilter implements Filter {
     @Override
     public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
         Filter.requireContract(this, src, dst, region, params);
-        boolean floor = params.getChoice("rounding").equals("floor");
-        switch (implementation) {
-            case STRAIGHTFORWARD:
-                EmbossStraightforward.apply(src, dst, region, floor);
-                break;
-            case OPTIMIZED:
-                EmbossOptimized.apply(src, dst, region, floor);
-                break;
-            case PARALLEL:
-                EmbossOptimized.applyParallel(src, dst, region, floor);
-                break;
-            default:
-                throw new IllegalArgumentException("unknown implementation " + implementation);
-        }
+        RGB.get(implementation).apply(src, dst, region, params.getChoice("rounding").equals("floor"));
+    }
+
+    @Override
+    public boolean supportsGray16() {
+        return true;
+    }
+
+    @Override
+    public void applyGray16(GrayRaster16 src, GrayRaster16 dst, Region region, FilterParams params,
+                            Implementation implementation) {
+        Filter.requireContract(this, src, dst, region, params);
+        GRAY.get(implementation).apply(src, dst, region, params.getChoice("rounding").equals("floor"));
     }
 }

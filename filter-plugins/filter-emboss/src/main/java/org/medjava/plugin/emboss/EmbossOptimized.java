@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
+import org.medjava.filter.VectorSupport;
 
 /**
  * Emboss (spec 2.5), hand-optimized; pure integer arithmetic, so any exact rewrite gives identical output.

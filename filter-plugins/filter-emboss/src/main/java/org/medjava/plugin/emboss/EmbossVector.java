@@ -5,6 +5,7 @@ import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
+import org.medjava.filter.VectorSupport;
 
 /**
  * The Vector API half of {@link EmbossOptimized}: an interior row on short lanes (|S| ≤ 1020 and the channel values

@@ -4,7 +4,9 @@ import java.util.List;
 import org.medjava.filter.Filter;
 import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
+import org.medjava.filter.Implementations;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
@@ -13,7 +15,8 @@ import org.medjava.filter.Region;
  * xv's Oil Painting (spec 2.6): every region pixel becomes the most frequent colour of its window (clipped to the
  * region), ties going to the colour that occurs first in row-major window order. {@code window=xv} (default)
  * keeps xv's adjustment (an odd n becomes n+1, window {@code [x−h, x+h−1]²}, h = n' div 2: 4×4 at offsets
- * −2..+1 for the default n = 3); {@code window=centred} (non-xv) uses {@code [x−h, x+h]²} with h = n div 2.
+ * −2..+1 for the default n = 3); {@code window=centred} (non-xv) uses {@code [x−h, x+h]²} with h = n div 2. On
+ * grey data (docs/xv-filters-16bit.md 2.6) the most frequent grey value, with the same windows and tie rule.
  */
 public final class OilPaintFilter implements Filter {
     public static final String ID = "oil-paint";
@@ -33,6 +36,24 @@ public final class OilPaintFilter implements Filter {
                             + "no adjustment of n (non-xv)"))
             .build();
 
+    @FunctionalInterface
+    interface Kernel {
+        void apply(Raster src, Raster dst, Region region, Window window);
+    }
+
+    @FunctionalInterface
+    interface GrayKernel {
+        void apply(GrayRaster16 src, GrayRaster16 dst, Region region, Window window);
+    }
+
+    private static final Implementations<Kernel> RGB = Implementations.of(OilPaintStraightforward::apply,
+            OilPaintOptimized::apply, OilPaintOptimized::applyParallel);
+
+    private static final Implementations<GrayKernel> GRAY = Implementations.of(
+            OilPaintGray16Straightforward::apply,
+            (src, dst, region, window) -> OilPaintGray16Optimized.apply(src, dst, region, window, false),
+            (src, dst, region, window) -> OilPaintGray16Optimized.apply(src, dst, region, window, true));
+
     @Override
     public FilterDescriptor descriptor() {
         return DESCRIPTOR;
@@ -41,20 +62,23 @@ public final class OilPaintFilter implements Filter {
     @Override
     public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
         Filter.requireContract(this, src, dst, region, params);
-        Window window = Window.of(params.getInt("n"), params.getChoice("window").equals("centred"));
-        switch (implementation) {
-            case STRAIGHTFORWARD:
-                OilPaintStraightforward.apply(src, dst, region, window);
-                break;
-            case OPTIMIZED:
-                OilPaintOptimized.apply(src, dst, region, window);
-                break;
-            case PARALLEL:
-                OilPaintOptimized.applyParallel(src, dst, region, window);
-                break;
-            default:
-                throw new IllegalArgumentException("unknown implementation " + implementation);
-        }
+        RGB.get(implementation).apply(src, dst, region, window(params));
+    }
+
+    @Override
+    public boolean supportsGray16() {
+        return true;
+    }
+
+    @Override
+    public void applyGray16(GrayRaster16 src, GrayRaster16 dst, Region region, FilterParams params,
+                            Implementation implementation) {
+        Filter.requireContract(this, src, dst, region, params);
+        GRAY.get(implementation).apply(src, dst, region, window(params));
+    }
+
+    private static Window window(FilterParams params) {
+        return Window.of(params.getInt("n"), params.getChoice("window").equals("centred"));
     }
 
     /**

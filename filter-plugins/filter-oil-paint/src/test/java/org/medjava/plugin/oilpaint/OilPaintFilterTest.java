@@ -4,11 +4,7 @@ import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
-import java.util.stream.Collectors;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -20,7 +16,6 @@ import org.medjava.filter.InvalidParameterException;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
-import org.medjava.filter.spi.FilterProvider;
 
 /** Spec 2.6 rule by rule, with small hand-computed cases; every implementation must pass every test. */
 class OilPaintFilterTest {
@@ -70,14 +65,6 @@ class OilPaintFilterTest {
         assertThat(d.defaults().getChoice("window")).isEqualTo("xv");
     }
 
-    @Test
-    void providerIsFoundByServiceLoader() {
-        List<String> ids = StreamSupport.stream(ServiceLoader.load(FilterProvider.class).spliterator(), false)
-                .flatMap(provider -> provider.filters().stream())
-                .map(f -> f.descriptor().id())
-                .collect(Collectors.toList());
-        assertThat(ids).contains("oil-paint");
-    }
 
     @Test
     void parameterValidationQuotesTheRule() {

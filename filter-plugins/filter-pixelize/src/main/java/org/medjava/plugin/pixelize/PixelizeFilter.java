@@ -4,7 +4,9 @@ import org.medjava.filter.Extent;
 import org.medjava.filter.Filter;
 import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
+import org.medjava.filter.Implementations;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
@@ -12,7 +14,7 @@ import org.medjava.filter.Region;
 /**
  * xv's Pixelize (spec 2.7): a grid of A×B blocks centred on the region; every in-region pixel of a block becomes
  * the floor of the block's per-channel mean over its in-region pixels (the intended result, not xv's left-edge
- * defect).
+ * defect). On grey data (docs/xv-filters-16bit.md 2.7) the same on offset values, with 64-bit sums.
  */
 public final class PixelizeFilter implements Filter {
     /** Filter id, the same in Java, C, REST and the benchmarks. */
@@ -30,6 +32,25 @@ public final class PixelizeFilter implements Filter {
             .param(ParamSpec.extent(BLOCK, "4", 1, 65535, "block size: N for N×N blocks, AxB for A wide and B high"))
             .build();
 
+    @FunctionalInterface
+    interface Kernel {
+        void apply(Raster src, Raster dst, Region region, int a, int b);
+    }
+
+    @FunctionalInterface
+    interface GrayKernel {
+        void apply(GrayRaster16 src, GrayRaster16 dst, Region region, int a, int b);
+    }
+
+    private static final Implementations<Kernel> RGB = Implementations.of(PixelizeStraightforward::apply,
+            (src, dst, region, a, b) -> PixelizeOptimized.apply(src, dst, region, a, b, false),
+            (src, dst, region, a, b) -> PixelizeOptimized.apply(src, dst, region, a, b, true));
+
+    private static final Implementations<GrayKernel> GRAY = Implementations.of(
+            PixelizeGray16Straightforward::apply,
+            (src, dst, region, a, b) -> PixelizeGray16Optimized.apply(src, dst, region, a, b, false),
+            (src, dst, region, a, b) -> PixelizeGray16Optimized.apply(src, dst, region, a, b, true));
+
     @Override
     public FilterDescriptor descriptor() {
         return DESCRIPTOR;
@@ -39,18 +60,19 @@ public final class PixelizeFilter implements Filter {
     public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
         Filter.requireContract(this, src, dst, region, params);
         Extent block = params.getExtent(BLOCK);
-        switch (implementation) {
-            case STRAIGHTFORWARD:
-                PixelizeStraightforward.apply(src, dst, region, block.a(), block.b());
-                break;
-            case OPTIMIZED:
-                PixelizeOptimized.apply(src, dst, region, block.a(), block.b(), false);
-                break;
-            case PARALLEL:
-                PixelizeOptimized.apply(src, dst, region, block.a(), block.b(), true);
-                break;
-            default:
-                throw new IllegalArgumentException("unknown implementation " + implementation);
-        }
+        RGB.get(implementation).apply(src, dst, region, block.a(), block.b());
+    }
+
+    @Override
+    public boolean supportsGray16() {
+        return true;
+    }
+
+    @Override
+    public void applyGray16(GrayRaster16 src, GrayRaster16 dst, Region region, FilterParams params,
+                            Implementation implementation) {
+        Filter.requireContract(this, src, dst, region, params);
+        Extent block = params.getExtent(BLOCK);
+        GRAY.get(implementation).apply(src, dst, region, block.a(), block.b());
     }
 }

@@ -3,6 +3,7 @@ package org.medjava.plugin.pixelize;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
+import org.medjava.filter.VectorSupport;
 
 /**
  * Pixelize, hand-optimized; identical to {@link PixelizeStraightforward} (the same sums, counts and divisions).

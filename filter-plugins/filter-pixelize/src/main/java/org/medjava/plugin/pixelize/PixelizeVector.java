@@ -5,6 +5,7 @@ import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
+import org.medjava.filter.VectorSupport;
 
 /**
  * The Vector API half of {@link PixelizeOptimized}: the per-column sums of a block row, a row of bytes widened and

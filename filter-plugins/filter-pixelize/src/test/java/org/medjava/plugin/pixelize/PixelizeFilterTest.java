@@ -4,11 +4,7 @@ import org.medjava.filter.testkit.TestRasters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
-import java.util.stream.Collectors;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -21,7 +17,6 @@ import org.medjava.filter.InvalidParameterException;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
-import org.medjava.filter.spi.FilterProvider;
 
 /** Spec 2.7 rule by rule, each on a small image with hand-computed values, for every implementation. */
 class PixelizeFilterTest {
@@ -63,14 +58,6 @@ class PixelizeFilterTest {
         assertThat(d.defaults().getExtent("block")).isEqualTo(new Extent(4, 4, false));
     }
 
-    @Test
-    void providerIsFoundByServiceLoader() {
-        List<String> ids = StreamSupport.stream(ServiceLoader.load(FilterProvider.class).spliterator(), false)
-                .flatMap(p -> p.filters().stream())
-                .map(f -> f.descriptor().id())
-                .collect(Collectors.toList());
-        assertThat(ids).contains("pixelize");
-    }
 
     @Test
     void blockAcceptsNAndAxBWithEitherX() {

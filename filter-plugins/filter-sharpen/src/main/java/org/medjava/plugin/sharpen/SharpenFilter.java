@@ -3,14 +3,17 @@ package org.medjava.plugin.sharpen;
 import org.medjava.filter.Filter;
 import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
+import org.medjava.filter.Implementations;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
 /**
  * xv's Sharpen (spec 2.2): an unsharp mask on the HSV value of the 1-pixel-inset interior; hue and saturation of
- * the centre pixel are kept. Binary64 in the spec's exact operation order, so Java and C agree byte for byte.
+ * the centre pixel are kept. Binary64 in the spec's exact operation order, so Java and C agree byte for byte. On
+ * grey data (docs/xv-filters-16bit.md 2.2) the value is {@code u / R} and the result is clamped to the format's range.
  */
 public final class SharpenFilter implements Filter {
     public static final String ID = "sharpen";
@@ -25,6 +28,23 @@ public final class SharpenFilter implements Filter {
             .param(ParamSpec.integer("p", 75, 0, 99, "enhancement factor in percent"))
             .build();
 
+    @FunctionalInterface
+    interface Kernel {
+        void apply(Raster src, Raster dst, Region region, int p);
+    }
+
+    @FunctionalInterface
+    interface GrayKernel {
+        void apply(GrayRaster16 src, GrayRaster16 dst, Region region, int p);
+    }
+
+    private static final Implementations<Kernel> RGB = Implementations.of(SharpenStraightforward::apply,
+            SharpenOptimized::apply, SharpenOptimized::applyParallel);
+
+    private static final Implementations<GrayKernel> GRAY = Implementations.of(SharpenGray16Straightforward::apply,
+            (src, dst, region, p) -> SharpenGray16Optimized.apply(src, dst, region, p, false),
+            (src, dst, region, p) -> SharpenGray16Optimized.apply(src, dst, region, p, true));
+
     @Override
     public FilterDescriptor descriptor() {
         return DESCRIPTOR;
@@ -33,19 +53,18 @@ public final class SharpenFilter implements Filter {
     @Override
     public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
         Filter.requireContract(this, src, dst, region, params);
-        int p = params.getInt("p");
-        switch (implementation) {
-            case STRAIGHTFORWARD:
-                SharpenStraightforward.apply(src, dst, region, p);
-                break;
-            case OPTIMIZED:
-                SharpenOptimized.apply(src, dst, region, p);
-                break;
-            case PARALLEL:
-                SharpenOptimized.applyParallel(src, dst, region, p);
-                break;
-            default:
-                throw new IllegalArgumentException("unknown implementation " + implementation);
-        }
+        RGB.get(implementation).apply(src, dst, region, params.getInt("p"));
+    }
+
+    @Override
+    public boolean supportsGray16() {
+        return true;
+    }
+
+    @Override
+    public void applyGray16(GrayRaster16 src, GrayRaster16 dst, Region region, FilterParams params,
+                            Implementation implementation) {
+        Filter.requireContract(this, src, dst, region, params);
+        GRAY.get(implementation).apply(src, dst, region, params.getInt("p"));
     }
 }

@@ -7,9 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.ServiceLoader;
-import java.util.stream.Collectors;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
@@ -21,7 +18,6 @@ import org.medjava.filter.InvalidParameterException;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
-import org.medjava.filter.spi.FilterProvider;
 
 /** Spec 2.2 rule by rule, with small hand-computed cases; every implementation must pass every test. */
 class SharpenFilterTest {
@@ -49,14 +45,6 @@ class SharpenFilterTest {
         assertThat(d.defaults().getInt("p")).isEqualTo(75);
     }
 
-    @Test
-    void providerIsFoundByServiceLoader() {
-        List<String> ids = StreamSupport.stream(ServiceLoader.load(FilterProvider.class).spliterator(), false)
-                .flatMap(provider -> provider.filters().stream())
-                .map(f -> f.descriptor().id())
-                .collect(Collectors.toList());
-        assertThat(ids).contains("sharpen");
-    }
 
     @Test
     void parameterValidationQuotesTheRule() {

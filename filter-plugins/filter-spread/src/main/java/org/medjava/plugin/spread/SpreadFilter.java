@@ -4,7 +4,9 @@ import org.medjava.filter.Extent;
 import org.medjava.filter.Filter;
 import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
+import org.medjava.filter.Implementations;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
@@ -12,7 +14,7 @@ import org.medjava.filter.Region;
 /**
  * xv's Spread (spec 2.8): in raster order, every region pixel swaps with a random pixel of its clipped diamond
  * ({@code "d"}) or box ({@code "AxB"}), drawn from the XVR generator. Sequential by nature: PARALLEL runs the
- * optimized port on the calling thread.
+ * optimized port on the calling thread. On grey data (docs/xv-filters-16bit.md 2.8) the same swaps of whole values.
  */
 public final class SpreadFilter implements Filter {
     /** Filter id, the same in Java, C, REST and the benchmarks. */
@@ -36,6 +38,23 @@ public final class SpreadFilter implements Filter {
                     "xv-like: seed from the clock in seconds (output not reproducible)"))
             .build();
 
+    @FunctionalInterface
+    interface Kernel {
+        void apply(Raster dst, Region region, Extent distance, int seed);
+    }
+
+    @FunctionalInterface
+    interface GrayKernel {
+        void apply(GrayRaster16 dst, Region region, Extent distance, int seed);
+    }
+
+    /** Sequential: each swap depends on the ones before it, so PARALLEL runs the optimized port. */
+    private static final Implementations<Kernel> RGB = Implementations.of(SpreadStraightforward::apply,
+            SpreadOptimized::apply, SpreadOptimized::apply);
+
+    private static final Implementations<GrayKernel> GRAY = Implementations.of(SpreadStraightforward::apply,
+            SpreadOptimized::apply, SpreadOptimized::apply);
+
     @Override
     public FilterDescriptor descriptor() {
         return DESCRIPTOR;
@@ -44,19 +63,23 @@ public final class SpreadFilter implements Filter {
     @Override
     public void apply(Raster src, Raster dst, Region region, FilterParams params, Implementation implementation) {
         Filter.requireContract(this, src, dst, region, params);
-        Extent distance = params.getExtent(DISTANCE);
-        int seed = params.getBoolean(SEED_FROM_CLOCK) ? clockSeed() : params.getInt(SEED);
-        switch (implementation) {
-            case STRAIGHTFORWARD:
-                SpreadStraightforward.apply(dst, region, distance, seed);
-                break;
-            case OPTIMIZED:
-            case PARALLEL: // sequential: each swap depends on the ones before it
-                SpreadOptimized.apply(dst, region, distance, seed);
-                break;
-            default:
-                throw new IllegalArgumentException("unknown implementation " + implementation);
-        }
+        RGB.get(implementation).apply(dst, region, params.getExtent(DISTANCE), seed(params));
+    }
+
+    @Override
+    public boolean supportsGray16() {
+        return true;
+    }
+
+    @Override
+    public void applyGray16(GrayRaster16 src, GrayRaster16 dst, Region region, FilterParams params,
+                            Implementation implementation) {
+        Filter.requireContract(this, src, dst, region, params);
+        GRAY.get(implementation).apply(dst, region, params.getExtent(DISTANCE), seed(params));
+    }
+
+    private static int seed(FilterParams params) {
+        return params.getBoolean(SEED_FROM_CLOCK) ? clockSeed() : params.getInt(SEED);
     }
 
     /** xv's srandom(time in seconds), kept to 0..2^31−1 (Xvr turns 0 into 1). */

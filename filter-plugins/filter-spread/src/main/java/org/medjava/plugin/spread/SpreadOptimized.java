@@ -1,6 +1,7 @@
 package org.medjava.plugin.spread;
 
 import org.medjava.filter.Extent;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
@@ -22,6 +23,8 @@ import org.medjava.filter.Region;
  *       {@code S = 31 + ceil(log2 m)}: exact for every R in 0..2^31−1 (see {@link #quotient}). On the 2-core
  *       AMD Zen 4 used for measuring it ties with {@code %} (fast hardware division); it pays on CPUs with slow
  *       division.</li>
+ *   <li>The targets are pixel indices, so 8-bit RGB and grey rasters share them; only the swap loop knows the
+ *       pixel layout (three bytes, or one 16-bit word).</li>
  * </ul>
  */
 final class SpreadOptimized {
@@ -49,15 +52,50 @@ final class SpreadOptimized {
         return (int) ((r * multiplier) >>> shift);
     }
 
+    /** The swaps of one region row, given the pixel index of every pixel's target. */
+    @FunctionalInterface
+    private interface RowSwaps {
+        void swap(int firstPixel, int[] target, int count);
+    }
+
     static void apply(Raster dst, Region region, Extent distance, int seed) {
+        final byte[] p = dst.rgb();
+        run(dst.width(), region, distance, seed, (first, target, count) -> {
+            for (int i = 3 * first, k = 0; k < count; k++, i += 3) {
+                int j = 3 * target[k];
+                byte t0 = p[i];
+                byte t1 = p[i + 1];
+                byte t2 = p[i + 2];
+                p[i] = p[j];
+                p[i + 1] = p[j + 1];
+                p[i + 2] = p[j + 2];
+                p[j] = t0;
+                p[j + 1] = t1;
+                p[j + 2] = t2;
+            }
+        });
+    }
+
+    /** On grey data (docs/xv-filters-16bit.md 2.8): the same targets, whole words swapped. */
+    static void apply(GrayRaster16 dst, Region region, Extent distance, int seed) {
+        final short[] p = dst.words();
+        run(dst.width(), region, distance, seed, (first, target, count) -> {
+            for (int i = first, k = 0; k < count; k++, i++) {
+                int j = target[k];
+                short t = p[i];
+                p[i] = p[j];
+                p[j] = t;
+            }
+        });
+    }
+
+    private static void run(int width, Region region, Extent distance, int seed, RowSwaps swaps) {
         final boolean box = distance.pair();
         final int a = distance.a();
         final int b = distance.b();
         if (a == 0 && b == 0) {
             return; // "0" and "0x0": every target is the pixel itself
         }
-        final byte[] p = dst.rgb();
-        final int width = dst.width();
         final int sx = region.x();
         final int sy = region.y();
         final int ex = region.endX() - 1;
@@ -117,7 +155,7 @@ final class SpreadOptimized {
                         int r2 = rnd[k + 1];
                         int tx = r1 - quotient(r1, mulX, shX) * mx; // x1 = x − A + tx
                         int ty = r2 - quotient(r2, mulY, shY) * my; // y1 = y − B + ty
-                        target[x - sx] = 3 * (base + ty * width + x + tx);
+                        target[x - sx] = base + ty * width + x + tx;
                     }
                 } else {
                     for (int x = ix0; x <= ix1; x++, k += 2) {
@@ -125,7 +163,7 @@ final class SpreadOptimized {
                         int r2 = rnd[k + 1];
                         int t = r1 - quotient(r1, mulX, shX) * mx; // x1 = x − d + t
                         int ty = r2 - quotient(r2, mul[t], sh[t]) * range[t]; // y1 = y − r + ty
-                        target[x - sx] = 3 * ((y - radius[t] + ty) * width + x - a + t);
+                        target[x - sx] = (y - radius[t] + ty) * width + x - a + t;
                     }
                 }
                 for (int x = ix1 + 1; x <= ex; x++, k += 2) {
@@ -133,22 +171,11 @@ final class SpreadOptimized {
                 }
             }
             // pass 2: the swaps, in raster order
-            for (int i = 3 * (y * width + sx), k = 0; k < sw; k++, i += 3) {
-                int j = target[k];
-                byte t0 = p[i];
-                byte t1 = p[i + 1];
-                byte t2 = p[i + 2];
-                p[i] = p[j];
-                p[i + 1] = p[j + 1];
-                p[i + 2] = p[j + 2];
-                p[j] = t0;
-                p[j + 1] = t1;
-                p[j + 2] = t2;
-            }
+            swaps.swap(y * width + sx, target, sw);
         }
     }
 
-    /** The byte offset of the target of pixel (x, y), its window clipped to the region as in the spec. */
+    /** The pixel index of the target of pixel (x, y), its window clipped to the region as in the spec. */
     private static int general(int width, int sx, int sy, int ex, int ey, int a, int b, boolean box,
                                 int x, int y, int r1, int r2) {
         int xlo = Math.max(x - a, sx);
@@ -162,6 +189,6 @@ final class SpreadOptimized {
             yhi = Math.min(yhi, y + r);
         }
         int y1 = ylo + r2 % (yhi - ylo + 1);
-        return 3 * (y1 * width + x1);
+        return y1 * width + x1;
     }
 }

@@ -1,26 +1,46 @@
 package org.medjava.plugin.spread;
 
 import org.medjava.filter.Extent;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
 /**
  * Spread as the spec states it: in place on the output, region pixels in raster order, two XVR draws per pixel
- * (R1 for x, then R2 for y), xv's "value mod range" mapping, then swap.
+ * (R1 for x, then R2 for y), xv's "value mod range" mapping, then swap. The walk is the same for 8-bit RGB and grey
+ * data (docs/xv-filters-16bit.md 2.8); only the swap knows the pixel layout.
  */
 final class SpreadStraightforward {
     private SpreadStraightforward() {
     }
 
+    /** Swaps the pixels with indices {@code i} and {@code j} ({@code y · width + x}). */
+    @FunctionalInterface
+    interface Swap {
+        void swap(int i, int j);
+    }
+
     static void apply(Raster dst, Region region, Extent distance, int seed) {
+        byte[] p = dst.rgb();
+        walk(dst.width(), region, distance, seed, (i, j) -> swap(p, 3 * i, 3 * j));
+    }
+
+    static void apply(GrayRaster16 dst, Region region, Extent distance, int seed) {
+        short[] p = dst.words();
+        walk(dst.width(), region, distance, seed, (i, j) -> {
+            short t = p[i];
+            p[i] = p[j];
+            p[j] = t;
+        });
+    }
+
+    static void walk(int width, Region region, Extent distance, int seed, Swap swap) {
         boolean box = distance.pair();
         int a = distance.a(); // diamond: d; box: A
         int b = distance.b(); // diamond: d; box: B
         if (a == 0 && b == 0) {
             return; // "0" and "0x0" do nothing
         }
-        byte[] p = dst.rgb();
-        int width = dst.width();
         int sx = region.x();
         int sy = region.y();
         int ex = region.endX() - 1; // last column of the region
@@ -41,7 +61,7 @@ final class SpreadStraightforward {
                     yhi = Math.min(yhi, y + r);
                 }
                 int y1 = ylo + r2 % (yhi - ylo + 1);
-                swap(p, 3 * (y * width + x), 3 * (y1 * width + x1));
+                swap.swap(y * width + x, y1 * width + x1);
             }
         }
     }

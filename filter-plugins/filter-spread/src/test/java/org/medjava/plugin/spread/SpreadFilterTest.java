@@ -6,11 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
-import java.util.stream.Collectors;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -23,7 +19,6 @@ import org.medjava.filter.InvalidParameterException;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
-import org.medjava.filter.spi.FilterProvider;
 
 /**
  * Spec 2.8 rule by rule for every implementation. Small expected outputs are worked out by hand from the spec's
@@ -86,14 +81,6 @@ class SpreadFilterTest {
         assertThat(d.params(Map.of("distance", "3X0")).getExtent("distance")).isEqualTo(new Extent(3, 0, true));
     }
 
-    @Test
-    void providerIsFoundByServiceLoader() {
-        List<String> ids = StreamSupport.stream(ServiceLoader.load(FilterProvider.class).spliterator(), false)
-                .flatMap(p -> p.filters().stream())
-                .map(f -> f.descriptor().id())
-                .collect(Collectors.toList());
-        assertThat(ids).contains("spread");
-    }
 
     @Test
     void invalidValuesAreRejectedQuotingTheRule() {
