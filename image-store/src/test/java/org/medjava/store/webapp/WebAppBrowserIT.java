@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.index.TestDicom;
 import org.medjava.store.testsupport.PayaraStore;
@@ -42,6 +43,7 @@ class WebAppBrowserIT {
     static Path fixtures;
 
     @BeforeAll
+    @Timeout(value = 6, unit = TimeUnit.MINUTES) // a store started and 105 objects stored
     static void storeWithStudies() throws Exception {
         store = PayaraStore.named("webapp").seedPlugins()
                 .property("medjava.upload.max-bytes", Long.toString(UPLOAD_LIMIT)).start();
@@ -107,6 +109,7 @@ class WebAppBrowserIT {
     }
 
     @Test
+    @Timeout(value = 20, unit = TimeUnit.MINUTES) // about 2 minutes here; the suite's default is for single checks
     void theBrowserTestsPass() throws Exception {
         List<String> files;
         try (Stream<Path> list = Files.list(WEB.resolve("e2e"))) {
