@@ -43,5 +43,7 @@ ensure_packages_no_start nginx
 # Independent DICOM peers the PACS tests talk to (DCMTK tools, Orthanc with its DICOMweb plugin; dciodvfy from
 # dicom3tools validates the objects we write), and an X server for the viewer's GUI tests (Xvfb).
 ensure_packages dcmtk orthanc orthanc-dicomweb dicom3tools xvfb xauth fonts-dejavu-core
+# pydicom reads the derived DICOM objects we write (HU values of a filtered CT) as an independent reader.
+ensure_packages python3-pydicom
 # A real browser for the web application's tests (driven by playwright-core, which never downloads browsers).
 ensure_packages chromium

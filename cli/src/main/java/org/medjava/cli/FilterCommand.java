@@ -10,7 +10,16 @@ import java.util.List;
 import java.util.Map;
 import org.medjava.codec.ImageCodec;
 import org.medjava.codec.ImageFormat;
+import org.medjava.codec.dicom.DerivationCode;
+import org.medjava.codec.dicom.DerivedDicom;
+import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.codec.dicom.DicomImage;
+import org.medjava.codec.dicom.Window;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
+import org.medjava.filter.UnsupportedDataException;
+import org.medjava.filter.runtime.FilterInfo;
+import org.medjava.filter.runtime.PluginInfo;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.runtime.ApplyRecord;
@@ -32,6 +41,8 @@ final class FilterCommand {
     private Region region;
     private Implementation implementation = Implementation.OPTIMIZED;
     private int repeat = 1;
+    private Window window;
+    private String grayFormat;
 
     /** Parses everything after "filter"; options may stand anywhere. */
     static FilterCommand parse(List<String> args) {
@@ -43,6 +54,8 @@ final class FilterCommand {
                 case "--region" -> command.region = Region.parse(value(args, ++i, arg));
                 case "--impl" -> command.implementation = Implementation.parse(value(args, ++i, arg));
                 case "--repeat" -> command.repeat = positive(value(args, ++i, arg), arg);
+                case "--window" -> command.window = window(value(args, ++i, arg));
+                case "--gray" -> command.grayFormat = grayFormat(value(args, ++i, arg));
                 case "--plugins" -> i++; // handled by Main
                 default -> {
                     if (arg.startsWith("--")) {
@@ -81,6 +94,26 @@ final class FilterCommand {
         return command;
     }
 
+    private static Window window(String text) {
+        String[] parts = text.split(",");
+        try {
+            if (parts.length == 2) {
+                return new Window(Double.parseDouble(parts[0].trim()), Double.parseDouble(parts[1].trim()));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--window " + text + ": " + e.getMessage());
+        }
+        throw new UsageException("--window takes center,width (for example --window 40,400), got " + text);
+    }
+
+    /** u16, s12, ...: the format of PGM input (docs/filters.md); PGM holds offset values, not the sign. */
+    private static String grayFormat(String text) {
+        if (!text.matches("[us]([1-9]|1[0-6])")) {
+            throw new UsageException("--gray takes u or s and the bits stored, 1..16 (u16, s12, ...), got " + text);
+        }
+        return text;
+    }
+
     private static String value(List<String> args, int i, String option) {
         if (i >= args.size()) {
             throw new UsageException(option + " needs a value");
@@ -104,6 +137,150 @@ final class FilterCommand {
         for (Step step : steps) {
             registry.validate(step.filterId(), step.params());
         }
+        String outName = output.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        boolean pgmOut = outName.endsWith(".pgm");
+        if (!pgmOut && !outName.endsWith(".dcm")) {
+            outputFormat(); // a bad output name is reported before the input is read
+        }
+        if (!Files.isRegularFile(input)) {
+            throw new IOException(input + ": no such file");
+        }
+        byte[] head = readHead(input);
+        if (DicomCodec.isDicom(head) || head.length >= 2 && head[0] == 'P' && head[1] == '5' || pgmOut) {
+            return runGrey(registry, out, err, head, outName, pgmOut);
+        }
+        if (window != null) {
+            throw new UsageException("--window applies to DICOM input only");
+        }
+        return runRgb(registry, out, err);
+    }
+
+    private static byte[] readHead(Path file) throws IOException {
+        try (var in = Files.newInputStream(file)) {
+            return in.readNBytes(132);
+        }
+    }
+
+    /**
+     * Grey DICOM and PGM: the chain on the stored values (docs/xv-filters-16bit.md). Out: a derived DICOM at the
+     * source's depth ({@code .dcm}, as the store's {@code POST /derived} writes it), a PGM of the stored values, or
+     * an 8-bit image through the window ({@code --window}, else the image's own, else the range of the values).
+     * Colour DICOM with an image output takes the 8-bit path.
+     */
+    private int runGrey(FilterRegistry registry, PrintStream out, PrintStream err, byte[] head, String outName,
+            boolean pgmOut) throws IOException {
+        DicomImage dicom = null;
+        GrayRaster16 grey;
+        if (DicomCodec.isDicom(head)) {
+            dicom = DicomCodec.read(input);
+            if (!dicom.isGray16()) {
+                if (dicom.isRgb8() && !pgmOut) {
+                    return runRgb(registry, out, err);
+                }
+                throw new UnsupportedDataException(steps.get(0).filterId(), dicom.dataDescription(),
+                        "8-bit RGB and 1..16-bit signed or unsigned grey only");
+            }
+            grey = dicom.grayRaster();
+        } else if (head.length >= 2 && head[0] == 'P' && head[1] == '5') {
+            grey = Pgm.read(input, grayFormat);
+        } else {
+            throw new UsageException("PGM output holds grey stored values: the input must be grey DICOM or a PGM");
+        }
+        List<ApplyRecord> records = timing(registry);
+        out.printf("%s: %dx%d, %s%n", input, grey.width(), grey.height(), grey.describe());
+        double total = 0;
+        for (Step step : steps) {
+            GrayRaster16 result = null;
+            records.clear();
+            for (int r = 0; r < repeat; r++) {
+                result = registry.apply(step.filterId(), grey, region, step.params(), implementation);
+            }
+            grey = result;
+            total += report(out, step, records);
+        }
+        if (steps.size() > 1) {
+            out.printf("%-12s %-28s %-25s %-15s %10.3f ms%n", "chain", steps.size() + " filters", "", "", total);
+        }
+        if (pgmOut) {
+            Pgm.write(grey, output);
+        } else if (outName.endsWith(".dcm")) {
+            if (dicom == null) {
+                throw new UsageException("a derived DICOM needs a DICOM source to refer to; write .pgm, .png or .ppm");
+            }
+            derived(registry, dicom).write(grey, output);
+        } else {
+            ImageFormat outFormat = outputFormat();
+            Raster image = dicom != null ? dicom.withStoredValues(grey).render(window)
+                    : new Raster(grey.width(), grey.height(), Pgm.toRgb(grey));
+            write(image, outFormat, err);
+        }
+        out.println("wrote " + output);
+        return 0;
+    }
+
+    /** The derived object the store's POST /derived writes for this chain (with a new series UID). */
+    private DerivedDicom.Request derived(FilterRegistry registry, DicomImage source) {
+        String chain = steps.stream().map(s -> s.params().isEmpty() ? s.filterId() : s.filterId() + " "
+                + s.params()).collect(java.util.stream.Collectors.joining(" + "));
+        List<DerivedDicom.Contributor> contributors = new ArrayList<>();
+        StringBuilder plugins = new StringBuilder();
+        for (Step step : steps) {
+            var plugin = registry.filter(step.filterId()).map(FilterInfo::pluginId).flatMap(registry::plugin);
+            contributors.add(new DerivedDicom.Contributor(plugin.map(PluginInfo::id).orElse(step.filterId()),
+                    plugin.map(PluginInfo::version).orElse(""), plugin.map(PluginInfo::sha256).orElse(""),
+                    step.params().isEmpty() ? step.filterId() : step.filterId() + " " + step.params()));
+            plugin.ifPresent(p -> plugins.append(plugins.length() == 0 ? "" : ", ").append(p.id()).append(' ')
+                    .append(p.version()).append(" sha256:").append(p.sha256().toLowerCase(java.util.Locale.ROOT)));
+        }
+        return DerivedDicom.from(source)
+                .derivationDescription("MedJava CLI: window " + (window == null ? "the image's own" : window.center()
+                        + "," + window.width()) + "; filters: " + chain + (region == null ? "" : "; region " + region)
+                        + (plugins.length() == 0 ? "" : "; plugins: " + plugins))
+                .derivationCodes(DerivationCode.forFilters(steps.stream().map(Step::filterId).toList()))
+                .seriesDescription("MedJava: " + chain)
+                .window(window)
+                .contributors(contributors);
+    }
+
+    private ImageFormat outputFormat() {
+        ImageFormat format = ImageFormat.fromFileName(output).orElseThrow(() -> new UsageException(
+                "cannot tell the output format from \"" + output.getFileName() + "\"; use one of: "
+                        + ImageFormat.describeAll() + ", pgm"));
+        if (format == ImageFormat.DICOM) {
+            throw new UsageException("DICOM output needs a DICOM source");
+        }
+        return format;
+    }
+
+    private void write(Raster image, ImageFormat outFormat, PrintStream err) throws IOException {
+        if (!ImageCodec.isLossless(image, outFormat)) {
+            err.println("note: " + outFormat + " cannot hold this image exactly"
+                    + (outFormat == ImageFormat.GIF ? " (more than 256 colours): it is quantized" : " (lossy)"));
+        }
+        ImageCodec.write(image, output);
+    }
+
+    private static List<ApplyRecord> timing(FilterRegistry registry) {
+        List<ApplyRecord> records = new ArrayList<>();
+        registry.setTiming(true);
+        registry.addListener(e -> {
+            if (e instanceof RegistryEvent.FilterApplied applied) {
+                records.add(applied.record());
+            }
+        });
+        return records;
+    }
+
+    private double report(PrintStream out, Step step, List<ApplyRecord> records) {
+        double best = records.stream().mapToDouble(ApplyRecord::millis).min().orElse(0);
+        ApplyRecord first = records.get(0);
+        out.printf("%-12s %-28s region %-18s %-15s %10.3f ms%s%n", step.filterId(), first.params(),
+                first.region(), implementation.id(), records.get(records.size() - 1).millis(),
+                repeat > 1 ? String.format(" (best of %d: %.3f ms)", repeat, best) : "");
+        return records.get(records.size() - 1).millis();
+    }
+
+    private int runRgb(FilterRegistry registry, PrintStream out, PrintStream err) throws IOException {
         ImageFormat outFormat = ImageFormat.fromFileName(output).orElseThrow(() -> new UsageException(
                 "cannot tell the output format from \"" + output.getFileName() + "\"; use one of: "
                         + ImageFormat.describeAll()));

@@ -24,7 +24,12 @@ public final class Main {
               --impl straightforward|optimized|parallel   which port runs (default optimized)
               --repeat N                           run each step N times and report the best time too
               --plugins DIR                        plugin JARs to load (default: the bundled ones)
-            formats: PPM, PNG, GIF, JPEG (by content when reading, by extension when writing)
+              --window c,w                         window of a grey DICOM written as PNG/PPM/GIF/JPEG (and the
+                                                   derived DICOM's own); default the image's own
+              --gray u16|s12|...                   format of PGM input (PGM holds offset values; default unsigned)
+            formats: PPM, PNG, GIF, JPEG (by content when reading, by extension when writing); grey DICOM and
+              16-bit PGM are filtered on their stored values: out.dcm is a derived DICOM at the source's depth,
+              out.pgm the stored values, other outputs go through the window""
             example: medjava filter blur n=5 + sharpen p=50 radiograph.gif out.png""";
 
     private Main() {
@@ -59,7 +64,8 @@ public final class Main {
         } catch (FilterCommand.UsageException e) {
             err.println("error: " + e.getMessage() + "\n" + USAGE);
             return 2;
-        } catch (RegistryException | IOException | IllegalArgumentException e) {
+        } catch (RegistryException | IOException | IllegalArgumentException
+                | org.medjava.filter.UnsupportedDataException e) {
             err.println("error: " + e.getMessage());
             return 1;
         }

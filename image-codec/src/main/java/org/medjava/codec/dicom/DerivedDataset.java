@@ -9,6 +9,7 @@ import com.pixelmed.dicom.CodedSequenceItem;
 import com.pixelmed.dicom.DicomException;
 import com.pixelmed.dicom.FileMetaInformation;
 import com.pixelmed.dicom.OtherByteAttribute;
+import com.pixelmed.dicom.OtherWordAttribute;
 import com.pixelmed.dicom.SequenceAttribute;
 import com.pixelmed.dicom.SpecificCharacterSet;
 import com.pixelmed.dicom.TagFromName;
@@ -16,6 +17,7 @@ import com.pixelmed.dicom.UnsignedLongAttribute;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Raster;
 
 /**
@@ -51,6 +53,8 @@ final class DerivedDataset {
     private static final List<AttributeTag> IF_PRESENT = List.of(TagFromName.SpecificCharacterSet, IssuerOfPatientID,
             StudyDescription, BodyPartExamined, BurnedInAnnotation, LossyImageCompression,
             LossyImageCompressionRatio, LossyImageCompressionMethod);
+    /** Contribution DateTime (0018,A002), DT; not in PixelMed's dictionary. */
+    private static final AttributeTag CONTRIBUTION_DATE_TIME = new AttributeTag(0x0018, 0xA002);
     private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyyMMdd");
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HHmmss");
 
@@ -59,8 +63,67 @@ final class DerivedDataset {
 
     static AttributeList build(DerivedDicom.Request request, Raster raster, LocalDateTime now)
             throws DicomException {
-        AttributeList source = request.source;
+        AttributeList out = header(request, now, null);
+        pixels(out, raster);
+        fileMetaInformation(out, request.sourceAeTitle);
+        return out;
+    }
+
+    /**
+     * A derived object of grey stored values at the raster's depth. A CT or MR single-frame source keeps its SOP
+     * class: the source's dataset is copied (acquisition, frame of reference, image plane, rescale) except what no
+     * longer holds for the new pixels ({@link #copyOfSource}); anything else becomes a Secondary Capture with the
+     * source's rescale (Modality LUT module) and windows.
+     */
+    static AttributeList buildGrey(DerivedDicom.Request request, GrayRaster16 raster, LocalDateTime now)
+            throws DicomException {
+        AttributeList out = header(request, now, keptSopClass(request));
+        greyPixels(out, request, raster);
+        fileMetaInformation(out, request.sourceAeTitle);
+        return out;
+    }
+
+    /** CT or MR Image Storage of a single-frame DICOM source, else null (Secondary Capture). */
+    static String keptSopClass(DerivedDicom.Request request) {
+        String sopClass = DicomCodec.string(request.source, SOPClassUID);
+        boolean kept = request.referencesSource && frameCount(request.source) == 1
+                && (sopClass.equals(DerivedDicom.CT_IMAGE) || sopClass.equals(DerivedDicom.MR_IMAGE));
+        return kept ? sopClass : null;
+    }
+
+    /**
+     * The source's dataset for a derived object of the same SOP class, without: file meta information, Pixel Data
+     * and what describes the old pixels (smallest/largest values, padding, VOI LUTs and windows, icon), overlays
+     * (group 60xx, possibly embedded in the old pixel data), private groups (their meaning is unknown, and may be
+     * about the pixels), and what the derived object sets anew (derivation, source references).
+     */
+    private static AttributeList copyOfSource(AttributeList source) {
+        List<AttributeTag> dropped = List.of(PixelData, SmallestImagePixelValue, LargestImagePixelValue,
+                new AttributeTag(0x0028, 0x0108), new AttributeTag(0x0028, 0x0109), PixelPaddingValue, PixelPaddingRangeLimit,
+                VOILUTSequence, WindowCenter, WindowWidth, WindowCenterWidthExplanation, IconImageSequence,
+                DataSetTrailingPadding, SourceImageSequence, DerivationDescription, DerivationCodeSequence,
+                NumberOfFrames, PlanarConfiguration, PixelAspectRatio, ReferencedImageEvidenceSequence,
+                new AttributeTag(0x0008, 0x9154));
         AttributeList out = new AttributeList();
+        for (var e : source.entrySet()) {
+            AttributeTag tag = e.getKey();
+            if (tag.getGroup() == 0x0002 || tag.getGroup() % 2 == 1 || (tag.getGroup() & 0xFF00) == 0x6000
+                    || tag.getElement() == 0 || dropped.contains(tag)) {
+                continue;
+            }
+            out.put(tag, e.getValue());
+        }
+        return out;
+    }
+
+    /**
+     * Everything but the pixels and the file meta information: Secondary Capture when {@code keptSopClass} is null,
+     * else the source's dataset (CT, MR) with new identity and derivation.
+     */
+    private static AttributeList header(DerivedDicom.Request request, LocalDateTime now, String keptSopClass)
+            throws DicomException {
+        AttributeList source = request.source;
+        AttributeList out = keptSopClass == null ? new AttributeList() : copyOfSource(source);
         for (AttributeTag tag : IF_PRESENT) {
             if (source.get(tag) != null) {
                 out.put(tag, source.get(tag));
@@ -87,7 +150,7 @@ final class DerivedDataset {
         }
         SpecificCharacterSet charset = charsetOf(out);
 
-        put(out, SOPClassUID, DerivedDicom.SECONDARY_CAPTURE, null);
+        put(out, SOPClassUID, keptSopClass == null ? DerivedDicom.SECONDARY_CAPTURE : keptSopClass, null);
         put(out, SOPInstanceUID, Uids.newUid(), null);
         put(out, InstanceCreationDate, date(now), null);
         put(out, InstanceCreationTime, time(now), null);
@@ -100,17 +163,31 @@ final class DerivedDataset {
         put(out, SeriesTime, time(request.seriesCreated), null);
         put(out, SeriesDescription, seriesDescription, charset);
 
-        put(out, ConversionType, "WSD", null); // workstation
-        put(out, SecondaryCaptureDeviceManufacturer, MANUFACTURER, null);
-        put(out, SecondaryCaptureDeviceSoftwareVersions, SOFTWARE_VERSION, null);
+        if (keptSopClass == null) {
+            put(out, ConversionType, "WSD", null); // workstation
+            put(out, SecondaryCaptureDeviceManufacturer, MANUFACTURER, null);
+            put(out, SecondaryCaptureDeviceSoftwareVersions, SOFTWARE_VERSION, null);
+        }
 
         put(out, InstanceNumber, Integer.toString(instanceNumber(request)), null);
-        out.putNewAttribute(PatientOrientation); // Type 2C: an SC image has no patient geometry
+        if (keptSopClass == null) {
+            out.putNewAttribute(PatientOrientation); // Type 2C: an SC image has no patient geometry
+        }
         put(out, ContentDate, date(now), null);
         put(out, ContentTime, time(now), null);
-        put(out, DateOfSecondaryCapture, date(now), null);
-        put(out, TimeOfSecondaryCapture, time(now), null);
-        put(out, ImageType, "DERIVED", null).addValue("SECONDARY");
+        if (keptSopClass == null) {
+            put(out, DateOfSecondaryCapture, date(now), null);
+            put(out, TimeOfSecondaryCapture, time(now), null);
+        }
+        Attribute imageType = put(out, ImageType, "DERIVED", null);
+        imageType.addValue("SECONDARY");
+        if (keptSopClass != null) {
+            // CT and MR define value 3 (AXIAL, LOCALIZER; image flavour) and on: they still describe the image
+            String[] values = source.get(ImageType) == null ? null : source.get(ImageType).getStringValues();
+            for (int i = 2; values != null && i < values.length; i++) {
+                imageType.addValue(values[i]);
+            }
+        }
         if (derivation != null) {
             put(out, DerivationDescription, derivation, charset);
         }
@@ -125,10 +202,110 @@ final class DerivedDataset {
         if (request.referencesSource) {
             out.put(SourceImageSequence, sourceReference(request));
         }
+        contributingEquipment(out, request, now, keptSopClass != null);
         lossyFromTransferSyntax(source, out);
-        pixels(out, raster);
-        fileMetaInformation(out, request.sourceAeTitle);
         return out;
+    }
+
+    /** One Contributing Equipment Sequence item per {@link DerivedDicom.Contributor}, after the source's own. */
+    private static void contributingEquipment(AttributeList out, DerivedDicom.Request request, LocalDateTime now,
+            boolean keepSourceItems) throws DicomException {
+        if (request.contributors.isEmpty()) {
+            return;
+        }
+        SequenceAttribute sequence = new SequenceAttribute(ContributingEquipmentSequence);
+        if (keepSourceItems && request.source.get(ContributingEquipmentSequence) instanceof SequenceAttribute old) {
+            for (int i = 0; i < old.getNumberOfItems(); i++) {
+                sequence.addItem(old.getItem(i));
+            }
+        }
+        for (DerivedDicom.Contributor c : request.contributors) {
+            AttributeList item = new AttributeList();
+            put(item, Manufacturer, MANUFACTURER, null);
+            put(item, ManufacturerModelName, cut(c.modelName(), DerivedDicom.MAX_LO), null);
+            Attribute versions = put(item, SoftwareVersions, cut(c.version().isEmpty() ? "unknown" : c.version(),
+                    DerivedDicom.MAX_LO), null);
+            if (!c.sha256().isEmpty()) {
+                versions.addValue(c.sha256());
+            }
+            SequenceAttribute purpose = new SequenceAttribute(PurposeOfReferenceCodeSequence);
+            purpose.addItem(new CodedSequenceItem("109103", "DCM", "Modifying Equipment").getAttributeList());
+            item.put(PurposeOfReferenceCodeSequence, purpose);
+            Attribute when = new com.pixelmed.dicom.DateTimeAttribute(CONTRIBUTION_DATE_TIME);
+            when.addValue(DATE.format(now) + TIME.format(now));
+            item.put(when);
+            String text = c.description() + (c.sha256().isEmpty() ? "" : (c.description().isEmpty() ? "" : "; ")
+                    + "sha256:" + c.sha256());
+            if (!text.isEmpty()) {
+                put(item, ContributionDescription, cut(text.replaceAll("\\p{Cntrl}", " "), 1024), null);
+            }
+            sequence.addItem(item);
+        }
+        out.put(ContributingEquipmentSequence, sequence);
+    }
+
+    /**
+     * Image Pixel module for grey stored values: the source's MONOCHROME1/2 (MONOCHROME2 when it had another),
+     * Bits Stored and Pixel Representation of the raster, Bits Allocated 16 (8 when the raster and the source are
+     * both 8-bit), the source's rescale (with Rescale Type "US" for a Secondary Capture that lacks one) and the
+     * request's window, else the source's windows.
+     */
+    private static void greyPixels(AttributeList out, DerivedDicom.Request request, GrayRaster16 raster)
+            throws DicomException {
+        AttributeList source = request.source;
+        String photometric = DicomCodec.string(source, PhotometricInterpretation);
+        long sourceAllocated = parse(source, BitsAllocated, 16);
+        int allocated = raster.bitsStored() <= 8 && sourceAllocated == 8 ? 8 : 16;
+        putInt(out, SamplesPerPixel, 1);
+        put(out, PhotometricInterpretation, photometric.equals("MONOCHROME1") ? "MONOCHROME1" : "MONOCHROME2", null);
+        out.remove(PlanarConfiguration);
+        putInt(out, Rows, raster.height());
+        putInt(out, Columns, raster.width());
+        putInt(out, BitsAllocated, allocated);
+        putInt(out, BitsStored, raster.bitsStored());
+        putInt(out, HighBit, raster.bitsStored() - 1);
+        putInt(out, PixelRepresentation, raster.signed() ? 1 : 0);
+        if (out.get(RescaleSlope) == null && (source.get(RescaleSlope) != null || source.get(RescaleIntercept) != null)) {
+            put(out, RescaleIntercept, orDefault(source, RescaleIntercept, "0"), null);
+            put(out, RescaleSlope, orDefault(source, RescaleSlope, "1"), null);
+            put(out, RescaleType, orDefault(source, RescaleType, "US"), null);
+        }
+        if (request.window != null) {
+            put(out, WindowCenter, decimal(request.window.center()), null);
+            put(out, WindowWidth, decimal(request.window.width()), null);
+        } else if (source.get(WindowCenter) != null && source.get(WindowWidth) != null) {
+            out.put(WindowCenter, source.get(WindowCenter));
+            out.put(WindowWidth, source.get(WindowWidth));
+        }
+        short[] words = raster.words();
+        if (allocated == 8) {
+            byte[] bytes = new byte[words.length];
+            for (int i = 0; i < bytes.length; i++) {
+                bytes[i] = (byte) words[i];
+            }
+            OtherByteAttribute pixelData = new OtherByteAttribute(PixelData);
+            pixelData.setValues(bytes);
+            out.put(PixelData, pixelData);
+        } else {
+            OtherWordAttribute pixelData = new OtherWordAttribute(PixelData);
+            pixelData.setValues(words.clone());
+            out.put(PixelData, pixelData);
+        }
+    }
+
+    private static String orDefault(AttributeList list, AttributeTag tag, String fallback) {
+        String v = DicomCodec.string(list, tag);
+        return v.isEmpty() ? fallback : v;
+    }
+
+    /** A DS value (at most 16 characters) for a window parameter. */
+    static String decimal(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return Long.toString((long) v);
+        }
+        String text = new java.math.BigDecimal(v).round(new java.math.MathContext(10)).stripTrailingZeros()
+                .toPlainString();
+        return text.length() <= 16 ? text : String.format(java.util.Locale.ROOT, "%.6e", v);
     }
 
     private static SequenceAttribute sourceReference(DerivedDicom.Request request) throws DicomException {

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Objects;
 import org.medjava.codec.ImageCodec;
 import org.medjava.codec.ImageDecodeException;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Raster;
 
 /**
@@ -36,6 +37,32 @@ import org.medjava.filter.Raster;
 public final class DerivedDicom {
     /** Secondary Capture Image Storage. */
     public static final String SECONDARY_CAPTURE = "1.2.840.10008.5.1.4.1.1.7";
+    /** CT Image Storage: a grey derived image of a CT stays a CT (ImageType DERIVED\SECONDARY). */
+    public static final String CT_IMAGE = "1.2.840.10008.5.1.4.1.1.2";
+    /** MR Image Storage: a grey derived image of an MR stays an MR (ImageType DERIVED\SECONDARY). */
+    public static final String MR_IMAGE = "1.2.840.10008.5.1.4.1.1.4";
+
+    /**
+     * Software that changed the pixels, recorded as one item of the Contributing Equipment Sequence (0018,A001):
+     * Manufacturer "MedJava", Manufacturer's Model Name = {@code modelName} (a filter plugin's id), Software Versions
+     * = {@code version} and the 64 hex digits of {@code sha256} (LO holds 64 characters, so the digits go without a
+     * "sha256:" prefix; the Contribution Description repeats them with it), Purpose of Reference (DCM 109103
+     * "Modifying Equipment"), Contribution Date Time, and Contribution Description = {@code description} (e.g. the
+     * filter step) followed by "; sha256:&lt;hex&gt;".
+     *
+     * @param sha256 64 hex digits, or null/empty when unknown
+     */
+    public record Contributor(String modelName, String version, String sha256, String description) {
+        public Contributor {
+            java.util.Objects.requireNonNull(modelName, "modelName");
+            if (sha256 != null && !sha256.isEmpty() && !sha256.matches("[0-9a-fA-F]{64}")) {
+                throw new IllegalArgumentException("sha256 must be 64 hex digits, got \"" + sha256 + "\"");
+            }
+            sha256 = sha256 == null ? "" : sha256.toLowerCase(java.util.Locale.ROOT);
+            version = version == null ? "" : version;
+            description = description == null ? "" : description;
+        }
+    }
     /** Derivation Description is ST: at most 1024 characters; longer text is cut. */
     public static final int MAX_DERIVATION_DESCRIPTION = 1024;
     /** LO values (Series Description) hold at most 64 characters. */
@@ -149,6 +176,8 @@ public final class DerivedDicom {
         String seriesDescription;
         String derivationDescription;
         List<DerivationCode> derivationCodes = List.of();
+        List<Contributor> contributors = List.of();
+        Window window;
         int sourceFrame = -1;
         int instanceNumber = -1;
         String sourceAeTitle;
@@ -167,6 +196,25 @@ public final class DerivedDicom {
         /** CID 7203 codes for the Derivation Code Sequence; none by default (the sequence is then left out). */
         public Request derivationCodes(DerivationCode... codes) {
             this.derivationCodes = List.of(codes);
+            return this;
+        }
+
+        /**
+         * The software that changed the pixels, one Contributing Equipment Sequence item each, in order; none by
+         * default.
+         */
+        public Request contributors(List<Contributor> contributors) {
+            this.contributors = List.copyOf(contributors);
+            return this;
+        }
+
+        /**
+         * The Window Center/Width of grey objects written at the source's depth ({@link #write(GrayRaster16,
+         * OutputStream)}); null (default) keeps the source's own windows. 8-bit objects always carry the identity
+         * window.
+         */
+        public Request window(Window window) {
+            this.window = window;
             return this;
         }
 
@@ -244,9 +292,54 @@ public final class DerivedDicom {
             }
         }
 
+        /**
+         * The complete object for grey stored values at the source's depth ({@link #write(GrayRaster16,
+         * OutputStream)}), file meta information included, with a new SOP Instance UID.
+         */
+        public AttributeList attributes(GrayRaster16 raster) throws IOException {
+            try {
+                return DerivedDataset.buildGrey(this, raster, LocalDateTime.now());
+            } catch (DicomException e) {
+                throw new IOException("cannot build the derived DICOM object: " + e.getMessage(), e);
+            }
+        }
+
+        /**
+         * Writes a new object holding grey stored values (e.g. the filtered {@link DicomImage#grayRaster()}) at the
+         * raster's depth: Bits Stored and Pixel Representation of the raster, Bits Allocated 16 (8 for rasters of up
+         * to 8 bits from 8-bit sources), the source's photometric interpretation, rescale and spacing. A CT or MR
+         * source gives a CT or MR Image Storage object (ImageType DERIVED\SECONDARY), anything else a Secondary
+         * Capture. {@code out} stays open.
+         */
+        public DicomAttributes write(GrayRaster16 raster, OutputStream out) throws IOException {
+            return write(attributes(raster), out, raster.width(), raster.height());
+        }
+
+        /** The bytes of a new object for grey {@code raster} ({@link #write(GrayRaster16, OutputStream)}). */
+        public byte[] toBytes(GrayRaster16 raster) throws IOException {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(2 * raster.width() * raster.height() + 8192);
+            write(raster, out);
+            return out.toByteArray();
+        }
+
+        /** Writes a new object for grey {@code raster} to {@code file} atomically. */
+        public DicomAttributes write(GrayRaster16 raster, Path file) throws IOException {
+            Objects.requireNonNull(raster, "raster");
+            DicomAttributes[] written = new DicomAttributes[1];
+            ImageCodec.writeAtomically(file, out -> {
+                written[0] = write(raster, out);
+                out.flush();
+            });
+            return written[0];
+        }
+
         /** Writes a new object for {@code raster} to {@code out}, which stays open. */
         public DicomAttributes write(Raster raster, OutputStream out) throws IOException {
-            AttributeList list = attributes(raster);
+            return write(attributes(raster), out, raster.width(), raster.height());
+        }
+
+        private DicomAttributes write(AttributeList list, OutputStream out, int width, int height)
+                throws IOException {
             OutputStream unclosed = new FilterOutputStream(out) {
                 @Override
                 public void write(byte[] b, int off, int len) throws IOException {
@@ -264,8 +357,8 @@ public final class DerivedDicom {
                 throw new IOException("cannot write the derived DICOM object: " + e.getMessage(), e);
             }
             DicomAttributes written = DerivedDataset.describe(list);
-            LOG.log(Level.DEBUG, "wrote derived Secondary Capture {0} of series {1}, {2}x{3}", written
-                    .sopInstanceUid(), written.seriesInstanceUid(), raster.width(), raster.height());
+            LOG.log(Level.DEBUG, "wrote derived {0} {1} of series {2}, {3}x{4}", written.sopClassUid(),
+                    written.sopInstanceUid(), written.seriesInstanceUid(), width, height);
             return written;
         }
 

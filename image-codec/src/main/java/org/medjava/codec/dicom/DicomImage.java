@@ -3,6 +3,7 @@ package org.medjava.codec.dicom;
 import com.pixelmed.dicom.AttributeList;
 import java.util.List;
 import java.util.Optional;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Raster;
 
 /**
@@ -107,6 +108,79 @@ public final class DicomImage {
     public int[] storedValues() {
         requireGrey();
         return values;
+    }
+
+    /**
+     * Whether the filters can run on this frame's stored values: grey (MONOCHROME1/2) of 1..16 bits stored, signed
+     * or unsigned ({@link #grayRaster()}).
+     */
+    public boolean isGray16() {
+        return isGrey() && bitsStored <= 16;
+    }
+
+    /**
+     * Whether this frame is colour held as 8-bit RGB without loss (8 or fewer bits per channel, or palette colour):
+     * the data the 8-bit filters serve. Colour of more than 8 bits per channel is shown reduced to 8 bits, but is
+     * not filtered.
+     */
+    public boolean isRgb8() {
+        return !isGrey() && (bitsStored <= 8 || "PALETTE COLOR".equals(photometric));
+    }
+
+    /**
+     * What the data is, for messages of hosts that refuse it: e.g. "12-bit signed grey", "32-bit unsigned grey",
+     * "16-bit RGB colour", "8-bit YBR_FULL_422 colour".
+     */
+    public String dataDescription() {
+        if (isGrey()) {
+            return GrayRaster16.describe(bitsStored, signed);
+        }
+        return bitsStored + "-bit " + photometric + " colour";
+    }
+
+    /**
+     * The frame's stored values as a grey raster (a new copy): Bits Stored bits, signed where Pixel Representation
+     * says so, as the filters of docs/xv-filters-16bit.md take them. Rescale, windows and MONOCHROME1 stay with this
+     * image ({@link #withStoredValues}, {@link #render(Window)}).
+     *
+     * @throws UnsupportedDicomException for colour frames and grey frames of more than 16 bits stored, naming the data
+     */
+    public GrayRaster16 grayRaster() throws UnsupportedDicomException {
+        if (!isGray16()) {
+            throw new UnsupportedDicomException("DICOM " + dataDescription() + " data has no 16-bit grey raster: "
+                    + "only MONOCHROME1/MONOCHROME2 frames of 1 to 16 bits stored are filtered on their stored values");
+        }
+        short[] words = new short[values.length];
+        for (int i = 0; i < words.length; i++) {
+            words[i] = (short) values[i];
+        }
+        return new GrayRaster16(columns, rows, bitsStored, signed, words);
+    }
+
+    /**
+     * This image with the stored values of {@code raster} (e.g. a filtered copy of {@link #grayRaster()}): same
+     * header, rescale, windows and photometric interpretation, so {@link #render(Window)} windows the new values
+     * exactly as it windows this image's own.
+     *
+     * @throws IllegalArgumentException if {@code raster} differs from this frame in size, bits stored or signedness
+     * @throws IllegalStateException for a frame that is not 16-bit grey
+     */
+    public DicomImage withStoredValues(GrayRaster16 raster) {
+        if (!isGray16()) {
+            throw new IllegalStateException(dataDescription() + " image has no 16-bit grey stored values");
+        }
+        if (raster.width() != columns || raster.height() != rows || raster.bitsStored() != bitsStored
+                || raster.signed() != signed) {
+            throw new IllegalArgumentException(raster + " does not match the " + columns + "x" + rows + " "
+                    + dataDescription() + " frame");
+        }
+        short[] words = raster.words();
+        int[] v = new int[words.length];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = GrayRaster16.value(words[i], signed);
+        }
+        return new DicomImage(header, attributes, columns, rows, frame, frameCount, photometric, bitsStored, signed,
+                rescaleSlope, rescaleIntercept, windowPresets, v, null);
     }
 
     /** Stored value times Rescale Slope plus Rescale Intercept (e.g. Hounsfield units for CT). */

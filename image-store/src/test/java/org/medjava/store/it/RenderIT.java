@@ -17,6 +17,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.medjava.codec.ImageCodec;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.Window;
+import org.medjava.codec.dicom.DicomImage;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
@@ -70,11 +72,12 @@ class RenderIT {
     void appliesAFilterChainToARegionExactlyAsThePluginsDoLocally() throws Exception {
         String query = "?render=png&window=40,400&region=10,20,80,60&filter=blur:n=5&filter=sharpen:p=50";
         Raster served = ImageCodec.read(admin.get("/images/it/render/ct.dcm" + query).body());
-        Raster expected = DicomCodec.read(CT).render(new Window(40, 400));
+        // grey DICOM: filters on the stored values first, the window second
+        DicomImage ct = DicomCodec.read(CT);
         Region region = Region.parse("10,20,80,60");
-        expected = local.apply("blur", expected, region, Map.of("n", "5"), Implementation.OPTIMIZED);
-        expected = local.apply("sharpen", expected, region, Map.of("p", "50"), Implementation.OPTIMIZED);
-        assertSame(served, expected);
+        GrayRaster16 stored = local.apply("blur", ct.grayRaster(), region, Map.of("n", "5"), Implementation.OPTIMIZED);
+        stored = local.apply("sharpen", stored, region, Map.of("p", "50"), Implementation.OPTIMIZED);
+        assertSame(served, ct.withStoredValues(stored).render(new Window(40, 400)));
 
         Raster gif = ImageCodec.read(admin.get("/images/it/render/ct.gif?render=png&filter=edge-detect").body());
         Raster gifExpected = local.apply("edge-detect", ImageCodec.read(Samples.bytes(Samples.gif("ct-small.gif"))),
@@ -136,7 +139,17 @@ class RenderIT {
         Raster served = ImageCodec.read(admin.get("/images/it/render/ct.dcm?render=png&window=40,400"
                 + "&region=10,20,80,60&filter=blur:n=5&filter=sharpen:p=50").body());
         byte[] stored = admin.get("/images/" + path).body();
-        assertSame(DicomCodec.read(stored, 0, 1 << 24).render(), served);
+        DicomImage derived = DicomCodec.read(stored, 0, 1 << 24);
+        assertSame(derived.render(), served);
+        // at the source's depth: a derived CT holding the filtered stored values, with the CT's rescale (HU)
+        DicomImage ct = DicomCodec.read(CT);
+        GrayRaster16 expected = local.apply("blur", ct.grayRaster(), Region.parse("10,20,80,60"), Map.of("n", "5"),
+                Implementation.OPTIMIZED);
+        expected = local.apply("sharpen", expected, Region.parse("10,20,80,60"), Map.of("p", "50"),
+                Implementation.OPTIMIZED);
+        assertThat(derived.attributes().sopClassUid()).isEqualTo("1.2.840.10008.5.1.4.1.1.2");
+        assertThat(derived.grayRaster().sameContent(expected)).isTrue();
+        assertThat(derived.rescaleIntercept()).isEqualTo(ct.rescaleIntercept());
         HttpResponse<String> indexed = admin.getJson("/index/series/" + answer.getString("seriesUid") + "/instances");
         assertThat(indexed.body()).contains(answer.getString("sopInstanceUid"));
 

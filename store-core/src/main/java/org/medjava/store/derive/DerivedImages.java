@@ -34,11 +34,14 @@ import org.medjava.store.repo.StorePath;
 import org.medjava.store.storage.LocalCopy;
 
 /**
- * Filtered images kept as derived DICOM: a stored DICOM image is rendered through the request's window and filter
- * chain, and the result is stored through the ingest door as a Secondary Capture of the same patient and study
- * (landing where network-received objects land), referencing its source (Source Image Sequence, with the frame),
- * with the window, the chain and the plugin id, version and SHA-256 of every filter in its Derivation Description
- * and CID 7203 codes where one fits. Saving the same chain over images of one series gives one derived series: its
+ * Filtered images kept as derived DICOM, stored through the ingest door (landing where network-received objects
+ * land). A grey source is filtered on its stored values and kept at its own depth (a CT stays a CT, an MR an MR,
+ * with ImageType DERIVED\SECONDARY, rescale and geometry; other grey sources become Secondary Captures), the
+ * request's window becoming the object's Window Center/Width; a colour source is windowed, filtered and kept as an
+ * 8-bit Secondary Capture. Either references its source (Source Image Sequence, with the frame), and records the
+ * window, the chain and the plugin id, version and SHA-256 of every filter in its Derivation Description, CID 7203
+ * codes where one fits, and one Contributing Equipment Sequence item per step (Manufacturer MedJava, Model Name =
+ * plugin id, Software Versions = version and SHA-256). Saving the same chain over images of one series gives one derived series: its
  * UID is a name-based UUID of the source series, window and chain.
  */
 public final class DerivedImages {
@@ -76,8 +79,12 @@ public final class DerivedImages {
             throw new StoreException(StoreException.Kind.UNPROCESSABLE, "cannot decode " + source.relative() + ": "
                     + e.getMessage(), e);
         }
-        Raster rendered = request.window() == null ? image.render() : image.render(request.window());
-        Raster filtered = renderer.filter(rendered, request);
+        // Grey: the filtered stored values at the source's depth, the window as the object's own. Colour: 8-bit RGB.
+        // (Grey of more than 16 bits, unfiltered, is kept windowed to 8 bits as before.)
+        RenderService.requireFilterable(image, request);
+        boolean grey = image.isGray16();
+        DicomImage filteredGrey = grey ? renderer.filterStoredValues(image, request) : null;
+        Raster filteredColour = grey ? null : renderer.filter(RenderService.window(image, request), request);
 
         String chain = describe(request.filters());
         String window = request.window() == null ? "the image's own" : request.window().center() + ","
@@ -96,11 +103,17 @@ public final class DerivedImages {
                 .derivationCodes(DerivationCode.forFilters(request.filters().stream()
                         .map(RenderRequest.FilterStep::filterId).toList()))
                 .seriesDescription(chain.isEmpty() ? "MedJava: windowed" : "MedJava: " + chain)
-                .seriesInstanceUid(seriesUid(sourceSeries, window, chain, request));
+                .seriesInstanceUid(seriesUid(sourceSeries, window, chain, request))
+                .window(request.window())
+                .contributors(contributors(request.filters()));
 
         Path staged = ingest.newStagingFile();
         try (OutputStream out = Files.newOutputStream(staged)) {
-            derived.write(filtered, out);
+            if (grey) {
+                derived.write(filteredGrey.grayRaster(), out);
+            } else {
+                derived.write(filteredColour, out);
+            }
         }
         try {
             return ingest.receive(staged, Expected.NOTHING);
@@ -121,6 +134,16 @@ public final class DerivedImages {
                 .map(id -> registry.plugin(id).map(this::describe).orElse(id))
                 .collect(Collectors.joining(", "));
         return plugins.isEmpty() ? "" : "; plugins: " + plugins;
+    }
+
+    /** One Contributing Equipment item per step: the plugin that ran it, its version and SHA-256, the step. */
+    private List<DerivedDicom.Contributor> contributors(List<RenderRequest.FilterStep> steps) {
+        return steps.stream().map(step -> {
+            var plugin = registry.filter(step.filterId()).map(FilterInfo::pluginId).flatMap(registry::plugin);
+            return new DerivedDicom.Contributor(plugin.map(PluginInfo::id).orElse(step.filterId()),
+                    plugin.map(PluginInfo::version).orElse(""), plugin.map(PluginInfo::sha256).orElse(""),
+                    step.toString());
+        }).toList();
     }
 
     private String describe(PluginInfo p) {

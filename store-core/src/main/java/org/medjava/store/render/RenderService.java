@@ -9,15 +9,18 @@ import org.medjava.codec.ImageCodec;
 import org.medjava.codec.ImageDecodeException;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.DicomImage;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.InvalidParameterException;
+import org.medjava.filter.UnsupportedDataException;
 import org.medjava.filter.Raster;
 import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.RegistryException;
 import org.medjava.store.StoreException;
 
 /**
- * Server-side rendering: decode a stored image (DICOM through its VOI window), run a filter chain through the
- * registry, encode as PNG, GIF or JPEG. The chain is validated before the image is read, so a typo costs nothing.
+ * Server-side rendering: decode a stored image, run a filter chain through the registry, encode as PNG, GIF or JPEG.
+ * Grey DICOM is filtered on its stored values, then windowed; everything else is windowed (DICOM colour ignores
+ * windows) or decoded to 8-bit RGB, then filtered (see {@link #render(Path, boolean, RenderRequest, Timings)}). The chain is validated before the image is read, so a typo costs nothing.
  */
 public final class RenderService {
 
@@ -34,20 +37,93 @@ public final class RenderService {
         return render(file, dicom, request, new Timings());
     }
 
-    /** As {@link #render(Path, boolean, RenderRequest)}, noting in {@code timings} how long each phase took. */
+    /**
+     * As {@link #render(Path, boolean, RenderRequest)}, noting in {@code timings} how long each phase took.
+     *
+     * <p>Order: a grey DICOM frame with filters is filtered on its stored values (a 16-bit grey raster, so
+     * Hounsfield units survive), then windowed (the request's window, else the image's own, else the range of the
+     * filtered values) to 8 bits. Everything else (colour DICOM, PNG, GIF, ...) is decoded to 8-bit RGB (DICOM
+     * through its window), then filtered.
+     */
     public byte[] render(Path file, boolean dicom, RenderRequest request, Timings timings) throws IOException {
         validate(request);
         long t0 = System.nanoTime();
-        Raster raster = decode(file, dicom, request);
-        long t1 = System.nanoTime();
-        raster = filter(raster, request);
-        long t2 = System.nanoTime();
+        Raster raster;
+        long t1;
+        long t2;
+        if (dicom) {
+            DicomImage image = read(file, request);
+            t1 = System.nanoTime();
+            if (!request.filters().isEmpty() && image.isGrey()) {
+                DicomImage filtered = filterStoredValues(image, request);
+                t2 = System.nanoTime();
+                raster = window(filtered, request);
+            } else {
+                requireFilterable(image, request);
+                raster = filter(window(image, request), request);
+                t2 = System.nanoTime();
+            }
+        } else {
+            raster = decode(file, false, request);
+            t1 = System.nanoTime();
+            raster = filter(raster, request);
+            t2 = System.nanoTime();
+        }
+        long t3 = System.nanoTime();
         ByteArrayOutputStream out = new ByteArrayOutputStream(raster.width() * raster.height() + 1024);
         ImageCodec.write(raster, request.format(), out);
         timings.decodeNanos = t1 - t0;
         timings.filterNanos = t2 - t1;
-        timings.encodeNanos = System.nanoTime() - t2;
+        timings.encodeNanos = System.nanoTime() - t3 + (t3 - t2);
         return out.toByteArray();
+    }
+
+    /**
+     * Runs the request's chain, in order, on the stored values of a grey DICOM frame ({@link DicomImage#grayRaster()},
+     * docs/xv-filters-16bit.md): the result has the frame's rescale, windows and photometric interpretation.
+     *
+     * @throws StoreException 422 for data no filter serves (grey of more than 16 bits) or a filter that does not
+     *     filter grey data, naming the data and the filter; 400 for a bad parameter; 409 for a suspended filter
+     */
+    public DicomImage filterStoredValues(DicomImage image, RenderRequest request) {
+        if (request.filters().isEmpty()) {
+            return image;
+        }
+        if (!image.isGray16()) {
+            throw unsupported(request.filters().get(0).filterId(), image);
+        }
+        GrayRaster16 raster;
+        try {
+            raster = image.grayRaster();
+        } catch (ImageDecodeException e) {
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, e.getMessage(), e);
+        }
+        for (RenderRequest.FilterStep step : request.filters()) {
+            GrayRaster16 in = raster;
+            raster = call(step, () -> registry.apply(step.filterId(), in, request.region(), step.params(),
+                    request.implementation()));
+        }
+        return image.withStoredValues(raster);
+    }
+
+    /** A frame through the request's window, else its own default (for grey frames; colour ignores windows). */
+    public static Raster window(DicomImage image, RenderRequest request) {
+        return request.window() == null ? image.render() : image.render(request.window());
+    }
+
+    /**
+     * Colour DICOM of more than 8 bits per channel and grey of more than 16 bits stored are shown, but not filtered:
+     * 422 naming the data and the first filter when the request filters them.
+     */
+    public static void requireFilterable(DicomImage image, RenderRequest request) {
+        if (!request.filters().isEmpty() && !image.isGray16() && !image.isRgb8()) {
+            throw unsupported(request.filters().get(0).filterId(), image);
+        }
+    }
+
+    private static StoreException unsupported(String filterId, DicomImage image) {
+        return new StoreException(StoreException.Kind.UNPROCESSABLE, new UnsupportedDataException(filterId,
+                image.dataDescription(), "8-bit RGB and 1..16-bit signed or unsigned grey only").getMessage());
     }
 
     /** Where a rendering spent its time (for the {@code Server-Timing} header a client can show). */
@@ -104,11 +180,19 @@ public final class RenderService {
         return out.toByteArray();
     }
 
+    private DicomImage read(Path file, RenderRequest request) throws IOException {
+        try {
+            return DicomCodec.read(Files.readAllBytes(file), request.frame(), maxPixels);
+        } catch (ImageDecodeException e) {
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "cannot render: " + e.getMessage()
+                    .replace(file.toString() + ": ", ""), e);
+        }
+    }
+
     private Raster decode(Path file, boolean dicom, RenderRequest request) throws IOException {
         try {
             if (dicom) {
-                DicomImage image = DicomCodec.read(Files.readAllBytes(file), request.frame(), maxPixels);
-                return request.window() == null ? image.render() : image.render(request.window());
+                return window(read(file, request), request);
             }
             if (request.frame() != 0) {
                 throw new StoreException(StoreException.Kind.BAD_REQUEST, "frame=" + request.frame()
@@ -127,8 +211,16 @@ public final class RenderService {
     }
 
     private Raster apply(RenderRequest.FilterStep step, Raster raster, RenderRequest request) {
+        return call(step, () -> registry.apply(step.filterId(), raster, request.region(), step.params(),
+                request.implementation()));
+    }
+
+    /** A registry call, its failures as the store's statuses. */
+    private static <T> T call(RenderRequest.FilterStep step, java.util.function.Supplier<T> body) {
         try {
-            return registry.apply(step.filterId(), raster, request.region(), step.params(), request.implementation());
+            return body.get();
+        } catch (UnsupportedDataException e) {
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, e.getMessage(), e);
         } catch (RegistryException.UnknownIdException | InvalidParameterException e) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage()); // removed since validation
         } catch (RegistryException.FilterUnavailableException e) {

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.codec.dicom.DicomCodec;
-import org.medjava.filter.Raster;
+import org.medjava.codec.dicom.DicomImage;
+import org.medjava.codec.dicom.Window;
 import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.store.StoreException;
 import org.medjava.store.index.DicomIndex;
@@ -81,7 +82,7 @@ class DerivedImagesTest {
     }
 
     @Test
-    void keepsTheFilteredPixelsAsASecondaryCaptureReferencingTheSource() throws Exception {
+    void keepsTheFilteredStoredValuesAsADerivedCtReferencingTheSource() throws Exception {
         Ingested r = derived.derive(StorePath.parse("studies/ct.dcm"),
                 request("window", "40,400", "filter", "fill", "region", "0,0,10,10"));
 
@@ -92,18 +93,44 @@ class DerivedImagesTest {
         AttributeList list = new AttributeList();
         list.read(new com.pixelmed.dicom.DicomInputStream(new ByteArrayInputStream(file)));
         assertThat(list.get(TagFromName.SOPClassUID).getSingleStringValueOrEmptyString())
-                .isEqualTo("1.2.840.10008.5.1.4.1.1.7");
+                .isEqualTo("1.2.840.10008.5.1.4.1.1.2"); // a derived CT stays a CT
+        assertThat(list.get(TagFromName.ImageType).getStringValues()).startsWith("DERIVED", "SECONDARY");
         SequenceAttribute source = (SequenceAttribute) list.get(TagFromName.SourceImageSequence);
         assertThat(source.getItem(0).getAttributeList().get(TagFromName.ReferencedSOPInstanceUID)
                 .getSingleStringValueOrEmptyString()).isEqualTo(SOP);
         String description = list.get(TagFromName.DerivationDescription).getSingleStringValueOrEmptyString();
         assertThat(description).contains("window 40.0,400.0").contains("filters: fill")
                 .contains("region").containsPattern("plugins: it-fill 77 sha256:[0-9a-f]{64}");
-        // the region was filled with 77; outside it, the windowed CT
-        Raster pixels = DicomCodec.read(file, 0, 1 << 24).render();
-        assertThat(pixels.rgb()[0] & 0xff).isEqualTo(77);
-        assertThat(pixels.rgb()[3 * (20 * pixels.width() + 20)] & 0xff).isNotEqualTo(77);
+        SequenceAttribute equipment = (SequenceAttribute) list.get(TagFromName.ContributingEquipmentSequence);
+        AttributeList item = equipment.getItem(equipment.getNumberOfItems() - 1).getAttributeList();
+        assertThat(item.get(TagFromName.ManufacturerModelName).getSingleStringValueOrEmptyString())
+                .isEqualTo("it-fill");
+        String[] versions = item.get(TagFromName.SoftwareVersions).getStringValues();
+        assertThat(versions[0]).isEqualTo("77");
+        assertThat(versions[1]).matches("[0-9a-f]{64}");
+        assertThat(item.get(TagFromName.ContributionDescription).getSingleStringValueOrEmptyString())
+                .startsWith("fill");
+
+        // the stored values: the region holds 77, outside it the CT's own values; same depth, rescale, window
+        DicomImage back = DicomCodec.read(file, 0, 1 << 24);
+        DicomImage ct = DicomCodec.read(Files.readAllBytes(dir.resolve("ct.dcm")), 0, 1 << 24);
+        assertThat(back.bitsStored()).isEqualTo(ct.bitsStored());
+        assertThat(back.isSigned()).isEqualTo(ct.isSigned());
+        assertThat(back.rescaleIntercept()).isEqualTo(ct.rescaleIntercept());
+        assertThat(back.windowPresets()).containsExactly(new Window(40, 400));
+        assertThat(back.storedValues()[0]).isEqualTo(77);
+        int inside = 20 * ct.width() + 20;
+        assertThat(back.storedValues()[inside]).isEqualTo(ct.storedValues()[inside]);
+        assertThat(back.modalityValue(20, 20)).isEqualTo(ct.modalityValue(20, 20));
         assertThat(index.instance(r.path().relative())).isPresent();
+    }
+
+    @Test
+    void aFilterWithoutGreyKernelsIsRefusedNamingDataAndFilter() throws Exception {
+        registry.load("it-fill", TestPlugins.fill(dir.resolve("rgb.jar"), 5, false), Map.of()); // replaces v77
+        assertThatThrownBy(() -> derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill")))
+                .isInstanceOf(StoreException.class).hasMessageContaining("fill cannot filter 16-bit signed grey")
+                .extracting(e -> ((StoreException) e).kind()).isEqualTo(StoreException.Kind.UNPROCESSABLE);
     }
 
     @Test
