@@ -54,8 +54,9 @@ class RunPlanTest {
         }
         assertThat(seen).contains("256 oil-paint java-straightforward " + JvmColumn.XINT)
                 .doesNotContain("4096 blur java-optimized " + JvmColumn.XINT);
-        // 16-bit grey: every implementation on u16, the optimized ones and OpenCV on s16 too
-        for (String size : RunPlan.FULL_SIZES) {
+        // 16-bit grey at 512² and 4096²: every implementation on u16, the optimized ones and OpenCV on s16 too
+        assertThat(seen).noneMatch(k -> k.startsWith("1024 ") && k.endsWith(" u16"));
+        for (String size : RunPlan.GRAY16_SIZES) {
             for (String filter : JavaFilters.ids()) {
                 for (Impl impl : Impl.values()) {
                     if (impl.supportsGray16(filter, GrayFormat.U16)) {
@@ -82,6 +83,11 @@ class RunPlanTest {
         assertThat(RunPlan.full(sizes, JavaFilters.ids(), false).benchmarkCount())
                 .isEqualTo(grey.benchmarkCount() + rgb.benchmarkCount());
         assertThat(RunPlan.quick().groups()).anySatisfy(g -> assertThat(g.grayFormats()).contains("u16", "s16"));
+        // --data gray16 measures whatever sizes were asked for; a run of both only 512² and 4096²
+        assertThat(RunPlan.full(List.of("1024"), JavaFilters.ids(), false, RunPlan.Data.GRAY16).benchmarkCount())
+                .isEqualTo(grey.benchmarkCount());
+        assertThat(RunPlan.full(List.of("1024"), JavaFilters.ids(), false).groups())
+                .noneSatisfy(g -> assertThat(g.gray16()).isTrue());
     }
 
     @Test
