@@ -4,7 +4,7 @@
  * Compiled once per optimization level; JNI_CLASS names the Java class the build belongs to
  * (CFiltersO2, CFiltersNative), so both libraries can be loaded into one JVM side by side.
  *
- * The pixel arrays are never copied: run() pins both Java byte[] with
+ * The pixel arrays are never copied: run() pins both Java byte[] (runGray16() both short[]) with
  * GetPrimitiveArrayCritical and hands the C filter the Java heap memory itself.
  */
 #include <jni.h>
@@ -101,6 +101,48 @@ JNIEXPORT jint JNICALL JNI_FN(run)(JNIEnv *env, jclass cls, jlong handle, jint i
         return MJ_ERR_NOMEM;
     }
     rc = mj_run(params, impl, (const uint8_t *)in, (uint8_t *)out, width, height, region);
+    (*env)->ReleasePrimitiveArrayCritical(env, dst, out, 0);
+    (*env)->ReleasePrimitiveArrayCritical(env, src, in, JNI_ABORT);
+    return rc;
+}
+
+/*
+ * The same for 16-bit grey data (docs/xv-filters-16bit.md): src and dst are Java short[] of width x height words,
+ * bits_stored 1..16, is_signed 0/1; dst must hold a copy of src. Returns an MJ_* code (MJ_ERR_ARG for a bad format
+ * or size). The values are not scanned against the range (the benchmark's input is valid by construction).
+ */
+JNIEXPORT jint JNICALL JNI_FN(runGray16)(JNIEnv *env, jclass cls, jlong handle, jint impl, jshortArray src,
+                                         jshortArray dst, jint width, jint height, jint bits_stored,
+                                         jboolean is_signed)
+{
+    const mj_params *params = (const mj_params *)(intptr_t)handle;
+    jsize need;
+    jshort *in;
+    jshort *out;
+    mj_region region;
+    mj_gray_format fmt;
+    int rc;
+    (void)cls;
+    if (params == NULL || src == NULL || dst == NULL || width < 1 || height < 1)
+        return MJ_ERR_ARG;
+    need = (jsize)((size_t)width * (size_t)height);
+    if ((*env)->GetArrayLength(env, src) != need || (*env)->GetArrayLength(env, dst) != need)
+        return MJ_ERR_ARG;
+    region.x = 0;
+    region.y = 0;
+    region.w = width;
+    region.h = height;
+    fmt.bits_stored = bits_stored;
+    fmt.is_signed = is_signed ? 1 : 0;
+    in = (jshort *)(*env)->GetPrimitiveArrayCritical(env, src, NULL);
+    if (in == NULL)
+        return MJ_ERR_NOMEM;
+    out = (jshort *)(*env)->GetPrimitiveArrayCritical(env, dst, NULL);
+    if (out == NULL) {
+        (*env)->ReleasePrimitiveArrayCritical(env, src, in, JNI_ABORT);
+        return MJ_ERR_NOMEM;
+    }
+    rc = mj_run_gray16(params, impl, (const uint16_t *)in, (uint16_t *)out, width, height, fmt, region);
     (*env)->ReleasePrimitiveArrayCritical(env, dst, out, 0);
     (*env)->ReleasePrimitiveArrayCritical(env, src, in, JNI_ABORT);
     return rc;

@@ -75,18 +75,26 @@ class QuickReportIT {
                 .containsAll(JavaFilters.ids()).contains("copy");
         assertThat(rows.stream().map(r -> r.get("series")).collect(Collectors.toSet()))
                 .contains("java-optimized", "c-optimized-O2", "c-optimized-native", "opencv", "java-optimized@xint");
+        assertThat(rows.stream().map(r -> r.get("data")).collect(Collectors.toSet()))
+                .containsExactlyInAnyOrder("rgb8", "u16", "s16");
     }
 
     @Test
     void everyFilterChartHasOneSeriesPerImplementationMeasured() throws Exception {
         List<Map<String, String>> rows = Csv.read(out.resolve("results.csv"));
         for (String filter : JavaFilters.ids()) {
-            Set<String> expected = rows.stream().filter(r -> r.get("filter").equals(filter) || r.get("filter")
-                    .equals("copy")).map(r -> r.get("series")).collect(Collectors.toCollection(TreeSet::new));
+            Set<String> expected = rows.stream().filter(r -> r.get("data").equals("rgb8"))
+                    .filter(r -> r.get("filter").equals(filter) || r.get("filter").equals("copy"))
+                    .map(r -> r.get("series")).collect(Collectors.toCollection(TreeSet::new));
             assertThat(seriesIn(out.resolve("charts/" + filter + ".svg"))).as(filter).isEqualTo(expected);
             BufferedImage png = ImageIO.read(out.resolve("charts/" + filter + ".png").toFile());
             assertThat(png.getWidth()).isGreaterThan(500);
         }
+        // the 16-bit chart: the series measured on unsigned grey data
+        Set<String> grey = rows.stream().filter(r -> r.get("data").equals("u16") && r.get("filter").equals("blur"))
+                .map(r -> r.get("series")).collect(Collectors.toCollection(TreeSet::new));
+        assertThat(grey).containsExactlyInAnyOrder("java-optimized", "c-optimized-O2", "opencv");
+        assertThat(seriesIn(out.resolve("charts/blur-gray16.svg"))).isEqualTo(grey);
         assertThat(seriesIn(out.resolve("charts/transport.svg")))
                 .containsExactlyInAnyOrder("c-sockets", "java-streams", "java-nio");
     }
@@ -109,13 +117,14 @@ class QuickReportIT {
         String md = Files.readString(out.resolve("summary.md"));
         assertThat(md).contains("CPU:", "JDK:", "C -O2:", "-O3 -march=native", "OpenCV", "commit:",
                 "Time per image at 256²", "Targets at 256²", "JNI ÷ C (best)", "Loopback TCP throughput",
-                "Interpreter (-Xint");
+                "Interpreter (-Xint", "16-bit grey: Java ÷ C and Java ÷ OpenCV per filter",
+                "16-bit grey s16 (16-bit signed, OpenCV 16S): time per image at 256²");
         assertThat(Files.readAllLines(out.resolve("raw/problems.txt"))).isEmpty();
         Document html = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(
                 new org.xml.sax.InputSource(new java.io.StringReader(Files.readString(out.resolve("index.html"))
                         .replace("<!DOCTYPE html>", ""))));
         NodeList imgs = html.getElementsByTagName("img");
-        assertThat(imgs.getLength()).isEqualTo(JavaFilters.ids().size() + 1);
+        assertThat(imgs.getLength()).isEqualTo(JavaFilters.ids().size() + 2); // + transport + blur-gray16
         for (int i = 0; i < imgs.getLength(); i++) {
             String src = ((Element) imgs.item(i)).getAttribute("src");
             assertThat(out.resolve(src)).isRegularFile();

@@ -1,11 +1,13 @@
 package org.medjava.bench.jni;
 
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Raster;
 
 /**
  * The C reference filters through JNI. The pixel arrays are handed to C without a copy (the bridge pins them with
  * {@code GetPrimitiveArrayCritical}); like a Java filter, {@link Prepared#run} expects {@code dst} to hold a copy of
- * {@code src} already and filters the whole image.
+ * {@code src} already and filters the whole image. Both the 8-bit RGB ports ({@link Prepared#run}) and the 16-bit grey
+ * ports ({@link Prepared#runGray16}) are reachable; the parameters are the same for both.
  */
 public final class CFilters {
     /** {@code MJ_IMPL_STRAIGHTFORWARD} and {@code MJ_IMPL_OPTIMIZED} of {@code medjava_filters.h}. */
@@ -60,6 +62,27 @@ public final class CFilters {
             int rc = build == CBuild.O2
                     ? CFiltersO2.run(handle, implementation, src.rgb(), dst.rgb(), src.width(), src.height())
                     : CFiltersNative.run(handle, implementation, src.rgb(), dst.rgb(), src.width(), src.height());
+            check(rc);
+        }
+
+        /**
+         * Runs the straightforward or optimized C grey port ({@code mj_run_gray16}) over the whole image; like
+         * {@link #run}, {@code dst} must hold a copy of {@code src}. The values are not checked against the range.
+         */
+        public void runGray16(int implementation, GrayRaster16 src, GrayRaster16 dst) {
+            if (handle == 0) {
+                throw new IllegalStateException("closed");
+            }
+            src.requireSameFormat(dst);
+            int rc = build == CBuild.O2
+                    ? CFiltersO2.runGray16(handle, implementation, src.words(), dst.words(), src.width(),
+                            src.height(), src.bitsStored(), src.signed())
+                    : CFiltersNative.runGray16(handle, implementation, src.words(), dst.words(), src.width(),
+                            src.height(), src.bitsStored(), src.signed());
+            check(rc);
+        }
+
+        private void check(int rc) {
             if (rc != 0) {
                 String text = build == CBuild.O2 ? CFiltersO2.errorText(rc) : CFiltersNative.errorText(rc);
                 throw new IllegalStateException("C filter failed (" + rc + "): " + text);

@@ -9,6 +9,10 @@ final class CFiltersO2 {
 
     static native int run(long handle, int implementation, byte[] src, byte[] dst, int width, int height);
 
+    /** 16-bit grey: {@code src}/{@code dst} of {@code width * height} words, a format of 1..16 bits. */
+    static native int runGray16(long handle, int implementation, short[] src, short[] dst, int width, int height,
+                                int bitsStored, boolean signed);
+
     static native void release(long handle);
 
     static native String buildInfo();

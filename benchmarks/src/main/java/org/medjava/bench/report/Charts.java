@@ -26,13 +26,18 @@ final class Charts {
      * baseline of each size as the floor.
      */
     static LineChart filterChart(String filter, List<Measurement> all) {
+        return filterChart(filter, all, filter + ": time per image (copy + filter, lower is better)");
+    }
+
+    /** {@link #filterChart(String, List)} with its own title (the 16-bit grey charts). */
+    static LineChart filterChart(String filter, List<Measurement> all, String title) {
         List<Measurement> mine = all.stream().filter(m -> m.isCopy() || filter.equals(m.filter()))
                 .collect(Collectors.toList());
         TreeMap<Long, ImageSize> sizes = new TreeMap<>();
         mine.stream().filter(m -> !m.isCopy()).forEach(m -> sizes.put(m.size().pixels(), m.size()));
         List<LineChart.Tick> ticks = sizes.values().stream()
                 .map(s -> new LineChart.Tick(s.pixels(), s.label())).collect(Collectors.toList());
-        LineChart chart = new LineChart(filter + ": time per image (copy + filter, lower is better)",
+        LineChart chart = new LineChart(title,
                 "image size (pixels, log scale)", "ms per image (log scale)", true, ticks, LineChart::number);
         Map<SeriesKey, List<Measurement>> bySeries = new TreeMap<>(Comparator.comparingInt(SeriesKey::order));
         for (Measurement m : mine) {

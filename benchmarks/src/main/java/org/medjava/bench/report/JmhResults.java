@@ -81,7 +81,9 @@ public final class JmhResults {
                 }
             }
         }
-        return new Measurement(filter, size, series, score, error, best, allocation(r), samples);
+        String data = r.get("benchmark").getAsString().endsWith("Gray16Benchmark.run")
+                ? params.get("format").getAsString() : Measurement.RGB8;
+        return new Measurement(filter, size, series, score, error, best, allocation(r), samples, data);
     }
 
     private static double allocation(JsonObject r) {

@@ -15,6 +15,19 @@ import org.medjava.bench.variant.JavaFilters;
 record ReportData(Map<String, String> environment, List<Measurement> measurements, List<HarnessResult> harness,
                   Throughput transport, Throughput store, List<String> problems) {
 
+    /** The same run restricted to measurements of one kind of data ({@link Measurement#data}). */
+    ReportData only(String kind) {
+        return new ReportData(environment, measurements.stream().filter(m -> kind.equals(m.data()))
+                .collect(Collectors.toList()), harness, transport, store, problems);
+    }
+
+    /** The grey formats measured ({@code u16}, {@code s16}), unsigned first. */
+    List<String> grayFormats() {
+        return measurements.stream().map(Measurement::data).filter(d -> !Measurement.RGB8.equals(d)).distinct()
+                .sorted(Comparator.comparing((String d) -> d.charAt(0) == 's').thenComparing(d -> d))
+                .collect(Collectors.toList());
+    }
+
     /** The filters measured, in the spec's order. */
     List<String> filters() {
         Set<String> seen = measurements.stream().filter(m -> !m.isCopy()).map(Measurement::filter)

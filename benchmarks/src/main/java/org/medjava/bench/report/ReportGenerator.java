@@ -43,22 +43,35 @@ public final class ReportGenerator {
         if (Files.isRegularFile(problemFile)) {
             problems.addAll(Files.readAllLines(problemFile));
         }
-        ReportData data = new ReportData(EnvironmentStep.read(raw.resolve("environment.properties")),
+        ReportData everything = new ReportData(EnvironmentStep.read(raw.resolve("environment.properties")),
                 JmhResults.measurements(jmh), HarnessResult.read(raw.resolve("c-harness.csv")),
                 Throughput.read(raw.resolve("transport.csv"), "impl", "buffer"),
                 Throughput.read(raw.resolve("store-http.csv"), "op", "size"), problems);
+        ReportData data = everything.only(Measurement.RGB8); // the 8-bit tables and charts
 
         List<Path> written = new ArrayList<>();
         written.add(write(out.resolve("jmh-results.json"),
                 new GsonBuilder().setPrettyPrinting().serializeSpecialFloatingPointValues().create()
                         .toJson(JmhResults.merged(jmh))));
-        written.add(write(out.resolve("results.csv"), resultsCsv(data)));
+        written.add(write(out.resolve("results.csv"), resultsCsv(everything)));
 
         Path charts = out.resolve("charts");
         List<String> chartNames = new ArrayList<>();
         for (String filter : data.filters()) {
             Charts.write(Charts.filterChart(filter, data.measurements()), charts, filter);
             chartNames.add(filter);
+        }
+        // the 16-bit grey charts (unsigned data: every implementation was measured on it)
+        List<String> formats = everything.grayFormats();
+        if (!formats.isEmpty()) {
+            ReportData grey = everything.only(formats.get(0));
+            for (String filter : grey.filters()) {
+                String name = filter + "-gray16";
+                LineChart chart = Charts.filterChart(filter, grey.measurements(),
+                        filter + ", 16-bit grey " + formats.get(0) + ": time per image (copy + filter, lower is better)");
+                Charts.write(chart, charts, name);
+                chartNames.add(name);
+            }
         }
         if (!data.transport().isEmpty()) {
             Charts.write(Charts.transportChart(data.transport()), charts, "transport");
@@ -73,6 +86,14 @@ public final class ReportGenerator {
             written.add(charts.resolve(name + ".png"));
         }
         List<Table> tables = new SummaryTables(data).all();
+        // the 16-bit tables beside the 8-bit ones: after the 8-bit times and targets
+        int at = 0;
+        for (int i = 0; i < tables.size(); i++) {
+            if (tables.get(i).title().startsWith("Time per image") || tables.get(i).title().startsWith("Targets")) {
+                at = i + 1;
+            }
+        }
+        tables.addAll(at, new Gray16Tables(everything).all());
         written.add(write(out.resolve("summary.md"), Summary.markdown(data, tables)));
         written.add(write(out.resolve("index.html"), Summary.html(data, tables, chartNames)));
         return written;
@@ -81,16 +102,17 @@ public final class ReportGenerator {
     static String resultsCsv(ReportData data) {
         StringBuilder csv = new StringBuilder(
                 "filter,size,width,height,pixels,series,implementation,jvm,score_ms,error_ms,best_ms,alloc_bytes_per_op,"
-                        + "samples,bit_exact\n");
+                        + "samples,bit_exact,data\n");
         data.measurements().stream()
-                .sorted(Comparator.comparing((Measurement m) -> m.isCopy() ? "" : m.filter())
+                .sorted(Comparator.comparing((Measurement m) -> !m.isRgb8()).thenComparing(Measurement::data)
+                        .thenComparing((Measurement m) -> m.isCopy() ? "" : m.filter())
                         .thenComparingLong(m -> m.size().pixels()).thenComparingInt(m -> m.series().order()))
-                .forEach(m -> csv.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%s,%s,%s,%.6f,%.6f,%.6f,%.1f,%d,%s%n",
+                .forEach(m -> csv.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%s,%s,%s,%.6f,%.6f,%.6f,%.1f,%d,%s,%s%n",
                         m.isCopy() ? "copy" : m.filter(), m.size(), m.size().width(), m.size().height(),
                         m.size().pixels(), m.series().id(), m.isCopy() ? "copy" : m.series().impl().id(),
                         m.series().jvm().id(), m.scoreMs(), Double.isNaN(m.errorMs()) ? 0.0 : m.errorMs(),
                         m.bestMs(), m.allocBytes(), m.samples(),
-                        m.isCopy() || m.series().impl() != org.medjava.bench.variant.Impl.OPENCV)));
+                        m.isCopy() || m.series().impl() != org.medjava.bench.variant.Impl.OPENCV, m.data())));
         return csv.toString();
     }
 

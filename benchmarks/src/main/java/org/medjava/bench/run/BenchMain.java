@@ -22,6 +22,7 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  *   [--quick]                 one small size, short iterations (~1 min): proves the pipeline
  *   [--out DIR]               default benchmarks/target/report (raw results in DIR/raw)
  *   [--sizes 256,4096,WxH]    [--filters blur,emboss]   narrow the full run
+ *   [--data rgb8|gray16|all]  the 8-bit RGB benchmarks, the 16-bit grey ones, or both (default)
  *   [--skip jmh,c,transport,store]
  *   report DIR                only regenerate the report from DIR/raw
  *   jmh [JMH options]         plain JMH (org.openjdk.jmh.Main) over FilterBenchmark and CopyBaseline, or over
@@ -48,7 +49,7 @@ public final class BenchMain {
             System.exit(new BenchMain().run(Options.parse(args)));
         } catch (IllegalArgumentException e) {
             System.err.println("bench: " + e.getMessage());
-            System.err.println("usage: bench [--quick] [--out DIR] [--sizes a,b] [--filters a,b] "
+            System.err.println("usage: bench [--quick] [--out DIR] [--sizes a,b] [--filters a,b] [--data rgb8|gray16|all] "
                     + "[--skip jmh,c,transport,store] | report [DIR] | jmh [JMH options]");
             System.exit(2);
         }
@@ -80,13 +81,15 @@ public final class BenchMain {
     }
 
     /** Command-line choices. */
-    record Options(boolean quick, Path out, List<String> sizes, List<String> filters, List<String> skip) {
+    record Options(boolean quick, Path out, List<String> sizes, List<String> filters, List<String> skip,
+                   RunPlan.Data data) {
         static Options parse(String[] args) {
             boolean quick = false;
             Path out = defaultOut();
             List<String> sizes = RunPlan.FULL_SIZES;
             List<String> filters = JavaFilters.ids();
             List<String> skip = List.of();
+            RunPlan.Data data = RunPlan.Data.ALL;
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
                 if (a.equals("--quick")) {
@@ -101,19 +104,21 @@ public final class BenchMain {
                 } else if (i + 1 < args.length && a.equals("--filters")) {
                     filters = List.of(args[++i].split(","));
                     filters.forEach(JavaFilters::get);
+                } else if (i + 1 < args.length && a.equals("--data")) {
+                    data = RunPlan.Data.parse(args[++i]);
                 } else if (i + 1 < args.length && a.equals("--skip")) {
                     skip = List.of(args[++i].split(","));
                 } else {
                     throw new IllegalArgumentException("unknown argument " + a);
                 }
             }
-            return new Options(quick, out.toAbsolutePath(), sizes, filters, skip);
+            return new Options(quick, out.toAbsolutePath(), sizes, filters, skip, data);
         }
     }
 
     int run(Options options) throws IOException {
         RunPlan plan = options.quick() ? RunPlan.quick()
-                : RunPlan.full(options.sizes(), options.filters(), !options.skip().contains("store"));
+                : RunPlan.full(options.sizes(), options.filters(), !options.skip().contains("store"), options.data());
         Path raw = options.out().resolve(ReportGenerator.RAW);
         clean(options.out());
         Files.createDirectories(raw);

@@ -6,6 +6,7 @@ import java.util.List;
 import org.medjava.bench.BenchPaths;
 import org.medjava.bench.CopyBaseline;
 import org.medjava.bench.FilterBenchmark;
+import org.medjava.bench.Gray16Benchmark;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
@@ -15,19 +16,33 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * One JMH run: a benchmark over sizes × filters × implementations (every combination valid) on one JVM column with
- * one timing. {@code filters} and {@code impls} are empty for the copy baseline.
+ * one timing. {@code filters} and {@code impls} are empty for the copy baseline. {@code grayFormats} empty: the 8-bit
+ * RGB {@link FilterBenchmark}; else the 16-bit grey {@link Gray16Benchmark} on each of these formats ({@code u16},
+ * {@code s16}).
  */
 public record JmhGroup(String name, boolean copyBaseline, List<String> sizes, List<String> filters,
-                       List<String> impls, JvmColumn jvm, Timing timing, List<String> extraJvmArgs) {
+                       List<String> impls, JvmColumn jvm, Timing timing, List<String> extraJvmArgs,
+                       List<String> grayFormats) {
+
+    /** An 8-bit RGB group (or the copy baseline). */
+    public JmhGroup(String name, boolean copyBaseline, List<String> sizes, List<String> filters, List<String> impls,
+                    JvmColumn jvm, Timing timing, List<String> extraJvmArgs) {
+        this(name, copyBaseline, sizes, filters, impls, jvm, timing, extraJvmArgs, List.of());
+    }
+
+    public boolean gray16() {
+        return !grayFormats.isEmpty();
+    }
 
     public int benchmarkCount() {
-        return copyBaseline ? sizes.size() : sizes.size() * filters.size() * impls.size();
+        return copyBaseline ? sizes.size()
+                : sizes.size() * filters.size() * impls.size() * Math.max(1, grayFormats.size());
     }
 
     public Options options(Path jsonResult) {
         ChainedOptionsBuilder b = new OptionsBuilder()
-                .include((copyBaseline ? CopyBaseline.class : FilterBenchmark.class).getName().replace(".", "\\.")
-                        + "\\.")
+                .include((copyBaseline ? CopyBaseline.class : gray16() ? Gray16Benchmark.class
+                        : FilterBenchmark.class).getName().replace(".", "\\.") + "\\.")
                 .param("size", sizes.toArray(new String[0]))
                 .forks(1)
                 .warmupIterations(timing.warmupIterations())
@@ -41,6 +56,9 @@ public record JmhGroup(String name, boolean copyBaseline, List<String> sizes, Li
                 .jvmArgs(jvmArgs().toArray(new String[0]));
         if (!copyBaseline) {
             b.param("filter", filters.toArray(new String[0])).param("impl", impls.toArray(new String[0]));
+        }
+        if (gray16()) {
+            b.param("format", grayFormats.toArray(new String[0]));
         }
         jvm.launcher().ifPresent(java -> b.jvm(java.toString()));
         return b.build();

@@ -3,12 +3,13 @@ package org.medjava.bench.run;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.medjava.bench.GrayFormat;
 import org.medjava.bench.ImageSize;
 import org.medjava.bench.variant.Impl;
 import org.medjava.bench.variant.JavaFilters;
 
 /**
- * What a benchmark run measures. {@link #full} is the report's run (about 30–40 minutes on 2 cores); {@link #quick}
+ * What a benchmark run measures. {@link #full} is the report's run (about 40–50 minutes on 2 cores, 16-bit grey included); {@link #quick}
  * proves the whole pipeline in about a minute (one small size, a few implementations per filter, one of each column).
  */
 public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, TransportPlan transport,
@@ -31,8 +32,90 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
     public static final List<String> XINT_SIZES = List.of("256", "512");
     public static final List<Integer> TRANSPORT_BUFFERS = List.of(1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072);
 
+    /** What the JMH groups measure: the 8-bit RGB filters, the 16-bit grey ones, or both. */
+    public enum Data {
+        RGB8, GRAY16, ALL;
+
+        public static Data parse(String text) {
+            switch (text) {
+                case "rgb8": return RGB8;
+                case "gray16": return GRAY16;
+                case "all": return ALL;
+                default: throw new IllegalArgumentException("--data must be rgb8, gray16 or all, got " + text);
+            }
+        }
+
+        boolean rgb8() {
+            return this != GRAY16;
+        }
+
+        boolean gray16() {
+            return this != RGB8;
+        }
+    }
+
+    /**
+     * Sizes of the 16-bit groups in a run of both kinds of data: the two the issue asks for (another ~10 minutes on
+     * 2 cores). {@code --data gray16} measures every requested size.
+     */
+    public static final List<String> GRAY16_SIZES = List.of("512", "4096");
+
+    /** The grey formats of the 16-bit groups: every implementation on u16, the fast ones and OpenCV also on s16. */
+    public static final List<String> GRAY_FORMATS = List.of("u16", "s16");
+
     public static RunPlan full(List<String> sizes, List<String> filters, boolean withStore) {
+        return full(sizes, filters, withStore, Data.ALL);
+    }
+
+    public static RunPlan full(List<String> sizes, List<String> filters, boolean withStore, Data data) {
         List<JmhGroup> groups = new ArrayList<>();
+        if (data.rgb8()) {
+            addRgb8(groups, sizes, filters);
+        }
+        if (data.gray16()) {
+            for (String size : sizes) {
+                if (data == Data.GRAY16 || GRAY16_SIZES.contains(size)) {
+                    addGray16(groups, size, filters);
+                }
+            }
+        }
+        return new RunPlan(data == Data.ALL ? "full" : "full " + data.name().toLowerCase(java.util.Locale.ROOT),
+                groups,
+                new HarnessPlan(sizes, filters, 0.2, 0.5),
+                new TransportPlan(TRANSPORT_BUFFERS, 256L << 20, 5),
+                new StorePlan(withStore, List.of(1, 4, 16, 64, 256), 3));
+    }
+
+    /**
+     * The 16-bit grey groups of one size: every Java and C implementation on u16 (OpenCV's 16U); Java optimized,
+     * C optimized at both levels and OpenCV on s16 (16S) too, for the ratios against OpenCV on signed data.
+     */
+    private static void addGray16(List<JmhGroup> groups, String size, List<String> filters) {
+        ImageSize s = ImageSize.parse(size);
+        List<Impl> slow = List.of(Impl.JAVA_STRAIGHTFORWARD, Impl.C_STRAIGHTFORWARD_O2, Impl.C_STRAIGHTFORWARD_NATIVE);
+        List<Impl> fast = List.of(Impl.JAVA_OPTIMIZED, Impl.JAVA_PARALLEL, Impl.C_OPTIMIZED_O2, Impl.C_OPTIMIZED_NATIVE);
+        List<Impl> signed = List.of(Impl.JAVA_OPTIMIZED, Impl.C_OPTIMIZED_O2, Impl.C_OPTIMIZED_NATIVE);
+        groups.add(gray16Group("gray16 " + size + " straightforward", size, filters, slow, "u16", Timing.full(s, true)));
+        groups.add(gray16Group("gray16 " + size, size, filters, fast, "u16", Timing.full(s, false)));
+        groups.add(gray16Group("gray16 s16 " + size, size, filters, signed, "s16", Timing.full(s, false)));
+        for (String format : GRAY_FORMATS) {
+            GrayFormat f = GrayFormat.parse(format);
+            List<String> openCv = filters.stream().filter(id -> Impl.OPENCV.supportsGray16(id, f))
+                    .collect(Collectors.toList());
+            if (!openCv.isEmpty()) {
+                groups.add(new JmhGroup("gray16 opencv " + format + " " + size, false, List.of(size), openCv,
+                        ids(List.of(Impl.OPENCV)), JvmColumn.JIT, Timing.full(s, false), List.of(), List.of(format)));
+            }
+        }
+    }
+
+    private static JmhGroup gray16Group(String name, String size, List<String> filters, List<Impl> impls,
+                                        String format, Timing timing) {
+        return new JmhGroup(name, false, List.of(size), filters, ids(impls), JvmColumn.JIT, timing, List.of(),
+                List.of(format));
+    }
+
+    private static void addRgb8(List<JmhGroup> groups, List<String> sizes, List<String> filters) {
         List<String> openCvFilters = filters.stream().filter(Impl.OPENCV::supports).collect(Collectors.toList());
         List<String> xintSizes = sizes.stream().filter(XINT_SIZES::contains).collect(Collectors.toList());
         for (String size : sizes) {
@@ -54,10 +137,6 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
                     ids(List.of(Impl.JAVA_STRAIGHTFORWARD, Impl.JAVA_OPTIMIZED)), JvmColumn.XINT,
                     new Timing(1, 0.5, 2, 0.5), List.of()));
         }
-        return new RunPlan("full", groups,
-                new HarnessPlan(sizes, filters, 0.2, 0.5),
-                new TransportPlan(TRANSPORT_BUFFERS, 256L << 20, 5),
-                new StorePlan(withStore, List.of(1, 4, 16, 64, 256), 3));
     }
 
     public static RunPlan full() {
@@ -82,6 +161,9 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
             groups.add(new JmhGroup("jdk25", false, List.of(size), List.of("blur"), ids(List.of(Impl.JAVA_OPTIMIZED)),
                     JvmColumn.JDK25, t, List.of()));
         }
+        groups.add(new JmhGroup("gray16 blur", false, List.of(size), List.of("blur"),
+                ids(List.of(Impl.JAVA_OPTIMIZED, Impl.C_OPTIMIZED_O2, Impl.OPENCV)), JvmColumn.JIT, t, List.of(),
+                GRAY_FORMATS));
         return new RunPlan("quick", groups,
                 new HarnessPlan(List.of(size), filters, 0.05, 0.1),
                 new TransportPlan(List.of(8192, 65536), 32L << 20, 2),

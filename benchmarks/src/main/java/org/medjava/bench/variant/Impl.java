@@ -3,7 +3,9 @@ package org.medjava.bench.variant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.medjava.bench.GrayFormat;
 import org.medjava.bench.jni.CBuild;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.Raster;
 
@@ -52,6 +54,27 @@ public enum Impl {
         return this != OPENCV || OpenCvVariant.hasCounterpart(filter);
     }
 
+    /**
+     * Whether this implementation has a 16-bit grey version of {@code filter} on data of {@code format}: the Java
+     * and C ports have all eight; OpenCV has six on 16U and five on 16S (no median on 16S).
+     */
+    public boolean supportsGray16(String filter, GrayFormat format) {
+        if (this == OPENCV) {
+            return OpenCvGray16Variant.hasCounterpart(filter, format);
+        }
+        return JavaFilters.get(filter).supportsGray16();
+    }
+
+    /** What OpenCV runs for {@code filter} on 16-bit grey data and whether it is equivalent, or null. */
+    public static String openCvGray16Description(String filter) {
+        return OpenCvGray16Variant.DESCRIPTIONS.get(filter);
+    }
+
+    /** What OpenCV runs for {@code filter} on 8-bit RGB data, or null. */
+    public static String openCvDescription(String filter) {
+        return OpenCvVariant.DESCRIPTIONS.get(filter);
+    }
+
     public static Impl parse(String id) {
         for (Impl impl : values()) {
             if (impl.id.equals(id)) {
@@ -89,6 +112,30 @@ public enum Impl {
                 return new CVariant(CBuild.NATIVE, true, filter, src, dst);
             case OPENCV:
                 return new OpenCvVariant(filter, src, dst);
+            default:
+                throw new IllegalStateException("unhandled " + this);
+        }
+    }
+
+    /** Binds this implementation's 16-bit grey version of {@code filter} (default parameters) to the two images. */
+    public FilterVariant createGray16(String filter, GrayRaster16 src, GrayRaster16 dst) {
+        switch (this) {
+            case JAVA_STRAIGHTFORWARD:
+                return new JavaGray16Variant(filter, Implementation.STRAIGHTFORWARD, src, dst);
+            case JAVA_OPTIMIZED:
+                return new JavaGray16Variant(filter, Implementation.OPTIMIZED, src, dst);
+            case JAVA_PARALLEL:
+                return new JavaGray16Variant(filter, Implementation.PARALLEL, src, dst);
+            case C_STRAIGHTFORWARD_O2:
+                return new CGray16Variant(CBuild.O2, false, filter, src, dst);
+            case C_OPTIMIZED_O2:
+                return new CGray16Variant(CBuild.O2, true, filter, src, dst);
+            case C_STRAIGHTFORWARD_NATIVE:
+                return new CGray16Variant(CBuild.NATIVE, false, filter, src, dst);
+            case C_OPTIMIZED_NATIVE:
+                return new CGray16Variant(CBuild.NATIVE, true, filter, src, dst);
+            case OPENCV:
+                return new OpenCvGray16Variant(filter, src, dst);
             default:
                 throw new IllegalStateException("unhandled " + this);
         }

@@ -7,10 +7,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
+import org.medjava.bench.GrayFormat;
 import org.medjava.bench.ImageSize;
 import org.medjava.bench.TestImages;
 import org.medjava.bench.variant.JavaFilters;
 import org.medjava.filter.Filter;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.Raster;
 import java.util.stream.Stream;
@@ -37,6 +39,37 @@ class CFiltersTest {
         }
         assertThat(dst.rgb()).isEqualTo(expected.rgb());
         assertThat(src.rgb()).isEqualTo(TestImages.noise(new ImageSize(37, 23)).rgb());
+    }
+
+    static Stream<Arguments> grayCases() {
+        return cases().flatMap(a -> Stream.of("u16", "s16", "u12", "s10")
+                .map(format -> Arguments.of(a.get()[0], a.get()[1], a.get()[2], format)));
+    }
+
+    /** The grey ports through JNI (short[] pinned, mj_run_gray16) give the Java grey kernels' words. */
+    @ParameterizedTest(name = "{0} {1} impl {2} {3}")
+    @MethodSource("grayCases")
+    void sameGrayWordsAsJava(CBuild build, String filterId, int impl, String formatName) {
+        GrayFormat format = GrayFormat.parse(formatName);
+        GrayRaster16 src = TestImages.ct(new ImageSize(37, 23), format);
+        Filter filter = JavaFilters.get(filterId);
+        GrayRaster16 expected = Filter.run(filter, src, null, filter.descriptor().defaults(),
+                Implementation.OPTIMIZED);
+
+        GrayRaster16 dst = src.copy();
+        try (CFilters.Prepared prepared = CFilters.of(build).prepare(filterId, "")) {
+            prepared.runGray16(impl, src, dst);
+        }
+        assertThat(dst.words()).isEqualTo(expected.words());
+        assertThat(src.words()).isEqualTo(TestImages.ct(new ImageSize(37, 23), format).words());
+    }
+
+    @Test
+    void grayFormatMismatchIsRefused() {
+        try (CFilters.Prepared prepared = CFilters.of(CBuild.O2).prepare("blur", "")) {
+            assertThatThrownBy(() -> prepared.runGray16(CFilters.OPTIMIZED, new GrayRaster16(4, 4, 16, false),
+                    new GrayRaster16(4, 4, 16, true))).isInstanceOf(IllegalArgumentException.class);
+        }
     }
 
     @Test

@@ -12,8 +12,18 @@ import org.junit.jupiter.api.io.TempDir;
 class ReportGeneratorTest {
 
     private static String result(String benchmark, String size, String filter, String impl, String jvm, double ms) {
+        return result(benchmark, size, filter, impl, jvm, ms, null);
+    }
+
+    private static String gray(String size, String filter, String impl, String format, double ms) {
+        return result("Gray16Benchmark.run", size, filter, impl, "jit", ms, format);
+    }
+
+    private static String result(String benchmark, String size, String filter, String impl, String jvm, double ms,
+                                 String format) {
         String params = filter == null ? "\"size\":\"" + size + "\""
-                : "\"size\":\"" + size + "\",\"filter\":\"" + filter + "\",\"impl\":\"" + impl + "\"";
+                : "\"size\":\"" + size + "\",\"filter\":\"" + filter + "\",\"impl\":\"" + impl + "\""
+                + (format == null ? "" : ",\"format\":\"" + format + "\"");
         return "{\"benchmark\":\"org.medjava.bench." + benchmark + "\",\"mode\":\"avgt\",\"jvmArgs\":[\"-Xmx2g\","
                 + "\"-Dmedjava.bench.jvm=" + jvm + "\"],\"params\":{" + params + "},\"primaryMetric\":{\"score\":" + ms
                 + ",\"scoreError\":\"NaN\",\"scoreUnit\":\"ms/op\",\"rawData\":[[" + ms + "," + ms + "]]},"
@@ -59,6 +69,50 @@ class ReportGeneratorTest {
                 "JNI ÷ C (best)", "| blur | c-optimized-O2 | 0.840 | 0.800 | 1.05 | 1.00 | 0.900 | 1.11 |", "| 8 KiB | 100 | 50 | 100 | 0.50 ✗ | 1.00 ✓ |");
         assertThat(out.resolve("index.html")).content().contains("<img src=\"charts/blur.svg\"",
                 "charts/transport.svg");
+    }
+
+    /** The 16-bit results get their own tables, ratios and charts; the 8-bit tables and charts stay 8-bit. */
+    @Test
+    void grayResultsAppearBesideTheRgbOnes(@TempDir Path out) throws Exception {
+        Path raw = Files.createDirectories(out.resolve("raw"));
+        String runs = String.join(",", List.of(
+                result("CopyBaseline.copy", "512", null, null, "jit", 0.04),
+                result("FilterBenchmark.run", "512", "blur", "java-optimized", "jit", 0.8),
+                result("FilterBenchmark.run", "512", "blur", "c-optimized-O2", "jit", 1.0),
+                result("FilterBenchmark.run", "512", "blur", "opencv", "jit", 0.4),
+                gray("512", "blur", "java-optimized", "u16", 0.6),
+                gray("512", "blur", "c-optimized-O2", "u16", 0.5),
+                gray("512", "blur", "c-optimized-native", "u16", 0.3),
+                gray("512", "blur", "opencv", "u16", 0.2),
+                gray("512", "blur", "java-optimized", "s16", 0.9),
+                gray("512", "blur", "opencv", "s16", 0.3),
+                gray("512", "despeckle", "java-optimized", "s16", 1.0),
+                gray("4096", "blur", "java-optimized", "u16", 40),
+                gray("4096", "blur", "c-optimized-O2", "u16", 50)));
+        Files.writeString(raw.resolve("jmh-01.json"), "[" + runs + "]");
+        Files.write(raw.resolve("environment.properties"), List.of("mode=test", "cores=2"));
+
+        ReportGenerator.generate(out);
+
+        String md = Files.readString(out.resolve("summary.md"));
+        assertThat(md).contains("16-bit grey: Java ÷ C and Java ÷ OpenCV per filter (Java optimized, 1 thread; means)",
+                "| blur | 512² | 0.600 | 1.20 | 2.00 | 3.00 | 0.900 | – | – | 3.00 | – | 0.80 | 2.00 |",
+                "| blur | 4096² | 40.0 | 0.80 | – | – | – | – | – | – | – | – | – |",
+                "| despeckle | 512² | – | – | – | – | 1.00 | – | – | – |",
+                "16-bit grey u16 (16-bit unsigned, OpenCV 16U): time per image at 512²",
+                "16-bit grey s16 (16-bit signed, OpenCV 16S): time per image at 512²",
+                "despeckle → Imgproc.medianBlur 3, 16U only");
+        // the 8-bit times table keeps its columns: no 16-bit value leaks into it
+        assertThat(md).contains("| blur | 0.800 | 1.00 | 0.400 |");
+        assertThat(md.indexOf("16-bit grey: Java ÷ C")).isGreaterThan(md.indexOf("Targets at 512²"));
+        assertThat(out.resolve("charts/blur-gray16.svg")).content()
+                .contains("16-bit grey u16", "data-series=\"java-optimized\"", "data-series=\"c-optimized-native\"")
+                .doesNotContain("data-series=\"copy\"");
+        assertThat(out.resolve("charts/blur.svg")).content().doesNotContain("data-series=\"c-optimized-native\"");
+        assertThat(out.resolve("results.csv")).content().contains(
+                "blur,512,512,512,262144,java-optimized,java-optimized,jit,0.600000",
+                ",false,u16", ",true,s16", ",true,rgb8");
+        assertThat(out.resolve("index.html")).content().contains("<img src=\"charts/blur-gray16.svg\"");
     }
 
     @Test

@@ -45,4 +45,19 @@ class BenchMainTest {
             }
         }
     }
+
+    @Test
+    void dataOptionSelectsTheGreyBenchmarks() {
+        BenchMain.Options options = BenchMain.Options.parse(new String[] {"--sizes", "512,4096", "--data", "gray16"});
+        assertThat(options.data()).isEqualTo(RunPlan.Data.GRAY16);
+        assertThat(BenchMain.Options.parse(new String[0]).data()).isEqualTo(RunPlan.Data.ALL);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> BenchMain.Options.parse(new String[] {"--data", "x"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rgb8, gray16 or all");
+        JmhGroup grey = RunPlan.full(List.of("512"), List.of("blur"), false, RunPlan.Data.GRAY16).groups().get(0);
+        assertThat(grey.options(Path.of("unused.json")).getIncludes())
+                .allSatisfy(i -> assertThat(Pattern.compile(i).matcher(
+                        org.medjava.bench.Gray16Benchmark.class.getName() + ".run").find()).isTrue());
+        assertThat(BenchMain.jmhArgs(new String[] {"Gray16Benchmark", "-p", "format=s16"}))
+                .containsExactly("Gray16Benchmark", "-p", "format=s16");
+    }
 }

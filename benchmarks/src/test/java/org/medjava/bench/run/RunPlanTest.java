@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.medjava.bench.GrayFormat;
 import org.medjava.bench.variant.Impl;
 import org.medjava.bench.variant.JavaFilters;
 
@@ -24,6 +25,14 @@ class RunPlanTest {
                 }
                 for (String filter : g.filters()) {
                     for (String impl : g.impls()) {
+                        if (g.gray16()) {
+                            for (String format : g.grayFormats()) {
+                                assertThat(Impl.parse(impl).supportsGray16(filter, GrayFormat.parse(format))).isTrue();
+                                assertThat(seen.add(size + " " + filter + " " + impl + " " + format)).as("duplicate")
+                                        .isTrue();
+                            }
+                            continue;
+                        }
                         assertThat(Impl.parse(impl).supports(filter)).isTrue();
                         assertThat(seen.add(size + " " + filter + " " + impl + " " + g.jvm())).as("duplicate").isTrue();
                     }
@@ -45,6 +54,40 @@ class RunPlanTest {
         }
         assertThat(seen).contains("256 oil-paint java-straightforward " + JvmColumn.XINT)
                 .doesNotContain("4096 blur java-optimized " + JvmColumn.XINT);
+        // 16-bit grey at 512² and 4096²: every implementation on u16, the optimized ones and OpenCV on s16 too
+        assertThat(seen).noneMatch(k -> k.startsWith("1024 ") && k.endsWith(" u16"));
+        for (String size : RunPlan.GRAY16_SIZES) {
+            for (String filter : JavaFilters.ids()) {
+                for (Impl impl : Impl.values()) {
+                    if (impl.supportsGray16(filter, GrayFormat.U16)) {
+                        assertThat(seen).contains(size + " " + filter + " " + impl.id() + " u16");
+                    }
+                }
+                assertThat(seen).contains(size + " " + filter + " java-optimized s16", size + " " + filter
+                        + " c-optimized-O2 s16", size + " " + filter + " c-optimized-native s16");
+            }
+            assertThat(seen).contains(size + " sharpen opencv s16", size + " despeckle opencv u16")
+                    .doesNotContain(size + " despeckle opencv s16", size + " oil-paint opencv u16");
+        }
+    }
+
+    @Test
+    void dataChoosesTheRgbOrTheGreyGroups() {
+        List<String> sizes = List.of("512");
+        RunPlan grey = RunPlan.full(sizes, JavaFilters.ids(), false, RunPlan.Data.GRAY16);
+        assertThat(grey.groups()).allSatisfy(g -> assertThat(g.gray16()).isTrue());
+        // 512²: 8 filters × (7 on u16 + 3 on s16) + OpenCV 6 on 16U and 5 on 16S
+        assertThat(grey.benchmarkCount()).isEqualTo(8 * 10 + 6 + 5);
+        RunPlan rgb = RunPlan.full(sizes, JavaFilters.ids(), false, RunPlan.Data.RGB8);
+        assertThat(rgb.groups()).noneSatisfy(g -> assertThat(g.gray16()).isTrue());
+        assertThat(RunPlan.full(sizes, JavaFilters.ids(), false).benchmarkCount())
+                .isEqualTo(grey.benchmarkCount() + rgb.benchmarkCount());
+        assertThat(RunPlan.quick().groups()).anySatisfy(g -> assertThat(g.grayFormats()).contains("u16", "s16"));
+        // --data gray16 measures whatever sizes were asked for; a run of both only 512² and 4096²
+        assertThat(RunPlan.full(List.of("1024"), JavaFilters.ids(), false, RunPlan.Data.GRAY16).benchmarkCount())
+                .isEqualTo(grey.benchmarkCount());
+        assertThat(RunPlan.full(List.of("1024"), JavaFilters.ids(), false).groups())
+                .noneSatisfy(g -> assertThat(g.gray16()).isTrue());
     }
 
     @Test
