@@ -76,7 +76,10 @@ class ViewerScenarioGuiIT {
 
         // a region, then Blur on it
         viewer.window.toggleButton("tool-select").click();
+        viewer.await("the selection tool on", () -> viewer.window.toggleButton("tool-select").target().isSelected());
         viewer.dragOnImage(new Point(20, 30), new Point(79, 89));
+        // the release may still be in the event queue on a loaded machine (seen once in CI: selection null)
+        viewer.await("a region selected", () -> viewer.frame.imageView().selection() != null);
         Region region = viewer.onEdt(() -> viewer.frame.imageView().selection());
         assertThat(region).isEqualTo(new Region(20, 30, 60, 60));
         Raster before = viewer.onEdt(() -> viewer.frame.document().filterInput());
