@@ -118,6 +118,29 @@ static void ext_shift(uint32_t *ext, size_t n)
     memmove(ext, ext + n, 31 * sizeof(uint32_t));
 }
 
+/*
+ * One allocation for both optimized kernels: fastmod reciprocals for every range size up to the largest a window can
+ * have (ranges never exceed min(2a+1, sw) and min(2b+1, sh)) and the 31 + 2 * sw XVR values of ext_fill, seeded.
+ * Returns the block to free, or NULL when out of memory.
+ */
+static void *spread_tables(int sw, int sh, int a, int b, uint32_t seed, uint64_t **magic, uint32_t **rnd)
+{
+    uint32_t maxrange = (uint32_t)(sw > sh ? sw : sh), d;
+    void *mem;
+
+    if (maxrange > 2u * (uint32_t)(a > b ? a : b) + 1u)
+        maxrange = 2u * (uint32_t)(a > b ? a : b) + 1u;
+    mem = malloc(((size_t)maxrange + 1) * sizeof(uint64_t) + (31u + 2u * (size_t)sw) * sizeof(uint32_t));
+    if (mem == NULL)
+        return NULL;
+    *magic = (uint64_t *)mem;
+    *rnd = (uint32_t *)(*magic + maxrange + 1);
+    for (d = 1; d <= maxrange; d++)
+        (*magic)[d] = fastmod_magic(d);
+    ext_seed(*rnd, seed);
+    return mem;
+}
+
 int mj_spread_optimized(uint8_t *img, int width, int height, mj_region r,
                         mj_spread_mode mode, int a, int b, uint32_t seed)
 {
@@ -125,7 +148,6 @@ int mj_spread_optimized(uint8_t *img, int width, int height, mj_region r,
     const int diamond = (mode == MJ_SPREAD_DIAMOND);
     uint32_t *rnd;   /* 31 + 2 * sw XVR values, see ext_fill */
     uint64_t *magic; /* fastmod reciprocals by range size */
-    uint32_t maxrange, d;
     int x, y;
     void *mem;
 
@@ -135,18 +157,9 @@ int mj_spread_optimized(uint8_t *img, int width, int height, mj_region r,
         b = a;
     if (a == 0 && b == 0)
         return MJ_OK; /* every swap would be a self-swap */
-    /* ranges never exceed min(2a+1, sw) and min(2b+1, sh) */
-    maxrange = (uint32_t)(sw > sh ? sw : sh);
-    if (maxrange > 2u * (uint32_t)(a > b ? a : b) + 1u)
-        maxrange = 2u * (uint32_t)(a > b ? a : b) + 1u;
-    mem = malloc(((size_t)maxrange + 1) * sizeof(uint64_t) + (31u + 2u * (size_t)sw) * sizeof(uint32_t));
+    mem = spread_tables(sw, sh, a, b, seed, &magic, &rnd);
     if (mem == NULL)
         return MJ_ERR_NOMEM;
-    magic = (uint64_t *)mem;
-    rnd = (uint32_t *)(magic + maxrange + 1);
-    for (d = 1; d <= maxrange; d++)
-        magic[d] = fastmod_magic(d);
-    ext_seed(rnd, seed);
 
     for (y = r.y; y <= ey; y++) {
         const int bylo = mj_lo(y, b, r.y), byhi = mj_hi(y, b, ey);
@@ -229,7 +242,6 @@ int mj_spread_gray16_optimized(uint16_t *img, int width, int height, mj_region r
     const int diamond = (mode == MJ_SPREAD_DIAMOND);
     uint32_t *rnd;
     uint64_t *magic;
-    uint32_t maxrange, d;
     int x, y;
     void *mem;
 
@@ -239,17 +251,9 @@ int mj_spread_gray16_optimized(uint16_t *img, int width, int height, mj_region r
         b = a;
     if (a == 0 && b == 0)
         return MJ_OK;
-    maxrange = (uint32_t)(sw > sh ? sw : sh);
-    if (maxrange > 2u * (uint32_t)(a > b ? a : b) + 1u)
-        maxrange = 2u * (uint32_t)(a > b ? a : b) + 1u;
-    mem = malloc(((size_t)maxrange + 1) * sizeof(uint64_t) + (31u + 2u * (size_t)sw) * sizeof(uint32_t));
+    mem = spread_tables(sw, sh, a, b, seed, &magic, &rnd);
     if (mem == NULL)
         return MJ_ERR_NOMEM;
-    magic = (uint64_t *)mem;
-    rnd = (uint32_t *)(magic + maxrange + 1);
-    for (d = 1; d <= maxrange; d++)
-        magic[d] = fastmod_magic(d);
-    ext_seed(rnd, seed);
 
     for (y = r.y; y <= ey; y++) {
         const int bylo = mj_lo(y, b, r.y), byhi = mj_hi(y, b, ey);
