@@ -103,7 +103,7 @@ int mj_apply_gray16(const char *filter_id, const char *params, int impl,
     mj_params p;
     mj_region reg;
     size_t n, bytes;
-    uint16_t *tmp = NULL;
+    void *tmp = NULL;
     long long bad;
     int rc;
 
@@ -137,17 +137,9 @@ int mj_apply_gray16(const char *filter_id, const char *params, int impl,
     }
     n = (size_t)width * (size_t)height;
     bytes = n * sizeof(uint16_t);
-    if (src == NULL || dst == NULL) {
-        set_err(err, errlen, "%s: null image buffer", filter_id);
-        return MJ_ERR_ARG;
-    }
-    if (src != dst) {
-        const uintptr_t a = (uintptr_t)src, b = (uintptr_t)dst;
-        if ((a < b && b - a < bytes) || (b < a && a - b < bytes)) {
-            set_err(err, errlen, "%s: input and output buffers overlap", filter_id);
-            return MJ_ERR_ARG;
-        }
-    }
+    rc = mj_check_buffers(filter_id, src, dst, bytes, err, errlen);
+    if (rc != MJ_OK)
+        return rc;
     bad = mj_gray_first_out_of_range(src, n, fmt);
     if (bad >= 0) {
         int v = fmt.is_signed ? (int)(int16_t)src[bad] : (int)src[bad];
@@ -156,18 +148,11 @@ int mj_apply_gray16(const char *filter_id, const char *params, int impl,
                 fmt.is_signed ? "signed" : "unsigned", mj_gray_min(fmt), mj_gray_max(fmt));
         return MJ_ERR_ARG;
     }
-    if (src == dst) {
-        if (mj_clip_region(width, height, rx, ry, rw, rh, NULL) && p.filter != MJ_SPREAD) {
-            tmp = (uint16_t *)malloc(bytes);
-            if (tmp == NULL) {
-                set_err(err, errlen, "%s: %s", filter_id, mj_strerror(MJ_ERR_NOMEM));
-                return MJ_ERR_NOMEM;
-            }
-            memcpy(tmp, src, bytes);
-            src = tmp;
-        }
-    } else {
-        memcpy(dst, src, bytes);
+    src = mj_stage_buffers(src, dst, bytes,
+                           mj_clip_region(width, height, rx, ry, rw, rh, NULL) && p.filter != MJ_SPREAD, &tmp);
+    if (src == NULL) {
+        set_err(err, errlen, "%s: %s", filter_id, mj_strerror(MJ_ERR_NOMEM));
+        return MJ_ERR_NOMEM;
     }
     if (!mj_clip_region(width, height, rx, ry, rw, rh, &reg)) {
         free(tmp);

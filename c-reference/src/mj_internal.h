@@ -77,6 +77,15 @@ MJ_INTERNAL int mj_check_args(const void *buf, int width, int height, mj_region 
 MJ_INTERNAL int mj_check_gray_args(const void *buf, int width, int height, mj_region r,
                                    mj_gray_format fmt);
 
+/* mj_apply's and mj_apply_gray16's buffers of `bytes` each: present and not overlapping (else MJ_ERR_ARG with the
+ * reason in err). */
+MJ_INTERNAL int mj_check_buffers(const char *filter_id, const void *src, const void *dst, size_t bytes, char *err,
+                                 size_t errlen);
+
+/* What a filter reads: dst starts as a copy of src; in place (src == dst) it reads a copy *tmp (to free) when
+ * copy_in_place (a non-empty region and a filter other than Spread, which works in place). NULL: out of memory. */
+MJ_INTERNAL const void *mj_stage_buffers(const void *src, void *dst, size_t bytes, int copy_in_place, void **tmp);
+
 /*
  * Exact division by a runtime constant d (1 <= d <= 65536) for numerators s < 2^24:
  * floor(s / d) == (s * m) >> 40 with m = ceil(2^40 / d).

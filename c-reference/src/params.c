@@ -89,6 +89,39 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
+int mj_check_buffers(const char *filter_id, const void *src, const void *dst, size_t bytes, char *err,
+                     size_t errlen)
+{
+    if (src == NULL || dst == NULL) {
+        set_err(err, errlen, "%s: null image buffer", filter_id);
+        return MJ_ERR_ARG;
+    }
+    if (src != dst) {
+        const uintptr_t a = (uintptr_t)src, b = (uintptr_t)dst;
+        if ((a < b && b - a < bytes) || (b < a && a - b < bytes)) {
+            set_err(err, errlen, "%s: input and output buffers overlap", filter_id);
+            return MJ_ERR_ARG;
+        }
+    }
+    return MJ_OK;
+}
+
+const void *mj_stage_buffers(const void *src, void *dst, size_t bytes, int copy_in_place, void **tmp)
+{
+    *tmp = NULL;
+    if (src != dst) {
+        memcpy(dst, src, bytes);
+        return src;
+    }
+    if (!copy_in_place)
+        return src;
+    *tmp = malloc(bytes);
+    if (*tmp == NULL)
+        return NULL;
+    memcpy(*tmp, src, bytes);
+    return *tmp;
+}
+
 /* Decimal integer: one or more ASCII digits, nothing else; value capped so that very long
  * digit strings cannot overflow (they are out of range anyway). */
 static int parse_uint(const char *s, size_t len, long long *out)
@@ -395,7 +428,7 @@ int mj_apply(const char *filter_id, const char *params, int impl,
     mj_params p;
     mj_region reg;
     size_t bytes;
-    uint8_t *tmp = NULL;
+    void *tmp = NULL;
     int rc;
 
     rc = mj_parse_params(filter_id, params, &p, err, errlen);
@@ -417,29 +450,14 @@ int mj_apply(const char *filter_id, const char *params, int impl,
         return MJ_ERR_ARG;
     }
     bytes = (size_t)width * (size_t)height * 3u;
-    if (src == NULL || dst == NULL) {
-        set_err(err, errlen, "%s: null image buffer", filter_id);
-        return MJ_ERR_ARG;
-    }
-    if (src != dst) {
-        const uintptr_t a = (uintptr_t)src, b = (uintptr_t)dst;
-        if ((a < b && b - a < bytes) || (b < a && a - b < bytes)) {
-            set_err(err, errlen, "%s: input and output buffers overlap", filter_id);
-            return MJ_ERR_ARG;
-        }
-    }
-    if (src == dst) {
-        if (mj_clip_region(width, height, rx, ry, rw, rh, NULL) && p.filter != MJ_SPREAD) {
-            tmp = (uint8_t *)malloc(bytes);
-            if (tmp == NULL) {
-                set_err(err, errlen, "%s: %s", filter_id, mj_strerror(MJ_ERR_NOMEM));
-                return MJ_ERR_NOMEM;
-            }
-            memcpy(tmp, src, bytes);
-            src = tmp;
-        }
-    } else {
-        memcpy(dst, src, bytes);
+    rc = mj_check_buffers(filter_id, src, dst, bytes, err, errlen);
+    if (rc != MJ_OK)
+        return rc;
+    src = mj_stage_buffers(src, dst, bytes,
+                           mj_clip_region(width, height, rx, ry, rw, rh, NULL) && p.filter != MJ_SPREAD, &tmp);
+    if (src == NULL) {
+        set_err(err, errlen, "%s: %s", filter_id, mj_strerror(MJ_ERR_NOMEM));
+        return MJ_ERR_NOMEM;
     }
     if (!mj_clip_region(width, height, rx, ry, rw, rh, &reg)) {
         free(tmp);
