@@ -28,6 +28,7 @@ import org.medjava.store.config.StoreConfig;
 import java.util.Date;
 import org.eclipse.microprofile.metrics.annotation.Counted;
 import org.medjava.codec.ImageFormat;
+import org.medjava.store.derive.DerivedImages;
 import org.medjava.store.render.RenderRequest;
 import org.medjava.store.ingest.Ingest;
 import org.medjava.store.repo.ImageRepository;
@@ -41,7 +42,8 @@ import org.medjava.store.security.Role;
 
 /**
  * {@code /images/...}: directory listings, file downloads with conditional requests and ranges, rendering with
- * filters, uploads and deletes. HEAD is answered by the GET methods (the container drops the body).
+ * filters ({@code ?render=png|gif|jpeg}, or {@code ?render=dicom}: the derived DICOM object of a DICOM source, filtered
+ * on its stored values and not stored, for a viewer that windows it itself), uploads and deletes. HEAD is answered by the GET methods (the container drops the body).
  */
 @RequestScoped
 @Path("images")
@@ -60,6 +62,9 @@ public class ImagesResource {
 
     @Inject
     RenderService renderer;
+
+    @Inject
+    DerivedImages derived;
 
     @Inject
     StoreConfig config;
@@ -115,6 +120,12 @@ public class ImagesResource {
         boolean dicom = ImageFormat.DICOM.mediaType().equals(file.contentType());
         byte[] bytes;
         RenderService.Timings timings = new RenderService.Timings();
+        if (render.format() == ImageFormat.DICOM) { // the filtered stored values, for a client that windows them
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            derived.write(file.path(), render, out, timings);
+            return Response.ok(out.toByteArray(), ImageFormat.DICOM.mediaType()).tag(tag)
+                    .header("Server-Timing", timings.serverTiming()).build();
+        }
         try (LocalCopy copy = images.localCopy(file.path())) {
             bytes = renderer.render(copy.path(), dicom, render, timings);
         }

@@ -163,6 +163,40 @@ class RenderIT {
         assertThat(refused.statusCode()).isEqualTo(401);
     }
 
+    @Test
+    void servesTheFilteredStoredValuesAsDicomForAViewerThatWindowsThemItself() throws Exception {
+        String query = "?render=dicom&window=40,400&filter=blur:n=3";
+        HttpResponse<byte[]> served = admin.get("/images/it/render/ct.dcm" + query);
+
+        assertThat(served.statusCode()).isEqualTo(200);
+        assertThat(served.headers().firstValue("Content-Type")).hasValue("application/dicom");
+        assertThat(served.headers().firstValue("Server-Timing")).hasValueSatisfying(t -> assertThat(t)
+                .contains("filter;dur="));
+        DicomImage derived = DicomCodec.read(served.body(), 0, 1 << 24);
+        DicomImage ct = DicomCodec.read(CT);
+        GrayRaster16 expected = local.apply("blur", ct.grayRaster(), null, Map.of("n", "3"),
+                Implementation.OPTIMIZED);
+        assertThat(derived.grayRaster().sameContent(expected)).isTrue();
+        assertThat(derived.rescaleIntercept()).isEqualTo(ct.rescaleIntercept());
+        // windowed in the client, it is what the store renders for the same window; bone too, without a new filter
+        assertSame(derived.render(new Window(40, 400)), ImageCodec.read(admin.get("/images/it/render/ct.dcm"
+                + query.replace("dicom", "png")).body()));
+        assertSame(derived.render(new Window(400, 1800)), ImageCodec.read(admin.get("/images/it/render/ct.dcm"
+                + "?render=png&window=400,1800&filter=blur:n=3").body()));
+        // revalidation as for any rendering; nothing was stored
+        String etag = served.headers().firstValue("ETag").orElseThrow();
+        assertThat(admin.send(admin.request("/images/it/render/ct.dcm" + query).header("If-None-Match", etag))
+                .statusCode()).isEqualTo(304);
+        String series = derived.header().get(com.pixelmed.dicom.TagFromName.SeriesInstanceUID)
+                .getSingleStringValueOrEmptyString();
+        HttpResponse<String> indexed = admin.getJson("/index/series/" + series + "/instances");
+        assertThat(indexed.body()).doesNotContain(derived.attributes().sopInstanceUid());
+
+        HttpResponse<byte[]> gif = admin.get("/images/it/render/ct.gif?render=dicom&filter=blur");
+        assertThat(gif.statusCode()).isEqualTo(400);
+        assertThat(new String(gif.body(), java.nio.charset.StandardCharsets.UTF_8)).contains("not DICOM");
+    }
+
     private static void assertSame(Raster actual, Raster expected) {
         assertThat(actual.width() + "x" + actual.height()).isEqualTo(expected.width() + "x" + expected.height());
         assertThat(actual.rgb()).isEqualTo(expected.rgb());

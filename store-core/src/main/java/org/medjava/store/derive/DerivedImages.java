@@ -42,7 +42,7 @@ import org.medjava.store.storage.LocalCopy;
  * window, the chain and the plugin id, version and SHA-256 of every filter in its Derivation Description, CID 7203
  * codes where one fits, and one Contributing Equipment Sequence item per step (Manufacturer MedJava, Model Name =
  * plugin id, Software Versions = version and SHA-256). Saving the same chain over images of one series gives one derived series: its
- * UID is a name-based UUID of the source series, window and chain.
+ * UID is a name-based UUID of the source series and chain (and, for colour, whose pixels were windowed, the window).
  */
 public final class DerivedImages {
 
@@ -62,9 +62,33 @@ public final class DerivedImages {
      * Renders {@code source} as {@code request} says and stores the result as derived DICOM.
      *
      * @throws StoreException 400 for a bad chain or a source that is not DICOM, 404 for a missing source, 409 for a
-     *     suspended filter, 422 for pixels that cannot be decoded
+     *     suspended filter, 422 for pixels that cannot be decoded or a filter that cannot serve them
      */
     public Ingested derive(StorePath source, RenderRequest request) throws IOException {
+        Path staged = ingest.newStagingFile();
+        try (OutputStream out = Files.newOutputStream(staged)) {
+            write(source, request, out, new RenderService.Timings());
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(staged);
+            throw e;
+        }
+        try {
+            return ingest.receive(staged, Expected.NOTHING);
+        } catch (IngestFailure e) {
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "the derived object was refused: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Writes the derived DICOM object {@link #derive} would store to {@code out} instead ({@code ?render=dicom}: a
+     * client that windows the filtered stored values itself), noting the decode and filter times in {@code timings}.
+     * Every call makes a new SOP Instance UID; the series UID is the one {@link #derive} gives.
+     *
+     * @throws StoreException as {@link #derive}, before anything is written to {@code out}
+     */
+    public void write(StorePath source, RenderRequest request, OutputStream out, RenderService.Timings timings)
+            throws IOException {
         renderer.validate(request);
         StoredFile file = images.stat(source).orElseThrow(() -> new StoreException(StoreException.Kind.NOT_FOUND,
                 "no stored file " + source.relative()));
@@ -72,6 +96,7 @@ public final class DerivedImages {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, source.relative() + " is "
                     + file.contentType() + ", not DICOM: a derived DICOM object needs a DICOM source to refer to");
         }
+        long t0 = System.nanoTime();
         DicomImage image;
         try (LocalCopy copy = images.localCopy(source)) {
             image = DicomCodec.read(Files.readAllBytes(copy.path()), request.frame(), renderer.maxPixels());
@@ -79,12 +104,14 @@ public final class DerivedImages {
             throw new StoreException(StoreException.Kind.UNPROCESSABLE, "cannot decode " + source.relative() + ": "
                     + e.getMessage(), e);
         }
+        long t1 = System.nanoTime();
         // Grey: the filtered stored values at the source's depth, the window as the object's own. Colour: 8-bit RGB.
         // (Grey of more than 16 bits, unfiltered, is kept windowed to 8 bits as before.)
         RenderService.requireFilterable(image, request);
         boolean grey = image.isGray16();
         DicomImage filteredGrey = grey ? renderer.filterStoredValues(image, request) : null;
         Raster filteredColour = grey ? null : renderer.filter(RenderService.window(image, request), request);
+        long t2 = System.nanoTime();
 
         String chain = describe(request.filters());
         String window = request.window() == null ? "the image's own" : request.window().center() + ","
@@ -103,24 +130,17 @@ public final class DerivedImages {
                 .derivationCodes(DerivationCode.forFilters(request.filters().stream()
                         .map(RenderRequest.FilterStep::filterId).toList()))
                 .seriesDescription(chain.isEmpty() ? "MedJava: windowed" : "MedJava: " + chain)
-                .seriesInstanceUid(seriesUid(sourceSeries, window, chain, request))
+                // A grey object keeps its values: the window is only its default presentation, so windows do not
+                // split the series. Colour pixels were windowed: another window is other pixels.
+                .seriesInstanceUid(seriesUid(sourceSeries, grey ? "stored values" : window, chain, request))
                 .window(request.window())
                 .contributors(contributors(request.filters()));
-
-        Path staged = ingest.newStagingFile();
-        try (OutputStream out = Files.newOutputStream(staged)) {
-            if (grey) {
-                derived.write(filteredGrey.grayRaster(), out);
-            } else {
-                derived.write(filteredColour, out);
-            }
+        if (grey) {
+            derived.write(filteredGrey.grayRaster(), out);
+        } else {
+            derived.write(filteredColour, out);
         }
-        try {
-            return ingest.receive(staged, Expected.NOTHING);
-        } catch (IngestFailure e) {
-            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "the derived object was refused: "
-                    + e.getMessage(), e);
-        }
+        timings.record(t1 - t0, t2 - t1, System.nanoTime() - t2);
     }
 
     static String describe(List<RenderRequest.FilterStep> steps) {
@@ -150,7 +170,7 @@ public final class DerivedImages {
         return p.id() + " " + p.version() + " sha256:" + p.sha256().toLowerCase(Locale.ROOT);
     }
 
-    /** One derived series per source series, window, chain and region (a name-based UUID under 2.25). */
+    /** One derived series per source series, window, chain, region and implementation (a name-based UUID under 2.25). */
     static String seriesUid(String sourceSeries, String window, String chain, RenderRequest request) {
         String name = "medjava-derived|" + sourceSeries + "|" + window + "|" + chain + "|" + request.region() + "|"
                 + request.implementation();

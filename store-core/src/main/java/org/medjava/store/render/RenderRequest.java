@@ -12,7 +12,7 @@ import org.medjava.store.StoreException;
 
 /**
  * What {@code GET /images/{path}?render=...} asks for, parsed from the query:
- * {@code render=png|gif|jpeg}, {@code filter=id[:name=value,...]} (repeated, applied in order),
+ * {@code render=png|gif|jpeg|dicom} (dicom: the derived object of DICOM sources, see DerivedImages), {@code filter=id[:name=value,...]} (repeated, applied in order),
  * {@code window=center,width} (DICOM), {@code region=x,y,w,h} (where the filters apply), {@code frame=n} (from 0),
  * {@code impl=straightforward|optimized|parallel}.
  *
@@ -38,7 +38,9 @@ public record RenderRequest(ImageFormat format, List<FilterStep> filters, Window
             case "png" -> ImageFormat.PNG;
             case "gif" -> ImageFormat.GIF;
             case "jpeg", "jpg" -> ImageFormat.JPEG;
-            default -> throw bad("render=" + single(query, "render", "") + " is not a format; use png, gif or jpeg");
+            case "dicom" -> ImageFormat.DICOM;
+            default -> throw bad("render=" + single(query, "render", "") + " is not a format; use png, gif, jpeg or"
+                    + " dicom");
         };
         List<FilterStep> filters = query.getOrDefault("filter", List.of()).stream()
                 .flatMap(f -> java.util.Arrays.stream(f.split("\\|"))).filter(f -> !f.isBlank())

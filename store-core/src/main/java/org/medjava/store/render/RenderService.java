@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.medjava.codec.ImageCodec;
 import org.medjava.codec.ImageDecodeException;
+import org.medjava.codec.ImageFormat;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.DicomImage;
 import org.medjava.filter.GrayRaster16;
@@ -47,6 +48,10 @@ public final class RenderService {
      */
     public byte[] render(Path file, boolean dicom, RenderRequest request, Timings timings) throws IOException {
         validate(request);
+        if (request.format() == ImageFormat.DICOM) { // a derived object, made by DerivedImages
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, "render=dicom is not an image rendering here;"
+                    + " ask GET /images/{path}?render=dicom for a derived DICOM object");
+        }
         long t0 = System.nanoTime();
         Raster raster;
         long t1;
@@ -72,9 +77,7 @@ public final class RenderService {
         long t3 = System.nanoTime();
         ByteArrayOutputStream out = new ByteArrayOutputStream(raster.width() * raster.height() + 1024);
         ImageCodec.write(raster, request.format(), out);
-        timings.decodeNanos = t1 - t0;
-        timings.filterNanos = t2 - t1;
-        timings.encodeNanos = System.nanoTime() - t3 + (t3 - t2);
+        timings.record(t1 - t0, t2 - t1, System.nanoTime() - t3 + (t3 - t2));
         return out.toByteArray();
     }
 
@@ -131,6 +134,13 @@ public final class RenderService {
         long decodeNanos;
         long filterNanos;
         long encodeNanos;
+
+        /** Records the three phases (for work done outside this class: a derived object's write). */
+        public void record(long decodeNanos, long filterNanos, long encodeNanos) {
+            this.decodeNanos = decodeNanos;
+            this.filterNanos = filterNanos;
+            this.encodeNanos = encodeNanos;
+        }
 
         /** The value of an HTTP {@code Server-Timing} header, durations in milliseconds. */
         public String serverTiming() {

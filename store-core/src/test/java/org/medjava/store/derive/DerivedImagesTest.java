@@ -134,15 +134,39 @@ class DerivedImagesTest {
     }
 
     @Test
-    void theSameChainOverOneSeriesGivesOneDerivedSeries() throws Exception {
+    void theSameChainOverOneSeriesGivesOneDerivedSeriesWhateverTheWindowOfAGreySource() throws Exception {
         Ingested a = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill"));
         Ingested b = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill"));
-        Ingested other = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill", "window",
-                "40,400"));
+        Ingested bone = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill", "window",
+                "400,1800"));
+        Ingested otherChain = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill",
+                "region", "0,0,4,4"));
 
         assertThat(b.seriesInstanceUid()).isEqualTo(a.seriesInstanceUid());
         assertThat(b.sopInstanceUid()).isNotEqualTo(a.sopInstanceUid());
-        assertThat(other.seriesInstanceUid()).isNotEqualTo(a.seriesInstanceUid());
+        // the stored values are the same: the window is only the object's default presentation
+        assertThat(bone.seriesInstanceUid()).isEqualTo(a.seriesInstanceUid());
+        assertThat(otherChain.seriesInstanceUid()).isNotEqualTo(a.seriesInstanceUid());
+    }
+
+    @Test
+    void writesTheObjectItWouldStoreWithoutStoringIt() throws Exception {
+        var out = new java.io.ByteArrayOutputStream();
+        RenderService.Timings timings = new RenderService.Timings();
+        derived.write(StorePath.parse("studies/ct.dcm"), request("render", "dicom", "filter", "fill", "window",
+                "40,400"), out, timings);
+        Ingested stored = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill"));
+
+        DicomImage written = DicomCodec.read(out.toByteArray(), 0, 1 << 24);
+        DicomImage kept = DicomCodec.read(Files.readAllBytes(storage.root().resolve(stored.path().relative())), 0,
+                1 << 24);
+        assertThat(written.storedValues()).isEqualTo(kept.storedValues());
+        assertThat(written.bitsStored()).isEqualTo(kept.bitsStored());
+        assertThat(written.windowPresets()).containsExactly(new Window(40, 400));
+        assertThat(written.header().get(TagFromName.SeriesInstanceUID).getSingleStringValueOrEmptyString())
+                .isEqualTo(stored.seriesInstanceUid());
+        assertThat(timings.serverTiming()).contains("decode;dur=", "filter;dur=", "encode;dur=");
+        assertThat(index.instances(stored.seriesInstanceUid())).hasSize(1); // only the stored one
     }
 
     @Test

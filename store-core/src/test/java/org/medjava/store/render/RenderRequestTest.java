@@ -34,16 +34,16 @@ class RenderRequestTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"png, PNG", "PNG, PNG", "gif, GIF", "jpeg, JPEG", "jpg, JPEG", "JPG, JPEG"})
+    @CsvSource({"png, PNG", "PNG, PNG", "gif, GIF", "jpeg, JPEG", "jpg, JPEG", "JPG, JPEG", "dicom, DICOM"})
     void formats(String value, ImageFormat expected) {
         assertThat(parse("render", value).format()).isEqualTo(expected);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ppm", "dicom", "tiff", ""})
+    @ValueSource(strings = {"ppm", "dcm", "tiff", ""})
     void unknownFormat(String value) {
         assertBad(query("render", value)).hasMessageContaining("render=" + value + " is not a format")
-                .hasMessageContaining("png, gif or jpeg");
+                .hasMessageContaining("png, gif, jpeg or dicom");
     }
 
     // ------------------------------------------------------------------ filters
