@@ -17,6 +17,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.medjava.codec.ImageCodec;
+import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.codec.dicom.DicomImage;
+import org.medjava.codec.dicom.Window;
+import org.medjava.filter.Implementation;
+import org.medjava.filter.Raster;
+import org.medjava.filter.runtime.FilterRegistry;
+import org.medjava.filter.runtime.PluginDirectory;
+import org.medjava.store.testsupport.Command;
 import org.medjava.store.testsupport.Dcmtk;
 import org.medjava.store.testsupport.Orthanc;
 import org.medjava.store.testsupport.PacsStore;
@@ -199,5 +208,85 @@ class OrthancIT {
         JsonArray answers = array(orthanc.get("/queries/" + queryId + "/answers?expand").body());
         assertThat(answers).hasSize(1);
         assertThat(answers.getJsonObject(0).toString()).contains(study.studyUid());
+    }
+    /**
+     * A CT despeckled on the store (issue 17's derived object: the filtered stored values at the source's depth, with
+     * its rescale) and sent by the store's SCU opens in Orthanc as a CT whose decoded Hounsfield units are the filter's
+     * output, and in DCMTK, whose own windowing of it matches the store's to within DCMTK's rounding.
+     */
+    @Test
+    void derivedCtsOpenInOrthancAndDcmtkWithTheirHounsfieldUnits() throws Exception {
+        TestStudy study = TestStudy.create(work.resolve("derived"), "ORT-DERIVED", "CT_small.dcm");
+        Dcmtk.storeAll(study);
+        TestStudy.Instance source = study.instances().get(0);
+        HttpResponse<String> created = postJson("/derived", "{\"source\": \"" + study.storePath(source)
+                + "\", \"window\": \"40,400\", \"filters\": [\"despeckle:n=3\"]}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        JsonObject answer = object(created.body());
+        byte[] derivedFile = admin.get("/images/" + answer.getString("path")).body();
+        DicomImage derived = DicomCodec.read(derivedFile, 0, 1 << 24);
+        DicomImage ct = DicomCodec.read(source.file());
+        DicomImage expected;
+        try (FilterRegistry local = new FilterRegistry(Files.createTempDirectory(work, "filters"))) {
+            PluginDirectory.loadAll(local, Path.of(System.getProperty("store.plugins")));
+            expected = ct.withStoredValues(local.apply("despeckle", ct.grayRaster(), null, Map.of("n", "3"),
+                    Implementation.OPTIMIZED));
+        }
+        assertThat(derived.grayRaster().sameContent(expected.grayRaster())).isTrue();
+
+        HttpResponse<String> sent = postJson("/pacs/remotes/ORTHANC/send", "{\"StudyInstanceUID\":\""
+                + answer.getString("studyUid") + "\", \"SeriesInstanceUID\":\"" + answer.getString("seriesUid")
+                + "\"}");
+        assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
+        assertThat(object(sent.body()).getInt("completed")).isEqualTo(1);
+        JsonArray found = array(orthanc.post("/tools/find", Orthanc.findQuery("Instance", Map.of("SOPInstanceUID",
+                answer.getString("sopInstanceUid")))).body());
+        assertThat(found).hasSize(1);
+        String id = found.getString(0);
+        JsonObject tags = object(orthanc.get("/instances/" + id + "/simplified-tags").body());
+        assertThat(tags.getString("SOPClassUID")).isEqualTo("1.2.840.10008.5.1.4.1.1.2");
+        assertThat(tags.getString("ImageType")).startsWith("DERIVED\\SECONDARY");
+        assertThat(tags.getString("BitsAllocated")).isEqualTo("16");
+        assertThat(Double.parseDouble(tags.getString("RescaleIntercept"))).isEqualTo(ct.rescaleIntercept());
+        // Orthanc decodes the frame and applies the rescale itself: its HU are the filter's output, pixel by pixel
+        float[] hu = npyFloats(orthanc.getBytes("/instances/" + id + "/frames/0/numpy").body(), ct.width(),
+                ct.height());
+        for (int y = 0; y < ct.height(); y++) {
+            for (int x = 0; x < ct.width(); x++) {
+                assertThat((double) hu[y * ct.width() + x]).as("HU at %d,%d", x, y)
+                        .isEqualTo(expected.modalityValue(x, y));
+            }
+        }
+
+        // DCMTK reads it as a derived CT and windows it (soft tissue, then bone) as the store does
+        Path file = Files.write(work.resolve("derived-ct.dcm"), derivedFile);
+        Command.Result dump = Command.run(Command.of("dcmdump", file)).assertOk();
+        assertThat(dump.output()).contains("CTImageStorage", "DERIVED\\SECONDARY", "(0028,0100) US 16");
+        for (Window w : List.of(new Window(40, 400), new Window(400, 1800))) {
+            Path png = work.resolve("derived-" + (int) w.center() + ".png");
+            Command.run(Command.of("dcm2pnm", "+Ww", (int) w.center(), (int) w.width(), "--write-png", file, png))
+                    .assertOk();
+            Raster dcmtk = ImageCodec.read(Files.readAllBytes(png));
+            Raster ours = derived.render(w);
+            int worst = 0;
+            for (int p = 0; p < ours.rgb().length; p++) {
+                worst = Math.max(worst, Math.abs((ours.rgb()[p] & 0xff) - (dcmtk.rgb()[p] & 0xff)));
+            }
+            assertThat(worst).as("largest grey-level difference to DCMTK at %s", w).isLessThanOrEqualTo(1);
+        }
+    }
+
+    /** The values of a little-endian float32 NumPy array (Orthanc's /numpy: shape (height, width, 1)). */
+    private static float[] npyFloats(byte[] npy, int width, int height) {
+        assertThat(new String(npy, 1, 5, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("NUMPY");
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(npy).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int headerLength = npy[6] == 1 ? b.getShort(8) & 0xffff : b.getInt(8);
+        int start = (npy[6] == 1 ? 10 : 12) + headerLength;
+        String header = new String(npy, start - headerLength, headerLength, java.nio.charset.StandardCharsets.US_ASCII);
+        assertThat(header.replace(" ", "")).contains("'<f4'").contains("(" + height + "," + width + ",1)");
+        float[] values = new float[width * height];
+        b.position(start);
+        b.asFloatBuffer().get(values);
+        return values;
     }
 }
