@@ -148,7 +148,9 @@ class ViewerScenarioGuiIT {
         viewer.window.comboBox("searchModality").selectItem("MR");
         viewer.window.button("search").click();
         var tree = viewer.window.tree("dicomTree");
-        viewer.await("MR studies listed", () -> tree.target().getRowCount() > 1);
+        // the search on connecting (all studies) may answer after the button's: wait for the MR answer itself
+        viewer.await("MR studies listed", () -> tree.target().getRowCount() > 1 && studyRows(tree.target())
+                .allMatch(text -> List.of(text.split(" ")[1].split("/")).contains("MR")));
         // expand the first study, its first series, and open the first instance
         for (int depth = 1; depth <= 2; depth++) {
             int row = depth;
@@ -229,6 +231,12 @@ class ViewerScenarioGuiIT {
         viewer.clickButton(conflict, "Cancel");
         assertThat(store.send(store.admin("/images/" + path)).body()).isEqualTo(other); // nothing overwritten
         assertThat(viewer.onEdt(() -> viewer.frame.document().image().width())).isGreaterThan(0);
+    }
+
+    /** The text of the study rows (depth 2 under the hidden root) of the DICOM search tree. */
+    private static java.util.stream.Stream<String> studyRows(javax.swing.JTree tree) {
+        return java.util.stream.IntStream.range(0, tree.getRowCount()).mapToObj(tree::getPathForRow)
+                .filter(path -> path.getPathCount() == 3).map(path -> path.getLastPathComponent().toString());
     }
 
     private static void assertOnlyRegionChanged(GrayRaster16 before, GrayRaster16 after, Region region) {
