@@ -517,6 +517,9 @@ public final class ViewerFrame extends JFrame {
                             renderer.request(image.dicom(), f.stored(), d.window());
                         }
                     } else {
+                        if (d.windowLive() && window != null && !window.equals(d.window())) {
+                            d.setWindow(window); // the window the 8-bit input was rendered through is the one fixed
+                        }
                         d.applied(f.pixels(), f.step());
                     }
                     view.setImage(f.display(), true);
