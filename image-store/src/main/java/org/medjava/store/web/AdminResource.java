@@ -19,11 +19,17 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import java.io.IOException;
 import java.util.Map;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.UriInfo;
 import org.medjava.store.StoreException;
+import org.medjava.store.backup.StoreBackup;
+import org.medjava.store.config.StoreConfig;
+import org.medjava.store.jobs.JobStatus;
+import org.medjava.store.jobs.JobWorkers;
 import org.medjava.store.security.Access;
 import org.medjava.store.security.Role;
 
-/** Administration: rebuilding the DICOM index from the files, and the accounts. Admins only. */
+/** Administration: rebuilding the DICOM index from the files, the accounts, backups. Admins only. */
 @RequestScoped
 @Path("admin")
 @Produces(MediaType.APPLICATION_JSON)
@@ -33,8 +39,27 @@ public class AdminResource {
     public record Account(String password, String role) {
     }
 
+    /** The body of {@code POST /admin/backup}. */
+    public record BackupRequest(String directory) {
+    }
+
     @Inject
     ImageRepository images;
+
+    @Inject
+    StoreBackup backup;
+
+    @Inject
+    JobWorkers jobs;
+
+    @Inject
+    StoreConfig config;
+
+    @Context
+    UriInfo uri;
+
+    @Context
+    HttpHeaders headers;
 
     @Inject
     DicomIndex index;
@@ -50,6 +75,26 @@ public class AdminResource {
     public Object rebuildIndex() {
         Access.require(security, Role.ADMIN);
         return index.rebuild(images.storage());
+    }
+
+    /**
+     * Starts a backup of the store into {@code directory} (absolute, on the store's disk, new or empty, outside the
+     * data directory) as a job: 202 with the job, whose result gives the snapshot's instant (every write
+     * acknowledged before it is in the backup). 400 for a directory that is not allowed, 409 for one that is not
+     * empty or while a backup runs.
+     */
+    @POST
+    @Path("backup")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response backup(BackupRequest body) throws IOException {
+        Access.require(security, Role.ADMIN);
+        if (backup.isRunning()) {
+            throw new StoreException(StoreException.Kind.CONFLICT, "a backup is running already; wait for it (GET"
+                    + " /jobs)");
+        }
+        java.nio.file.Path target = backup.prepareTarget(body == null ? null : body.directory());
+        JobStatus job = jobs.submit(StoreBackup.JOB_KIND, Map.of("directory", target.toString()));
+        return Response.accepted(job).location(PublicBase.resolve(config, uri, headers, "jobs/" + job.id())).build();
     }
 
     @GET

@@ -28,7 +28,7 @@ import org.medjava.store.security.Role;
  * {@code /jobs}: long work run in the background by whichever node has a free worker (on several nodes, the
  * cluster's queue), surviving the loss of the node that accepted it, with its progress visible from any node.
  * {@code POST /jobs} with {@code {"kind": "...", "params": {...}}}: 202 and the job's URL; kinds
- * {@code index-rebuild} (admin), {@code render-series} and {@code retrieve} (uploader).
+ * {@code index-rebuild} and {@code backup} (admin; see {@code POST /admin/backup}), {@code render-series} and {@code retrieve} (uploader).
  */
 @RequestScoped
 @Path("jobs")
@@ -60,7 +60,9 @@ public class JobsResource {
         if (body == null || body.kind() == null || body.kind().isBlank()) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "send {\"kind\": \"...\", \"params\": {...}}");
         }
-        Access.require(security, body.kind().equals("index-rebuild") ? Role.ADMIN : Role.UPLOADER);
+        boolean adminKind = body.kind().equals("index-rebuild")
+                || body.kind().equals(org.medjava.store.backup.StoreBackup.JOB_KIND);
+        Access.require(security, adminKind ? Role.ADMIN : Role.UPLOADER);
         JobStatus job = jobs.submit(body.kind(), body.params() == null ? Map.of() : new TreeMap<>(body.params()));
         return Response.accepted(job).location(PublicBase.resolve(config, uri, headers, "jobs/" + job.id())).build();
     }
