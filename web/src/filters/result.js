@@ -38,6 +38,9 @@ export function createResultLayer(vp, stage) {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, w, hgt);
     if (!result) return;
+    // The wipe's clip is undone after drawing: a clip stays on the context, and would cut the next paints (after the
+    // wipe, in another mode) as well as their clearing.
+    ctx.save();
     if (clipFraction < 1) {
       ctx.beginPath();
       ctx.rect(0, 0, w * clipFraction, hgt);
@@ -49,6 +52,7 @@ export function createResultLayer(vp, stage) {
     ctx.imageSmoothingEnabled = vp.smooth();
     ctx.imageSmoothingQuality = 'high';
     ctx.drawImage(result.bitmap, 0, 0);
+    ctx.restore();
     canvas.dataset.transform = t.join(',');
   }
 
