@@ -378,7 +378,7 @@ public class DicomWebResource {
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}/rendered")
     @Operation(summary = "WADO-RS rendered: an instance as an image", description = RENDERED)
-    @Parameter(name = "window", in = ParameterIn.QUERY, description = "center,width[,linear]", example = "40,400")
+    @Parameter(name = "window", in = ParameterIn.QUERY, description = "center,width[,linear] (e.g. 40,400)")
     @Parameter(ref = "filter")
     @Parameter(ref = "region")
     @Parameter(ref = "impl")
@@ -403,7 +403,7 @@ public class DicomWebResource {
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}/frames/{frame}/rendered")
     @Operation(summary = "WADO-RS rendered: a frame as an image", description = RENDERED)
-    @Parameter(name = "window", in = ParameterIn.QUERY, description = "center,width[,linear]", example = "40,400")
+    @Parameter(name = "window", in = ParameterIn.QUERY, description = "center,width[,linear] (e.g. 40,400)")
     @Parameter(ref = "filter")
     @Parameter(ref = "region")
     @Parameter(ref = "impl")

@@ -123,7 +123,7 @@ public class ImagesResource {
     @Parameter(ref = "region")
     @Parameter(ref = "frame")
     @Parameter(ref = "impl")
-    @Parameter(name = "Range", in = ParameterIn.HEADER, description = "one byte range of a file", example = "bytes=0-1023")
+    @Parameter(name = "Range", in = ParameterIn.HEADER, description = "one byte range of a file (e.g. bytes=0-1023)")
     @Parameter(ref = "If-None-Match")
     @APIResponse(responseCode = "200", description = "the file as stored (its own Content-Type; ETag, Last-Modified, "
             + "Accept-Ranges), a listing, or the rendered image",

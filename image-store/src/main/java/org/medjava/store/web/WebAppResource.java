@@ -90,7 +90,7 @@ public class WebAppResource {
     @GET
     @Path("viewer/{file: .*}")
     @Operation(summary = "MedJava's browser application (static files)", description = FILE)
-    @APIResponse(responseCode = "200", description = "the file", content = @Content(mediaType = "*/*"))
+    @APIResponse(responseCode = "200", description = "the file", content = @Content(mediaType = "*/*", schema = @Schema(ref = "Binary")))
     @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
     @APIResponse(responseCode = "404", description = "no such file",
             content = @Content(mediaType = "text/plain", schema = @Schema(type = SchemaType.STRING)))
@@ -116,7 +116,7 @@ public class WebAppResource {
     @Path("ohif/{file: .*}")
     @Operation(summary = "The OHIF viewer (static files; paths without a file are its routes)", description = FILE)
     @APIResponse(responseCode = "200", description = "the file, or index.html for a route",
-            content = @Content(mediaType = "*/*"))
+            content = @Content(mediaType = "*/*", schema = @Schema(ref = "Binary")))
     @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
     @APIResponse(responseCode = "404", description = "no such file",
             content = @Content(mediaType = "text/plain", schema = @Schema(type = SchemaType.STRING)))
@@ -134,7 +134,7 @@ public class WebAppResource {
     @GET
     @Path("api/{file: .*}")
     @Operation(summary = "The API browser: Swagger UI on this document (static files)", description = FILE)
-    @APIResponse(responseCode = "200", description = "the file", content = @Content(mediaType = "*/*"))
+    @APIResponse(responseCode = "200", description = "the file", content = @Content(mediaType = "*/*", schema = @Schema(ref = "Binary")))
     @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
     @APIResponse(responseCode = "404", description = "no such file",
             content = @Content(mediaType = "text/plain", schema = @Schema(type = SchemaType.STRING)))
