@@ -19,6 +19,7 @@ final class Banner {
         b.append("  browse:      ").append(url).append("/images/\n");
         b.append("  filters:     ").append(url).append("/filters\n");
         b.append("  health:      ").append(url).append("/health   metrics: /metrics   API: /openapi\n");
+        b.append("  api:         ").append(url).append("/api/   (the API browser)\n");
         b.append("  dicomweb:    ").append(url).append("/dicomweb/studies   (QIDO-RS, WADO-RS, STOW-RS)\n");
         b.append("  dicom:       ").append(dicom).append('\n');
         b.append("  data:        ").append(config.dataDir()).append('\n');
