@@ -86,7 +86,11 @@ public final class DeriveSeriesJob implements JobKind {
         List<InstanceSummary> sources = sources(params.get("SeriesInstanceUID"), request); // it may have changed
         List<Ingested> written = new ArrayList<>();
         Set<String> before = new LinkedHashSet<>();
-        progress.update(0, sources.size());
+        try {
+            progress.update(0, sources.size());
+        } catch (JobQueue.Cancelled e) {
+            throw new JobQueue.Cancelled("cancelled after 0 of " + sources.size() + "; nothing had been written");
+        }
         for (InstanceSummary source : sources) {
             try {
                 Ingested d = derived.derive(StorePath.parse(source.path()), request);

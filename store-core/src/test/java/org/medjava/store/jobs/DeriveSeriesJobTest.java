@@ -210,6 +210,10 @@ class DeriveSeriesJobTest {
                 .hasMessage("cancelled after 2 of 4; the 2 derived instances written were removed");
         assertThat(derivedSeries()).isEmpty();
         assertThat(index.instances(SERIES)).as("the source is untouched").hasSize(INSTANCES);
+
+        assertThatThrownBy(() -> job.run(params(), new Reports((d, t) -> {
+            throw new JobQueue.Cancelled("job x was cancelled");
+        }))).isInstanceOf(JobQueue.Cancelled.class).hasMessage("cancelled after 0 of 4; nothing had been written");
     }
 
     @Test
