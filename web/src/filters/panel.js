@@ -237,6 +237,7 @@ export function createFilterPanel(ctx) {
     }
     saveButton.disabled = true;
     status.textContent = 'Saving on the store…';
+    status.dataset.state = 'busy'; // not the state of an earlier save or apply
     try {
       const saved = await saveDerived(ctx.source(), chain, ctx.region.get());
       status.textContent = '';
