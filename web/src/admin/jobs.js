@@ -27,19 +27,24 @@ export function watchJob(id, onUpdate, { every = 1000 } = {}) {
   let timer;
   const done = new Promise((resolve, reject) => {
     const started = Date.now();
+    let failures = 0;
+    const next = () => { timer = setTimeout(poll, Date.now() - started < 30000 ? every : 3000); };
     const poll = async () => {
       if (stopped) return;
       let job;
       try {
         job = await api(`/jobs/${encodeURIComponent(id)}`);
       } catch (e) {
-        reject(e);
+        // A busy or restarting store (no answer, 5xx) is asked again, a few times; a refusal (4xx) ends the watch.
+        if ((e.status === undefined || e.status >= 500) && ++failures <= 5) next();
+        else reject(e);
         return;
       }
+      failures = 0;
       if (stopped) return;
       onUpdate(job);
       if (ended(job)) resolve(job);
-      else timer = setTimeout(poll, Date.now() - started < 30000 ? every : 3000);
+      else next();
     };
     poll();
   });
