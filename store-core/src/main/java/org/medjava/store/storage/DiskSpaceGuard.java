@@ -123,12 +123,14 @@ public final class DiskSpaceGuard {
         }
         long after = now.freeBytes() - Math.max(incomingBytes, 0);
         if (after < minFreeBytes) {
-            String body = incomingBytes > 0 && now.writable() ? "a body of " + bytes(incomingBytes) + " would leave "
-                    + bytes(Math.max(after, 0)) + "; " : "";
-            throw new StoreException(StoreException.Kind.INSUFFICIENT_STORAGE, "the store is nearly out of disk"
-                    + " space and refuses writes: " + body + bytes(now.freeBytes()) + " free on the disk of "
-                    + now.directory() + ", below the floor of " + bytes(minFreeBytes) + " (" + SETTING + "); reads"
-                    + " go on. Free space (delete objects, grow the disk) or lower the floor");
+            // the summary comes first: a DIMSE Error Comment keeps only 64 characters
+            String body = incomingBytes > 0 && now.writable() ? "a body of " + bytes(incomingBytes)
+                    + " would leave " + bytes(Math.max(after, 0)) + "; " : "";
+            throw new StoreException(StoreException.Kind.INSUFFICIENT_STORAGE, "disk nearly full: " + body
+                    + bytes(now.freeBytes()) + " free, floor " + bytes(minFreeBytes) + "; writes are refused, reads"
+                    + " go on (" + now.freeBytes() + " bytes free on the disk of " + now.directory() + ", below the"
+                    + " floor of " + minFreeBytes + " bytes, " + SETTING + "). Free space (delete objects, grow the"
+                    + " disk) or lower the floor");
         }
     }
 
@@ -147,7 +149,7 @@ public final class DiskSpaceGuard {
         return false;
     }
 
-    /** An amount of bytes for people: "1.5 GiB (1610612736 bytes)". */
+    /** An amount of bytes for people: "1.5 GiB", "300 bytes". */
     static String bytes(long n) {
         String[] units = {"KiB", "MiB", "GiB", "TiB"};
         double v = n;
@@ -159,6 +161,6 @@ public final class DiskSpaceGuard {
             v /= 1024;
             unit = u;
         }
-        return unit == null ? n + " bytes" : String.format(Locale.ROOT, "%.1f %s (%d bytes)", v, unit, n);
+        return unit == null ? n + " bytes" : String.format(Locale.ROOT, "%.1f %s", v, unit);
     }
 }

@@ -98,7 +98,7 @@ class FullDiskTest {
         assertThatThrownBy(() -> ingest.put(StorePath.parse("a/old.png"), untouchable, png2.length, "image/png",
                 Preconditions.NONE)).isInstanceOfSatisfying(StoreException.class, e -> {
                     assertThat(e.kind()).isEqualTo(StoreException.Kind.INSUFFICIENT_STORAGE);
-                    assertThat(e.getMessage()).contains("free on the disk of " + files.root(), "floor of 1.0 GiB");
+                    assertThat(e.getMessage()).contains("free on the disk of " + files.root(), "floor 1.0 GiB");
                 });
 
         StoredFile stored = repo.stat(StorePath.parse("a/old.png")).orElseThrow();

@@ -36,8 +36,9 @@ class DiskSpaceGuardTest {
         assertThatThrownBy(guard::checkWritable).isInstanceOfSatisfying(StoreException.class, e -> {
             assertThat(e.kind()).isEqualTo(StoreException.Kind.INSUFFICIENT_STORAGE);
             assertThat(e.kind().status).isEqualTo(507);
-            assertThat(e.getMessage()).contains("512.0 MiB (536870912 bytes) free", "/data/images",
-                    "floor of 1.0 GiB (1073741824 bytes)", "medjava.storage.min-free-bytes", "reads go on");
+            assertThat(e.getMessage()).startsWith("disk nearly full: 512.0 MiB free, floor 1.0 GiB; writes are refused")
+                    .contains("536870912 bytes free on the disk of /data/images", "floor of 1073741824 bytes",
+                            "medjava.storage.min-free-bytes", "reads go on");
         });
         assertThat(guard.status().writable()).isFalse();
     }
@@ -55,7 +56,7 @@ class DiskSpaceGuardTest {
 
         assertThatCode(() -> guard.checkWritable(1000)).doesNotThrowAnyException();
         assertThatThrownBy(() -> guard.checkWritable(1001)).isInstanceOfSatisfying(StoreException.class,
-                e -> assertThat(e.getMessage()).contains("a body of 1001 bytes would leave"));
+                e -> assertThat(e.getMessage()).startsWith("disk nearly full: a body of 1001 bytes would leave 1024.0 MiB;"));
         assertThatCode(() -> guard.checkWritable(-1)).as("unknown length: only the floor counts")
                 .doesNotThrowAnyException();
     }
@@ -67,7 +68,7 @@ class DiskSpaceGuardTest {
         DiskSpaceGuard.Status status = guard.status();
         assertThat(status.directory()).isEqualTo(DATA);
         assertThat(status.freeBytes()).isEqualTo(100L << 20);
-        assertThatThrownBy(guard::checkWritable).hasMessageContaining("/data,");
+        assertThatThrownBy(guard::checkWritable).hasMessageContaining("disk of /data,");
     }
 
     @Test
