@@ -20,6 +20,7 @@ import org.medjava.store.ingest.Expected;
 import org.medjava.store.ingest.IngestFailure;
 import org.medjava.store.ingest.Ingested;
 import org.medjava.store.StoreException;
+import org.medjava.store.storage.DiskSpaceGuard;
 
 /**
  * STOW-RS (PS3.18 10.5): a {@code multipart/related; type="application/dicom"} body, each part a Part 10 object,
@@ -77,7 +78,9 @@ public final class StowService {
         }
         try {
             for (MultipartReader.Part part; (part = reader.next()) != null; ) {
-                results.add(storePart(part, expected));
+                PartResult result = storePart(part, expected, results.isEmpty());
+                results.add(result);
+                ingest.metrics().dicomStored("stow-rs", IngestFailure.Reason.label(result.failureReason()));
             }
         } catch (IOException e) {
             if (results.isEmpty()) {
@@ -93,7 +96,11 @@ public final class StowService {
         return answer(results, studyUid, urls);
     }
 
-    private PartResult storePart(MultipartReader.Part part, Expected expected) throws IOException {
+    /**
+     * @param first whether no part came before: a nearly full disk then refuses the whole request (507) before
+     *              anything is written; later parts fail with A700 and the parts stored before them stay
+     */
+    private PartResult storePart(MultipartReader.Part part, Expected expected, boolean first) throws IOException {
         String partType = part.contentType() == null || part.contentType().isBlank() ? DICOM
                 : mediaType(part.contentType()) == null ? part.contentType() : mediaType(part.contentType()).type();
         if (!partType.equals(DICOM)) {
@@ -101,9 +108,18 @@ public final class StowService {
             return new PartResult(null, null, null, IngestFailure.Reason.CANNOT_UNDERSTAND.status,
                     "a part of type " + partType + "; the store takes " + DICOM);
         }
-        Path staged = ingest.newStagingFile();
+        Path staged;
         try {
-            if (!copyAtMost(part.body(), staged)) {
+            staged = ingest.newStagingFile();
+        } catch (StoreException e) {
+            if (first || e.kind() != StoreException.Kind.INSUFFICIENT_STORAGE) {
+                throw e;
+            }
+            part.body().transferTo(OutputStream.nullOutputStream());
+            return new PartResult(null, null, null, IngestFailure.Reason.OUT_OF_RESOURCES.status, e.getMessage());
+        }
+        try {
+            if (!copyAtMost(part.body(), staged, first)) {
                 return new PartResult(null, null, null, IngestFailure.Reason.OUT_OF_RESOURCES.status,
                         "a part is larger than the store's limit of " + maxPartBytes + " bytes");
             }
@@ -140,8 +156,12 @@ public final class StowService {
         }
     }
 
-    /** Copies the part into the staging file; false (and the rest skipped) when it is over the limit. */
-    private boolean copyAtMost(InputStream in, Path staged) throws IOException {
+    /**
+     * Copies the part into the staging file; false (and the rest skipped) when it is over the limit.
+     *
+     * @throws StoreException INSUFFICIENT_STORAGE when the disk fills up (the part is not stored)
+     */
+    private boolean copyAtMost(InputStream in, Path staged, boolean first) throws IOException {
         long total = 0;
         byte[] buffer = new byte[1 << 16];
         try (OutputStream out = Files.newOutputStream(staged)) {
@@ -153,6 +173,13 @@ public final class StowService {
                 }
                 out.write(buffer, 0, n);
             }
+        } catch (IOException e) {
+            if (DiskSpaceGuard.isOutOfSpace(e)) {
+                throw new StoreException(StoreException.Kind.INSUFFICIENT_STORAGE, "the disk ran out of space while"
+                        + " receiving " + (first ? "the first part" : "a part") + " (" + e.getMessage() + "); that"
+                        + " part was not stored", e);
+            }
+            throw e;
         }
         return true;
     }

@@ -19,6 +19,7 @@ import java.util.logging.Logger;
 import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.ingest.Ingest;
+import org.medjava.store.metrics.StoreMetrics;
 import org.medjava.store.query.ArchiveSearch;
 
 /**
@@ -36,6 +37,7 @@ public final class DimseServer implements AutoCloseable {
 
     private final DimseSettings settings;
     private final DimseServices services;
+    private final StoreMetrics metrics;
     private final ServerSocket server;
     private final ExecutorService workers;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
@@ -43,9 +45,10 @@ public final class DimseServer implements AutoCloseable {
     private final Thread acceptor;
     private volatile boolean closed;
 
-    private DimseServer(DimseSettings settings, DimseServices services) throws IOException {
+    private DimseServer(DimseSettings settings, DimseServices services, StoreMetrics metrics) throws IOException {
         this.settings = settings;
         this.services = services;
+        this.metrics = metrics;
         this.server = new ServerSocket();
         server.setReuseAddress(true);
         try {
@@ -74,7 +77,7 @@ public final class DimseServer implements AutoCloseable {
         DimseServices services = new DimseServices(settings, ingest::newStagingFile, new StoreScp(ingest),
                 new FindScp(search, new StoredHeaders(search, index), settings.aeTitle()),
                 new RetrieveScp(search, images, settings.aeTitle(), settings.moveDestinations()));
-        DimseServer server = new DimseServer(settings, services);
+        DimseServer server = new DimseServer(settings, services, ingest.metrics());
         server.acceptor.start();
         LOG.log(Level.INFO, "DICOM service {0} listening on {1}:{2,number,#}; allowed calling AE titles: {3}",
                 new Object[] {settings.aeTitle(), settings.bindAddress(), server.port(),
@@ -114,6 +117,7 @@ public final class DimseServer implements AutoCloseable {
             socket.setTcpNoDelay(true);
             AssociationRequest rq = AssociationRequest.read(socket.getInputStream());
             Optional<AssociationRequest.Rejection> rejection = check(rq, socket);
+            metrics.association(rejection.isEmpty());
             if (rejection.isPresent()) {
                 AssociationRequest.reject(socket.getOutputStream(), rejection.get());
                 return;

@@ -9,6 +9,7 @@ import java.util.logging.Logger;
 import org.medjava.store.ingest.Ingest;
 import org.medjava.store.ingest.Expected;
 import org.medjava.store.ingest.IngestFailure;
+import org.medjava.store.StoreException;
 
 /**
  * C-STORE SCP: the received object is stored through {@link Ingest} before the response is sent, so a
@@ -28,6 +29,7 @@ final class StoreScp {
     boolean handle(Exchange x) throws DicomNetworkException, IOException {
         Request rq = x.request();
         DimseMessages.Response response = store(x, rq).sopInstance(rq.sopInstanceUid());
+        ingest.metrics().dicomStored("c-store", IngestFailure.Reason.label(response.status()));
         x.send(response);
         return response.status() == DimseStatus.SUCCESS;
     }
@@ -38,6 +40,11 @@ final class StoreScp {
                     .errorComment("not an image storage SOP class: " + rq.sopClassUid());
         }
         Exception failure = x.received().dataFailure();
+        if (failure instanceof StoreException refused) { // an expected refusal (a nearly full disk): no stack trace
+            LOG.log(Level.INFO, "C-STORE from {0} of {1} refused: {2}", new Object[] {x.callingAe(),
+                    rq.sopInstanceUid(), refused.getMessage()});
+            return x.response(DimseStatus.OUT_OF_RESOURCES).errorComment(refused.getMessage());
+        }
         if (failure != null) {
             LOG.log(Level.WARNING, "C-STORE from " + x.callingAe() + ": the data set could not be kept", failure);
             return x.response(DimseStatus.OUT_OF_RESOURCES).errorComment("cannot keep the data set: "

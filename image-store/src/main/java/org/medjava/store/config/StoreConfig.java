@@ -74,6 +74,11 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.storage", defaultValue = "files")
     String storage;
 
+    /** Writes are refused (507, A700) while the data directory's disk has less free space than this; 0: never. */
+    @Inject
+    @ConfigProperty(name = "medjava.storage.min-free-bytes", defaultValue = "1073741824")
+    long minFreeBytes;
+
     @Inject
     @ConfigProperty(name = "medjava.storage.s3.endpoint")
     Optional<String> s3Endpoint;
@@ -280,6 +285,11 @@ public class StoreConfig {
             throw new IllegalArgumentException("medjava.storage is \"" + storage + "\"; use files or s3");
         }
         return kind.equals("s3");
+    }
+
+    /** medjava.storage.min-free-bytes: the free-space floor below which writes are refused. */
+    public long minFreeBytes() {
+        return minFreeBytes;
     }
 
     /**

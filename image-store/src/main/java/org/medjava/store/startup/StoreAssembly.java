@@ -55,6 +55,8 @@ import org.medjava.store.security.Sessions;
 import org.medjava.store.security.Role;
 import org.medjava.store.security.SharedAccounts;
 import org.medjava.store.security.UserStore;
+import org.medjava.store.monitoring.RegistryMetrics;
+import org.medjava.store.storage.DiskSpaceGuard;
 import org.medjava.store.storage.LocalFileStorage;
 import org.medjava.store.storage.ObjectStorage;
 import org.medjava.store.storage.S3Storage;
@@ -77,12 +79,16 @@ public class StoreAssembly {
     @Inject
     StoreConfig config;
 
+    @Inject
+    RegistryMetrics metrics;
+
     private UserStore users;
     private Sessions sessions;
     private CorsPolicy cors;
     private FilterRepository filters;
     private DicomIndex index;
     private ObjectStorage storage;
+    private DiskSpaceGuard space;
     private ClusterDatabase clusterDatabase;
     private ClusterNodes nodes;
     private SharedState sharedState;
@@ -109,12 +115,16 @@ public class StoreAssembly {
             IndexDatabase database = config.dbUrl() == null ? IndexDatabase.h2(data.resolve("index"))
                     : IndexDatabase.of(config.dbUrl(), config.dbUser(), config.dbPassword());
             storage = openStorage(data);
+            // writes land first in the staging directory (under images/ with files, work/staging with S3); the
+            // index and the plugins live in the data directory: the fuller disk of the two decides
+            space = new DiskSpaceGuard(config.minFreeBytes(), List.of(config.s3Storage()
+                    ? data.resolve("work/staging") : config.imagesDir(), data));
             boolean firstStart = config.clusterEnabled() ? joinCluster(database)
                     : !Files.exists(data.resolve(SEEDED_MARKER));
             String newAdminPassword = createUsers(data);
             startSessions(data);
             filters = new FilterRepository(config.pluginsDir(), data.resolve("work/registry"),
-                    config.maxPluginBytes());
+                    config.maxPluginBytes(), space);
             if (firstStart && config.seedPlugins().isPresent()) {
                 Seeder.seedPlugins(config.seedPlugins().get(), config.pluginsDir());
             }
@@ -124,10 +134,10 @@ public class StoreAssembly {
             }
             index = new DicomIndex(database);
             images = new ImageRepository(storage, config.maxUploadBytes(),
-                    clusterDatabase == null ? new LocalPathLocks() : new PostgresPathLocks(clusterDatabase));
-            renderer = new RenderService(filters.registry(), config.maxPixels());
+                    clusterDatabase == null ? new LocalPathLocks() : new PostgresPathLocks(clusterDatabase), space);
+            renderer = new RenderService(filters.registry(), config.maxPixels(), metrics);
             ingest = new Ingest(images, index, new UploadValidator(config.maxPixels()),
-                    DuplicatePolicy.parse(config.duplicatePolicy()), new WriteBarrier(config.backupMaxPause()));
+                    DuplicatePolicy.parse(config.duplicatePolicy()), new WriteBarrier(config.backupMaxPause()), metrics);
             backup = new StoreBackup(new StoreBackup.Sources(storage, database, ingest.barrier(), data,
                     sharedState == null ? data.resolve(StoreBackup.ACCOUNTS_FILE) : null, config.pluginsDir()));
             derived = new DerivedImages(images, renderer, filters.registry(), ingest);
@@ -143,6 +153,7 @@ public class StoreAssembly {
             dimse = DicomNetwork.start(config, ingest, search, index, images);
             remotePacs = DicomNetwork.remotePacs(config, ingest, search, images, data.resolve("work/scu"));
             jobs = startJobs();
+            metrics.watch(index, space, filters, jobs.queue());
             Banner.print(config, users, newAdminPassword, filters.plugins().size(), seeded,
                     Duration.ofNanos(System.nanoTime() - t0), DicomNetwork.describe(dimse, remotePacs)
                     + (nodes == null ? "" : "; cluster node " + nodes.node() + " of " + nodes.alive()));
@@ -312,6 +323,12 @@ public class StoreAssembly {
     @Produces
     public DicomIndex index() {
         return index;
+    }
+
+    /** The free-space floor every write is held to. */
+    @Produces
+    public DiskSpaceGuard space() {
+        return space;
     }
 
     @Produces

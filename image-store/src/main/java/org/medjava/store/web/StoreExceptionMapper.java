@@ -20,7 +20,8 @@ public class StoreExceptionMapper implements ExceptionMapper<StoreException> {
     @Override
     public Response toResponse(StoreException e) {
         Response.StatusType status = Response.Status.fromStatusCode(e.kind().status);
-        String reason = status == null ? "Unprocessable Content" : status.getReasonPhrase();
+        String reason = status != null ? status.getReasonPhrase()
+                : e.kind() == StoreException.Kind.INSUFFICIENT_STORAGE ? "Insufficient Storage" : "Unprocessable Content";
         Response.ResponseBuilder response = Response.status(e.kind().status)
                 .type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(Map.of("status", e.kind().status, "error", reason, "message", e.getMessage()));

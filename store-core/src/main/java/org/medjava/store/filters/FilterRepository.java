@@ -17,6 +17,7 @@ import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.PluginInfo;
 import org.medjava.filter.runtime.RegistryException;
 import org.medjava.store.StoreException;
+import org.medjava.store.storage.DiskSpaceGuard;
 
 /**
  * The filter repository: plugin JARs in {@code pluginsDir} (one {@code <plugin-id>.jar} each), all loaded into one
@@ -33,9 +34,17 @@ public final class FilterRepository implements AutoCloseable {
     private final Path staging;
     private final long maxJarBytes;
     private final FilterRegistry registry;
+    private final DiskSpaceGuard space;
     private volatile PluginCatalog catalog = PluginCatalog.NONE;
 
     public FilterRepository(Path pluginsDir, Path workDir, long maxJarBytes) throws IOException {
+        this(pluginsDir, workDir, maxJarBytes, DiskSpaceGuard.none());
+    }
+
+    /** @param space the free-space floor an upload is checked against before it is written */
+    public FilterRepository(Path pluginsDir, Path workDir, long maxJarBytes, DiskSpaceGuard space)
+            throws IOException {
+        this.space = space;
         this.pluginsDir = Files.createDirectories(pluginsDir);
         this.staging = Files.createDirectories(pluginsDir.resolve(".staging"));
         this.maxJarBytes = maxJarBytes;
@@ -101,10 +110,12 @@ public final class FilterRepository implements AutoCloseable {
      * Installs or replaces plugin {@code id} from an uploaded JAR.
      *
      * @throws StoreException UNPROCESSABLE with the registry's reason when the JAR does not load (the running
-     *                        version stays active and its file untouched), TOO_LARGE, BAD_REQUEST
+     *                        version stays active and its file untouched), TOO_LARGE, BAD_REQUEST,
+     *                        INSUFFICIENT_STORAGE (before anything is written when the disk is nearly full)
      */
     public synchronized Installed install(String id, InputStream body) throws IOException {
         checkId(id);
+        space.checkWritable();
         boolean replacing = registry.plugin(id).map(p -> p.state() == PluginInfo.State.ACTIVE).orElse(false);
         Path temp = Files.createTempFile(staging, id + "-", ".jar");
         try {
@@ -142,6 +153,12 @@ public final class FilterRepository implements AutoCloseable {
                 }
                 out.write(buffer, 0, n);
             }
+        } catch (IOException e) {
+            if (DiskSpaceGuard.isOutOfSpace(e)) {
+                throw new StoreException(StoreException.Kind.INSUFFICIENT_STORAGE, "the disk ran out of space while"
+                        + " receiving the plugin (" + e.getMessage() + "); the installed plugins are unchanged", e);
+            }
+            throw e;
         }
     }
 

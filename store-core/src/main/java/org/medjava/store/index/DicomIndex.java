@@ -180,6 +180,20 @@ public final class DicomIndex implements AutoCloseable {
         return queries.counts();
     }
 
+    /**
+     * Runs the most trivial query ({@code select 1}): whether the database answers, and how fast.
+     *
+     * @throws IndexException (unavailable) when it does not
+     */
+    public void ping() {
+        queries.ping();
+    }
+
+    /** The bytes of the indexed instances' files together (what the DICOM archive holds). */
+    public long storedBytes() {
+        return queries.storedBytes();
+    }
+
     /** Closes the database connections (waiting for a write in progress). Idempotent. */
     @Override
     public void close() {

@@ -250,6 +250,19 @@ final class IndexQueries {
                 em.createQuery("select count(s) from SeriesEntity s", Long.class).getSingleResult(),
                 em.createQuery("select count(i) from InstanceEntity i", Long.class).getSingleResult()));
     }
+    /** See {@link DicomIndex#ping}. */
+    void ping() {
+        session.read("pinging the database", em -> em.createNativeQuery("select 1").getSingleResult());
+    }
+
+    /** See {@link DicomIndex#storedBytes}. */
+    long storedBytes() {
+        return session.read("summing the sizes", em -> {
+            Long sum = em.createQuery("select sum(i.fileSize) from InstanceEntity i", Long.class).getSingleResult();
+            return sum == null ? 0L : sum;
+        });
+    }
+
     /** The store paths of every indexed instance. */
     List<String> allPaths() {
         return session.read("listing the index", em -> em.createQuery("select i.path from InstanceEntity i",

@@ -18,6 +18,7 @@ import org.medjava.store.StoreException;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.IndexEntry;
 import org.medjava.store.index.IndexException;
+import org.medjava.store.metrics.StoreMetrics;
 import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.repo.Preconditions;
 import org.medjava.store.repo.StorePath;
@@ -56,24 +57,44 @@ public final class Ingest {
     private final UploadValidator validator;
     private final DuplicatePolicy policy;
     private final WriteBarrier barrier;
+    private final StoreMetrics metrics;
 
     public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy) {
-        this(images, index, validator, policy, new WriteBarrier(java.time.Duration.ofSeconds(30)));
+        this(images, index, validator, policy, new WriteBarrier(java.time.Duration.ofSeconds(30)), StoreMetrics.NONE);
     }
 
-    /** @param barrier what every install and delete passes, so that a backup can pause them for its snapshot */
+    public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
+                  StoreMetrics metrics) {
+        this(images, index, validator, policy, new WriteBarrier(java.time.Duration.ofSeconds(30)), metrics);
+    }
+
     public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
                   WriteBarrier barrier) {
+        this(images, index, validator, policy, barrier, StoreMetrics.NONE);
+    }
+
+    /**
+     * @param barrier what every install and delete passes, so that a backup can pause them for its snapshot
+     * @param metrics where what enters (objects, bytes) and what is refused is counted
+     */
+    public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
+                  WriteBarrier barrier, StoreMetrics metrics) {
         this.images = images;
         this.index = index;
         this.validator = validator;
         this.policy = policy;
         this.barrier = barrier;
+        this.metrics = metrics;
     }
 
     /** The pause a backup takes for its snapshot of the objects and the index (see {@link WriteBarrier}). */
     public WriteBarrier barrier() {
         return barrier;
+    }
+
+    /** Where the store's parts report what happens (the network services report their outcomes there too). */
+    public StoreMetrics metrics() {
+        return metrics;
     }
 
     public DuplicatePolicy policy() {
@@ -98,6 +119,21 @@ public final class Ingest {
      */
     public ImageRepository.PutResult put(StorePath path, InputStream body, long declaredLength, String declaredType,
                                          Preconditions preconditions) throws IOException {
+        try {
+            ImageRepository.PutResult result = store(path, body, declaredLength, declaredType, preconditions);
+            metrics.ingested(StoreMetrics.PUT, result.file().size());
+            return result;
+        } catch (StoreException e) {
+            metrics.ingestRefused(StoreMetrics.PUT, e.kind().name().toLowerCase(java.util.Locale.ROOT));
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            metrics.ingestRefused(StoreMetrics.PUT, "failure");
+            throw e;
+        }
+    }
+
+    private ImageRepository.PutResult store(StorePath path, InputStream body, long declaredLength,
+                                            String declaredType, Preconditions preconditions) throws IOException {
         if (path.isRoot() || path.directory()) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "PUT needs a file path; \"" + path.relative()
                     + "\" ends with / (directories are created with the files in them)");
@@ -175,6 +211,23 @@ public final class Ingest {
      * @throws IngestFailure with the DICOM status and a reason; nothing was stored
      */
     public Ingested receive(Path staged, Expected expected) throws IngestFailure {
+        try {
+            long size = Files.size(staged);
+            Ingested stored = file(staged, expected);
+            metrics.ingested(StoreMetrics.RECEIVE, size);
+            return stored;
+        } catch (IngestFailure e) {
+            metrics.ingestRefused(StoreMetrics.RECEIVE, e.reason().name().toLowerCase(java.util.Locale.ROOT));
+            throw e;
+        } catch (IOException e) {
+            metrics.ingestRefused(StoreMetrics.RECEIVE, IngestFailure.Reason.OUT_OF_RESOURCES.name()
+                    .toLowerCase(java.util.Locale.ROOT));
+            throw new IngestFailure(IngestFailure.Reason.OUT_OF_RESOURCES, "cannot read the received object: " + e,
+                    e);
+        }
+    }
+
+    private Ingested file(Path staged, Expected expected) throws IngestFailure {
         try {
             StagedBody stage = images.stage(staged);
             byte[] bytes = ReceivedDataSet.readBytes(staged, images.maxUploadBytes());
@@ -267,7 +320,7 @@ public final class Ingest {
         return switch (e.kind()) {
             case PRECONDITION_FAILED -> new IngestFailure(IngestFailure.Reason.DUPLICATE_SOP_INSTANCE,
                     "the SOP Instance arrived twice at once; the duplicate policy is reject", e);
-            case TOO_LARGE, UNAVAILABLE -> new IngestFailure(IngestFailure.Reason.OUT_OF_RESOURCES, e.getMessage(), e);
+            case TOO_LARGE, UNAVAILABLE, INSUFFICIENT_STORAGE -> new IngestFailure(IngestFailure.Reason.OUT_OF_RESOURCES, e.getMessage(), e);
             case UNSUPPORTED_MEDIA_TYPE, UNPROCESSABLE, BAD_REQUEST -> new IngestFailure(
                     IngestFailure.Reason.CANNOT_UNDERSTAND,
                     e.getMessage().replace("the body is", "the data set is"), e);

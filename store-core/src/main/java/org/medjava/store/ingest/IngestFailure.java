@@ -27,6 +27,19 @@ public final class IngestFailure extends Exception {
         Reason(int status) {
             this.status = status;
         }
+
+        /** A DICOM store status as a metrics label: success, a reason's name ({@code out_of_resources}), or failure. */
+        public static String label(int status) {
+            if (status == 0) {
+                return "success";
+            }
+            for (Reason reason : values()) {
+                if (reason.status == status) {
+                    return reason.name().toLowerCase(java.util.Locale.ROOT);
+                }
+            }
+            return "failure";
+        }
     }
 
     private final Reason reason;

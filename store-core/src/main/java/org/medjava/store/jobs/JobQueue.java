@@ -53,6 +53,9 @@ public interface JobQueue extends AutoCloseable {
     /** The newest jobs first, at most {@code limit}. */
     List<JobStatus> list(int limit);
 
+    /** How many jobs are in each state (every state present, 0 when none). */
+    Map<JobStatus.State, Long> countByState();
+
     /** Claims the oldest waiting job (or one whose node died) for {@code node}, or nothing. */
     Optional<JobStatus> claim(String node);
 

@@ -35,6 +35,16 @@ public final class LocalJobQueue implements JobQueue {
     }
 
     @Override
+    public synchronized Map<JobStatus.State, Long> countByState() {
+        Map<JobStatus.State, Long> counts = new java.util.EnumMap<>(JobStatus.State.class);
+        for (JobStatus.State state : JobStatus.State.values()) {
+            counts.put(state, 0L);
+        }
+        jobs.values().forEach(j -> counts.merge(j.state(), 1L, Long::sum));
+        return counts;
+    }
+
+    @Override
     public synchronized Optional<JobStatus> claim(String node) {
         for (JobStatus j : jobs.values()) {
             if (j.state() == JobStatus.State.QUEUED) {

@@ -70,6 +70,23 @@ public final class SharedJobQueue implements JobQueue {
     }
 
     @Override
+    public Map<JobStatus.State, Long> countByState() {
+        return database.run("counting the jobs", c -> {
+            Map<JobStatus.State, Long> counts = new java.util.EnumMap<>(JobStatus.State.class);
+            for (JobStatus.State state : JobStatus.State.values()) {
+                counts.put(state, 0L);
+            }
+            try (PreparedStatement q = c.prepareStatement("select state, count(*) from medjava_job group by state");
+                 ResultSet rs = q.executeQuery()) {
+                while (rs.next()) {
+                    counts.put(JobStatus.State.valueOf(rs.getString(1)), rs.getLong(2));
+                }
+            }
+            return counts;
+        });
+    }
+
+    @Override
     public List<JobStatus> list(int limit) {
         return database.run("listing the jobs", c -> {
             List<JobStatus> jobs = new ArrayList<>();

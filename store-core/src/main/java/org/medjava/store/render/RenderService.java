@@ -17,6 +17,7 @@ import org.medjava.filter.Raster;
 import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.RegistryException;
 import org.medjava.store.StoreException;
+import org.medjava.store.metrics.StoreMetrics;
 
 /**
  * Server-side rendering: decode a stored image, run a filter chain through the registry, encode as PNG, GIF or JPEG.
@@ -27,10 +28,17 @@ public final class RenderService {
 
     private final FilterRegistry registry;
     private final long maxPixels;
+    private final StoreMetrics metrics;
 
     public RenderService(FilterRegistry registry, long maxPixels) {
+        this(registry, maxPixels, StoreMetrics.NONE);
+    }
+
+    /** @param metrics where the time of each rendering and of each filter in it is recorded */
+    public RenderService(FilterRegistry registry, long maxPixels, StoreMetrics metrics) {
         this.registry = registry;
         this.maxPixels = maxPixels;
+        this.metrics = metrics;
     }
 
     /** @param dicom whether the stored file is DICOM (then window and frame apply) */
@@ -77,7 +85,9 @@ public final class RenderService {
         long t3 = System.nanoTime();
         ByteArrayOutputStream out = new ByteArrayOutputStream(raster.width() * raster.height() + 1024);
         ImageCodec.write(raster, request.format(), out);
-        timings.record(t1 - t0, t2 - t1, System.nanoTime() - t3 + (t3 - t2));
+        long end = System.nanoTime();
+        timings.record(t1 - t0, t2 - t1, end - t3 + (t3 - t2));
+        metrics.rendered(request.format().name().toLowerCase(java.util.Locale.ROOT), end - t0);
         return out.toByteArray();
     }
 
@@ -103,7 +113,7 @@ public final class RenderService {
         }
         for (RenderRequest.FilterStep step : request.filters()) {
             GrayRaster16 in = raster;
-            raster = call(step, () -> registry.apply(step.filterId(), in, request.region(), step.params(),
+            raster = call(step, request, () -> registry.apply(step.filterId(), in, request.region(), step.params(),
                     request.implementation()));
         }
         return image.withStoredValues(raster);
@@ -221,14 +231,17 @@ public final class RenderService {
     }
 
     private Raster apply(RenderRequest.FilterStep step, Raster raster, RenderRequest request) {
-        return call(step, () -> registry.apply(step.filterId(), raster, request.region(), step.params(),
+        return call(step, request, () -> registry.apply(step.filterId(), raster, request.region(), step.params(),
                 request.implementation()));
     }
 
-    /** A registry call, its failures as the store's statuses. */
-    private static <T> T call(RenderRequest.FilterStep step, java.util.function.Supplier<T> body) {
+    /** A registry call, timed when it succeeds, its failures as the store's statuses. */
+    private <T> T call(RenderRequest.FilterStep step, RenderRequest request, java.util.function.Supplier<T> body) {
         try {
-            return body.get();
+            long t0 = System.nanoTime();
+            T result = body.get();
+            metrics.filtered(step.filterId(), request.implementation().id(), System.nanoTime() - t0);
+            return result;
         } catch (UnsupportedDataException e) {
             throw new StoreException(StoreException.Kind.UNPROCESSABLE, e.getMessage(), e);
         } catch (RegistryException.UnknownIdException | InvalidParameterException e) {

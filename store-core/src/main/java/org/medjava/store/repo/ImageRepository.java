@@ -17,6 +17,7 @@ import org.medjava.codec.ImageFormat;
 import org.medjava.store.StoreException;
 import org.medjava.store.cluster.LocalPathLocks;
 import org.medjava.store.cluster.PathLocks;
+import org.medjava.store.storage.DiskSpaceGuard;
 import org.medjava.store.storage.LocalCopy;
 import org.medjava.store.storage.ObjectStorage;
 import org.medjava.store.storage.StagedBody;
@@ -38,6 +39,7 @@ public final class ImageRepository {
     private final ObjectStorage storage;
     private final long maxUploadBytes;
     private final PathLocks locks;
+    private final DiskSpaceGuard space;
 
     /** A repository whose writers are serialized within this process (one store node). */
     public ImageRepository(ObjectStorage storage, long maxUploadBytes) {
@@ -46,9 +48,20 @@ public final class ImageRepository {
 
     /** @param locks the path locks: this process's, or a cluster's */
     public ImageRepository(ObjectStorage storage, long maxUploadBytes, PathLocks locks) {
+        this(storage, maxUploadBytes, locks, DiskSpaceGuard.none());
+    }
+
+    /** @param space the free-space floor every write is checked against before it starts */
+    public ImageRepository(ObjectStorage storage, long maxUploadBytes, PathLocks locks, DiskSpaceGuard space) {
         this.storage = storage;
         this.maxUploadBytes = maxUploadBytes;
         this.locks = locks;
+        this.space = space;
+    }
+
+    /** The free-space floor writes are held to. */
+    public DiskSpaceGuard space() {
+        return space;
     }
 
     public ObjectStorage storage() {
@@ -122,12 +135,15 @@ public final class ImageRepository {
      * body is chunked.
      *
      * @throws StoreException TOO_LARGE before anything is read when the declared length is over the limit, or as
-     *                        soon as the body grows past it; BAD_REQUEST when it ends before its Content-Length
+     *                        soon as the body grows past it; BAD_REQUEST when it ends before its Content-Length;
+     *                        INSUFFICIENT_STORAGE before anything is read when the disk is nearly full, or when it
+     *                        fills up while the body is written
      */
     public StagedBody receive(InputStream body, long declaredLength) throws IOException {
         if (declaredLength > maxUploadBytes) {
             throw tooLarge(declaredLength + " bytes");
         }
+        space.checkWritable(declaredLength);
         Path temp = storage.newStagingFile("put-");
         boolean received = false;
         try {
@@ -142,6 +158,11 @@ public final class ImageRepository {
                     }
                     out.write(buffer, 0, n);
                 }
+            } catch (IOException e) {
+                if (DiskSpaceGuard.isOutOfSpace(e)) {
+                    throw outOfSpace("cannot write the body", e);
+                }
+                throw e;
             }
             if (declaredLength >= 0 && total != declaredLength) {
                 throw new StoreException(StoreException.Kind.BAD_REQUEST, "the body ended after " + total
@@ -157,8 +178,13 @@ public final class ImageRepository {
         }
     }
 
-    /** A new empty staging file, for writers that receive a body themselves (DICOM network, DICOMweb). */
+    /**
+     * A new empty staging file, for writers that receive a body themselves (DICOM network, DICOMweb).
+     *
+     * @throws StoreException INSUFFICIENT_STORAGE when the disk is nearly full
+     */
     public Path newStagingFile(String prefix) throws IOException {
+        space.checkWritable();
         return storage.newStagingFile(prefix);
     }
 
@@ -238,8 +264,18 @@ public final class ImageRepository {
     }
 
     private static StoreException unavailable(String what, IOException e) {
+        if (DiskSpaceGuard.isOutOfSpace(e)) {
+            return outOfSpace(what, e);
+        }
         return new StoreException(StoreException.Kind.UNAVAILABLE, what + ": " + e.getMessage()
                 + " (the previous version, if any, is unchanged; try again later)", e);
+    }
+
+    /** The disk filled up part-way through a write: nothing of it is visible, the previous version is unchanged. */
+    private static StoreException outOfSpace(String what, IOException e) {
+        return new StoreException(StoreException.Kind.INSUFFICIENT_STORAGE, "the disk ran out of space (" + what
+                + ": " + e.getMessage() + "); nothing was stored and the previous version, if any, is unchanged."
+                + " Free space and try again", e);
     }
 
     private StoreException tooLarge(String what) {

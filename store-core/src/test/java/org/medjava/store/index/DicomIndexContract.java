@@ -208,6 +208,8 @@ abstract class DicomIndexContract {
 
         assertThat(index.count()).isEqualTo(3);
         assertThat(index.counts()).isEqualTo(new IndexCounts(1, 1, 2, 3));
+        assertThat(index.storedBytes()).isEqualTo(Files.size(f1) + Files.size(f2) + Files.size(f3));
+        index.ping(); // the health check's trivial query answers on this database
         assertThat(index.instance("ct/head/1.dcm")).get().extracting(InstanceSummary::sopInstanceUid)
                 .isEqualTo("1.2.826.1.1.1.1");
         assertThat(index.instance("ct/head/none.dcm")).isEmpty();

@@ -137,6 +137,24 @@ class IngestReceiveTest {
                 e -> assertThat(e.status()).as(e.getMessage()).isEqualTo(status));
     }
 
+    @Test
+    void theDoorCountsWhatItStoresAndWhatItRefusesByReason() throws Exception {
+        org.medjava.store.testsupport.RecordingMetrics metrics = new org.medjava.store.testsupport.RecordingMetrics();
+        Ingest ingest = new Ingest(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REJECT, metrics);
+        Path first = staged(ct("P9", "1.2.826.0.1.3680043.9.90"));
+        long size = Files.size(first);
+
+        ingest.receive(first, Expected.NOTHING);
+        assertThatThrownBy(() -> ingest.receive(staged(ct("P9", "1.2.826.0.1.3680043.9.90")), Expected.NOTHING))
+                .isInstanceOf(IngestFailure.class);
+
+        assertThat(metrics.events()).containsExactly("ingested receive " + size,
+                "refused receive duplicate_sop_instance");
+        assertThat(IngestFailure.Reason.label(0)).isEqualTo("success");
+        assertThat(IngestFailure.Reason.label(0xA700)).isEqualTo("out_of_resources");
+        assertThat(IngestFailure.Reason.label(0xFFFF)).isEqualTo("failure");
+    }
+
     private void assertStagingEmpty() throws IOException {
         try (Stream<Path> files = Files.list(storage.root().resolve(".staging"))) {
             assertThat(files.toList()).isEmpty();

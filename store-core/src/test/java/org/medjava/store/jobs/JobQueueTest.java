@@ -152,6 +152,14 @@ class JobQueueTest {
                             assertThat(e.getMessage()).contains("broken, count");
                         });
                 assertThat(queue.list(10)).extracting(JobStatus::id).contains(ok, bad);
+                Map<JobStatus.State, Long> counts = queue.countByState(); // the shared queue holds other tests' too
+                assertThat(counts).containsOnlyKeys(JobStatus.State.values());
+                assertThat(counts.get(JobStatus.State.DONE)).isPositive();
+                assertThat(counts.get(JobStatus.State.FAILED)).isPositive();
+                if (queue instanceof LocalJobQueue) {
+                    assertThat(counts).containsEntry(JobStatus.State.DONE, 1L)
+                            .containsEntry(JobStatus.State.FAILED, 1L).containsEntry(JobStatus.State.QUEUED, 0L);
+                }
             }
         }
     }

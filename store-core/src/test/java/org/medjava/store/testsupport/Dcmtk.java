@@ -18,8 +18,14 @@ public final class Dcmtk {
 
     /** storescu with verbose output, not halting at a failed store, each file proposed in its own syntax. */
     public static Command.Result store(List<String> options, Path... files) throws IOException, InterruptedException {
+        return store(PacsStore.dicomPort(), options, files);
+    }
+
+    /** As {@link #store(List, Path...)}, to a store of its own listening on {@code port} as {@link PacsStore#AE}. */
+    public static Command.Result store(int port, List<String> options, Path... files) throws IOException,
+            InterruptedException {
         return Command.run(Command.of("storescu", "-v", "-nh", options, "-aet", "STORESCU", "-aec", PacsStore.AE,
-                "127.0.0.1", PacsStore.dicomPort(), List.of((Object[]) files)));
+                "127.0.0.1", port, List.of((Object[]) files)));
     }
 
     /** Sends each instance with the options that keep its transfer syntax; asserts every store succeeded. */
