@@ -83,6 +83,7 @@ public class DerivedResource {
     @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    @APIResponse(responseCode = "507", ref = ApiDocs.INSUFFICIENT_STORAGE)
     public Response derive(Derivation body) throws IOException {
         Access.require(security, Role.UPLOADER);
         if (body == null || body.source() == null || body.source().isBlank()) {

@@ -532,6 +532,7 @@ public class DicomWebResource {
     @APIResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
     @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    @APIResponse(responseCode = "507", ref = ApiDocs.INSUFFICIENT_STORAGE)
     public Response store(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, InputStream body)
             throws IOException {
         return stow(contentType, body, null);
@@ -553,6 +554,7 @@ public class DicomWebResource {
     @APIResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
     @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    @APIResponse(responseCode = "507", ref = ApiDocs.INSUFFICIENT_STORAGE)
     public Response storeInStudy(@PathParam("study") String study,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, InputStream body) throws IOException {
         return stow(contentType, body, study);

@@ -131,6 +131,7 @@ public class FiltersResource {
     @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
     @APIResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
     @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
+    @APIResponse(responseCode = "507", ref = ApiDocs.INSUFFICIENT_STORAGE)
     public Response install(@PathParam("id") String id, InputStream body) throws IOException {
         Access.require(security, Role.ADMIN);
         FilterRepository.Installed installed = filters.install(id, body);

@@ -255,6 +255,7 @@ public class ImagesResource {
     @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
     @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    @APIResponse(responseCode = "507", ref = ApiDocs.INSUFFICIENT_STORAGE)
     public Response put(@PathParam("path") String raw, InputStream body,
                         @HeaderParam(HttpHeaders.CONTENT_LENGTH) @DefaultValue("-1") long length,
                         @HeaderParam(HttpHeaders.CONTENT_TYPE) String type,

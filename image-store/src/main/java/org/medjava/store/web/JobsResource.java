@@ -114,6 +114,7 @@ public class JobsResource {
     @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     @APIResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
     @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
+    @APIResponse(responseCode = "507", ref = ApiDocs.INSUFFICIENT_STORAGE)
     public Response submit(Submission body) {
         if (body == null || body.kind() == null || body.kind().isBlank()) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "send {\"kind\": \"...\", \"params\": {...}}");
