@@ -38,8 +38,9 @@ final class Banner {
     static String text(Facts f) {
         String url = f.url();
         StringBuilder b = new StringBuilder();
-        b.append("==================== MedJava image store").append(f.version().isEmpty() ? "" : " " + f.version())
-                .append(" ====================\n");
+        String title = "==================== MedJava image store" + (f.version().isEmpty() ? "" : " " + f.version())
+                + " ====================";
+        b.append(title).append('\n');
         b.append("  store:       ").append(url).append("/\n");
         b.append("  viewer:      ").append(url).append("/viewer/   (the web application)\n");
         b.append("  OHIF:        ").append(url).append("/ohif/\n");
@@ -63,7 +64,7 @@ final class Banner {
             b.append("; ").append(f.seeded()).append(" sample images stored under /images/samples/");
         }
         b.append("\n  started in:  ").append(f.startup().toMillis()).append(" ms (application)\n");
-        b.append("=".repeat(62)).append('\n');
+        b.append("=".repeat(title.length())).append('\n');
         return b.toString();
     }
 
