@@ -1,11 +1,15 @@
 // The store's filters in the viewer: the catalogue as the store lists it, a chain built, reordered and applied on
-// the server for the window on show, the displayed result compared pixel by pixel with the rendered endpoint's answer
-// to the same request, a region, before/after, the time it took, parameters checked before sending, a plugin
-// suspended and resumed on the store leaving and re-entering the panel, and saving the result as a derived instance.
+// the server, the displayed result compared pixel by pixel with the rendered endpoint's answer for the window on
+// show, window/level and presets re-windowing a filtered CT in the page (its stored values) with no request, a
+// region, before/after, the time it took, parameters checked before sending, a plugin suspended and resumed on the
+// store leaving and re-entering the panel, and saving the result as a derived instance (16-bit for a CT).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { launch, newPage, login, screenshot, api } from './harness.mjs';
 import { openView, seriesOf, drag, waitLit } from './10-support.mjs';
+
+const dicomParser = createRequire(import.meta.url)('dicom-parser');
 
 let browser, page;
 before(async () => {
@@ -31,6 +35,38 @@ async function applied() {
 }
 
 /**
+ * Starts recording what a re-window may not cause: requests to the store (but the catalogue's poll of /filters) and
+ * the states the result layer passes through. The returned function stops and answers { requests, states }.
+ */
+async function watchRewindow() {
+  const requests = [];
+  const onRequest = (r) => {
+    const u = new URL(r.url());
+    if (u.pathname !== '/filters') requests.push(u.pathname + u.search);
+  };
+  page.on('request', onRequest);
+  await page.evaluate(() => {
+    const layer = document.querySelector('[data-test=filter-result]');
+    window.__layerStates = [];
+    window.__layerObserver?.disconnect();
+    window.__layerObserver = new MutationObserver(() => window.__layerStates.push(layer.dataset.state));
+    window.__layerObserver.observe(layer, { attributes: true, attributeFilter: ['data-state'] });
+  });
+  return async () => {
+    page.off('request', onRequest);
+    const states = await page.evaluate(() => { window.__layerObserver.disconnect(); return window.__layerStates; });
+    return { requests, states };
+  };
+}
+
+/** Waits until the result layer shows the window `text` ("c,w"), then longer than the old re-request pause. */
+async function rewindowedTo(text) {
+  await page.waitForFunction((w) => document.querySelector('[data-test=filter-result]').dataset.window === w, text,
+    { timeout: 5_000 });
+  await page.waitForTimeout(800);
+}
+
+/**
  * In the page: decodes the PNG the rendered endpoint answers for the URL the result layer shows, and compares each of
  * its pixels with what the layer displays at that pixel's centre (mapped through the layer's own image-to-screen
  * transform; centres, because where two image pixels meet on screen GPU and software rasterizers may round apart).
@@ -41,7 +77,9 @@ async function compareWithEndpoint() {
     const layer = document.querySelector('[data-test=filter-result]');
     const t = layer.dataset.transform.split(',').map(Number);
     const decode = async (url) => {
-      const bitmap = await createImageBitmap(await (await fetch(url, { credentials: 'same-origin' })).blob());
+      const response = await fetch(url, { credentials: 'same-origin' });
+      if (!response.ok) throw new Error(`${url}: the store answered ${response.status} ${await response.text()}`);
+      const bitmap = await createImageBitmap(await response.blob());
       const c = Object.assign(document.createElement('canvas'), { width: bitmap.width, height: bitmap.height });
       const ctx = c.getContext('2d');
       ctx.drawImage(bitmap, 0, 0);
@@ -97,23 +135,30 @@ test('a chain built, reordered and applied on the server equals the rendered end
   assert.ok(r.changed > 0, 'the filters changed the image');
   const q = new URL(r.src, 'http://x').searchParams;
   assert.deepEqual(q.getAll('filter'), ['sharpen:p=75', 'blur:n=5']);
-  assert.equal(q.get('window'), '40,400', 'rendered with the window on show');
+  assert.equal(q.get('window'), '40,400', 'compared with the rendering for the window on show');
+  assert.equal(await page.locator('[data-test=filter-result]').getAttribute('data-kind'), 'stored-values',
+    'a CT comes back as its filtered stored values');
+  assert.match(await page.locator('[data-test=filter-timing]').textContent(), /DICOM \d+ KiB/);
   assert.deepEqual(r.size, [128, 128]);
   assert.match(await page.locator('[data-test=filter-timing]').textContent(), /\d+ ms/);
   assert.deepEqual(page.problems, []);
 });
 
-test('the result follows the window: a W/L drag hides it at once and it comes back for the new window', async () => {
-  const before = await page.locator('[data-test=filter-result]').getAttribute('data-src');
+test('the result follows a W/L drag at once: windowed in the page, shown throughout, no request', async () => {
+  const stop = await watchRewindow();
   await drag(page, [0.5, 0.5], [0.55, 0.45]);
-  await page.waitForFunction((src) => {
-    const l = document.querySelector('[data-test=filter-result]');
-    return l.dataset.state === 'shown' && l.dataset.src !== src;
-  }, before, { timeout: 30_000 });
+  const voi = await page.evaluate(() => window.__medjavaViewer.vp.voi());
+  const text = `${Math.round(voi.center * 100) / 100},${Math.round(Math.max(1, voi.width) * 100) / 100}`;
+  assert.notEqual(text, '40,400', 'the drag changed the window');
+  await rewindowedTo(text);
+  const { requests, states } = await stop();
+  assert.deepEqual(requests, [], 'no request for a new window');
+  assert.ok(states.length > 0 && states.every((s) => s === 'shown'), `shown all along: ${states}`);
   const r = await compareWithEndpoint();
-  assert.equal(r.differ, 0);
-  assert.notEqual(new URL(r.src, 'http://x').searchParams.get('window'), '40,400');
+  assert.equal(r.differ, 0, JSON.stringify(r.where));
+  assert.equal(new URL(r.src, 'http://x').searchParams.get('window'), text);
   await page.keyboard.press('1');
+  await rewindowedTo('40,400');
 });
 
 test('a region drawn on the image limits the filters; before, after, wipe and side by side', async () => {
@@ -144,6 +189,61 @@ test('a region drawn on the image limits the filters; before, after, wipe and si
   await page.waitForTimeout(300);
   await screenshot(page, 'filter-before-after');
   await page.locator('[data-test=compare-after]').click();
+});
+
+test('a CT despeckled at soft tissue is re-windowed to bone by its preset key with the filter kept, and saves as 16-bit', async () => {
+  await clearChain();
+  await page.locator('[data-test=add-filter-despeckle]').click();
+  await page.locator('[data-test=filter-apply]').click();
+  await applied();
+  const layer = page.locator('[data-test=filter-result]');
+  assert.equal(await layer.getAttribute('data-window'), '40,400', 'applied at soft tissue');
+  const applyUrl = await layer.getAttribute('data-src');
+
+  const stop = await watchRewindow();
+  await page.keyboard.press('3'); // Bone
+  await rewindowedTo('400,1800');
+  const { requests, states } = await stop();
+  assert.deepEqual(requests, [], 'the re-window made no request to the store');
+  assert.ok(states.every((s) => s === 'shown'), `the result stayed on show: ${states}`);
+  assert.equal(await layer.getAttribute('data-state'), 'shown');
+  const r = await compareWithEndpoint();
+  const q = new URL(r.src, 'http://x').searchParams;
+  assert.equal(q.get('window'), '400,1800');
+  assert.deepEqual(q.getAll('filter'), new URL(applyUrl, 'http://x').searchParams.getAll('filter'));
+  assert.match(q.get('filter'), /^despeckle/);
+  assert.ok(r.compared >= r.total * 0.95, `the result is on screen (${r.compared} of ${r.total} pixel centres)`);
+  assert.equal(r.differ, 0, `equals the store's bone rendering of the despeckled CT (${r.differ} differ: ${JSON.stringify(r.where)})`);
+  assert.ok(r.changed > 0, 'despeckle changed the bone rendering');
+
+  // Saved: the filtered stored values at the CT's own depth, the window on show as its default.
+  await page.locator('[data-test=filter-save]').click();
+  await page.locator('[data-test=filter-status][data-state=saved], [data-test=filter-status][data-state=error]').waitFor({ timeout: 60_000 });
+  const status = await page.locator('[data-test=filter-status]').textContent();
+  const saved = /Saved as (\S+)\./.exec(status)?.[1];
+  assert.ok(saved, `saved: ${status}`);
+  try {
+    const file = await api(`/images/${saved}`);
+    assert.equal(file.status, 200);
+    const derived = dicomParser.parseDicom(new Uint8Array(await file.arrayBuffer()));
+    const sourceUrl = new URL(r.src, 'http://x');
+    const source = dicomParser.parseDicom(new Uint8Array(await (await api(sourceUrl.pathname)).arrayBuffer()));
+    assert.equal(derived.uint16('x00280100'), 16, 'BitsAllocated 16');
+    assert.equal(derived.uint16('x00280101'), source.uint16('x00280101'), 'BitsStored of the CT');
+    assert.equal(derived.uint16('x00280103'), source.uint16('x00280103'), 'PixelRepresentation of the CT');
+    assert.equal(derived.floatString('x00281052'), source.floatString('x00281052'), 'RescaleIntercept of the CT');
+    assert.equal(derived.string('x00080060'), 'CT');
+    assert.equal(derived.floatString('x00281050'), 400, 'the bone window as its default');
+    // Its pixels are the stored values the viewer windowed.
+    sourceUrl.searchParams.set('render', 'dicom');
+    const shown = dicomParser.parseDicom(new Uint8Array(await (await api(sourceUrl.pathname + sourceUrl.search)).arrayBuffer()));
+    const pixels = (ds) => Buffer.from(ds.byteArray.buffer, ds.byteArray.byteOffset + ds.elements.x7fe00010.dataOffset, ds.elements.x7fe00010.length);
+    assert.ok(pixels(derived).equals(pixels(shown)), 'the saved pixel data are the filtered stored values');
+  } finally {
+    await api(`/images/${saved}`, { method: 'DELETE' });
+  }
+  assert.deepEqual(page.problems, []);
+  await page.keyboard.press('1');
 });
 
 test('parameters are checked against the store\'s rules before anything is sent', async () => {

@@ -1,6 +1,7 @@
 // Bundles MedJava's browser application with esbuild into the store's static resources:
 //   <out>/viewer/           index.html, app.js, app.css, decodeImageFrameWorker.js (Cornerstone's codec worker)
 //   <out>/viewer/wasm/      the codecs' WebAssembly files (the loader is told this base: wasmBasePath)
+//   <out>/api/              the API browser: Swagger UI (swagger-ui-dist, as published) and our page for it
 // <out> defaults to target/classes/META-INF/medjava-web (packaged in the web JAR the WAR serves).
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, rmSync, readdirSync, copyFileSync } from 'node:fs';
@@ -48,3 +49,14 @@ for (const codec of ['codec-charls', 'codec-openjpeg', 'codec-libjxl', 'codec-li
 }
 cpSync(join(web, 'src/static'), out, { recursive: true });
 console.log(`web: bundled into ${out}`);
+
+// The API browser needs no bundling: swagger-ui-dist's standalone bundle and styles, its licence, our page.
+const api = resolve(out, '..', 'api');
+rmSync(api, { recursive: true, force: true });
+mkdirSync(api, { recursive: true });
+const swaggerUi = join(web, 'node_modules/swagger-ui-dist');
+for (const f of ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png', 'LICENSE', 'NOTICE']) {
+  copyFileSync(join(swaggerUi, f), join(api, f === 'LICENSE' || f === 'NOTICE' ? `${f}.txt` : f));
+}
+cpSync(join(web, 'src/api-browser'), api, { recursive: true });
+console.log(`web: API browser into ${api}`);

@@ -1,11 +1,12 @@
 // The filter panel of the viewer: the store's catalogue (followed live), the chain being built (add, edit, reorder,
-// remove), the region, Apply (rendered on the server for the frame and window on show), the comparison of before and
+// remove), the region, Apply (filtered on the server for the frame on show; a grey result comes back as stored values
+// the result layer windows with the window on show, a colour one as the store's PNG), the comparison of before and
 // after, the time it took, and Save as a derived DICOM instance.
 import { h, notify, showError } from '../ui.js';
 import { watchCatalogue } from './catalogue.js';
 import { helpFor } from './help.js';
 import { paramForm, defaults, checkParam } from './form.js';
-import { renderUrl, renderImage, stepText, regionText, windowText, serverTimings } from './render.js';
+import { renderUrl, renderImage, fetchStoredValues, stepText, regionText, serverTimings } from './render.js';
 import { saveDerived } from './save.js';
 import { MODES } from './result.js';
 
@@ -36,7 +37,7 @@ export function createFilterPanel(ctx) {
 
   const element = h('aside', { class: 'filters-panel', dataset: { test: 'filters-panel' } },
     h('h2', {}, 'Filters on the store'),
-    h('p', { class: 'muted small' }, 'Applied by the store to the stored image, with the frame and window on show.'),
+    h('p', { class: 'muted small' }, 'Applied by the store to the stored values of the frame on show; window/level stays live on a grey result.'),
     list,
     h('h3', {}, 'Chain ', h('span', { class: 'muted small' }, '(applied top to bottom)')),
     chainList,
@@ -134,10 +135,12 @@ export function createFilterPanel(ctx) {
     modeButtons.forEach((b) => b.classList.toggle('active', b.dataset.mode === ctx.layer.mode()));
   }
 
-  /** What the result on show was made from; another key means the result no longer matches. */
+  /**
+   * What the result on show was made from; another key means the result no longer matches. Not the window: a grey
+   * result is windowed in the viewer with whatever window is on show, and a colour one has none.
+   */
   function keyOf(source) {
-    return JSON.stringify([source.path, source.frame, source.window && windowText(source.window),
-      chain.map(stepText), ctx.region.get() && regionText(ctx.region.get())]);
+    return JSON.stringify([source.path, source.frame, chain.map(stepText), ctx.region.get() && regionText(ctx.region.get())]);
   }
 
   async function apply({ quiet = false } = {}) {
@@ -153,20 +156,25 @@ export function createFilterPanel(ctx) {
     updateButtons();
     status.textContent = 'Rendering on the store…';
     status.dataset.state = 'busy';
-    const url = renderUrl(source, chain, ctx.region.get());
+    // Grey: the filtered stored values, windowed in the viewer (W/L stays live); colour: the store's PNG.
+    const grey = !!source.window, steps = chain.map((s) => ({ id: s.id, params: { ...s.params } })), region = ctx.region.get();
+    const url = renderUrl(source, steps, region, grey ? 'dicom' : 'png');
     const key = keyOf(source);
     try {
-      const r = await renderImage(url, { signal: controller.signal });
+      const r = grey ? await fetchStoredValues(url, { signal: controller.signal }) : await renderImage(url, { signal: controller.signal });
       if (controller.signal.aborted) return;
-      ctx.layer.set(r.bitmap, url, key);
+      if (grey) ctx.layer.setStored(r.stored, (w) => renderUrl({ ...source, window: w }, steps, region), key);
+      else ctx.layer.set(r.bitmap, url, key);
       live = true;
       status.textContent = `${chain.map((s) => filterOf(s.id)?.name ?? s.id).join(' → ')} on ${r.width}×${r.height}` +
         `${ctx.region.get() ? `, region ${regionText(ctx.region.get())}` : ''}.`;
       status.dataset.state = 'done';
       const parts = serverTimings(r.serverTiming).map((t) => `${t.name} ${t.ms.toFixed(1)}`).join(' · ');
+      const received = grey ? `DICOM ${(r.bytes / 1024).toFixed(0)} KiB (stored values, windowed here) parsed in ${r.decodeMs.toFixed(0)} ms`
+        : `PNG ${(r.bytes / 1024).toFixed(0)} KiB decoded in ${r.decodeMs.toFixed(0)} ms`;
       timing.textContent = r.serverMs !== null
-        ? `Store ${r.serverMs.toFixed(0)} ms (${parts} ms) · round trip ${r.roundTripMs.toFixed(0)} ms · PNG ${(r.bytes / 1024).toFixed(0)} KiB decoded in ${r.decodeMs.toFixed(0)} ms`
-        : `Round trip ${r.roundTripMs.toFixed(0)} ms (request → last byte; the store sent no Server-Timing) · PNG ${(r.bytes / 1024).toFixed(0)} KiB decoded in ${r.decodeMs.toFixed(0)} ms`;
+        ? `Store ${r.serverMs.toFixed(0)} ms (${parts} ms) · round trip ${r.roundTripMs.toFixed(0)} ms · ${received}`
+        : `Round trip ${r.roundTripMs.toFixed(0)} ms (request → last byte; the store sent no Server-Timing) · ${received}`;
       timing.dataset.ms = String(Math.round(r.serverMs ?? r.roundTripMs));
       if (ctx.layer.mode() === 'before') ctx.layer.setMode('after');
       marks();

@@ -1,8 +1,10 @@
 // Filtering on the server: the rendered endpoint of the stored image with the current frame and window, the chain
 // in order and the region, and how long it took (the store's Server-Timing when it sends one, else the measured
-// round trip: request sent → last byte in; decoding the PNG in the browser is counted apart).
+// round trip: request sent → last byte in; decoding the PNG or parsing the DICOM in the browser is counted apart).
+// Grey sources come back as their filtered stored values (render=dicom), windowed in the viewer; colour as a PNG.
 import { api } from '../api.js';
 import { encodePath } from '../viewer/series.js';
+import { parseStoredValues } from './stored-values.js';
 
 /** A chain step as the store writes it: "id:k=v,k=v" (every parameter named, so the request says it all). */
 export function stepText(step) {
@@ -12,10 +14,11 @@ export function stepText(step) {
 
 /**
  * source: { path, frame (from 0), window: {center, width} | null (colour: none) }; chain: [{id, params}];
- * region: {x, y, w, h} | null (whole image).
+ * region: {x, y, w, h} | null (whole image); format: png, or dicom for the filtered stored values of a grey source
+ * (the window is then only the object's default).
  */
-export function renderUrl(source, chain, region) {
-  const q = new URLSearchParams({ render: 'png' });
+export function renderUrl(source, chain, region, format = 'png') {
+  const q = new URLSearchParams({ render: format });
   if (source.frame) q.set('frame', String(source.frame));
   if (source.window) q.set('window', windowText(source.window));
   chain.forEach((s) => q.append('filter', stepText(s)));
@@ -24,6 +27,11 @@ export function renderUrl(source, chain, region) {
 }
 
 export const windowText = (w) => `${round(w.center)},${round(Math.max(1, w.width))}`;
+/** The window as the store reads windowText: the numbers a rendering for this window is made with. */
+export const windowOfText = (text) => {
+  const [center, width] = text.split(',').map(Number);
+  return { center, width };
+};
 export const regionText = (r) => `${r.x},${r.y},${r.w},${r.h}`;
 const round = (x) => Math.round(x * 100) / 100;
 
@@ -40,6 +48,22 @@ export async function renderImage(url, { signal } = {}) {
   const t2 = performance.now();
   const serverTiming = response.headers.get('Server-Timing');
   return { bitmap, width: bitmap.width, height: bitmap.height, url, bytes: blob.size,
+    roundTripMs: t1 - t0, decodeMs: t2 - t1, serverTiming, serverMs: serverMilliseconds(serverTiming) };
+}
+
+/**
+ * GET the filtered stored values (a render=dicom URL): { stored (parseStoredValues), width, height, url,
+ * roundTripMs, decodeMs (parsing the DICOM), serverMs, serverTiming, bytes }.
+ */
+export async function fetchStoredValues(url, { signal } = {}) {
+  const t0 = performance.now();
+  const response = await api(url, { raw: true, signal, headers: { Accept: 'application/dicom' } });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const t1 = performance.now();
+  const stored = parseStoredValues(bytes);
+  const t2 = performance.now();
+  const serverTiming = response.headers.get('Server-Timing');
+  return { stored, width: stored.width, height: stored.height, url, bytes: bytes.length,
     roundTripMs: t1 - t0, decodeMs: t2 - t1, serverTiming, serverMs: serverMilliseconds(serverTiming) };
 }
 

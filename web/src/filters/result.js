@@ -2,7 +2,11 @@
 // pan, rotation and flips apply to it too, and the measurements stay on top), interpolated as the image is.
 // Compare modes: after (the result over the image), before (the image alone), wipe (a slider uncovers the result
 // from the left) and side by side (the image left, the result right, both following the same camera).
+// A grey result is held as its filtered stored values and windowed here with the viewport's window each time that
+// changes (a drag, a preset), so it follows window/level at once; a colour result is the store's PNG.
 import { h } from '../ui.js';
+import { windowText, windowOfText } from './render.js';
+import { windowInto } from './stored-values.js';
 
 export const MODES = { after: 'After', before: 'Before', wipe: 'Wipe', side: 'Side by side' };
 
@@ -18,7 +22,9 @@ export function createResultLayer(vp, stage) {
   host.insertBefore(overlay, host.querySelector('.svg-layer'));
   stage.append(side, slider);
 
-  let result = null; // { bitmap, url, key }
+  // { image (what is drawn: a bitmap, or a canvas of the windowed stored values), url, key } and for grey results
+  // { stored, urlFor({center, width}), imageData, window (the text of the window it is windowed with) }
+  let result = null;
   let mode = 'after';
   let stale = false;
 
@@ -38,21 +44,40 @@ export function createResultLayer(vp, stage) {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, w, hgt);
     if (!result) return;
+    // The wipe's clip is undone after drawing: a clip stays on the context, and would cut the next paints (after the
+    // wipe, in another mode) as well as their clearing.
+    ctx.save();
     if (clipFraction < 1) {
       ctx.beginPath();
       ctx.rect(0, 0, w * clipFraction, hgt);
       ctx.clip();
     }
-    const t = transform(result.bitmap.width, result.bitmap.height);
+    const t = transform(result.image.width, result.image.height);
     ctx.setTransform(...t);
     // The same interpolation as the image under it: smooth, or each pixel a square.
     ctx.imageSmoothingEnabled = vp.smooth();
     ctx.imageSmoothingQuality = 'high';
-    ctx.drawImage(result.bitmap, 0, 0);
+    ctx.drawImage(result.image, 0, 0);
+    ctx.restore();
     canvas.dataset.transform = t.join(',');
   }
 
+  /** A grey result windowed with the viewport's window, if that is not the one it shows already. */
+  function rewindow() {
+    const voi = result?.stored && vp.voi();
+    if (!voi) return;
+    // The window as the store would be asked for it, so the pixels are those of ?render=png&window=<that>.
+    const text = windowText(voi);
+    if (text === result.window) return;
+    const w = windowOfText(text);
+    windowInto(result.imageData, result.stored, w);
+    result.image.getContext('2d').putImageData(result.imageData, 0, 0);
+    result.window = text;
+    result.url = result.urlFor(w);
+  }
+
   function draw() {
+    rewindow();
     const showing = !!result && !stale;
     overlay.hidden = !showing || mode === 'before' || mode === 'side';
     side.hidden = mode !== 'side';
@@ -69,23 +94,42 @@ export function createResultLayer(vp, stage) {
     }
     // What the layer holds, whichever compare mode shows it (the tests and the benchmark read these).
     overlay.dataset.state = !result ? 'none' : stale ? 'stale' : 'shown';
+    // For a grey result: the rendering the store would answer for the window on show, which the pixels equal.
     overlay.dataset.src = result?.url ?? '';
+    overlay.dataset.kind = !result ? '' : result.stored ? 'stored-values' : 'png';
+    overlay.dataset.window = result?.window ?? '';
+  }
+
+  function release() {
+    result?.image.close?.();
+    result = null;
   }
 
   return {
-    /** A new result for the image on show; key says which frame/window/chain it was made for. */
+    /** A new result for the image on show, rendered by the store (colour); key says what it was made for. */
     set(bitmap, url, key) {
-      result?.bitmap.close?.();
-      result = { bitmap, url, key };
+      release();
+      result = { image: bitmap, url, key };
+      stale = false;
+      draw();
+    },
+    /**
+     * A new grey result as filtered stored values (parseStoredValues), windowed here with whatever window the
+     * viewport shows; urlFor({center, width}) is the store's rendering of it for that window; key: what it was made
+     * for.
+     */
+    setStored(stored, urlFor, key) {
+      release();
+      const image = Object.assign(document.createElement('canvas'), { width: stored.width, height: stored.height });
+      result = { image, stored, urlFor, key, imageData: new ImageData(stored.width, stored.height), window: null, url: '' };
       stale = false;
       draw();
     },
     clear() {
-      result?.bitmap.close?.();
-      result = null;
+      release();
       draw();
     },
-    /** The image on show no longer matches the result (another frame, another window): show the image alone. */
+    /** The image on show no longer matches the result (another frame, another chain): show the image alone. */
     setStale(value) {
       if (stale !== value) {
         stale = value;
@@ -109,7 +153,7 @@ export function createResultLayer(vp, stage) {
     },
     redraw: draw,
     destroy() {
-      result?.bitmap.close?.();
+      release();
       overlay.remove();
       side.remove();
       slider.remove();

@@ -12,6 +12,7 @@ import org.medjava.codec.ImageCodec;
 import org.medjava.codec.ImageFormat;
 import org.medjava.codec.dicom.DerivationCode;
 import org.medjava.codec.dicom.DerivedDicom;
+import org.medjava.codec.dicom.Uids;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.DicomImage;
 import org.medjava.codec.dicom.Window;
@@ -218,26 +219,29 @@ final class FilterCommand {
         return 0;
     }
 
-    /** The derived object the store's POST /derived writes for this chain (with a new series UID). */
+    /**
+     * The derived object the store's POST /derived writes for this chain. Its series is one per source series, chain
+     * and region (a name-based UID), so filtering the images of a series one by one gives one derived series.
+     */
     private DerivedDicom.Request derived(FilterRegistry registry, DicomImage source) {
         String chain = steps.stream().map(s -> s.params().isEmpty() ? s.filterId() : s.filterId() + " "
                 + s.params()).collect(java.util.stream.Collectors.joining(" + "));
         List<DerivedDicom.Contributor> contributors = new ArrayList<>();
-        StringBuilder plugins = new StringBuilder();
         for (Step step : steps) {
             var plugin = registry.filter(step.filterId()).map(FilterInfo::pluginId).flatMap(registry::plugin);
             contributors.add(new DerivedDicom.Contributor(plugin.map(PluginInfo::id).orElse(step.filterId()),
                     plugin.map(PluginInfo::version).orElse(""), plugin.map(PluginInfo::sha256).orElse(""),
                     step.params().isEmpty() ? step.filterId() : step.filterId() + " " + step.params()));
-            plugin.ifPresent(p -> plugins.append(plugins.length() == 0 ? "" : ", ").append(p.id()).append(' ')
-                    .append(p.version()).append(" sha256:").append(p.sha256().toLowerCase(java.util.Locale.ROOT)));
         }
+        String plugins = DerivedDicom.Contributor.summary(contributors);
         return DerivedDicom.from(source)
                 .derivationDescription("MedJava CLI: window " + (window == null ? "the image's own" : window.center()
                         + "," + window.width()) + "; filters: " + chain + (region == null ? "" : "; region " + region)
-                        + (plugins.length() == 0 ? "" : "; plugins: " + plugins))
+                        + (plugins.isEmpty() ? "" : "; plugins: " + plugins))
                 .derivationCodes(DerivationCode.forFilters(steps.stream().map(Step::filterId).toList()))
                 .seriesDescription("MedJava: " + chain)
+                .seriesInstanceUid(Uids.fromName("medjava-cli-derived|" + source.attributes().seriesInstanceUid()
+                        + "|" + chain + "|" + region))
                 .window(window)
                 .contributors(contributors);
     }

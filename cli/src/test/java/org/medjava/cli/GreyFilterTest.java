@@ -80,6 +80,23 @@ class GreyFilterTest {
     }
 
     @Test
+    void theSameChainOverOneSeriesGivesOneDerivedSeriesAndAnotherChainAnother() throws Exception {
+        String source = dicom("CT_small.dcm").toString();
+        Path a = dir.resolve("a.dcm");
+        Path b = dir.resolve("b.dcm");
+        Path other = dir.resolve("other.dcm");
+        assertThat(run("filter", "blur", "n=3", source, a.toString())).isZero();
+        assertThat(run("filter", "blur", "n=3", source, b.toString())).isZero();
+        assertThat(run("filter", "blur", "n=5", source, other.toString())).isZero();
+
+        var first = DicomCodec.read(a).attributes();
+        var second = DicomCodec.read(b).attributes();
+        assertThat(second.seriesInstanceUid()).isEqualTo(first.seriesInstanceUid()).startsWith("2.25.");
+        assertThat(second.sopInstanceUid()).isNotEqualTo(first.sopInstanceUid());
+        assertThat(DicomCodec.read(other).attributes().seriesInstanceUid()).isNotEqualTo(first.seriesInstanceUid());
+    }
+
+    @Test
     void aGreyDicomToPngIsFilteredFirstAndWindowedSecond() throws Exception {
         Path output = dir.resolve("out.png");
         assertThat(run("filter", "blur", "n=5", dicom("CT_small.dcm").toString(), output.toString(), "--window",

@@ -62,6 +62,16 @@ public final class DerivedDicom {
             version = version == null ? "" : version;
             description = description == null ? "" : description;
         }
+
+        /**
+         * "filter-blur 1.0 sha256:&lt;hex&gt;, filter-despeckle 1.0 sha256:&lt;hex&gt;": each contributor's model name,
+         * version and SHA-256 once, in order of first appearance, for a Derivation Description; empty for none.
+         */
+        public static String summary(List<Contributor> contributors) {
+            return contributors.stream().map(c -> (c.modelName() + " " + c.version()).trim()
+                            + (c.sha256().isEmpty() ? "" : " sha256:" + c.sha256()))
+                    .distinct().collect(java.util.stream.Collectors.joining(", "));
+        }
     }
     /** Derivation Description is ST: at most 1024 characters; longer text is cut. */
     public static final int MAX_DERIVATION_DESCRIPTION = 1024;

@@ -36,6 +36,15 @@ public final class Uids {
         return fromUuid(UUID.randomUUID());
     }
 
+    /**
+     * A name-based UID "2.25.&lt;decimal of the version 3 UUID of {@code name}&gt;": the same name gives the same UID
+     * everywhere, so hosts that derive one series per source series and filter chain agree on it without keeping
+     * state (the name should start with what made it, e.g. "medjava-viewer-derived|").
+     */
+    public static String fromName(String name) {
+        return fromUuid(UUID.nameUUIDFromBytes(name.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
     /** The 2.25 UID of {@code uuid}: its 128 bits as an unsigned decimal (BigInteger prints no leading zeros). */
     static String fromUuid(UUID uuid) {
         byte[] bits = ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits())

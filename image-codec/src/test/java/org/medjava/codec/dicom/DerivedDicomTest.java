@@ -431,6 +431,25 @@ class DerivedDicomTest {
         }
     }
 
+    @Test
+    void nameBasedUidsAreTheVersion3UuidOfTheName() {
+        String name = "medjava-viewer-derived|1.2.3|blur n=3";
+        assertThat(Uids.fromName(name)).isEqualTo(Uids.fromName(name)).matches(UID_2_25)
+                .isEqualTo(Uids.fromUuid(UUID.nameUUIDFromBytes(name.getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+                .isNotEqualTo(Uids.fromName(name + " + despeckle"));
+    }
+
+    @Test
+    void contributorsSummaryNamesEachPluginOnce() {
+        String sha = "AB".repeat(32);
+        var blur = new DerivedDicom.Contributor("filter-blur", "1.0", sha, "blur n=3");
+        var again = new DerivedDicom.Contributor("filter-blur", "1.0", sha, "blur n=5");
+        var unknown = new DerivedDicom.Contributor("spread", "", null, "spread");
+        assertThat(DerivedDicom.Contributor.summary(List.of(blur, again, unknown)))
+                .isEqualTo("filter-blur 1.0 sha256:" + "ab".repeat(32) + ", spread");
+        assertThat(DerivedDicom.Contributor.summary(List.of())).isEmpty();
+    }
+
     // ---- external validators, when installed ----
 
     /** DCMTK's dcmdump parses the whole file without a warning or error. */

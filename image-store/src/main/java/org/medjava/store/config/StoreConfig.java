@@ -171,6 +171,15 @@ public class StoreConfig {
 
     // --- end of browser sessions and CORS ----------------------------------------------------------------------
 
+    /** The longest a backup pauses writes for its snapshot (org.medjava.store.backup.StoreBackup). */
+    @Inject
+    @ConfigProperty(name = "medjava.backup.max-pause-seconds", defaultValue = "30")
+    int backupMaxPauseSeconds;
+
+    public java.time.Duration backupMaxPause() {
+        return java.time.Duration.ofSeconds(Math.max(1, backupMaxPauseSeconds));
+    }
+
     public Path dataDir() {
         return Path.of(dataDir).toAbsolutePath().normalize();
     }

@@ -45,9 +45,10 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
 
     /**
      * Open without a login: probes and monitoring (MicroProfile health, metrics, OpenAPI), the web applications'
-     * static files (their own login page among them), the store's root, login and logout.
+     * static files (their own login page among them; the API browser's calls are authenticated as usual), the
+     * store's root, login and logout.
      */
-    private static final List<String> OPEN = List.of("/health", "/metrics", "/openapi", "/viewer", "/ohif",
+    private static final List<String> OPEN = List.of("/health", "/metrics", "/openapi", "/viewer", "/ohif", "/api",
             "/auth/login", "/auth/logout");
 
     @Inject

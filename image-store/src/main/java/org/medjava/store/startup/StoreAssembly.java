@@ -33,7 +33,9 @@ import org.medjava.store.jobs.RenderSeriesJob;
 import org.medjava.store.jobs.SharedJobQueue;
 import org.medjava.store.dimse.DimseServer;
 import org.medjava.store.filters.FilterRepository;
+import org.medjava.store.backup.StoreBackup;
 import org.medjava.store.ingest.Ingest;
+import org.medjava.store.ingest.WriteBarrier;
 import org.medjava.store.ingest.DuplicatePolicy;
 import org.medjava.store.query.ArchiveSearch;
 import org.medjava.store.scu.RemotePacs;
@@ -93,6 +95,7 @@ public class StoreAssembly {
     private DimseServer dimse;
     private RemotePacs remotePacs;
     private JobWorkers jobs;
+    private StoreBackup backup;
 
     /** Builds everything when the application starts rather than on the first request. */
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
@@ -129,7 +132,9 @@ public class StoreAssembly {
                     clusterDatabase == null ? new LocalPathLocks() : new PostgresPathLocks(clusterDatabase));
             renderer = new RenderService(filters.registry(), config.maxPixels());
             ingest = new Ingest(images, index, new UploadValidator(config.maxPixels()),
-                    DuplicatePolicy.parse(config.duplicatePolicy()));
+                    DuplicatePolicy.parse(config.duplicatePolicy()), new WriteBarrier(config.backupMaxPause()));
+            backup = new StoreBackup(new StoreBackup.Sources(storage, database, ingest.barrier(), data,
+                    sharedState == null ? data.resolve(StoreBackup.ACCOUNTS_FILE) : null, config.pluginsDir()));
             derived = new DerivedImages(images, renderer, filters.registry(), ingest);
             search = new ArchiveSearch(index);
             int seeded = 0;
@@ -165,7 +170,11 @@ public class StoreAssembly {
         Map<String, JobKind> kinds = Map.of(
                 "index-rebuild", (params, progress) -> json.toJson(index.rebuild(storage)),
                 RenderSeriesJob.KIND, new RenderSeriesJob(index, images, renderer, ingest),
-                "retrieve", (params, progress) -> json.toJson(retrieve(params)));
+                "retrieve", (params, progress) -> json.toJson(retrieve(params)),
+                StoreBackup.JOB_KIND, (params, progress) -> {
+                    Path target = backup.prepareTarget(params.get("directory"));
+                    return backup.run(target, progress).toJson(target);
+                });
         return new JobWorkers(queue, nodes == null ? config.clusterNode() : nodes.node(), kinds, 2);
     }
 
@@ -344,6 +353,11 @@ public class StoreAssembly {
     @Produces
     public JobWorkers jobs() {
         return jobs;
+    }
+
+    @Produces
+    public StoreBackup backup() {
+        return backup;
     }
 
     /** The remote PACS the store can query, retrieve from and send to. */

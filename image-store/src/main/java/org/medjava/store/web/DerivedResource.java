@@ -25,6 +25,14 @@ import org.medjava.store.render.RenderRequest;
 import org.medjava.store.repo.StorePath;
 import org.medjava.store.security.Access;
 import org.medjava.store.security.Role;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * {@code POST /derived}: keep a filtered image as derived DICOM (the web viewer's "save"). The body names a stored
@@ -34,9 +42,16 @@ import org.medjava.store.security.Role;
  */
 @RequestScoped
 @Path("derived")
+@Tag(name = ApiDocs.IMAGES)
+@SecurityRequirement(name = ApiDocs.BASIC)
+@SecurityRequirement(name = ApiDocs.BEARER)
+@SecurityRequirement(name = ApiDocs.SESSION)
 public class DerivedResource {
 
     /** The body: everything but {@code source} optional. */
+    @Schema(name = "Derivation", description = "A stored DICOM image and what to do to it, as GET "
+            + "/images/{path}?render= takes it; everything but source optional.", example = "{\"source\": "
+            + "\"samples/dicom/CT_small.dcm\", \"window\": \"40,400\", \"filters\": [\"blur:n=3\"]}")
     public record Derivation(String source, Integer frame, String window, List<String> filters, String region,
                              String impl) {
     }
@@ -53,7 +68,21 @@ public class DerivedResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Store a filtered rendering of a DICOM image as a derived DICOM object (uploader role)")
+    @Operation(summary = "Store a filtered image as a derived DICOM object (uploader role)", description = "The new "
+            + "object refers to its source, has new series and instance UIDs, and holds the filtered stored values at "
+            + "the source's depth (the window is only its default presentation). " + ApiDocs.RENDER_RULES)
+    @RequestBody(required = true, content = @Content(mediaType = ApiDocs.JSON,
+            schema = @Schema(ref = "Derivation")))
+    @APIResponse(responseCode = "201", description = "stored; Location is its URL under /images/",
+            headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "DerivedObject")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response derive(Derivation body) throws IOException {
         Access.require(security, Role.UPLOADER);
         if (body == null || body.source() == null || body.source().isBlank()) {

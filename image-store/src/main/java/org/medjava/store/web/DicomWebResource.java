@@ -43,6 +43,15 @@ import org.medjava.store.query.QueryLevel;
 import org.medjava.store.StoreException;
 import org.medjava.store.security.Access;
 import org.medjava.store.security.Role;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * DICOMweb under {@code /dicomweb}: QIDO-RS, WADO-RS (with rendered and thumbnail resources) and STOW-RS (PS3.18).
@@ -52,7 +61,22 @@ import org.medjava.store.security.Role;
  */
 @RequestScoped
 @Path("dicomweb")
+@Tag(name = ApiDocs.DICOMWEB)
+@SecurityRequirement(name = ApiDocs.BASIC)
+@SecurityRequirement(name = ApiDocs.BEARER)
+@SecurityRequirement(name = ApiDocs.SESSION)
 public class DicomWebResource {
+
+    private static final String RETRIEVE = "multipart/related parts negotiated from the Accept header: instances "
+            + "as application/dicom (as stored, or in an uncompressed transfer syntax on request, decompressed if "
+            + "need be); frames and bulk data as stored or decoded on request. A type the store cannot send: 406.";
+    private static final String RENDERED = "JPEG by default; PNG or GIF by Accept. Takes window and the store's "
+            + "filter, region and impl as GET /images/{path}?render= does; answered 304 to a current If-None-Match.";
+    private static final String THUMBNAIL = "The image in its default window, fitted into viewport (128 square "
+            + "unless given); JPEG by default, PNG or GIF by Accept.";
+    private static final String STORE = "Each part is validated and stored as PUT /images would (under "
+            + "dicom/{PatientID}/{StudyInstanceUID}/...). The answer lists what was stored and, with reasons, what "
+            + "was not; objects are stored or refused one by one.";
 
     @Inject
     StoreConfig config;
@@ -94,18 +118,68 @@ public class DicomWebResource {
 
     @GET
     @Path("studies")
+    @Operation(summary = "QIDO-RS: search for studies", description = ApiDocs.QIDO_KEYS)
+    @Parameter(ref = "PatientID")
+    @Parameter(ref = "PatientName")
+    @Parameter(ref = "StudyDate")
+    @Parameter(ref = "AccessionNumber")
+    @Parameter(ref = "ModalitiesInStudy")
+    @Parameter(ref = "StudyInstanceUID")
+    @Parameter(ref = "includefield")
+    @Parameter(ref = "limit")
+    @Parameter(ref = "offset")
+    @Parameter(ref = "fuzzymatching")
+    @Parameter(ref = "orderby")
+    @APIResponse(responseCode = "200", description = "the matches (an empty array when none)", content = {
+            @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonArray")),
+            @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "DicomJsonArray"))})
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response studies() {
         return json("the studies", () -> qido().studies(params(QueryLevel.STUDY, Map.of()), urls()));
     }
 
     @GET
     @Path("series")
+    @Operation(summary = "QIDO-RS: search for series in all studies", description = ApiDocs.QIDO_KEYS)
+    @Parameter(ref = "Modality")
+    @Parameter(ref = "SeriesInstanceUID")
+    @Parameter(ref = "StudyInstanceUID")
+    @Parameter(ref = "includefield")
+    @Parameter(ref = "limit")
+    @Parameter(ref = "offset")
+    @Parameter(ref = "fuzzymatching")
+    @Parameter(ref = "orderby")
+    @APIResponse(responseCode = "200", description = "the matches (an empty array when none)", content = {
+            @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonArray")),
+            @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "DicomJsonArray"))})
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response allSeries() {
         return json("the series", () -> qido().series(params(QueryLevel.SERIES, Map.of()), urls()));
     }
 
     @GET
     @Path("studies/{study}/series")
+    @Operation(summary = "QIDO-RS: search for the series of a study", description = ApiDocs.QIDO_KEYS)
+    @Parameter(ref = "Modality")
+    @Parameter(ref = "SeriesInstanceUID")
+    @Parameter(ref = "includefield")
+    @Parameter(ref = "limit")
+    @Parameter(ref = "offset")
+    @Parameter(ref = "fuzzymatching")
+    @Parameter(ref = "orderby")
+    @APIResponse(responseCode = "200", description = "the matches (an empty array when none)", content = {
+            @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonArray")),
+            @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "DicomJsonArray"))})
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response series(@PathParam("study") String study) {
         return json("the series", () -> qido().series(params(QueryLevel.SERIES, Map.of("StudyInstanceUID",
                 Uids.check(study, "study"))), urls()));
@@ -113,12 +187,43 @@ public class DicomWebResource {
 
     @GET
     @Path("instances")
+    @Operation(summary = "QIDO-RS: search for instances in all studies", description = ApiDocs.QIDO_KEYS)
+    @Parameter(ref = "SOPInstanceUID")
+    @Parameter(ref = "SeriesInstanceUID")
+    @Parameter(ref = "StudyInstanceUID")
+    @Parameter(ref = "includefield")
+    @Parameter(ref = "limit")
+    @Parameter(ref = "offset")
+    @Parameter(ref = "fuzzymatching")
+    @Parameter(ref = "orderby")
+    @APIResponse(responseCode = "200", description = "the matches (an empty array when none)", content = {
+            @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonArray")),
+            @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "DicomJsonArray"))})
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response allInstances() {
         return json("the instances", () -> qido().instances(params(QueryLevel.IMAGE, Map.of()), urls()));
     }
 
     @GET
     @Path("studies/{study}/instances")
+    @Operation(summary = "QIDO-RS: search for the instances of a study", description = ApiDocs.QIDO_KEYS)
+    @Parameter(ref = "SOPInstanceUID")
+    @Parameter(ref = "SeriesInstanceUID")
+    @Parameter(ref = "includefield")
+    @Parameter(ref = "limit")
+    @Parameter(ref = "offset")
+    @Parameter(ref = "fuzzymatching")
+    @Parameter(ref = "orderby")
+    @APIResponse(responseCode = "200", description = "the matches (an empty array when none)", content = {
+            @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonArray")),
+            @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "DicomJsonArray"))})
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response studyInstances(@PathParam("study") String study) {
         return json("the instances", () -> qido().instances(params(QueryLevel.IMAGE, Map.of("StudyInstanceUID",
                 Uids.check(study, "study"))), urls()));
@@ -126,6 +231,20 @@ public class DicomWebResource {
 
     @GET
     @Path("studies/{study}/series/{series}/instances")
+    @Operation(summary = "QIDO-RS: search for the instances of a series", description = ApiDocs.QIDO_KEYS)
+    @Parameter(ref = "SOPInstanceUID")
+    @Parameter(ref = "includefield")
+    @Parameter(ref = "limit")
+    @Parameter(ref = "offset")
+    @Parameter(ref = "fuzzymatching")
+    @Parameter(ref = "orderby")
+    @APIResponse(responseCode = "200", description = "the matches (an empty array when none)", content = {
+            @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonArray")),
+            @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "DicomJsonArray"))})
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response instances(@PathParam("study") String study, @PathParam("series") String series) {
         return json("the instances", () -> qido().instances(params(QueryLevel.IMAGE, Map.of("StudyInstanceUID",
                 Uids.check(study, "study"), "SeriesInstanceUID", Uids.check(series, "series"))), urls()));
@@ -135,18 +254,42 @@ public class DicomWebResource {
 
     @GET
     @Path("studies/{study}")
+    @Operation(summary = "WADO-RS: retrieve a study", description = RETRIEVE)
+    @APIResponse(responseCode = "200", description = "multipart/related parts, as the Accept header asks (DICOM "
+            + "Part 10 by default)", content = @Content(mediaType = ApiDocs.MULTIPART, schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response retrieveStudy(@PathParam("study") String study) {
         return body(wado().retrieve(wado().select(study, null, null), accept()));
     }
 
     @GET
     @Path("studies/{study}/series/{series}")
+    @Operation(summary = "WADO-RS: retrieve a series", description = RETRIEVE)
+    @APIResponse(responseCode = "200", description = "multipart/related parts, as the Accept header asks (DICOM "
+            + "Part 10 by default)", content = @Content(mediaType = ApiDocs.MULTIPART, schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response retrieveSeries(@PathParam("study") String study, @PathParam("series") String series) {
         return body(wado().retrieve(wado().select(study, series, null), accept()));
     }
 
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}")
+    @Operation(summary = "WADO-RS: retrieve an instance", description = RETRIEVE)
+    @APIResponse(responseCode = "200", description = "multipart/related parts, as the Accept header asks (DICOM "
+            + "Part 10 by default)", content = @Content(mediaType = ApiDocs.MULTIPART, schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response retrieveInstance(@PathParam("study") String study, @PathParam("series") String series,
             @PathParam("instance") String instance) {
         return body(wado().retrieve(wado().select(study, series, instance), accept()));
@@ -154,18 +297,45 @@ public class DicomWebResource {
 
     @GET
     @Path("studies/{study}/metadata")
+    @Operation(summary = "WADO-RS: the metadata of a study's instances")
+    @APIResponse(responseCode = "200", description = "one DICOM JSON data set per instance, with BulkDataURIs", content = {
+            @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonArray")),
+            @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "DicomJsonArray"))})
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response studyMetadata(@PathParam("study") String study) {
         return metadata(wado().select(study, null, null));
     }
 
     @GET
     @Path("studies/{study}/series/{series}/metadata")
+    @Operation(summary = "WADO-RS: the metadata of a series' instances")
+    @APIResponse(responseCode = "200", description = "one DICOM JSON data set per instance, with BulkDataURIs", content = {
+            @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonArray")),
+            @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "DicomJsonArray"))})
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response seriesMetadata(@PathParam("study") String study, @PathParam("series") String series) {
         return metadata(wado().select(study, series, null));
     }
 
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}/metadata")
+    @Operation(summary = "WADO-RS: the metadata of an instance")
+    @APIResponse(responseCode = "200", description = "one DICOM JSON data set per instance, with BulkDataURIs", content = {
+            @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonArray")),
+            @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "DicomJsonArray"))})
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response instanceMetadata(@PathParam("study") String study, @PathParam("series") String series,
             @PathParam("instance") String instance) {
         return metadata(wado().select(study, series, instance));
@@ -173,6 +343,16 @@ public class DicomWebResource {
 
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}/frames/{frames}")
+    @Operation(summary = "WADO-RS: frames of an instance (pixel data)", description = RETRIEVE)
+    @Parameter(name = "frames", in = ParameterIn.PATH, required = true, description = "frame numbers from 1, "
+            + "comma-separated", example = "1")
+    @APIResponse(responseCode = "200", description = "multipart/related parts, as the Accept header asks (DICOM "
+            + "Part 10 by default)", content = @Content(mediaType = ApiDocs.MULTIPART, schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response frames(@PathParam("study") String study, @PathParam("series") String series,
             @PathParam("instance") String instance, @PathParam("frames") String frames) {
         return body(wado().frames(one(study, series, instance), frameList(frames), accept()));
@@ -180,6 +360,16 @@ public class DicomWebResource {
 
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}/bulk/{tag}")
+    @Operation(summary = "WADO-RS: bulk data of an instance (a BulkDataURI of its metadata)", description = RETRIEVE)
+    @Parameter(name = "tag", in = ParameterIn.PATH, required = true, description = "the attribute's tag (GGGGEEEE)",
+            example = "7FE00010")
+    @APIResponse(responseCode = "200", description = "multipart/related parts, as the Accept header asks (DICOM "
+            + "Part 10 by default)", content = @Content(mediaType = ApiDocs.MULTIPART, schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response bulk(@PathParam("study") String study, @PathParam("series") String series,
             @PathParam("instance") String instance, @PathParam("tag") String tag) {
         return body(wado().bulk(one(study, series, instance), tag, accept()));
@@ -187,6 +377,24 @@ public class DicomWebResource {
 
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}/rendered")
+    @Operation(summary = "WADO-RS rendered: an instance as an image", description = RENDERED)
+    @Parameter(name = "window", in = ParameterIn.QUERY, description = "center,width[,linear] (e.g. 40,400)")
+    @Parameter(ref = "filter")
+    @Parameter(ref = "region")
+    @Parameter(ref = "impl")
+    @Parameter(ref = "If-None-Match")
+    @APIResponse(responseCode = "200", description = "the image (ETag; Cache-Control: private, no-cache)", content = {
+            @Content(mediaType = ApiDocs.JPEG, schema = @Schema(ref = "Binary")),
+            @Content(mediaType = ApiDocs.PNG, schema = @Schema(ref = "Binary")),
+            @Content(mediaType = ApiDocs.GIF, schema = @Schema(ref = "Binary"))})
+    @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response rendered(@PathParam("study") String study, @PathParam("series") String series,
             @PathParam("instance") String instance) {
         return image(rendering().rendered(one(study, series, instance), 1, uri.getQueryParameters(), accept()));
@@ -194,6 +402,24 @@ public class DicomWebResource {
 
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}/frames/{frame}/rendered")
+    @Operation(summary = "WADO-RS rendered: a frame as an image", description = RENDERED)
+    @Parameter(name = "window", in = ParameterIn.QUERY, description = "center,width[,linear] (e.g. 40,400)")
+    @Parameter(ref = "filter")
+    @Parameter(ref = "region")
+    @Parameter(ref = "impl")
+    @Parameter(ref = "If-None-Match")
+    @APIResponse(responseCode = "200", description = "the image (ETag; Cache-Control: private, no-cache)", content = {
+            @Content(mediaType = ApiDocs.JPEG, schema = @Schema(ref = "Binary")),
+            @Content(mediaType = ApiDocs.PNG, schema = @Schema(ref = "Binary")),
+            @Content(mediaType = ApiDocs.GIF, schema = @Schema(ref = "Binary"))})
+    @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response renderedFrame(@PathParam("study") String study, @PathParam("series") String series,
             @PathParam("instance") String instance, @PathParam("frame") String frame) {
         return image(rendering().rendered(one(study, series, instance), oneFrame(frame), uri.getQueryParameters(),
@@ -204,6 +430,20 @@ public class DicomWebResource {
 
     @GET
     @Path("studies/{study}/thumbnail")
+    @Operation(summary = "WADO-RS thumbnail of a study (its representative instance)", description = THUMBNAIL)
+    @Parameter(ref = "viewport")
+    @Parameter(ref = "If-None-Match")
+    @APIResponse(responseCode = "200", description = "the image (ETag; Cache-Control: private, no-cache)", content = {
+            @Content(mediaType = ApiDocs.JPEG, schema = @Schema(ref = "Binary")),
+            @Content(mediaType = ApiDocs.PNG, schema = @Schema(ref = "Binary")),
+            @Content(mediaType = ApiDocs.GIF, schema = @Schema(ref = "Binary"))})
+    @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response studyThumbnail(@PathParam("study") String study) {
         return image(rendering().thumbnail(wado().select(study, null, null), null, uri.getQueryParameters(),
                 accept()));
@@ -211,6 +451,20 @@ public class DicomWebResource {
 
     @GET
     @Path("studies/{study}/series/{series}/thumbnail")
+    @Operation(summary = "WADO-RS thumbnail of a series (its middle instance)", description = THUMBNAIL)
+    @Parameter(ref = "viewport")
+    @Parameter(ref = "If-None-Match")
+    @APIResponse(responseCode = "200", description = "the image (ETag; Cache-Control: private, no-cache)", content = {
+            @Content(mediaType = ApiDocs.JPEG, schema = @Schema(ref = "Binary")),
+            @Content(mediaType = ApiDocs.PNG, schema = @Schema(ref = "Binary")),
+            @Content(mediaType = ApiDocs.GIF, schema = @Schema(ref = "Binary"))})
+    @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response seriesThumbnail(@PathParam("study") String study, @PathParam("series") String series) {
         return image(rendering().thumbnail(wado().select(study, series, null), null, uri.getQueryParameters(),
                 accept()));
@@ -218,6 +472,20 @@ public class DicomWebResource {
 
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}/thumbnail")
+    @Operation(summary = "WADO-RS thumbnail of an instance", description = THUMBNAIL)
+    @Parameter(ref = "viewport")
+    @Parameter(ref = "If-None-Match")
+    @APIResponse(responseCode = "200", description = "the image (ETag; Cache-Control: private, no-cache)", content = {
+            @Content(mediaType = ApiDocs.JPEG, schema = @Schema(ref = "Binary")),
+            @Content(mediaType = ApiDocs.PNG, schema = @Schema(ref = "Binary")),
+            @Content(mediaType = ApiDocs.GIF, schema = @Schema(ref = "Binary"))})
+    @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response instanceThumbnail(@PathParam("study") String study, @PathParam("series") String series,
             @PathParam("instance") String instance) {
         return image(rendering().thumbnail(wado().select(study, series, instance), null, uri.getQueryParameters(),
@@ -226,6 +494,20 @@ public class DicomWebResource {
 
     @GET
     @Path("studies/{study}/series/{series}/instances/{instance}/frames/{frame}/thumbnail")
+    @Operation(summary = "WADO-RS thumbnail of a frame", description = THUMBNAIL)
+    @Parameter(ref = "viewport")
+    @Parameter(ref = "If-None-Match")
+    @APIResponse(responseCode = "200", description = "the image (ETag; Cache-Control: private, no-cache)", content = {
+            @Content(mediaType = ApiDocs.JPEG, schema = @Schema(ref = "Binary")),
+            @Content(mediaType = ApiDocs.PNG, schema = @Schema(ref = "Binary")),
+            @Content(mediaType = ApiDocs.GIF, schema = @Schema(ref = "Binary"))})
+    @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response frameThumbnail(@PathParam("study") String study, @PathParam("series") String series,
             @PathParam("instance") String instance, @PathParam("frame") String frame) {
         return image(rendering().thumbnail(wado().select(study, series, instance), oneFrame(frame),
@@ -237,6 +519,19 @@ public class DicomWebResource {
     @POST
     @Path("studies")
     @Consumes("*/*")
+    @Operation(summary = "STOW-RS: store instances (uploader role)", description = STORE)
+    @RequestBody(required = true, description = "multipart/related; type=\"application/dicom\", one DICOM Part 10 object "
+            + "per part", content = @Content(mediaType = ApiDocs.MULTIPART, schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "200", description = "every object stored (ReferencedSOPSequence)", content = @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonDataset")))
+    @APIResponse(responseCode = "202", description = "some stored, some not (FailedSOPSequence; Warning says the first "
+            + "reason)", content = @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonDataset")))
+    @APIResponse(responseCode = "409", description = "none stored (FailedSOPSequence with each reason)", content = @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonDataset")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response store(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, InputStream body)
             throws IOException {
         return stow(contentType, body, null);
@@ -245,6 +540,19 @@ public class DicomWebResource {
     @POST
     @Path("studies/{study}")
     @Consumes("*/*")
+    @Operation(summary = "STOW-RS: store instances of one study (uploader role)", description = STORE)
+    @RequestBody(required = true, description = "multipart/related; type=\"application/dicom\", one DICOM Part 10 object "
+            + "per part", content = @Content(mediaType = ApiDocs.MULTIPART, schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "200", description = "every object stored (ReferencedSOPSequence)", content = @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonDataset")))
+    @APIResponse(responseCode = "202", description = "some stored, some not (FailedSOPSequence; Warning says the first "
+            + "reason)", content = @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonDataset")))
+    @APIResponse(responseCode = "409", description = "none stored (FailedSOPSequence with each reason)", content = @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonDataset")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response storeInStudy(@PathParam("study") String study,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, InputStream body) throws IOException {
         return stow(contentType, body, study);

@@ -1,5 +1,7 @@
 package org.medjava.store.web;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.IndexException;
 import org.medjava.store.repo.ImageRepository;
@@ -23,12 +25,17 @@ import org.medjava.store.repo.StoredFile;
 final class DirectoryView {
 
     /** The JSON form. */
+    @Schema(name = "Listing", description = "A directory under /images/: its path, its parent's (absent for the "
+            + "top) and its entries.")
     public record Listing(String path, String parent, List<Entry> entries) {
     }
 
     /** One entry; {@code dicom} is the index's summary of a DICOM file, else null. */
-    public record Entry(String name, String kind, String href, Long size, Instant modified, String contentType,
-                        InstanceSummary dicom) {
+    @Schema(name = "ListingEntry", description = "A file or directory (kind); size and contentType for files; "
+            + "dicom: the index's summary of a DICOM file.")
+    public record Entry(String name, String kind, String href, @Schema(type = SchemaType.INTEGER) Long size,
+                        @Schema(type = SchemaType.STRING, format = "date-time") Instant modified, String contentType,
+                        @Schema(ref = "InstanceSummary") InstanceSummary dicom) {
     }
 
     private DirectoryView() {

@@ -8,6 +8,7 @@ import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.runtime.FilterInfo;
 import org.medjava.filter.runtime.PluginInfo;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The filter repository's manifest ({@code GET /filters}): what a client needs to download plugins, verify them
@@ -15,22 +16,39 @@ import org.medjava.filter.runtime.PluginInfo;
  * content only (nothing about the node serving it, such as when it loaded a plugin), so every node of a cluster
  * serves the same manifest with the same ETag.
  */
+@Schema(name = "FilterManifest", description = "The filter repository: the filter API version plugins are built "
+        + "against, and every plugin JAR with its filters.")
 public record FilterManifest(String filterApiVersion, List<Plugin> plugins) {
 
     /** One plugin JAR. {@code state} is ACTIVE or FAILED; {@code failure} says why (or why an upload was refused). */
+    @Schema(name = "Plugin", description = "One plugin JAR; state ACTIVE or FAILED (failure says why); download "
+            + "and sha256 to fetch and verify it.", example = PLUGIN_EXAMPLE)
     public record Plugin(String id, String version, String state, String sha256, String download, String failure,
                           List<Filter> filters) {
     }
 
     /** One filter of a plugin; {@code state} is ACTIVE, SUSPENDED or FAILED. */
+    @Schema(name = "Filter", description = "One filter of a plugin; state ACTIVE, SUSPENDED or FAILED.")
     public record Filter(String id, String name, String description, String specSection, boolean parallelizable,
                          String state, String reason, List<Param> params) {
     }
 
     /** A parameter with its default and rule; min/max for numbers, choices for words. */
+    @Schema(name = "FilterParam", description = "A filter parameter with its default and rule: min and max for "
+            + "numbers, oddOnly for mask sizes, choices for words.")
     public record Param(String name, String type, String defaultValue, String rule, String description, Integer min,
                         Integer max, Boolean oddOnly, List<String> choices) {
     }
+
+    /** The blur plugin's entry, as a store seeded with the eight plugins answers it. */
+    static final String PLUGIN_EXAMPLE = "{\"download\": \"/filters/blur.jar\", \"filters\": [{\"description\": "
+            + "\"Box blur: each channel becomes floor(sum / count) over the n×n window centred on the pixel, clipped "
+            + "to the region (xv's Blur).\", \"id\": \"blur\", \"name\": \"Blur\", \"parallelizable\": true, "
+            + "\"params\": [{\"defaultValue\": \"3\", \"description\": \"mask size (1 = identity)\", \"max\": 255, "
+            + "\"min\": 1, \"name\": \"n\", \"oddOnly\": true, \"rule\": \"an odd integer from 1 to 255\", "
+            + "\"type\": \"int\"}], \"specSection\": \"2.1\", \"state\": \"ACTIVE\"}], \"id\": \"blur\", "
+            + "\"sha256\": \"3af213e6605f6a4e2edfd3d20f9c518029852fc260638eb76a0c25fbf2355579\", \"state\": "
+            + "\"ACTIVE\", \"version\": \"0.1.0-SNAPSHOT\"}";
 
     static FilterManifest of(List<PluginInfo> plugins, List<FilterInfo> filters) {
         Map<String, List<FilterInfo>> byPlugin = filters.stream()

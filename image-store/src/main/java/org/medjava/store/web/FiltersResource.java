@@ -31,6 +31,16 @@ import org.medjava.store.filters.FilterRepository;
 import org.medjava.store.StoreException;
 import org.medjava.store.security.Access;
 import org.medjava.store.security.Role;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * The filter repository over HTTP: the manifest, plugin JAR downloads, and (for admins) install/replace, remove,
@@ -39,6 +49,10 @@ import org.medjava.store.security.Role;
  */
 @RequestScoped
 @Path("filters")
+@Tag(name = ApiDocs.FILTERS)
+@SecurityRequirement(name = ApiDocs.BASIC)
+@SecurityRequirement(name = ApiDocs.BEARER)
+@SecurityRequirement(name = ApiDocs.SESSION)
 public class FiltersResource {
 
     private static final Jsonb JSON = JsonbBuilder.create();
@@ -61,6 +75,14 @@ public class FiltersResource {
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "The plugin manifest: plugins, their filters and parameter rules, SHA-256, download links",
+            description = "Carries an ETag: poll it with If-None-Match (304 while nothing changed). Every node of a "
+                    + "cluster serves the same manifest.")
+    @Parameter(ref = "If-None-Match")
+    @APIResponse(responseCode = "200", description = "the manifest",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "FilterManifest")))
+    @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     public Response manifest(@Context Request request) {
         String json = JSON.toJson(FilterManifest.of(filters.plugins(), filters.filters()));
         EntityTag tag = new EntityTag(sha256(json.getBytes(StandardCharsets.UTF_8)).substring(0, 32));
@@ -74,6 +96,13 @@ public class FiltersResource {
     @GET
     @Path("{id}.jar")
     @Produces(JAR)
+    @Operation(summary = "Download a plugin JAR", description = "Digest and ETag carry its SHA-256, as the manifest "
+            + "does: verify before loading.")
+    @Parameter(name = "id", in = ParameterIn.PATH, required = true, description = "the plugin id", example = "blur")
+    @APIResponse(responseCode = "200", description = "the JAR",
+            content = @Content(mediaType = "application/java-archive", schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     public Response download(@PathParam("id") String id) throws IOException {
         java.nio.file.Path jar = filters.jar(id);
         String sha = filters.plugin(id).map(PluginInfo::sha256).orElse(null);
@@ -90,6 +119,18 @@ public class FiltersResource {
     @Path("{id}.jar")
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Install or replace a plugin JAR (admin)", description = "Loaded in its own class loader "
+            + "and swapped in atomically; calls in flight finish on the old version. A JAR that fails to load is "
+            + "refused (422) and the running version stays active.")
+    @Parameter(name = "id", in = ParameterIn.PATH, required = true, description = "the plugin id", example = "blur")
+    @RequestBody(required = true, content = @Content(mediaType = "application/java-archive",
+            schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "200", description = "replaced", content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "Plugin")))
+    @APIResponse(responseCode = "201", description = "installed", content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "Plugin")))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
+    @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
     public Response install(@PathParam("id") String id, InputStream body) throws IOException {
         Access.require(security, Role.ADMIN);
         FilterRepository.Installed installed = filters.install(id, body);
@@ -100,6 +141,12 @@ public class FiltersResource {
 
     @DELETE
     @Path("{id}.jar")
+    @Operation(summary = "Remove a plugin (admin)")
+    @Parameter(name = "id", in = ParameterIn.PATH, required = true, description = "the plugin id", example = "blur")
+    @APIResponse(responseCode = "204", description = "removed")
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     public Response remove(@PathParam("id") String id) throws IOException {
         Access.require(security, Role.ADMIN);
         filters.remove(id);
@@ -110,6 +157,16 @@ public class FiltersResource {
     @POST
     @Path("{id}/{action: suspend|resume}")
     @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Suspend or resume every filter of a plugin (admin)", description = "A suspended "
+            + "filter is refused with 409 until resumed; the plugin stays loaded.")
+    @Parameter(name = "id", in = ParameterIn.PATH, required = true, description = "the plugin id", example = "blur")
+    @Parameter(name = "action", in = ParameterIn.PATH, required = true,
+            schema = @Schema(type = SchemaType.STRING, enumeration = {"suspend", "resume"}))
+    @APIResponse(responseCode = "200", description = "the plugin's new state", content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "Plugin")))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     public Response suspendOrResume(@PathParam("id") String id, @PathParam("action") String action)
             throws IOException {
         Access.require(security, Role.ADMIN);

@@ -39,6 +39,16 @@ import org.medjava.store.repo.StorePath;
 import org.medjava.store.repo.StoredFile;
 import org.medjava.store.security.Access;
 import org.medjava.store.security.Role;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * {@code /images/...}: directory listings, file downloads with conditional requests and ranges, rendering with
@@ -47,7 +57,19 @@ import org.medjava.store.security.Role;
  */
 @RequestScoped
 @Path("images")
+@Tag(name = ApiDocs.IMAGES)
+@SecurityRequirement(name = ApiDocs.BASIC)
+@SecurityRequirement(name = ApiDocs.BEARER)
+@SecurityRequirement(name = ApiDocs.SESSION)
 public class ImagesResource {
+
+    private static final String GET_RULES = "Files: conditional requests (If-None-Match, If-Modified-Since: 304) "
+            + "and one Range (206; 416 outside the file). Directories: a listing with each file's kind, size, type "
+            + "and, for DICOM, its index summary. " + ApiDocs.RENDER_RULES;
+    private static final String PUT_RULES = "The body must decode as DICOM, PNG, GIF or JPEG (else 415 or 422); it is "
+            + "written to a temporary file, synced and renamed, so a failed upload leaves the previous version. "
+            + "DICOM files are indexed. If-Match / If-None-Match: * make it conditional (412). Bodies above "
+            + "medjava.upload.max-bytes are refused (413).";
 
     private static final int CHUNK = 256 * 1024;
 
@@ -79,12 +101,46 @@ public class ImagesResource {
     SecurityContext security;
 
     @GET
+    @Operation(summary = "Listing of the store's top directory")
+    @APIResponse(responseCode = "200", description = "a directory listing (JSON for Accept: application/json, else HTML)",
+            content = {@Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "Listing")),
+                    @Content(mediaType = ApiDocs.HTML, schema = @Schema(type = SchemaType.STRING))})
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response root(@Context Request request, @Context HttpHeaders headers) throws IOException {
         return get("", request, headers);
     }
 
     @GET
     @Path("{path: .*}")
+    @Operation(summary = "A file's bytes, a directory listing (path ending in /), or a rendering (?render=)",
+            description = GET_RULES)
+    @Parameter(name = "path", in = ParameterIn.PATH, required = true, description = "a directory (ending in /) or a "
+            + "file under /images/", example = "samples/dicom/CT_small.dcm")
+    @Parameter(ref = "render")
+    @Parameter(ref = "filter")
+    @Parameter(ref = "window")
+    @Parameter(ref = "region")
+    @Parameter(ref = "frame")
+    @Parameter(ref = "impl")
+    @Parameter(name = "Range", in = ParameterIn.HEADER, description = "one byte range of a file (e.g. bytes=0-1023)")
+    @Parameter(ref = "If-None-Match")
+    @APIResponse(responseCode = "200", description = "the file as stored (its own Content-Type; ETag, Last-Modified, "
+            + "Accept-Ranges), a listing, or the rendered image",
+            content = {@Content(mediaType = "*/*", schema = @Schema(ref = "Binary")),
+                    @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "Listing")),
+                    @Content(mediaType = ApiDocs.PNG, schema = @Schema(ref = "Binary"))})
+    @APIResponse(responseCode = "206", description = "the byte range asked (Content-Range)",
+            content = @Content(mediaType = "*/*", schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "301", description = "a directory named without its final /: Location adds it")
+    @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @APIResponse(responseCode = "416", ref = ApiDocs.RANGE_NOT_SATISFIABLE)
+    @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response get(@PathParam("path") String raw, @Context Request request, @Context HttpHeaders headers)
             throws IOException {
         StorePath path = StorePath.parse(raw);
@@ -178,6 +234,27 @@ public class ImagesResource {
     @Path("{path: .*}")
     @Consumes(MediaType.WILDCARD)
     @Counted(name = "uploads", absolute = true, description = "PUT requests to /images")
+    @Operation(summary = "Store a file (create or replace; uploader role)", description = PUT_RULES)
+    @Parameter(name = "path", in = ParameterIn.PATH, required = true, description = "where, under /images/",
+            example = "samples/dicom/CT_small.dcm")
+    @Parameter(name = "If-Match", in = ParameterIn.HEADER, description = "replace only this version (its ETag)")
+    @Parameter(name = "If-None-Match", in = ParameterIn.HEADER, description = "*: create only, never replace")
+    @RequestBody(required = true, description = "the file: DICOM Part 10, PNG, GIF or JPEG", content = {
+            @Content(mediaType = ApiDocs.DICOM, schema = @Schema(ref = "Binary")),
+            @Content(mediaType = ApiDocs.PNG, schema = @Schema(ref = "Binary")),
+            @Content(mediaType = ApiDocs.JPEG, schema = @Schema(ref = "Binary")),
+            @Content(mediaType = ApiDocs.GIF, schema = @Schema(ref = "Binary"))})
+    @APIResponse(responseCode = "201", description = "created (Location, ETag, Last-Modified)")
+    @APIResponse(responseCode = "204", description = "replaced (ETag, Last-Modified)")
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
+    @APIResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response put(@PathParam("path") String raw, InputStream body,
                         @HeaderParam(HttpHeaders.CONTENT_LENGTH) @DefaultValue("-1") long length,
                         @HeaderParam(HttpHeaders.CONTENT_TYPE) String type,
@@ -196,6 +273,15 @@ public class ImagesResource {
 
     @DELETE
     @Path("{path: .*}")
+    @Operation(summary = "Delete a file (uploader role)", description = "A DICOM file leaves the index too.")
+    @Parameter(name = "path", in = ParameterIn.PATH, required = true, description = "the file under /images/")
+    @Parameter(name = "If-Match", in = ParameterIn.HEADER, description = "delete only this version (its ETag)")
+    @APIResponse(responseCode = "204", description = "deleted")
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response delete(@PathParam("path") String raw, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch)
             throws IOException {
         Access.require(security, Role.UPLOADER);

@@ -22,6 +22,14 @@ import org.medjava.store.index.SeriesSummary;
 import org.medjava.store.index.StudyQuery;
 import org.medjava.store.index.StudySummary;
 import org.medjava.store.StoreException;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * The DICOM index as JSON: patients, studies, their series and instances. Query parameters are DICOM keywords
@@ -31,7 +39,15 @@ import org.medjava.store.StoreException;
 @RequestScoped
 @Path("index")
 @Produces(MediaType.APPLICATION_JSON)
+@Tag(name = ApiDocs.INDEX)
+@SecurityRequirement(name = ApiDocs.BASIC)
+@SecurityRequirement(name = ApiDocs.BEARER)
+@SecurityRequirement(name = ApiDocs.SESSION)
 public class IndexResource {
+
+    private static final String KEYS = "Any DICOM keyword of this level is a matching key (a wrong one is a 400 "
+            + "that lists them) with PS3.4 matching: wildcards * and ?, date ranges, UID lists separated by commas; "
+            + "plus limit, offset and fuzzymatching=true (case-insensitive names).";
 
     @Inject
     DicomIndex index;
@@ -41,24 +57,71 @@ public class IndexResource {
 
     @GET
     @Path("patients")
+    @Operation(summary = "Patients in the index", description = KEYS)
+    @Parameter(ref = "PatientID")
+    @Parameter(ref = "PatientName")
+    @Parameter(ref = "limit")
+    @Parameter(ref = "offset")
+    @Parameter(ref = "fuzzymatching")
+    @APIResponse(responseCode = "200", description = "the matches",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "PatientList")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public List<PatientSummary> patients() {
         return index.patients(query(PatientQuery.all()));
     }
 
     @GET
     @Path("studies")
+    @Operation(summary = "Studies in the index, with their patient", description = KEYS)
+    @Parameter(ref = "PatientID")
+    @Parameter(ref = "PatientName")
+    @Parameter(ref = "StudyDate")
+    @Parameter(ref = "AccessionNumber")
+    @Parameter(ref = "ModalitiesInStudy")
+    @Parameter(ref = "StudyInstanceUID")
+    @Parameter(ref = "limit")
+    @Parameter(ref = "offset")
+    @Parameter(ref = "fuzzymatching")
+    @APIResponse(responseCode = "200", description = "the matches",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "StudyList")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public List<StudySummary> studies() {
         return index.studies(query(StudyQuery.all()));
     }
 
     @GET
     @Path("studies/{study}/series")
+    @Operation(summary = "The series of a study", description = KEYS)
+    @Parameter(name = "study", in = ParameterIn.PATH, required = true, description = "its StudyInstanceUID")
+    @Parameter(ref = "Modality")
+    @Parameter(ref = "SeriesInstanceUID")
+    @Parameter(ref = "limit")
+    @Parameter(ref = "offset")
+    @APIResponse(responseCode = "200", description = "the matches",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "SeriesList")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public List<SeriesSummary> series(@PathParam("study") String studyUid) {
         return index.series(studyUid, query(SeriesQuery.all()));
     }
 
     @GET
     @Path("series/{series}/instances")
+    @Operation(summary = "The instances of a series, with their store paths", description = KEYS)
+    @Parameter(name = "series", in = ParameterIn.PATH, required = true, description = "its SeriesInstanceUID")
+    @Parameter(ref = "SOPInstanceUID")
+    @Parameter(ref = "limit")
+    @Parameter(ref = "offset")
+    @APIResponse(responseCode = "200", description = "the matches",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "InstanceList")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public List<InstanceSummary> instances(@PathParam("series") String seriesUid) {
         return index.instances(seriesUid, query(InstanceQuery.all()));
     }

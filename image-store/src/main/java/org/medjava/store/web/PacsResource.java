@@ -24,6 +24,15 @@ import org.medjava.store.query.QueryLevel;
 import org.medjava.store.StoreException;
 import org.medjava.store.security.Access;
 import org.medjava.store.security.Role;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * The store as a DICOM client of the configured remote PACS, over HTTP (for the viewer and for scripts):
@@ -36,7 +45,14 @@ import org.medjava.store.security.Role;
 @RequestScoped
 @Path("pacs")
 @Produces(MediaType.APPLICATION_JSON)
+@Tag(name = ApiDocs.PACS)
+@SecurityRequirement(name = ApiDocs.BASIC)
+@SecurityRequirement(name = ApiDocs.BEARER)
+@SecurityRequirement(name = ApiDocs.SESSION)
 public class PacsResource {
+
+    private static final String FIND_KEYS = "Query parameters are DICOM keywords sent as C-FIND matching keys "
+            + "(wildcards and ranges as the remote supports them); includefield adds return keys.";
 
     private static final List<String> STUDY_KEYS = List.of("PatientID", "PatientName", "PatientBirthDate",
             "PatientSex", "StudyInstanceUID", "StudyDate", "StudyTime", "AccessionNumber", "StudyID",
@@ -58,6 +74,10 @@ public class PacsResource {
 
     @GET
     @Path("remotes")
+    @Operation(summary = "The configured remote PACS")
+    @APIResponse(responseCode = "200", description = "AE title, host and port of each",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "RemoteAeList")))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     public List<Map<String, Object>> remotes() {
         return pacs().remotes().stream().map(r -> Map.<String, Object>of("aeTitle", r.aeTitle(), "host", r.host(),
                 "port", r.port())).toList();
@@ -65,6 +85,13 @@ public class PacsResource {
 
     @POST
     @Path("remotes/{ae}/echo")
+    @Operation(summary = "C-ECHO a remote PACS")
+    @Parameter(name = "ae", in = ParameterIn.PATH, required = true, description = "the remote's AE title (GET /pacs/remotes)")
+    @APIResponse(responseCode = "200", description = "it answered",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "EchoResult")))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "502", ref = ApiDocs.BAD_GATEWAY)
     public Map<String, Object> echo(@PathParam("ae") String ae) {
         RemoteAe r = pacs().remote(ae);
         return Map.of("aeTitle", r.aeTitle(), "ok", true, "millis", pacs().echo(r));
@@ -72,18 +99,50 @@ public class PacsResource {
 
     @GET
     @Path("remotes/{ae}/studies")
+    @Operation(summary = "C-FIND studies on a remote PACS", description = FIND_KEYS)
+    @Parameter(name = "ae", in = ParameterIn.PATH, required = true, description = "the remote's AE title (GET /pacs/remotes)")
+    @Parameter(ref = "PatientID")
+    @Parameter(ref = "StudyDate")
+    @Parameter(name = "includefield", in = ParameterIn.QUERY, description = "more keywords to return, comma-separated")
+    @APIResponse(responseCode = "200", description = "the matches, attributes by keyword",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "PacsMatchList")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "502", ref = ApiDocs.BAD_GATEWAY)
     public List<Map<String, String>> studies(@PathParam("ae") String ae) {
         return find(ae, QueryLevel.STUDY, Map.of(), STUDY_KEYS);
     }
 
     @GET
     @Path("remotes/{ae}/studies/{study}/series")
+    @Operation(summary = "C-FIND the series of a study on a remote PACS", description = FIND_KEYS)
+    @Parameter(name = "ae", in = ParameterIn.PATH, required = true, description = "the remote's AE title (GET /pacs/remotes)")
+    @Parameter(name = "study", in = ParameterIn.PATH, required = true, description = "its StudyInstanceUID")
+    @Parameter(name = "includefield", in = ParameterIn.QUERY, description = "more keywords to return, comma-separated")
+    @APIResponse(responseCode = "200", description = "the matches, attributes by keyword",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "PacsMatchList")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "502", ref = ApiDocs.BAD_GATEWAY)
     public List<Map<String, String>> series(@PathParam("ae") String ae, @PathParam("study") String study) {
         return find(ae, QueryLevel.SERIES, Map.of("StudyInstanceUID", study), SERIES_KEYS);
     }
 
     @GET
     @Path("remotes/{ae}/studies/{study}/series/{series}/instances")
+    @Operation(summary = "C-FIND the instances of a series on a remote PACS", description = FIND_KEYS)
+    @Parameter(name = "ae", in = ParameterIn.PATH, required = true, description = "the remote's AE title (GET /pacs/remotes)")
+    @Parameter(name = "study", in = ParameterIn.PATH, required = true, description = "its StudyInstanceUID")
+    @Parameter(name = "series", in = ParameterIn.PATH, required = true, description = "its SeriesInstanceUID")
+    @Parameter(name = "includefield", in = ParameterIn.QUERY, description = "more keywords to return, comma-separated")
+    @APIResponse(responseCode = "200", description = "the matches, attributes by keyword",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "PacsMatchList")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "502", ref = ApiDocs.BAD_GATEWAY)
     public List<Map<String, String>> instances(@PathParam("ae") String ae, @PathParam("study") String study,
             @PathParam("series") String series) {
         return find(ae, QueryLevel.IMAGE, Map.of("StudyInstanceUID", study, "SeriesInstanceUID", series),
@@ -93,6 +152,19 @@ public class PacsResource {
     @POST
     @Path("remotes/{ae}/retrieve")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Retrieve a study, series or instance from a remote PACS into the store (uploader)",
+            description = "C-MOVE to the store's own AE (the default) or C-GET; answers when done. For long "
+                    + "retrieves prefer POST /jobs with kind retrieve.")
+    @Parameter(name = "ae", in = ParameterIn.PATH, required = true, description = "the remote's AE title (GET /pacs/remotes)")
+    @RequestBody(required = true, content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "UidSelection")))
+    @APIResponse(responseCode = "200", description = "what was retrieved and stored",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "RetrieveResult")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "502", ref = ApiDocs.BAD_GATEWAY)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public RemotePacs.RetrieveResult retrieve(@PathParam("ae") String ae, JsonObject body) {
         Access.require(security, Role.UPLOADER);
         String method = body == null ? "move" : body.getString("method", "move");
@@ -105,6 +177,16 @@ public class PacsResource {
     @POST
     @Path("remotes/{ae}/send")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Send stored objects to a remote PACS with C-STORE (uploader)")
+    @Parameter(name = "ae", in = ParameterIn.PATH, required = true, description = "the remote's AE title (GET /pacs/remotes)")
+    @RequestBody(required = true, content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "UidSelection")))
+    @APIResponse(responseCode = "200", description = "what was sent",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "SendResult")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "502", ref = ApiDocs.BAD_GATEWAY)
     public RemotePacs.SendResult send(@PathParam("ae") String ae, JsonObject body) {
         Access.require(security, Role.UPLOADER);
         return pacs().send(pacs().remote(ae), uids(body));

@@ -27,6 +27,17 @@ import org.medjava.store.security.SessionCookie;
 import org.medjava.store.security.SessionToken;
 import org.medjava.store.security.Sessions;
 import org.medjava.store.security.StoreAuthenticationMechanism;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * Browser sessions: log in with the store's accounts (the same names, passwords and roles as HTTP Basic) and get a
@@ -36,9 +47,12 @@ import org.medjava.store.security.StoreAuthenticationMechanism;
 @RequestScoped
 @Path("auth")
 @Produces(MediaType.APPLICATION_JSON)
+@Tag(name = ApiDocs.SESSIONS)
 public class SessionResource {
 
     /** The body of {@code POST /auth/login} as JSON. */
+    @Schema(name = "Login", description = "A store account's name and password.",
+            example = "{\"username\": \"admin\", \"password\": \"your-password\"}")
     public record Login(String username, String password) {
     }
 
@@ -70,6 +84,20 @@ public class SessionResource {
     @POST
     @Path("login")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    // with login() above, one operation in OpenAPI (one path and method): documented here, its two body types in
+    // META-INF/openapi.yaml (requestBodies/Login, set by ApiDocumentFilter)
+    @Operation(summary = "Log in: a session cookie (and, with token=true, the token for Authorization: Bearer)",
+            description = "The cookie is HttpOnly and SameSite=Strict, valid for medjava.session.idle-minutes and "
+                    + "renewed while used. Takes JSON or a form (username, password). Refused from another site's "
+                    + "page.")
+    @Parameter(name = "token", in = ParameterIn.QUERY, description = "true: the answer carries the token too",
+            schema = @Schema(type = SchemaType.BOOLEAN, defaultValue = "false"))
+    @APIResponse(responseCode = "200", description = "logged in; Set-Cookie carries the session",
+            headers = @Header(name = "Set-Cookie", schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "Session")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
     public Response loginForm(@FormParam("username") String username, @FormParam("password") String password,
                               @QueryParam("token") boolean token) {
         return login(username, password, token);
@@ -101,6 +129,8 @@ public class SessionResource {
     /** Ends the session of the cookie (or Bearer token) on every node and removes the cookie; always 204. */
     @POST
     @Path("logout")
+    @Operation(summary = "Log out: ends the session on every node and removes the cookie")
+    @APIResponse(responseCode = "204", description = "logged out (also when no session was sent)")
     public Response logout() {
         String token = SessionCookie.read(request);
         String authorization = request.getHeader("Authorization");
@@ -115,6 +145,14 @@ public class SessionResource {
     /** Who is logged in, with which role, and until when (null for HTTP Basic, which has no session). */
     @GET
     @Path("me")
+    @Operation(summary = "Who is logged in, with which role, until when")
+    @SecurityRequirement(name = ApiDocs.BASIC)
+    @SecurityRequirement(name = ApiDocs.BEARER)
+    @SecurityRequirement(name = ApiDocs.SESSION)
+    @APIResponse(responseCode = "200", description = "the caller",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "Session",
+                    example = "{\"user\": \"admin\", \"role\": \"admin\", \"expires\": null, \"via\": \"basic\"}")))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     public Response me() {
         if (security.getUserPrincipal() == null) {
             throw new StoreException(StoreException.Kind.UNAUTHORIZED, "not logged in");

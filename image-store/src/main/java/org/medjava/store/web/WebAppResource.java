@@ -22,17 +22,27 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * The browser applications, static files packaged by the {@code web} module under {@code META-INF/medjava-web/}:
  * MedJava's own viewer and console at {@code /viewer/}, the prebuilt OHIF viewer at {@code /ohif/} (a single-page
- * app: a path that names no file gets its {@code index.html}). Open without a login (they hold no data; every
+ * app: a path that names no file gets its {@code index.html}), the API browser (Swagger UI on {@code /openapi}) at
+ * {@code /api/}. Open without a login (they hold no data; every
  * request they make for data is authenticated). A Content-Security-Policy keeps both from loading anything from
  * another origin.
  */
 @ApplicationScoped
 @Path("")
+@Tag(name = ApiDocs.APPLICATIONS)
 public class WebAppResource {
+
+    private static final String FILE = "A static file with its ETag (304 to a current If-None-Match), "
+            + "Content-Security-Policy and Cache-Control (immutable for content-hashed names).";
 
     private static final String ROOT = "META-INF/medjava-web/";
     /** Names a browser may ask for: no "..", no backslashes, no hidden files. */
@@ -59,6 +69,11 @@ public class WebAppResource {
             + "font-src 'self' data:; worker-src 'self' blob:; connect-src 'self' data: blob:; object-src 'none'; "
             + "base-uri 'self'; frame-ancestors 'self'";
 
+    /** Swagger UI: its own scripts and styles (inline styles for its widgets), calls to the store only. */
+    static final String API_POLICY = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+            + "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+            + "frame-ancestors 'self'";
+
     /** Files found, kept once read (a bounded set: what the web JAR holds); misses are not remembered. */
     private final Map<String, Asset> assets = new ConcurrentHashMap<>();
 
@@ -74,7 +89,11 @@ public class WebAppResource {
 
     @GET
     @Path("viewer/{file: .*}")
-    @Operation(summary = "MedJava's browser application (static files)")
+    @Operation(summary = "MedJava's browser application (static files)", description = FILE)
+    @APIResponse(responseCode = "200", description = "the file", content = @Content(mediaType = "*/*", schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
+    @APIResponse(responseCode = "404", description = "no such file",
+            content = @Content(mediaType = "text/plain", schema = @Schema(type = SchemaType.STRING)))
     public Response viewer(@PathParam("file") String file, @Context Request request) {
         return serve("viewer", file.isEmpty() ? "index.html" : file, false, request);
     }
@@ -95,9 +114,32 @@ public class WebAppResource {
 
     @GET
     @Path("ohif/{file: .*}")
-    @Operation(summary = "The OHIF viewer (static files; paths without a file are its routes)")
+    @Operation(summary = "The OHIF viewer (static files; paths without a file are its routes)", description = FILE)
+    @APIResponse(responseCode = "200", description = "the file, or index.html for a route",
+            content = @Content(mediaType = "*/*", schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
+    @APIResponse(responseCode = "404", description = "no such file",
+            content = @Content(mediaType = "text/plain", schema = @Schema(type = SchemaType.STRING)))
     public Response ohif(@PathParam("file") String file, @Context Request request) {
         return serve("ohif", file.isEmpty() ? "index.html" : file, true, request);
+    }
+
+    @GET
+    @Path("api")
+    @Operation(hidden = true)
+    public Response apiDirectory() {
+        return Response.status(Response.Status.MOVED_PERMANENTLY).location(URI.create("api/")).build();
+    }
+
+    @GET
+    @Path("api/{file: .*}")
+    @Operation(summary = "The API browser: Swagger UI on this document (static files)", description = FILE)
+    @APIResponse(responseCode = "200", description = "the file", content = @Content(mediaType = "*/*", schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
+    @APIResponse(responseCode = "404", description = "no such file",
+            content = @Content(mediaType = "text/plain", schema = @Schema(type = SchemaType.STRING)))
+    public Response api(@PathParam("file") String file, @Context Request request) {
+        return serve("api", file.isEmpty() ? "index.html" : file, false, request);
     }
 
     private Response serve(String app, String file, boolean singlePage, Request request) {
@@ -112,7 +154,7 @@ public class WebAppResource {
                     .entity("no such file in the " + app + " application: " + file + "\n").build();
         }
         EntityTag etag = new EntityTag(asset.get().etag());
-        String policy = app.equals("ohif") ? OHIF_POLICY : VIEWER_POLICY;
+        String policy = app.equals("ohif") ? OHIF_POLICY : app.equals("api") ? API_POLICY : VIEWER_POLICY;
         String cache = HASHED.matcher(name).matches() ? "public, max-age=31536000, immutable" : "no-cache";
         Response.ResponseBuilder notModified = request.evaluatePreconditions(etag);
         Response.ResponseBuilder builder = notModified != null ? notModified

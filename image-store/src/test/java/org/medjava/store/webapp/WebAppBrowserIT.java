@@ -29,7 +29,8 @@ import org.medjava.store.testsupport.TestStudy;
  * The web applications in a real browser: starts a store, fills it with the studies the browser tests expect
  * (described to them in a fixtures JSON file), and runs the Node test files in {@code web/e2e/} — headless Debian
  * Chromium driven by playwright-core — against it. Each browser test is a Node test; their report is this test's
- * output, and any failure fails it.
+ * output, and any failure fails it. {@code -Dmedjava.e2e=REGEX} runs only the files whose names match (e.g.
+ * {@code 55-api}); the store is filled all the same.
  */
 class WebAppBrowserIT {
 
@@ -114,6 +115,10 @@ class WebAppBrowserIT {
         List<String> files;
         try (Stream<Path> list = Files.list(WEB.resolve("e2e"))) {
             files = list.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".test.mjs")).sorted().toList();
+        }
+        String only = System.getProperty("medjava.e2e", "");
+        if (!only.isBlank()) {
+            files = files.stream().filter(n -> java.util.regex.Pattern.compile(only).matcher(n).find()).toList();
         }
         assertThat(files).as("browser tests in web/e2e").isNotEmpty();
         List<String> command = new ArrayList<>(List.of("node", "--test", "--test-concurrency=1"));

@@ -55,12 +55,25 @@ public final class Ingest {
     private final DicomIndex index;
     private final UploadValidator validator;
     private final DuplicatePolicy policy;
+    private final WriteBarrier barrier;
 
     public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy) {
+        this(images, index, validator, policy, new WriteBarrier(java.time.Duration.ofSeconds(30)));
+    }
+
+    /** @param barrier what every install and delete passes, so that a backup can pause them for its snapshot */
+    public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
+                  WriteBarrier barrier) {
         this.images = images;
         this.index = index;
         this.validator = validator;
         this.policy = policy;
+        this.barrier = barrier;
+    }
+
+    /** The pause a backup takes for its snapshot of the objects and the index (see {@link WriteBarrier}). */
+    public WriteBarrier barrier() {
+        return barrier;
     }
 
     public DuplicatePolicy policy() {
@@ -97,14 +110,18 @@ public final class Ingest {
             ImageFormat format = validator.identify(path, staged.file(), declaredType);
             if (format != ImageFormat.DICOM) {
                 validator.checkImage(format, staged.file());
-                return images.install(path, staged, preconditions, stored -> unindex(path));
+                try (WriteBarrier.Pass pass = barrier.pass()) {
+                    return images.install(path, staged, preconditions, stored -> unindex(path));
+                }
             }
             ReceivedDataSet received = parse(Files.readAllBytes(staged.file()));
             if (!validator.surelyDecodes(received.dataSet(), transferSyntax(received))) {
                 validator.checkDicom(received.bytes());
             }
             IndexEntry entry = indexEntry(path, received);
-            return images.install(path, staged, preconditions, stored -> index(path, entry, stored));
+            try (WriteBarrier.Pass pass = barrier.pass()) {
+                return images.install(path, staged, preconditions, stored -> index(path, entry, stored));
+            }
         } finally {
             Files.deleteIfExists(staged.file());
         }
@@ -132,11 +149,13 @@ public final class Ingest {
      * @throws StoreException NOT_FOUND, CONFLICT (a directory that is not empty), PRECONDITION_FAILED, UNAVAILABLE
      */
     public void delete(StorePath path, Preconditions preconditions) {
-        images.delete(path, preconditions, deleted -> {
-            if (!deleted.directory()) {
-                unindex(deleted.path());
-            }
-        });
+        try (WriteBarrier.Pass pass = barrier.pass()) {
+            images.delete(path, preconditions, deleted -> {
+                if (!deleted.directory()) {
+                    unindex(deleted.path());
+                }
+            });
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ the network
@@ -177,7 +196,9 @@ public final class Ingest {
             IndexEntry entry = indexEntry(path, received);
             await(pixelsChecked);
             Preconditions create = policy == DuplicatePolicy.REJECT ? new Preconditions(null, "*") : Preconditions.NONE;
-            images.install(path, stage, create, stored -> index(path, entry, stored));
+            try (WriteBarrier.Pass pass = barrier.pass()) {
+                images.install(path, stage, create, stored -> index(path, entry, stored));
+            }
             boolean replaced = !existing.isEmpty();
             if (replaced) {
                 removeOtherCopies(header.sopInstanceUid(), existing, path);

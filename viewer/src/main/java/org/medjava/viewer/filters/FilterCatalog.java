@@ -13,12 +13,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
+import org.medjava.filter.runtime.ApplyRecord;
 import org.medjava.filter.runtime.FilterInfo;
 import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.PluginDirectory;
 import org.medjava.filter.runtime.PluginInfo;
 import org.medjava.filter.runtime.RegistryEvent;
 import org.medjava.filter.runtime.RegistryException;
+import org.medjava.viewer.model.FilterStep;
 import org.medjava.viewer.store.Manifest;
 
 /**
@@ -89,6 +91,23 @@ public final class FilterCatalog implements AutoCloseable {
             entries.add(new FilterEntry(f.descriptor(), f.pluginId(), f.pluginVersion(), origin, f.state(), f.reason()));
         }
         return entries;
+    }
+
+    /**
+     * The plugin that ran {@code filterId}, for a derived object's provenance: id and version from the timing record
+     * of that application ({@code ran}; null: the plugin providing the filter now), SHA-256 of the JAR the registry
+     * runs for it (empty if the plugin was replaced by another version meanwhile). Null when the filter is unknown.
+     */
+    public FilterStep.Plugin provenance(String filterId, ApplyRecord ran) {
+        String pluginId = ran != null ? ran.pluginId()
+                : registry.filter(filterId).map(FilterInfo::pluginId).orElse(null);
+        if (pluginId == null) {
+            return null;
+        }
+        PluginInfo now = registry.plugin(pluginId).orElse(null);
+        String version = ran != null ? ran.pluginVersion() : now == null ? "" : now.version();
+        String sha256 = now != null && now.sha256() != null && now.version().equals(version) ? now.sha256() : "";
+        return new FilterStep.Plugin(pluginId, version, sha256);
     }
 
     /** What went wrong lately (refused downloads, load failures), newest last. */

@@ -42,6 +42,8 @@ final class DicomSearchPanel extends JPanel {
         "OT", "SC", "NM", "PT", "XA", "RTDOSE"});
     private final JTree tree = new JTree(new DefaultTreeModel(new DefaultMutableTreeNode("search the index")));
     private final JLabel info = new JLabel(" ");
+    /** Searches started (event thread): only the latest one's answer is shown. */
+    private int searches;
     private final transient Tasks tasks;
     private final transient Consumer<String> open;
     private transient StoreClient client;
@@ -187,6 +189,7 @@ final class DicomSearchPanel extends JPanel {
             return;
         }
         StoreClient c = client;
+        int generation = ++searches;
         info.setText("searching…");
         tasks.background(p -> {
             Map<String, IndexRows.Study> studies = new LinkedHashMap<>();
@@ -194,7 +197,11 @@ final class DicomSearchPanel extends JPanel {
                 c.studies(q).forEach(s -> studies.putIfAbsent(s.studyInstanceUid(), s));
             }
             return new ArrayList<>(studies.values());
-        }, this::show, e -> info.setText(e.getMessage()));
+        }, studies -> {
+            if (generation == searches) { // an earlier search answering late must not replace a later one's results
+                show(studies);
+            }
+        }, e -> info.setText(e.getMessage()));
     }
 
     private void show(List<IndexRows.Study> studies) {

@@ -39,8 +39,10 @@ import javax.swing.filechooser.FileNameExtensionFilter;
 import org.medjava.codec.ImageCodec;
 import org.medjava.codec.dicom.DicomElements;
 import org.medjava.codec.dicom.Window;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
+import org.medjava.filter.UnsupportedDataException;
 import org.medjava.filter.runtime.ApplyRecord;
 import org.medjava.filter.runtime.RegistryEvent;
 import org.medjava.viewer.ViewerOptions;
@@ -70,6 +72,8 @@ import org.medjava.viewer.store.StoreException;
 public final class ViewerFrame extends JFrame {
     private static final long serialVersionUID = 1L;
     private static final ThreadLocal<ApplyRecord> LAST_TIMING = new ThreadLocal<>();
+    /** The preset whose window spans the current values (the frame's, or the filtered ones). */
+    private static final String FULL_RANGE = "Full range";
 
     private final transient ViewerOptions options;
     private final transient FilterCatalog catalog;
@@ -236,6 +240,8 @@ public final class ViewerFrame extends JFrame {
         presets.addActionListener(e -> {
             if (!updatingControls && presets.getSelectedItem() instanceof WindowLevel.Preset p) {
                 setWindow(p.window());
+            } else if (!updatingControls && FULL_RANGE.equals(presets.getSelectedItem())) {
+                setFullRangeWindow();
             }
         });
         bar.add(presets);
@@ -385,13 +391,13 @@ public final class ViewerFrame extends JFrame {
         windowLevel = new WindowLevel(p.range() == null ? 256 : p.range()[1] - p.range()[0]);
         view.setImage(p.display(), false);
         attributes.show(p.elements());
-        fillPresets(p.range());
+        fillPresets();
         status.message("Opened " + p.image().origin().name() + " (" + p.image().width() + "×" + p.image().height()
                 + (p.image().isDicom() ? ", DICOM " + p.image().dicom().photometricInterpretation() : "") + ")");
         updateControls();
     }
 
-    private void fillPresets(double[] range) {
+    private void fillPresets() {
         updatingControls = true;
         try {
             presets.removeAllItems();
@@ -404,7 +410,7 @@ public final class ViewerFrame extends JFrame {
             for (Window w : dicom.windowPresets()) {
                 presets.addItem(new WindowLevel.Preset("File " + n++, w));
             }
-            presets.addItem(new WindowLevel.Preset("Full range", Window.ofRange(range[0], range[1])));
+            presets.addItem(FULL_RANGE);
             WindowLevel.CT_PRESETS.forEach(presets::addItem);
             presets.setSelectedIndex(0);
         } finally {
@@ -417,16 +423,35 @@ public final class ViewerFrame extends JFrame {
     /** Sets the window of a grey DICOM original. Event thread. */
     public void setWindow(Window window) {
         if (doc == null || !doc.windowLive()) {
-            status.message(doc == null ? "No image" : "Window/level is fixed once filtered: undo to change it");
+            status.message(doc == null ? "No image" : "Window/level is fixed: a filter ran on the 8-bit image; undo"
+                    + " it to change the window");
             return;
         }
         doc.setWindow(window);
-        renderer.request(doc.image().dicom(), window);
+        renderer.request(doc.image().dicom(), doc.state().stored(), window);
         updateOverlays();
     }
 
-    private void rendered(Window window, BufferedImage image) {
-        if (doc != null && doc.windowLive() && window.equals(doc.window())) {
+    /** The window over the smallest to largest modality value now shown (computed off the event thread). */
+    private void setFullRangeWindow() {
+        if (doc == null || !doc.windowLive()) {
+            setWindow(null);
+            return;
+        }
+        ImageDocument d = doc;
+        DocState s = d.state();
+        var dicom = d.image().dicom();
+        tasks.background(p -> s.stored() == null ? GreyRenderer.modalityRange(dicom)
+                : GreyRenderer.modalityRange(dicom, s.stored()), range -> {
+            if (doc == d && d.state() == s && d.windowLive()) {
+                setWindow(Window.ofRange(range[0], range[1]));
+            }
+        }, e -> status.message(e.getMessage()));
+    }
+
+    private void rendered(WindowRenderer.Request request, BufferedImage image) {
+        if (doc != null && doc.windowLive() && request.window().equals(doc.window())
+                && request.image() == doc.image().dicom() && request.stored() == doc.state().stored()) {
             view.setImage(image, true);
         }
     }
@@ -479,35 +504,75 @@ public final class ViewerFrame extends JFrame {
         OpenedImage image = d.image();
         Window window = d.window();
         var implementation = filtersMenu.implementation();
-        var registry = catalog.registry();
-        tasks.foreground("Applying " + entry.descriptor().displayName(), p -> {
-            Raster input = before.isOriginal() ? image.toRaster(window) : before.pixels();
-            LAST_TIMING.remove();
-            Raster out = registry.apply(entry.id(), input, region, raw, implementation);
-            ApplyRecord timing = LAST_TIMING.get();
-            String params = registry.validate(entry.id(), raw).toString();
-            return new Filtered(out, Rasters.toDisplay(out), new FilterStep(entry.id(), params, region,
-                    implementation), timing);
-        }, f -> {
-            if (doc != d || d.state() != before) {
-                status.message("The image changed meanwhile; the result was dropped");
-                return;
-            }
-            d.applied(f.result(), f.step());
-            view.setImage(f.display(), true);
-            status.message(entry.descriptor().displayName() + " " + f.step().params() + (region == null ? ""
-                    : " on " + region) + (f.timing() == null ? "" : String.format(java.util.Locale.ROOT,
-                    ": %.1f ms (%s, %d×%d)%s", f.timing().millis(), f.timing().implementation().id(),
-                    f.timing().width(), f.timing().height(), csv == null ? "" : ", logged to " + csv.file())));
-            updateControls();
-        }, e -> {
-            status.message(entry.descriptor().displayName() + " failed: " + e.getMessage());
-            Dialogs.error(this, entry.descriptor().displayName() + " failed", e.getMessage()
-                    + "\n\nThe image and its undo history are unchanged.");
-        });
+        String name = entry.descriptor().displayName();
+        tasks.foreground("Applying " + name, p -> filter(entry, raw, region, implementation, image, before, window),
+                f -> {
+                    if (doc != d || d.state() != before) {
+                        status.message("The image changed meanwhile; the result was dropped");
+                        return;
+                    }
+                    if (f.stored() != null) {
+                        d.appliedStored(f.stored(), f.step());
+                        if (!window.equals(d.window())) { // the window was dragged while the filter ran
+                            renderer.request(image.dicom(), f.stored(), d.window());
+                        }
+                    } else {
+                        if (d.windowLive() && window != null && !window.equals(d.window())) {
+                            d.setWindow(window); // the window the 8-bit input was rendered through is the one fixed
+                        }
+                        d.applied(f.pixels(), f.step());
+                    }
+                    view.setImage(f.display(), true);
+                    status.message(name + " " + f.step().params() + (region == null ? "" : " on " + region)
+                            + (f.step().storedValues() ? " on the stored values" : "")
+                            + (f.timing() == null ? "" : String.format(java.util.Locale.ROOT,
+                            ": %.1f ms (%s, %d×%d)%s", f.timing().millis(), f.timing().implementation().id(),
+                            f.timing().width(), f.timing().height(), csv == null ? "" : ", logged to " + csv.file()))
+                            + (f.route().note() == null ? "" : ". " + f.route().note()));
+                    updateControls();
+                }, e -> filterFailed(name, e));
     }
 
-    private record Filtered(Raster result, BufferedImage display, FilterStep step, ApplyRecord timing) {
+    /** Runs a filter on a worker thread: on the stored values when the route allows, else on 8-bit pixels. */
+    private Filtered filter(FilterEntry entry, Map<String, String> raw, Region region,
+                            org.medjava.filter.Implementation implementation, OpenedImage image, DocState before,
+                            Window window) throws IOException {
+        var registry = catalog.registry();
+        boolean greySupport = image.isGreyDicom() && registry.supportsGray16(entry.id());
+        ImageDocument.Route route = ImageDocument.route(image, before, window, entry.descriptor().displayName(),
+                greySupport);
+        String params = registry.validate(entry.id(), raw).toString();
+        LAST_TIMING.remove();
+        if (route.storedValues()) {
+            GrayRaster16 out = registry.apply(entry.id(), ImageDocument.storedValues(image, before), region, raw,
+                    implementation);
+            ApplyRecord timing = LAST_TIMING.get();
+            FilterStep step = new FilterStep(entry.id(), params, region, implementation,
+                    catalog.provenance(entry.id(), timing), true);
+            return new Filtered(null, out, GreyRenderer.render(image.dicom(), out, window), step, timing, route);
+        }
+        Raster out = registry.apply(entry.id(), ImageDocument.pixels(image, before, window), region, raw,
+                implementation);
+        ApplyRecord timing = LAST_TIMING.get();
+        FilterStep step = new FilterStep(entry.id(), params, region, implementation,
+                catalog.provenance(entry.id(), timing), false);
+        return new Filtered(out, null, Rasters.toDisplay(out), step, timing, route);
+    }
+
+    private void filterFailed(String name, Exception e) {
+        String unchanged = "\n\nThe image and its undo history are unchanged.";
+        if (e instanceof UnsupportedDataException u) {
+            status.message(name + " cannot filter this image: " + u.getMessage());
+            Dialogs.error(this, name + " cannot filter this image", u.getMessage() + unchanged);
+            return;
+        }
+        status.message(name + " failed: " + e.getMessage());
+        Dialogs.error(this, name + " failed", e.getMessage() + unchanged);
+    }
+
+    /** A filter's result: 8-bit {@code pixels} or {@code stored} values, with what to show and what was done. */
+    private record Filtered(Raster pixels, GrayRaster16 stored, BufferedImage display, FilterStep step,
+                            ApplyRecord timing, ImageDocument.Route route) {
     }
 
     /** Registry events on the filtering thread: benchmark mode's timing records. */
@@ -548,7 +613,7 @@ public final class ViewerFrame extends JFrame {
         int version = ++displayVersion;
         updateControls();
         if (d.windowLive()) {
-            renderer.request(d.image().dicom(), d.window());
+            renderer.request(d.image().dicom(), s.stored(), d.window());
             return;
         }
         OpenedImage image = d.image();
@@ -576,9 +641,7 @@ public final class ViewerFrame extends JFrame {
     }
 
     private UploadEncoder.Snapshot snapshot() {
-        DocState s = doc.state();
-        Window w = s.isOriginal() ? (doc.image().isGreyDicom() ? doc.window() : null) : s.renderedWith();
-        return new UploadEncoder.Snapshot(s.isOriginal() ? null : s.pixels(), doc.image(), s.chain(), w);
+        return UploadEncoder.Snapshot.of(doc);
     }
 
     private void uploaded(String path, String etag) {
@@ -601,8 +664,14 @@ public final class ViewerFrame extends JFrame {
         }
         Path file = chooser.getSelectedFile().toPath();
         UploadEncoder.Snapshot s = snapshot();
+        boolean dicom = file.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".dcm");
         tasks.foreground("Saving " + file.getFileName(), p -> {
-            ImageCodec.write(s.pixels(), file);
+            if (dicom) { // the same derived object an upload as DICOM sends
+                byte[] bytes = UploadEncoder.encode(s, org.medjava.viewer.image.UploadFormat.DICOM).bytes();
+                ImageCodec.writeAtomically(file, out -> out.write(bytes));
+            } else {
+                ImageCodec.write(s.pixels(), file);
+            }
             return file;
         }, f -> status.message("Saved " + f), e -> Dialogs.error(this, "Could not save", e.getMessage()));
     }

@@ -8,15 +8,17 @@ import java.util.function.BiConsumer;
 import javax.swing.SwingUtilities;
 import org.medjava.codec.dicom.DicomImage;
 import org.medjava.codec.dicom.Window;
+import org.medjava.filter.GrayRaster16;
 import org.medjava.viewer.image.GreyRenderer;
 
 /**
- * Re-renders a grey frame as the window is dragged, off the event thread. Requests coalesce: while one render runs,
+ * Re-renders a grey frame (or filtered stored values of it) as the window is dragged, off the event thread. Requests coalesce: while one render runs,
  * only the latest request waits, so a fast drag over a 4096x4096 frame never queues up stale work. Results arrive on
  * the event thread, tagged with their window.
  */
 final class WindowRenderer {
-    private record Request(DicomImage image, Window window) {
+    /** @param stored filtered stored values of {@code image}, or null for the frame's own */
+    record Request(DicomImage image, GrayRaster16 stored, Window window) {
     }
 
     private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
@@ -25,14 +27,14 @@ final class WindowRenderer {
         return t;
     });
     private final AtomicReference<Request> pending = new AtomicReference<>();
-    private final BiConsumer<Window, BufferedImage> done;
+    private final BiConsumer<Request, BufferedImage> done;
 
-    WindowRenderer(BiConsumer<Window, BufferedImage> done) {
+    WindowRenderer(BiConsumer<Request, BufferedImage> done) {
         this.done = done;
     }
 
-    void request(DicomImage image, Window window) {
-        if (pending.getAndSet(new Request(image, window)) == null) {
+    void request(DicomImage image, GrayRaster16 stored, Window window) {
+        if (pending.getAndSet(new Request(image, stored, window)) == null) {
             thread.submit(this::renderLatest);
         }
     }
@@ -42,8 +44,9 @@ final class WindowRenderer {
         if (r == null) {
             return;
         }
-        BufferedImage image = GreyRenderer.render(r.image(), r.window());
-        SwingUtilities.invokeLater(() -> done.accept(r.window(), image));
+        BufferedImage image = r.stored() == null ? GreyRenderer.render(r.image(), r.window())
+                : GreyRenderer.render(r.image(), r.stored(), r.window());
+        SwingUtilities.invokeLater(() -> done.accept(r, image));
     }
 
     void shutdown() {

@@ -47,4 +47,27 @@ class GreyRendererTest {
         }
         assertThat(GreyRenderer.modalityRange(image)).containsExactly(min, max);
     }
+
+    /** Filtered stored values (here: every value mirrored within its range) show as the codec renders them. */
+    @ParameterizedTest
+    @ValueSource(strings = {"dicom/CT_small.dcm", "dicom/MR_small.dcm"})
+    void storedValuesRenderAsTheCodecRendersTheImageHoldingThem(String sample) throws IOException {
+        DicomImage image = Samples.open(sample).dicom();
+        org.medjava.filter.GrayRaster16 values = image.grayRaster();
+        for (int y = 0; y < values.height(); y++) {
+            for (int x = 0; x < values.width(); x++) {
+                values.setValue(x, y, values.minValue() + values.maxValue() - values.valueAt(x, y));
+            }
+        }
+        DicomImage holding = image.withStoredValues(values);
+        for (Window w : new Window[] {new Window(40, 400), new Window(400, 1800), image.defaultWindow().orElseThrow()}) {
+            byte[] levels = ((DataBufferByte) GreyRenderer.render(image, values, w).getRaster().getDataBuffer())
+                    .getData();
+            Raster expected = holding.render(w);
+            for (int p = 0; p < levels.length; p++) {
+                assertThat(levels[p]).as("%s %s pixel %d", sample, w, p).isEqualTo(expected.rgb()[3 * p]);
+            }
+        }
+        assertThat(GreyRenderer.modalityRange(image, values)).containsExactly(GreyRenderer.modalityRange(holding));
+    }
 }

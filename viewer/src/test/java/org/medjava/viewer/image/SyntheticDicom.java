@@ -7,7 +7,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Writes a minimal synthetic CT as a DICOM Part 10 file (Explicit VR Little Endian, 16-bit, 12 bits stored) by hand,
- * independently of the codec under test: large images for the memory tests, with a gradient and a bright square.
+ * independently of the codec under test: large images for the memory tests, with a gradient and a bright square;
+ * optionally speckled (single bright pixels that despeckle removes). Stored value v is v - 1024 HU.
  */
 public final class SyntheticDicom {
     private static final String CT_IMAGE = "1.2.840.10008.5.1.4.1.1.2";
@@ -17,6 +18,15 @@ public final class SyntheticDicom {
     }
 
     public static byte[] ct(int size, String uidRoot) {
+        return ct(size, uidRoot, false);
+    }
+
+    /** As {@link #ct(int, String)}, with a bright speckle (stored 4000, 2976 HU) every 7th pixel of every 5th row. */
+    public static byte[] speckledCt(int size, String uidRoot) {
+        return ct(size, uidRoot, true);
+    }
+
+    private static byte[] ct(int size, String uidRoot, boolean speckles) {
         ByteArrayOutputStream meta = new ByteArrayOutputStream();
         String sop = uidRoot + ".3";
         element(meta, 0x0002, 0x0001, "OB", new byte[] {0, 1});
@@ -54,7 +64,8 @@ public final class SyntheticDicom {
         for (int y = 0; y < size; y++) {
             for (int x = 0; x < size; x++) {
                 boolean square = x > size / 4 && x < size / 2 && y > size / 4 && y < size / 2;
-                pixels.putShort((short) (square ? 3000 : (x * 2048 / size + y * 1024 / size)));
+                boolean speckle = speckles && y % 5 == 2 && x % 7 == 3;
+                pixels.putShort((short) (speckle ? 4000 : square ? 3000 : (x * 2048 / size + y * 1024 / size)));
             }
         }
         element(out, 0x7FE0, 0x0010, "OW", pixels.array());

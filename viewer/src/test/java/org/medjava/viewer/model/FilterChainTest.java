@@ -38,6 +38,20 @@ class FilterChainTest {
     }
 
     @Test
+    void aStoredValuesDescriptionNamesTheChainAndTheWindowItCarries() {
+        FilterStep despeckle = new FilterStep("despeckle", "n=3", null, Implementation.OPTIMIZED,
+                new FilterStep.Plugin("filter-despeckle", "1.0", "ab".repeat(32)), true);
+        FilterChain chain = FilterChain.EMPTY.then(despeckle);
+        assertThat(chain.allOnStoredValues()).isTrue();
+        assertThat(chain.storedValuesDerivationDescription(new Window(400, 1800)))
+                .isEqualTo("MedJava viewer: filters on the stored values: despeckle n=3; window C 400 W 1800");
+        FilterChain mixed = chain.then(BLUR);
+        assertThat(mixed.allOnStoredValues()).isFalse();
+        assertThat(mixed.derivationDescription(new Window(40, 400))).isEqualTo("MedJava viewer: window C 40 W 400;"
+                + " filters: despeckle n=3 (on the stored values) + blur n=3 (on the 8-bit image)");
+    }
+
+    @Test
     void stepsWithoutParametersOmitThem() {
         assertThat(new FilterStep("edge-detect", "", null, Implementation.PARALLEL).describe()).isEqualTo("edge-detect");
     }
