@@ -45,12 +45,9 @@ final class Banner {
         b.append("  viewer:      ").append(url).append("/viewer/   (the web application)\n");
         b.append("  OHIF:        ").append(url).append("/ohif/\n");
         b.append("  browse:      ").append(url).append("/images/\n");
-        b.append("  filters:     ").append(url).append("/filters
-");
-        b.append("  health:      ").append(url).append("/health/ready   metrics: /metrics   API: /openapi
-");
-        b.append("  api:         ").append(url).append("/api/   (the API browser)
-");
+        b.append("  filters:     ").append(url).append("/filters\n");
+        b.append("  health:      ").append(url).append("/health/ready   metrics: /metrics   API: /openapi\n");
+        b.append("  api:         ").append(url).append("/api/   (the API browser)\n");
         b.append("  dicomweb:    ").append(url).append("/dicomweb/studies   (QIDO-RS, WADO-RS, STOW-RS)\n");
         b.append("  dicom:       ").append(f.dicom()).append('\n');
         b.append("  data:        ").append(f.dataDir()).append('\n');

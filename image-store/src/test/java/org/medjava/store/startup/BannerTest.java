@@ -30,6 +30,8 @@ class BannerTest {
                 "viewer:      http://pacs.example.org:8080/viewer/",
                 "OHIF:        http://pacs.example.org:8080/ohif/",
                 "health:      http://pacs.example.org:8080/health/ready",
+                "filters:     http://pacs.example.org:8080/filters\n",
+                "api:         http://pacs.example.org:8080/api/",
                 "dicom:       MEDJAVA on 0.0.0.0:11112",
                 "data:        /srv/medjava\n",
                 "log:         /srv/medjava/logs/medjava.log\n",
