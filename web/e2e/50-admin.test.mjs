@@ -143,7 +143,11 @@ test('the index is rebuilt as a job, followed to its report', async () => {
   await page.locator('[data-test=rebuild]').click();
   await confirm(page);
   const report = page.locator('[data-test=rebuild-report]');
-  await report.waitFor({ timeout: 120_000 });
+  await report.waitFor({ timeout: 120_000 }).catch(async (e) => {
+    const shown = await page.locator('[data-test=rebuild-status]').innerText().catch(() => '(no status)');
+    const jobs = await (await api('/jobs?limit=5')).text();
+    throw new Error(`${e.message}\nthe page shows: ${shown}\nthe store's jobs: ${jobs}`);
+  });
   const text = await report.innerText();
   const indexed = Number(/(\d+) objects indexed/.exec(text)?.[1]);
   assert.ok(indexed >= fixtures.mixed.instances.length + fixtures.stack.count, text);

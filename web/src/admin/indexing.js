@@ -3,7 +3,7 @@
 import { api } from '../api.js';
 import { h, notify } from '../ui.js';
 import { confirmDialog } from './dialog.js';
-import { submitJob, watchJob, jobLine, jobsTable, resultOf } from './jobs.js';
+import { submitJob, watchJob, jobLine, jobsTable, resultOf, cancelJob } from './jobs.js';
 import { formatDuration } from './format.js';
 
 export async function renderIndex(box) {
@@ -37,11 +37,24 @@ export async function renderIndex(box) {
   async function refreshJobs() {
     clearTimeout(timer); // one polling chain, also when a finished rebuild asks for a refresh
     try {
-      jobs.replaceChildren(jobsTable(await api('/jobs?limit=20')));
+      jobs.replaceChildren(jobsTable(await api('/jobs?limit=20'), { onCancel: cancel }));
     } catch (e) {
       jobs.replaceChildren(h('p', { class: 'problem' }, e.message));
     }
     if (!stopped) timer = setTimeout(refreshJobs, 5000);
+  }
+
+  async function cancel(job) {
+    if (!await confirmDialog({ title: `Cancel the ${job.kind} job?`, confirm: 'Cancel the job', danger: true,
+      text: job.state === 'QUEUED' ? 'It has not started and will not run.'
+        : 'It stops at its next step; what it wrote is removed (its result will say what).' })) return;
+    try {
+      const j = await cancelJob(job.id);
+      notify(j.state === 'CANCELLED' ? 'The job was cancelled.' : 'The job is being cancelled.', 'ok');
+    } catch (e) {
+      notify(e.message, 'error');
+    }
+    refreshJobs();
   }
 
   box.append(h('h2', {}, 'Index'),
@@ -54,7 +67,10 @@ export async function renderIndex(box) {
 }
 
 function report(job) {
-  if (job.state === 'FAILED') return h('p', { class: 'problem', dataset: { test: 'rebuild-report' } }, `The rebuild failed: ${job.result}`);
+  if (job.state !== 'DONE') {
+    return h('p', { class: 'problem', dataset: { test: 'rebuild-report' } },
+      `The rebuild ${job.state === 'CANCELLED' ? 'was cancelled' : 'failed'}: ${job.result}`);
+  }
   const r = resultOf(job);
   const failed = Object.entries(r.failed ?? {});
   return h('div', { class: 'report', dataset: { test: 'rebuild-report' } },

@@ -1,7 +1,7 @@
 // The filter panel of the viewer: the store's catalogue (followed live), the chain being built (add, edit, reorder,
 // remove), the region, Apply (filtered on the server for the frame on show; a grey result comes back as stored values
 // the result layer windows with the window on show, a colour one as the store's PNG), the comparison of before and
-// after, the time it took, and Save as a derived DICOM instance.
+// after, the time it took, Save as a derived DICOM instance, and Apply to the whole series (series-job.js).
 import { h, notify, showError } from '../ui.js';
 import { watchCatalogue } from './catalogue.js';
 import { helpFor } from './help.js';
@@ -9,12 +9,14 @@ import { paramForm, defaults, checkParam } from './form.js';
 import { renderUrl, renderImage, fetchStoredValues, stepText, regionText, serverTimings } from './render.js';
 import { saveDerived } from './save.js';
 import { MODES } from './result.js';
+import { createSeriesJob, seriesJobParams } from './series-job.js';
 
 let keys = 0;
 
 /**
  * ctx: { source() → {path, frame, window} | null, layer (createResultLayer), region (createRegionTool),
- *        useRegionTool(), openDerived(result) }
+ *        useRegionTool(), openDerived(result), series() → {uid, instances, description} | null,
+ *        openSeries(studyUid, seriesUid) }
  */
 export function createFilterPanel(ctx) {
   let catalogue = [];
@@ -35,6 +37,18 @@ export function createFilterPanel(ctx) {
     onclick: () => { ctx.layer.setMode(m); marks(); } }, label));
   const compare = h('div', { class: 'compare segmented', role: 'group', 'aria-label': 'Compare' }, modeButtons);
 
+  const seriesJob = createSeriesJob({
+    problem: () => problem() ?? (ctx.series() ? null : 'No stored series is on show.'),
+    request: () => {
+      const series = ctx.series();
+      const source = ctx.source();
+      if (!series || !source || problem()) return null;
+      return { series, params: seriesJobParams(series.uid, source.window, chain, ctx.region.get()),
+        chainText: chain.map((s) => filterOf(s.id)?.name ?? s.id).join(' → ') };
+    },
+    openSeries: (study, series) => ctx.openSeries(study, series),
+  });
+
   const element = h('aside', { class: 'filters-panel', dataset: { test: 'filters-panel' } },
     h('h2', {}, 'Filters on the store'),
     h('p', { class: 'muted small' }, 'Applied by the store to the stored values of the frame on show; window/level stays live on a grey result.'),
@@ -47,7 +61,8 @@ export function createFilterPanel(ctx) {
     h('div', { class: 'actions' }, applyButton, clearButton),
     status, timing,
     h('h3', {}, 'Compare'), compare,
-    h('div', { class: 'actions' }, saveButton));
+    h('div', { class: 'actions' }, saveButton),
+    seriesJob.element);
 
   const watcher = watchCatalogue((filters) => {
     catalogue = filters;
@@ -129,6 +144,7 @@ export function createFilterPanel(ctx) {
     saveButton.disabled = !!why;
     saveButton.title = why ?? 'Store the filtered image as a new DICOM series of this study (POST /derived)';
     clearButton.disabled = !ctx.layer.has();
+    seriesJob.update();
   }
 
   function marks() {
@@ -221,6 +237,7 @@ export function createFilterPanel(ctx) {
     }
     saveButton.disabled = true;
     status.textContent = 'Saving on the store…';
+    status.dataset.state = 'busy'; // not the state of an earlier save or apply
     try {
       const saved = await saveDerived(ctx.source(), chain, ctx.region.get());
       status.textContent = '';
@@ -247,6 +264,7 @@ export function createFilterPanel(ctx) {
     chain: () => chain.map((s) => ({ id: s.id, params: { ...s.params } })),
     destroy() {
       watcher.stop();
+      seriesJob.destroy();
       busy?.abort();
       clearTimeout(followTimer);
     },

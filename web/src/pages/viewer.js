@@ -64,6 +64,8 @@ export async function renderViewer(main, params) {
       layer, region,
       useRegionTool: () => setTool('region'),
       openDerived: (saved) => navigate('/view', { study: saved.studyUid, series: saved.seriesUid, instance: saved.sopInstanceUid }),
+      series: () => series && { uid: series.uid, instances: series.instances, description: series.description },
+      openSeries: (study, uid) => navigate('/view', { study, series: uid }),
     });
     cleanups.push(() => panel.destroy());
     body.append(panel.element);

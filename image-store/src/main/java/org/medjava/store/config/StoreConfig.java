@@ -112,6 +112,11 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.jobs.lease-seconds", defaultValue = "15")
     int jobLeaseSeconds;
 
+    /** The most instances one derive-series job may derive (more: 413 when it is submitted). */
+    @Inject
+    @ConfigProperty(name = "medjava.jobs.max-series-instances", defaultValue = "5000")
+    int maxSeriesInstances;
+
     @Inject
     @ConfigProperty(name = "medjava.dicom.port")
     Optional<Integer> dicomPort;
@@ -295,6 +300,10 @@ public class StoreConfig {
 
     public int jobLeaseSeconds() {
         return jobLeaseSeconds;
+    }
+
+    public int maxSeriesInstances() {
+        return maxSeriesInstances;
     }
 
     public boolean clusterEnabled() {

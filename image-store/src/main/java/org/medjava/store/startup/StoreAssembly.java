@@ -29,6 +29,7 @@ import org.medjava.store.jobs.JobKind;
 import org.medjava.store.jobs.JobQueue;
 import org.medjava.store.jobs.JobWorkers;
 import org.medjava.store.jobs.LocalJobQueue;
+import org.medjava.store.jobs.DeriveSeriesJob;
 import org.medjava.store.jobs.RenderSeriesJob;
 import org.medjava.store.jobs.SharedJobQueue;
 import org.medjava.store.dimse.DimseServer;
@@ -170,6 +171,8 @@ public class StoreAssembly {
         Map<String, JobKind> kinds = Map.of(
                 "index-rebuild", (params, progress) -> json.toJson(index.rebuild(storage)),
                 RenderSeriesJob.KIND, new RenderSeriesJob(index, images, renderer, ingest),
+                DeriveSeriesJob.KIND, new DeriveSeriesJob(index, derived, renderer, ingest,
+                        config.maxSeriesInstances()),
                 "retrieve", (params, progress) -> json.toJson(retrieve(params)),
                 StoreBackup.JOB_KIND, (params, progress) -> {
                     Path target = backup.prepareTarget(params.get("directory"));

@@ -30,6 +30,8 @@ import org.medjava.store.security.Access;
 import org.medjava.store.security.Role;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -55,6 +57,9 @@ public class AdminResource {
     }
 
     /** The body of {@code POST /admin/backup}. */
+    @Schema(name = "BackupRequest", description = "Where to write the backup: an absolute directory on the store's "
+            + "disk, new or empty, outside the data directory.", example = "{\"directory\": "
+            + "\"/var/backups/medjava/2026-11-25\"}")
     public record BackupRequest(String directory) {
     }
 
@@ -109,6 +114,19 @@ public class AdminResource {
     @POST
     @Path("backup")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Back up the store: objects, index, accounts and plugins as one consistent snapshot",
+            description = "Runs as a job (kind backup). New writes pause briefly while the index is copied and the"
+                    + " objects are listed (at most medjava.backup.max-pause-seconds); every write acknowledged"
+                    + " before the snapshot instant in the job's result is in the backup. Restore with ./medjava"
+                    + " admin restore on a stopped store.")
+    @RequestBody(required = true, content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "BackupRequest")))
+    @APIResponse(responseCode = "202", description = "the backup job; Location is its URL to poll",
+            headers = @Header(name = "Location", schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "JobStatus")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     public Response backup(BackupRequest body) throws IOException {
         Access.require(security, Role.ADMIN);
         if (backup.isRunning()) {

@@ -3,6 +3,7 @@ package org.medjava.store.web;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.medjava.store.StoreException;
+import org.medjava.store.jobs.JobQueue;
 import org.medjava.store.jobs.JobStatus;
 import org.medjava.store.jobs.JobWorkers;
 import org.medjava.store.security.Access;
@@ -38,8 +40,24 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 /**
  * {@code /jobs}: long work run in the background by whichever node has a free worker (on several nodes, the
  * cluster's queue), surviving the loss of the node that accepted it, with its progress visible from any node.
- * {@code POST /jobs} with {@code {"kind": "...", "params": {...}}}: 202 and the job's URL; kinds
- * {@code index-rebuild} and {@code backup} (admin; see {@code POST /admin/backup}), {@code render-series} and {@code retrieve} (uploader).
+ *
+ * <ul>
+ * <li>{@code POST /jobs} with {@code {"kind": "...", "params": {...}}}: 202 and the job's URL. Kinds:
+ *     {@code index-rebuild} and {@code backup} (admin; see {@code POST /admin/backup}); {@code render-series} (8-bit PNG renderings of a series under
+ *     {@code derived/}), {@code derive-series} and {@code retrieve} (uploader). {@code derive-series} takes
+ *     {@code SeriesInstanceUID}, {@code filter} ({@code "blur:n=3|sharpen:p=50"}) and optionally {@code window},
+ *     {@code region}, {@code impl}, and keeps the filtered series as one derived DICOM series (16-bit grey stays
+ *     16-bit, with provenance); it is checked before it is queued: 400 for a bad chain (the filter or the parameter
+ *     rule named), 404 for an unknown series, 413 for a series of more instances than
+ *     {@code medjava.jobs.max-series-instances} (5000), 422 for data no filter serves or multi-frame instances.
+ *     Its result: {@code {"SeriesInstanceUID", "StudyInstanceUID", "derived", "first", "directory", "replaced"}}.</li>
+ * <li>{@code GET /jobs}, {@code GET /jobs/{id}}: state ({@code QUEUED, RUNNING, DONE, FAILED, CANCELLED}), node,
+ *     progress ({@code done} of {@code total}), attempts, {@code cancelRequested}, result (a FAILED or CANCELLED
+ *     job's says how far it got and what it removed or left).</li>
+ * <li>{@code DELETE /jobs/{id}} (whoever may submit that kind): cancels. 200 with the job when it was queued (now
+ *     CANCELLED); 202 when it is running (it stops at its next progress report, undoing what it wrote, and ends
+ *     CANCELLED; follow {@code GET /jobs/{id}}); 409 when it had ended; 404 for an unknown job.</li>
+ * </ul>
  */
 
 @RequestScoped
@@ -53,7 +71,11 @@ public class JobsResource {
 
     private static final String KINDS = "Kinds: index-rebuild (admin; no parameters), render-series (uploader: "
             + "SeriesInstanceUID and the rendering parameters of GET /images/{path}?render=: render, filter (steps "
-            + "separated by |), window, region, impl; the results go to derived/{SeriesInstanceUID}/), retrieve "
+            + "separated by |), window, region, impl; 8-bit renderings that go to derived/{SeriesInstanceUID}/), "
+            + "derive-series (uploader: SeriesInstanceUID, filter, window, region, impl; one derived DICOM series at "
+            + "the source's depth; checked before queueing: 400 bad chain, 404 unknown series, 413 more instances "
+            + "than medjava.jobs.max-series-instances, 422 data no filter serves), backup (admin: directory; see "
+            + "POST /admin/backup), retrieve "
             + "(uploader: ae, StudyInstanceUID, SeriesInstanceUID, SOPInstanceUID, method move|get, as POST "
             + "/pacs/remotes/{ae}/retrieve). Poll the job's URL for its state.";
 
@@ -88,15 +110,51 @@ public class JobsResource {
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @APIResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
+    @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
     public Response submit(Submission body) {
         if (body == null || body.kind() == null || body.kind().isBlank()) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "send {\"kind\": \"...\", \"params\": {...}}");
         }
-        boolean adminKind = body.kind().equals("index-rebuild")
-                || body.kind().equals(org.medjava.store.backup.StoreBackup.JOB_KIND);
-        Access.require(security, adminKind ? Role.ADMIN : Role.UPLOADER);
+        Access.require(security, submitter(body.kind()));
         JobStatus job = jobs.submit(body.kind(), body.params() == null ? Map.of() : new TreeMap<>(body.params()));
         return Response.accepted(job).location(PublicBase.resolve(config, uri, headers, "jobs/" + job.id())).build();
+    }
+
+    /** Who may submit (and cancel) a job of {@code kind}. */
+    private static Role submitter(String kind) {
+        return kind.equals("index-rebuild") || kind.equals(org.medjava.store.backup.StoreBackup.JOB_KIND) ? Role.ADMIN
+                : Role.UPLOADER;
+    }
+
+    @DELETE
+    @Path("{id}")
+    @Operation(summary = "Cancel a job", description = "Whoever may submit the job's kind may cancel it. A queued job "
+            + "ends CANCELLED at once (200); a running one stops at its next progress report, undoing what it wrote, "
+            + "and ends CANCELLED (202: follow GET /jobs/{id}).")
+    @Parameter(name = "id", in = ParameterIn.PATH, required = true, description = "the id POST /jobs answered")
+    @APIResponse(responseCode = "200", description = "it was queued: cancelled",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "JobStatus")))
+    @APIResponse(responseCode = "202", description = "it is running: it stops at its next progress report",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "JobStatus")))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    public Response cancel(@PathParam("id") String id) {
+        Access.require(security, Role.UPLOADER);
+        JobStatus job = get(id);
+        Access.require(security, submitter(job.kind()));
+        JobQueue.Cancellation c = jobs.queue().cancel(id).orElseThrow(() -> new StoreException(
+                StoreException.Kind.NOT_FOUND, "no job " + id));
+        return switch (c.outcome()) {
+            case CANCELLED -> Response.ok(c.job()).build();
+            case REQUESTED -> Response.accepted(c.job()).build();
+            case ALREADY_FINISHED -> throw new StoreException(StoreException.Kind.CONFLICT, "job " + id + " has ended ("
+                    + c.job().state() + "): there is nothing to cancel");
+        };
     }
 
     @GET

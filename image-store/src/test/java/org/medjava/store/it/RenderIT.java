@@ -31,7 +31,8 @@ import org.medjava.store.testsupport.StoreClient;
 
 /**
  * Server-side rendering: the store's PNG must equal, pixel for pixel, what the codec and the same plugins give
- * locally; bad requests are 400 with what exists.
+ * locally; bad requests are 400 with what exists. Derived DICOM: one image ({@code POST /derived}) and a whole series
+ * as a job ({@code derive-series}: done, cancelled, refused before it is queued).
  */
 @ExtendWith(SharedStore.class)
 class RenderIT {
@@ -39,6 +40,9 @@ class RenderIT {
     static StoreClient admin;
     static FilterRegistry local;
     static final Path CT = Samples.dicom("CT_small.dcm");
+    static final String DONE_SERIES = "1.2.826.0.1.3680043.9.7301";
+    static final String CANCEL_SERIES = "1.2.826.0.1.3680043.9.7302";
+    static final String LARGE_SERIES = "1.2.826.0.1.3680043.9.7303";
 
     @BeforeAll
     static void setUp() throws Exception {
@@ -47,6 +51,9 @@ class RenderIT {
         admin.put("/images/it/render/ct.gif", Samples.bytes(Samples.gif("ct-small.gif")));
         admin.put("/images/it/render/jpegls.dcm", Samples.bytes(Samples.dicom("MR_small_jpeg_ls_lossless.dcm")));
         local = new FilterRegistry(Files.createTempDirectory("render-it"));
+        SeriesJobs.upload(admin, "it/series/done", DONE_SERIES, 4);
+        SeriesJobs.upload(admin, "it/series/cancel", CANCEL_SERIES, SharedStore.MAX_SERIES_INSTANCES);
+        SeriesJobs.upload(admin, "it/series/large", LARGE_SERIES, SharedStore.MAX_SERIES_INSTANCES + 1);
         PluginDirectory.loadAll(local, Path.of(System.getProperty("store.plugins")));
     }
 
@@ -195,6 +202,109 @@ class RenderIT {
         HttpResponse<byte[]> gif = admin.get("/images/it/render/ct.gif?render=dicom&filter=blur");
         assertThat(gif.statusCode()).isEqualTo(400);
         assertThat(new String(gif.body(), java.nio.charset.StandardCharsets.UTF_8)).contains("not DICOM");
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES)
+    void derivesAWholeSixteenBitSeriesAsAJobWithItsProgress() throws Exception {
+        HttpResponse<String> submitted = SeriesJobs.submit(admin, DONE_SERIES, "blur:n=3", ",\"window\":\"40,400\"");
+        assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(202);
+        String id = SeriesJobs.json(submitted.body()).getString("id");
+        assertThat(submitted.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l)
+                .endsWith("/jobs/" + id));
+        JsonObject done = SeriesJobs.await(admin, id, java.time.Duration.ofMinutes(2), j -> false);
+        assertThat(done.getString("state")).as(done.toString()).isEqualTo("DONE");
+        assertThat(done.getInt("done")).isEqualTo(4);
+        assertThat(done.getInt("total")).isEqualTo(4);
+        JsonObject result = SeriesJobs.json(done.getString("result"));
+        assertThat(result.getInt("derived")).isEqualTo(4);
+        assertThat(result.getString("StudyInstanceUID")).isEqualTo(DONE_SERIES + ".0");
+        String series = result.getString("SeriesInstanceUID");
+
+        javax.json.JsonArray instances = Json.createReader(new StringReader(admin.getJson("/index/series/" + series
+                + "/instances").body())).readArray();
+        assertThat(instances).hasSize(4);
+        DicomImage ct = DicomCodec.read(CT);
+        GrayRaster16 expected = local.apply("blur", ct.grayRaster(), null, Map.of("n", "3"),
+                Implementation.OPTIMIZED);
+        java.util.Set<String> sources = new java.util.HashSet<>();
+        for (javax.json.JsonValue v : instances) {
+            JsonObject i = v.asJsonObject();
+            assertThat(i.getString("SeriesInstanceUID")).isEqualTo(series);
+            byte[] file = admin.get("/images/" + i.getString("path")).body();
+            DicomImage derived = DicomCodec.read(file, 0, 1 << 24);
+            assertThat(derived.attributes().sopClassUid()).isEqualTo("1.2.840.10008.5.1.4.1.1.2"); // a CT
+            assertThat(derived.header().get(com.pixelmed.dicom.TagFromName.BitsAllocated).getIntegerValues()[0])
+                    .isEqualTo(16);
+            assertThat(derived.bitsStored()).isEqualTo(ct.bitsStored());
+            assertThat(derived.rescaleIntercept()).isEqualTo(ct.rescaleIntercept());
+            assertThat(derived.rescaleSlope()).isEqualTo(ct.rescaleSlope());
+            assertThat(derived.grayRaster().sameContent(expected)).as("the stored values, blurred").isTrue();
+            var ref = (com.pixelmed.dicom.SequenceAttribute) derived.header()
+                    .get(com.pixelmed.dicom.TagFromName.SourceImageSequence);
+            assertThat(ref.getNumberOfItems()).isEqualTo(1);
+            sources.add(ref.getItem(0).getAttributeList().get(com.pixelmed.dicom.TagFromName.ReferencedSOPInstanceUID)
+                    .getSingleStringValueOrEmptyString());
+        }
+        assertThat(sources).containsExactlyInAnyOrder(DONE_SERIES + ".1", DONE_SERIES + ".2", DONE_SERIES + ".3",
+                DONE_SERIES + ".4");
+
+        HttpResponse<String> again = SeriesJobs.cancel(admin, id);
+        assertThat(again.statusCode()).as("an ended job: " + again.body()).isEqualTo(409);
+        assertThat(SeriesJobs.cancel(admin, "no-such-job").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES)
+    void aSeriesJobIsCancelledQueuedAtOnceRunningPartWayWithWhatItWroteRemoved() throws Exception {
+        // slow chains (oil paint's 16-bit histograms, the straightforward kernels) keep both workers busy
+        String slow = ",\"impl\":\"straightforward\"";
+        String first = SeriesJobs.json(SeriesJobs.submit(admin, CANCEL_SERIES, "oil-paint:n=11", slow).body())
+                .getString("id");
+        String second = SeriesJobs.json(SeriesJobs.submit(admin, CANCEL_SERIES, "oil-paint:n=9", slow).body())
+                .getString("id");
+        String third = SeriesJobs.json(SeriesJobs.submit(admin, CANCEL_SERIES, "blur:n=5", "").body())
+                .getString("id");
+
+        HttpResponse<String> queued = SeriesJobs.cancel(admin, third);
+        assertThat(queued.statusCode()).as(queued.body()).isEqualTo(200);
+        assertThat(SeriesJobs.json(queued.body()).getString("state")).isEqualTo("CANCELLED");
+
+        JsonObject running = SeriesJobs.await(admin, first, java.time.Duration.ofMinutes(1),
+                j -> j.getInt("done") >= 1);
+        assertThat(running.getString("state")).as(running.toString()).isEqualTo("RUNNING");
+        HttpResponse<String> asked = SeriesJobs.cancel(admin, first);
+        assertThat(asked.statusCode()).as(asked.body()).isEqualTo(202);
+        assertThat(SeriesJobs.json(asked.body()).getBoolean("cancelRequested")).isTrue();
+        assertThat(SeriesJobs.cancel(admin, second).statusCode()).isIn(200, 202);
+
+        JsonObject cancelled = SeriesJobs.await(admin, first, java.time.Duration.ofMinutes(2), j -> false);
+        assertThat(cancelled.getString("state")).as(cancelled.toString()).isEqualTo("CANCELLED");
+        assertThat(cancelled.getString("result")).matches("cancelled after (\\d+) of "
+                + SharedStore.MAX_SERIES_INSTANCES + "; the \\1 derived instances written were removed");
+        assertThat(SeriesJobs.await(admin, second, java.time.Duration.ofMinutes(2), j -> false).getString("state"))
+                .isEqualTo("CANCELLED");
+        assertThat(SeriesJobs.job(admin, third).getString("state")).as("never ran").isEqualTo("CANCELLED");
+        String seriesOfStudy = admin.getJson("/index/studies/" + CANCEL_SERIES + ".0/series").body();
+        assertThat(Json.createReader(new StringReader(seriesOfStudy)).readArray()).as("no derived series left: "
+                + seriesOfStudy).hasSize(1);
+    }
+
+    @Test
+    void aSeriesJobThatCannotSucceedIsRefusedBeforeItIsQueued() throws Exception {
+        HttpResponse<String> large = SeriesJobs.submit(admin, LARGE_SERIES, "blur", "");
+        assertThat(large.statusCode()).as(large.body()).isEqualTo(413);
+        assertThat(large.body()).contains(SharedStore.MAX_SERIES_INSTANCES + 1 + " instances")
+                .contains("medjava.jobs.max-series-instances");
+        HttpResponse<String> badParam = SeriesJobs.submit(admin, DONE_SERIES, "blur:n=4", "");
+        assertThat(badParam.statusCode()).isEqualTo(400);
+        assertThat(badParam.body()).contains("odd");
+        HttpResponse<String> unknown = SeriesJobs.submit(admin, DONE_SERIES, "blur|sharpn", "");
+        assertThat(unknown.statusCode()).isEqualTo(400);
+        assertThat(unknown.body()).contains("sharpn");
+        assertThat(SeriesJobs.submit(admin, "1.2.3.404", "blur", "").statusCode()).isEqualTo(404);
+        StoreClient stranger = new StoreClient(SharedStore.store(), PayaraStore.basic("nobody", "wrong"));
+        assertThat(SeriesJobs.submit(stranger, DONE_SERIES, "blur", "").statusCode()).isEqualTo(401);
     }
 
     private static void assertSame(Raster actual, Raster expected) {

@@ -37,6 +37,7 @@ class WebAppBrowserIT {
     static final Path WEB = Path.of("..", "web").toAbsolutePath().normalize();
     /** The upload limit the browser tests meet (413 shown as a readable message). */
     static final long UPLOAD_LIMIT = 24L * 1024 * 1024;
+    static final int SERIES_JOB_COUNT = 6;
 
     @TempDir
     static Path work;
@@ -88,6 +89,16 @@ class WebAppBrowserIT {
             assertThat(r.statusCode()).as(r.body()).isIn(201, 204);
         }
 
+        // A 6-image CT series of its own study for "Apply to the whole series" (its derived series lands there).
+        String jobStudy = TestStudy.newUid();
+        String jobSeries = TestStudy.newUid();
+        for (int n = 1; n <= SERIES_JOB_COUNT; n++) {
+            Path file = TestDicom.ct().patient("SERIES-JOB-E2E", "Series^Job").study(jobStudy, "20240103")
+                    .series(jobSeries, "CT", 8).instance(TestStudy.newUid(), n).writeTo(work.resolve("job-" + n + ".dcm"));
+            HttpResponse<String> r = admin.put("/images/e2e/series-job/" + n + ".dcm", file);
+            assertThat(r.statusCode()).as(r.body()).isIn(201, 204);
+        }
+
         fixtures = work.resolve("fixtures.json");
         Files.writeString(fixtures, Json.createObjectBuilder()
                 .add("url", store.uri("/").toString().replaceAll("/$", ""))
@@ -97,6 +108,8 @@ class WebAppBrowserIT {
                         .add("studyUid", mixed.studyUid()).add("instances", instances))
                 .add("stack", Json.createObjectBuilder().add("patientId", "WEB-E2E-2").add("studyUid", stackStudy)
                         .add("seriesUid", stackSeries).add("count", 100))
+                .add("seriesJob", Json.createObjectBuilder().add("studyUid", jobStudy).add("seriesUid", jobSeries)
+                        .add("count", SERIES_JOB_COUNT))
                 .add("samples", Path.of("..", "testdata", "samples").toAbsolutePath().normalize().toString())
                 .add("work", work.toString())
                 .build().toString());
@@ -116,6 +129,7 @@ class WebAppBrowserIT {
         try (Stream<Path> list = Files.list(WEB.resolve("e2e"))) {
             files = list.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".test.mjs")).sorted().toList();
         }
+        // -Dmedjava.e2e=REGEX runs only the files whose names match (e.g. "35-filters|36-series" while working on them)
         String only = System.getProperty("medjava.e2e", "");
         if (!only.isBlank()) {
             files = files.stream().filter(n -> java.util.regex.Pattern.compile(only).matcher(n).find()).toList();

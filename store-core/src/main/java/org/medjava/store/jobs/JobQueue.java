@@ -20,6 +20,32 @@ public interface JobQueue extends AutoCloseable {
         }
     }
 
+    /**
+     * The job was cancelled: thrown by {@link #progress} to the job's worker, and by a job that has cleaned up after
+     * itself, with the message saying what it left (the job's result).
+     */
+    final class Cancelled extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public Cancelled(String message) {
+            super(message);
+        }
+    }
+
+    /** What {@link #cancel} did. */
+    enum CancelOutcome {
+        /** the job was waiting: it is CANCELLED now and will not run */
+        CANCELLED,
+        /** the job is running: it was asked to stop and will, at its next progress report */
+        REQUESTED,
+        /** the job had ended already (DONE, FAILED or CANCELLED): nothing changed */
+        ALREADY_FINISHED
+    }
+
+    /** The outcome of a cancellation and the job as it is now. */
+    record Cancellation(CancelOutcome outcome, JobStatus job) {
+    }
+
     JobStatus submit(String kind, Map<String, String> params);
 
     Optional<JobStatus> get(String id);
@@ -33,12 +59,23 @@ public interface JobQueue extends AutoCloseable {
     /**
      * Records progress, and that {@code node} is alive and still holds the job.
      *
-     * @throws Lost when another node holds it now
+     * @throws Lost      when another node holds it now
+     * @throws Cancelled when the job was asked to stop (the progress is recorded all the same)
      */
     void progress(String id, String node, int done, int total);
 
-    /** Records the end of a job held by {@code node}; ignored when another node holds it now. */
-    void finish(String id, String node, boolean ok, String result);
+    /**
+     * Records the end of a job held by {@code node} (DONE, FAILED or CANCELLED); ignored when another node holds it
+     * now.
+     */
+    void finish(String id, String node, JobStatus.State end, String result);
+
+    /**
+     * Asks a job to stop: a QUEUED job is CANCELLED at once, a RUNNING one learns it at its next progress report.
+     *
+     * @return empty for an unknown job
+     */
+    Optional<Cancellation> cancel(String id);
 
     @Override
     void close();

@@ -12,7 +12,9 @@ import org.medjava.store.StoreException;
 /**
  * This node's workers: each polls the {@link JobQueue} for the next job it can claim and runs it with its
  * {@link JobKind}, reporting progress (its heartbeat) as it goes. A node with more free workers simply claims more
- * jobs; a job of a kind this node does not know is failed with the list of kinds it knows.
+ * jobs; a job of a kind this node does not know is failed with the list of kinds it knows. A job asked to stop
+ * learns it at its next progress report ({@link JobQueue.Cancelled}) and ends CANCELLED, with what its kind says it
+ * left as the result.
  */
 public final class JobWorkers implements AutoCloseable {
 
@@ -42,12 +44,18 @@ public final class JobWorkers implements AutoCloseable {
         }
     }
 
-    /** Queues a job of a known kind. */
+    /**
+     * Queues a job of a known kind whose parameters its kind accepts ({@link JobKind#validate}).
+     *
+     * @throws StoreException BAD_REQUEST for an unknown kind, or what the kind's validation throws
+     */
     public JobStatus submit(String kind, Map<String, String> params) {
-        if (!kinds.containsKey(kind)) {
+        JobKind known = kinds.get(kind);
+        if (known == null) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "no job kind \"" + kind + "\"; kinds: "
                     + String.join(", ", new java.util.TreeSet<>(kinds.keySet())));
         }
+        known.validate(params);
         return queue.submit(kind, params);
     }
 
@@ -75,7 +83,7 @@ public final class JobWorkers implements AutoCloseable {
     private void run(JobStatus job) {
         JobKind kind = kinds.get(job.kind());
         if (kind == null) {
-            queue.finish(job.id(), node, false, "this node does not know job kind " + job.kind());
+            queue.finish(job.id(), node, JobStatus.State.FAILED, "this node does not know job kind " + job.kind());
             return;
         }
         LOG.info("job " + job.id() + " (" + job.kind() + ", attempt " + job.attempts() + ") started on " + node);
@@ -87,6 +95,8 @@ public final class JobWorkers implements AutoCloseable {
                 if (System.nanoTime() - lastBeat[0] > TimeUnit.MILLISECONDS.toNanos(BEAT_MILLIS)) {
                     try {
                         queue.progress(job.id(), node, last[0], last[1]);
+                    } catch (JobQueue.Cancelled e) {
+                        // recorded all the same; the job learns it at its own next report and cleans up
                     } catch (RuntimeException e) {
                         return;
                     }
@@ -102,19 +112,26 @@ public final class JobWorkers implements AutoCloseable {
                 lastBeat[0] = System.nanoTime();
                 queue.progress(job.id(), node, done, total);
             });
-            queue.finish(job.id(), node, true, result);
+            queue.finish(job.id(), node, JobStatus.State.DONE, result);
             LOG.info("job " + job.id() + " (" + job.kind() + ") done on " + node);
         } catch (JobQueue.Lost e) {
             LOG.warning(e.getMessage() + "; " + node + " stops it");
+        } catch (JobQueue.Cancelled e) {
+            LOG.info("job " + job.id() + " (" + job.kind() + ") cancelled on " + node + ": " + e.getMessage());
+            end(job, JobStatus.State.CANCELLED, e.getMessage());
         } catch (Exception e) {
             LOG.log(Level.WARNING, "job " + job.id() + " (" + job.kind() + ") failed on " + node, e);
-            try {
-                queue.finish(job.id(), node, false, String.valueOf(e.getMessage()));
-            } catch (RuntimeException ignored) {
-                // the database is away: the lease lapses and another node runs the job again
-            }
+            end(job, JobStatus.State.FAILED, String.valueOf(e.getMessage()));
         } finally {
             beat.interrupt();
+        }
+    }
+
+    private void end(JobStatus job, JobStatus.State state, String result) {
+        try {
+            queue.finish(job.id(), node, state, result);
+        } catch (RuntimeException ignored) {
+            // the database is away: the lease lapses and another node runs the job again
         }
     }
 

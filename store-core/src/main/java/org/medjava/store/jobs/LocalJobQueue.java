@@ -17,7 +17,7 @@ public final class LocalJobQueue implements JobQueue {
     @Override
     public synchronized JobStatus submit(String kind, Map<String, String> params) {
         JobStatus job = new JobStatus(UUID.randomUUID().toString(), kind, Map.copyOf(params),
-                JobStatus.State.QUEUED, null, 0, 0, 0, null, Instant.now(), null, null);
+                JobStatus.State.QUEUED, null, 0, 0, 0, null, Instant.now(), null, null, false);
         jobs.put(job.id(), job);
         return job;
     }
@@ -39,7 +39,7 @@ public final class LocalJobQueue implements JobQueue {
         for (JobStatus j : jobs.values()) {
             if (j.state() == JobStatus.State.QUEUED) {
                 JobStatus running = new JobStatus(j.id(), j.kind(), j.params(), JobStatus.State.RUNNING, node, 0, 0,
-                        j.attempts() + 1, null, j.created(), Instant.now(), null);
+                        j.attempts() + 1, null, j.created(), Instant.now(), null, false);
                 jobs.put(j.id(), running);
                 return Optional.of(running);
             }
@@ -51,14 +51,48 @@ public final class LocalJobQueue implements JobQueue {
     public synchronized void progress(String id, String node, int done, int total) {
         JobStatus j = jobs.get(id);
         jobs.put(id, new JobStatus(id, j.kind(), j.params(), j.state(), node, done, total, j.attempts(), null,
-                j.created(), j.started(), null));
+                j.created(), j.started(), null, j.cancelRequested()));
+        if (j.cancelRequested()) {
+            throw new Cancelled("job " + id + " was cancelled");
+        }
     }
 
     @Override
-    public synchronized void finish(String id, String node, boolean ok, String result) {
+    public synchronized void finish(String id, String node, JobStatus.State end, String result) {
         JobStatus j = jobs.get(id);
-        jobs.put(id, new JobStatus(id, j.kind(), j.params(), ok ? JobStatus.State.DONE : JobStatus.State.FAILED,
-                node, j.done(), j.total(), j.attempts(), result, j.created(), j.started(), Instant.now()));
+        if (j.state() != JobStatus.State.RUNNING) {
+            return;
+        }
+        jobs.put(id, new JobStatus(id, j.kind(), j.params(), end, node, j.done(), j.total(), j.attempts(), result,
+                j.created(), j.started(), Instant.now(), j.cancelRequested()));
+    }
+
+    @Override
+    public synchronized Optional<Cancellation> cancel(String id) {
+        JobStatus j = jobs.get(id);
+        if (j == null) {
+            return Optional.empty();
+        }
+        JobStatus now;
+        CancelOutcome outcome;
+        switch (j.state()) {
+            case QUEUED -> {
+                outcome = CancelOutcome.CANCELLED;
+                now = new JobStatus(id, j.kind(), j.params(), JobStatus.State.CANCELLED, null, 0, 0, j.attempts(),
+                        "cancelled before it started", j.created(), null, Instant.now(), true);
+            }
+            case RUNNING -> {
+                outcome = CancelOutcome.REQUESTED;
+                now = new JobStatus(id, j.kind(), j.params(), j.state(), j.node(), j.done(), j.total(), j.attempts(),
+                        j.result(), j.created(), j.started(), null, true);
+            }
+            default -> {
+                outcome = CancelOutcome.ALREADY_FINISHED;
+                now = j;
+            }
+        }
+        jobs.put(id, now);
+        return Optional.of(new Cancellation(outcome, now));
     }
 
     @Override

@@ -20,7 +20,8 @@ import org.medjava.store.storage.LocalCopy;
  * {@code derived/{SeriesInstanceUID}/{SOPInstanceUID}.{png|gif|jpeg}} (a re-run overwrites them, so a job taken over
  * from a dead node simply starts again). Parameters: {@code SeriesInstanceUID}, and the rendering parameters of
  * {@code GET /images/...?render=}: {@code render} (png), {@code filter} (steps separated by {@code |}),
- * {@code window}, {@code region}, {@code impl}.
+ * {@code window}, {@code region}, {@code impl}. An export: 8-bit pictures as shown (windowed), not DICOM, outside the
+ * patient hierarchy; {@link DeriveSeriesJob} keeps the filtered series as derived DICOM at the source's depth instead.
  */
 public final class RenderSeriesJob implements JobKind {
 

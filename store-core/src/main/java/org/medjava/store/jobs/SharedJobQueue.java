@@ -18,13 +18,14 @@ import org.medjava.store.cluster.ClusterDatabase;
  * not beaten for the lease (killed, cut off) is claimed again by the next free node, and the old
  * node, should it come back, learns at its next progress report that it lost the job. The lease is
  * {@value #DEFAULT_LEASE_SECONDS} s unless configured ({@code medjava.jobs.lease-seconds}); a worker beats well
- * within it (every 5 s, and at every progress report).
+ * within it (every 5 s, and at every progress report). Cancelling a running job sets its {@code cancel_requested}
+ * (a column added to older databases at start), which its node reads back at its next progress report.
  */
 public final class SharedJobQueue implements JobQueue {
 
     public static final int DEFAULT_LEASE_SECONDS = 15;
     private static final String COLUMNS = "id, kind, params, state, node, done, total, attempts, result, created,"
-            + " started, finished";
+            + " started, finished, cancel_requested";
 
     private final ClusterDatabase database;
     private final int leaseSeconds;
@@ -36,7 +37,8 @@ public final class SharedJobQueue implements JobQueue {
                 + " kind varchar(64) not null, params text not null, state varchar(16) not null, node varchar(128),"
                 + " done int not null default 0, total int not null default 0, attempts int not null default 0,"
                 + " result text, created timestamptz not null, started timestamptz, finished timestamptz,"
-                + " heartbeat timestamptz)");
+                + " heartbeat timestamptz)",
+                "alter table medjava_job add column if not exists cancel_requested boolean not null default false");
     }
 
     @Override
@@ -103,27 +105,32 @@ public final class SharedJobQueue implements JobQueue {
 
     @Override
     public void progress(String id, String node, int done, int total) {
-        int updated = database.run("recording job progress", c -> {
+        Boolean cancelRequested = database.run("recording job progress", c -> {
             try (PreparedStatement u = c.prepareStatement("update medjava_job set done = ?, total = ?,"
-                    + " heartbeat = now() where id = ? and node = ? and state = 'RUNNING'")) {
+                    + " heartbeat = now() where id = ? and node = ? and state = 'RUNNING' returning cancel_requested")) {
                 u.setInt(1, done);
                 u.setInt(2, total);
                 u.setString(3, id);
                 u.setString(4, node);
-                return u.executeUpdate();
+                try (ResultSet rs = u.executeQuery()) {
+                    return rs.next() ? rs.getBoolean(1) : null;
+                }
             }
         });
-        if (updated == 0) {
+        if (cancelRequested == null) {
             throw new Lost(id);
+        }
+        if (cancelRequested) {
+            throw new Cancelled("job " + id + " was cancelled");
         }
     }
 
     @Override
-    public void finish(String id, String node, boolean ok, String result) {
+    public void finish(String id, String node, JobStatus.State end, String result) {
         database.run("finishing job " + id, c -> {
             try (PreparedStatement u = c.prepareStatement("update medjava_job set state = ?, result = ?,"
                     + " finished = now() where id = ? and node = ? and state = 'RUNNING'")) {
-                u.setString(1, ok ? "DONE" : "FAILED");
+                u.setString(1, end.name());
                 u.setString(2, result);
                 u.setString(3, id);
                 u.setString(4, node);
@@ -132,11 +139,45 @@ public final class SharedJobQueue implements JobQueue {
         });
     }
 
+    @Override
+    public Optional<Cancellation> cancel(String id) {
+        return database.run("cancelling job " + id, c -> {
+            // queued: cancelled at once; running: marked (each statement is atomic, so a job claimed between the two
+            // is caught by the second)
+            try (PreparedStatement u = c.prepareStatement("update medjava_job set state = 'CANCELLED',"
+                    + " cancel_requested = true, finished = now(), result = 'cancelled before it started'"
+                    + " where id = ? and state = 'QUEUED' returning " + COLUMNS)) {
+                u.setString(1, id);
+                try (ResultSet rs = u.executeQuery()) {
+                    if (rs.next()) {
+                        return Optional.of(new Cancellation(CancelOutcome.CANCELLED, status(rs)));
+                    }
+                }
+            }
+            try (PreparedStatement u = c.prepareStatement("update medjava_job set cancel_requested = true"
+                    + " where id = ? and state = 'RUNNING' returning " + COLUMNS)) {
+                u.setString(1, id);
+                try (ResultSet rs = u.executeQuery()) {
+                    if (rs.next()) {
+                        return Optional.of(new Cancellation(CancelOutcome.REQUESTED, status(rs)));
+                    }
+                }
+            }
+            try (PreparedStatement q = c.prepareStatement("select " + COLUMNS + " from medjava_job where id = ?")) {
+                q.setString(1, id);
+                try (ResultSet rs = q.executeQuery()) {
+                    return rs.next() ? Optional.of(new Cancellation(CancelOutcome.ALREADY_FINISHED, status(rs)))
+                            : Optional.<Cancellation>empty();
+                }
+            }
+        });
+    }
+
     private static JobStatus status(ResultSet rs) throws SQLException {
         return new JobStatus(rs.getString(1), rs.getString(2), Params.decode(rs.getString(3)),
                 JobStatus.State.valueOf(rs.getString(4)), rs.getString(5), rs.getInt(6), rs.getInt(7), rs.getInt(8),
                 rs.getString(9), instant(rs.getTimestamp(10)), instant(rs.getTimestamp(11)),
-                instant(rs.getTimestamp(12)));
+                instant(rs.getTimestamp(12)), rs.getBoolean(13));
     }
 
     private static java.time.Instant instant(Timestamp t) {

@@ -26,7 +26,9 @@ import org.medjava.store.testsupport.LocalPostgres;
 /**
  * The job queues and this node's workers: the shared queue on a real PostgreSQL with two "nodes" (two queues on
  * their own connections) claiming at once, a lapsed lease taken over, the old node told it lost the job; the workers
- * running jobs with their progress visible, failing them with the reason, refusing unknown kinds.
+ * running jobs with their progress visible, failing them with the reason, refusing unknown kinds and parameters their
+ * kind refuses; cancellation on both queues (queued: at once; running: at its next report; ended: unchanged), and an
+ * older queue table upgraded.
  */
 class JobQueueTest {
 
@@ -109,9 +111,9 @@ class JobQueueTest {
             assertThat(j.attempts()).isEqualTo(2);
         });
         assertThatThrownBy(() -> a.progress(id, "dead", 2, 10)).isInstanceOf(JobQueue.Lost.class);
-        a.finish(id, "dead", true, "{}"); // ignored: not the holder any more
+        a.finish(id, "dead", JobStatus.State.DONE, "{}"); // ignored: not the holder any more
         assertThat(b.get(id)).get().extracting(JobStatus::state).isEqualTo(JobStatus.State.RUNNING);
-        b.finish(id, "alive", true, "{\"ok\":true}");
+        b.finish(id, "alive", JobStatus.State.DONE, "{\"ok\":true}");
         assertThat(a.get(id)).get().satisfies(j -> {
             assertThat(j.state()).isEqualTo(JobStatus.State.DONE);
             assertThat(j.result()).isEqualTo("{\"ok\":true}");
@@ -154,6 +156,114 @@ class JobQueueTest {
         }
     }
 
+    @Test
+    void cancellingEndsAQueuedJobAtOnceAndARunningOneAtItsNextReport() {
+        for (JobQueue queue : List.of(new LocalJobQueue(), new SharedJobQueue(nodeA, 60))) {
+            String queued = queue.submit("cancel-test", Map.of()).id();
+            JobQueue.Cancellation c = queue.cancel(queued).orElseThrow();
+            assertThat(c.outcome()).isEqualTo(JobQueue.CancelOutcome.CANCELLED);
+            assertThat(c.job().state()).isEqualTo(JobStatus.State.CANCELLED);
+            assertThat(queue.get(queued)).get().satisfies(j -> {
+                assertThat(j.state()).isEqualTo(JobStatus.State.CANCELLED);
+                assertThat(j.result()).isEqualTo("cancelled before it started");
+                assertThat(j.finished()).isNotNull();
+            });
+
+            String running = queue.submit("cancel-test", Map.of()).id();
+            claimUntil(() -> queue.claim("node-c"), running);
+            queue.progress(running, "node-c", 1, 4);
+            JobQueue.Cancellation asked = queue.cancel(running).orElseThrow();
+            assertThat(asked.outcome()).isEqualTo(JobQueue.CancelOutcome.REQUESTED);
+            assertThat(asked.job().state()).isEqualTo(JobStatus.State.RUNNING);
+            assertThat(asked.job().cancelRequested()).isTrue();
+            assertThatThrownBy(() -> queue.progress(running, "node-c", 2, 4))
+                    .isInstanceOf(JobQueue.Cancelled.class).hasMessageContaining(running);
+            assertThat(queue.get(running)).get().satisfies(j -> {
+                assertThat(j.state()).as("running until its worker ends it").isEqualTo(JobStatus.State.RUNNING);
+                assertThat(j.done()).as("the report is recorded all the same").isEqualTo(2);
+            });
+            queue.finish(running, "node-c", JobStatus.State.CANCELLED, "cancelled after 2 of 4");
+            assertThat(queue.get(running)).get().satisfies(j -> {
+                assertThat(j.state()).isEqualTo(JobStatus.State.CANCELLED);
+                assertThat(j.result()).isEqualTo("cancelled after 2 of 4");
+            });
+
+            assertThat(queue.cancel(running)).get().extracting(JobQueue.Cancellation::outcome)
+                    .isEqualTo(JobQueue.CancelOutcome.ALREADY_FINISHED);
+            assertThat(queue.get(running)).get().extracting(JobStatus::result).isEqualTo("cancelled after 2 of 4");
+            assertThat(queue.cancel("no-such-job")).isEmpty();
+        }
+    }
+
+    @Test
+    void aQueueTableFromBeforeCancellationIsUpgraded() {
+        new SharedJobQueue(nodeA, 60); // the table exists
+        nodeA.run("dropping the column", c -> {
+            try (var s = c.createStatement()) {
+                s.execute("alter table medjava_job drop column cancel_requested");
+            }
+            return null;
+        });
+        SharedJobQueue queue = new SharedJobQueue(nodeB, 60);
+        String id = queue.submit("upgrade-test", Map.of()).id();
+        assertThat(queue.get(id)).get().extracting(JobStatus::cancelRequested).isEqualTo(false);
+        assertThat(queue.cancel(id)).get().extracting(JobQueue.Cancellation::outcome)
+                .isEqualTo(JobQueue.CancelOutcome.CANCELLED);
+    }
+
+    @Test
+    void aWorkerEndsACancelledJobWithWhatTheJobSaysItLeft() throws Exception {
+        for (JobQueue queue : List.of(new LocalJobQueue(), new SharedJobQueue(nodeA, 60))) {
+            java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch cancelled = new java.util.concurrent.CountDownLatch(1);
+            Map<String, JobKind> kinds = Map.of("slow", (params, progress) -> {
+                progress.update(1, 3);
+                started.countDown();
+                assertThat(cancelled.await(30, TimeUnit.SECONDS)).isTrue();
+                try {
+                    progress.update(2, 3);
+                } catch (JobQueue.Cancelled e) {
+                    throw new JobQueue.Cancelled("cancelled after 2 of 3; undone");
+                }
+                return "{}";
+            });
+            try (JobWorkers workers = new JobWorkers(queue, "node-x", kinds, 1)) {
+                String id = workers.submit("slow", Map.of()).id();
+                assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(queue.cancel(id)).get().extracting(JobQueue.Cancellation::outcome)
+                        .isEqualTo(JobQueue.CancelOutcome.REQUESTED);
+                cancelled.countDown();
+                JobStatus end = awaitEnd(queue, id);
+                assertThat(end.state()).isEqualTo(JobStatus.State.CANCELLED);
+                assertThat(end.result()).isEqualTo("cancelled after 2 of 3; undone");
+                assertThat(end.done()).isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
+    void aKindRefusesBadParametersBeforeTheJobIsQueued() {
+        JobQueue queue = new LocalJobQueue();
+        JobKind picky = new JobKind() {
+            @Override
+            public void validate(Map<String, String> params) {
+                if (!params.containsKey("n")) {
+                    throw new StoreException(StoreException.Kind.BAD_REQUEST, "needs n");
+                }
+            }
+
+            @Override
+            public String run(Map<String, String> params, Progress progress) {
+                return "{}";
+            }
+        };
+        try (JobWorkers workers = new JobWorkers(queue, "node-v", Map.of("picky", picky), 1)) {
+            assertThatThrownBy(() -> workers.submit("picky", Map.of())).hasMessage("needs n");
+            assertThat(queue.list(10)).as("nothing queued").isEmpty();
+            assertThat(workers.submit("picky", Map.of("n", "1")).state()).isEqualTo(JobStatus.State.QUEUED);
+        }
+    }
+
     private static JobStatus claimUntil(Supplier<Optional<JobStatus>> claim, String id) {
         for (int i = 0; i < 100; i++) {
             Optional<JobStatus> j = claim.get();
@@ -167,8 +277,7 @@ class JobQueueTest {
     private static JobStatus awaitEnd(JobQueue queue, String id) throws InterruptedException {
         long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         JobStatus j = queue.get(id).orElseThrow();
-        while ((j.state() == JobStatus.State.QUEUED || j.state() == JobStatus.State.RUNNING)
-                && System.nanoTime() < end) {
+        while (!j.state().finished() && System.nanoTime() < end) {
             Thread.sleep(50);
             j = queue.get(id).orElseThrow();
         }
