@@ -47,3 +47,5 @@ ensure_packages dcmtk orthanc orthanc-dicomweb dicom3tools xvfb xauth fonts-deja
 ensure_packages python3-pydicom
 # A real browser for the web application's tests (driven by playwright-core, which never downloads browsers).
 ensure_packages chromium
+# ss (iproute2): LifecycleIT checks which ports the store's process listens on.
+ensure_packages iproute2

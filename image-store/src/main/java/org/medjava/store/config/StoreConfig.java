@@ -365,4 +365,18 @@ public class StoreConfig {
     public String duplicatePolicy() {
         return duplicatePolicy;
     }
+
+    // --- start-up banner (lifecycle) ----------------------------------------------------------------------------
+
+    /**
+     * Where the start banner goes instead of standard output ({@code ./medjava start} sets it, prints the file once
+     * the store is ready, and deletes it: the first start's admin password never reaches a log).
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.banner.file")
+    Optional<String> bannerFile;
+
+    public Optional<Path> bannerFile() {
+        return bannerFile.filter(s -> !s.isBlank()).map(s -> Path.of(s).toAbsolutePath().normalize());
+    }
 }

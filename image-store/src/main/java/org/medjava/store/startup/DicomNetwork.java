@@ -30,8 +30,9 @@ final class DicomNetwork {
 
     /** One line for the start banner. */
     static String describe(DimseServer dimse, RemotePacs remotes) {
-        String scp = dimse == null ? "off (set medjava.dicom.port)" : dimse.settings().aeTitle() + " on port "
-                + dimse.port() + ", calling AE titles " + (dimse.settings().allowedPeers().isEmpty()
+        String scp = dimse == null ? "off (set medjava.dicom.port)" : dimse.settings().aeTitle() + " on "
+                + dimse.settings().bindAddress() + ":" + dimse.port() + ", calling AE titles "
+                + (dimse.settings().allowedPeers().isEmpty()
                 ? "none yet (medjava.dicom.allowed-aets)" : dimse.settings().allowedPeers().peers().keySet());
         return scp + (remotes.remotes().isEmpty() ? "" : "; remote PACS " + remotes.remotes());
     }

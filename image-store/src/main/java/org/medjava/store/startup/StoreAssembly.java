@@ -53,6 +53,7 @@ import org.medjava.store.security.Revocations;
 import org.medjava.store.security.SessionKeys;
 import org.medjava.store.security.Sessions;
 import org.medjava.store.security.Role;
+import org.medjava.store.admin.DataDirectoryLock;
 import org.medjava.store.security.SharedAccounts;
 import org.medjava.store.security.UserStore;
 import org.medjava.store.monitoring.RegistryMetrics;
@@ -82,6 +83,7 @@ public class StoreAssembly {
     @Inject
     RegistryMetrics metrics;
 
+    private DataDirectoryLock dataLock;
     private UserStore users;
     private Sessions sessions;
     private CorsPolicy cors;
@@ -112,6 +114,10 @@ public class StoreAssembly {
         long t0 = System.nanoTime();
         try {
             Path data = Files.createDirectories(config.dataDir());
+            dataLock = DataDirectoryLock.tryAcquire(data).orElseThrow(() -> new IllegalStateException(
+                    "another image store" + DataDirectoryLock.holder(data).map(pid -> " (pid " + pid + ")").orElse("")
+                            + " is using the data directory " + data
+                            + ": stop it first, or give this one its own medjava.data-dir"));
             IndexDatabase database = config.dbUrl() == null ? IndexDatabase.h2(data.resolve("index"))
                     : IndexDatabase.of(config.dbUrl(), config.dbUser(), config.dbPassword());
             storage = openStorage(data);
@@ -154,9 +160,10 @@ public class StoreAssembly {
             remotePacs = DicomNetwork.remotePacs(config, ingest, search, images, data.resolve("work/scu"));
             jobs = startJobs();
             metrics.watch(index, space, filters, jobs.queue());
-            Banner.print(config, users, newAdminPassword, filters.plugins().size(), seeded,
-                    Duration.ofNanos(System.nanoTime() - t0), DicomNetwork.describe(dimse, remotePacs)
-                    + (nodes == null ? "" : "; cluster node " + nodes.node() + " of " + nodes.alive()));
+            Banner.show(config, Banner.facts(config, users.roles().keySet(), newAdminPassword,
+                    filters.plugins().size(), seeded, Duration.ofNanos(System.nanoTime() - t0),
+                    DicomNetwork.describe(dimse, remotePacs)
+                            + (nodes == null ? "" : "; cluster node " + nodes.node() + " of " + nodes.alive())));
 
         } catch (IOException e) {
             throw new UncheckedIOException("the image store cannot start with data directory " + config.dataDir()
@@ -297,6 +304,13 @@ public class StoreAssembly {
         }
         if (clusterDatabase != null) {
             clusterDatabase.close();
+        }
+        if (dataLock != null) {
+            try {
+                dataLock.close();
+            } catch (IOException e) {
+                LOG.warning("could not release " + config.dataDir() + "/store.lock: " + e.getMessage());
+            }
         }
     }
 
