@@ -2,6 +2,7 @@ package org.medjava.store.derive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.medjava.store.testsupport.DerivingStore.request;
 
 import com.pixelmed.dicom.AttributeList;
 import com.pixelmed.dicom.SequenceAttribute;
@@ -9,7 +10,6 @@ import com.pixelmed.dicom.TagFromName;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,21 +18,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.DicomImage;
 import org.medjava.codec.dicom.Window;
-import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.store.StoreException;
-import org.medjava.store.index.DicomIndex;
-import org.medjava.store.index.IndexDatabase;
 import org.medjava.store.index.TestDicom;
-import org.medjava.store.ingest.DuplicatePolicy;
-import org.medjava.store.ingest.Ingest;
 import org.medjava.store.ingest.Ingested;
-import org.medjava.store.render.RenderRequest;
 import org.medjava.store.render.RenderService;
-import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.repo.Preconditions;
 import org.medjava.store.repo.StorePath;
-import org.medjava.store.repo.UploadValidator;
-import org.medjava.store.storage.LocalFileStorage;
+import org.medjava.store.testsupport.DerivingStore;
 import org.medjava.store.testsupport.TestPlugins;
 
 /** {@link DerivedImages}: a filtered rendering kept as derived DICOM that records where it came from. */
@@ -44,41 +36,21 @@ class DerivedImagesTest {
 
     @TempDir
     Path dir;
-    private DicomIndex index;
-    private LocalFileStorage storage;
-    private FilterRegistry registry;
+    private DerivingStore store;
     private DerivedImages derived;
-    private Ingest ingest;
 
     @BeforeEach
     void open() throws Exception {
-        index = new DicomIndex(IndexDatabase.h2(dir.resolve("index")));
-        storage = new LocalFileStorage(dir.resolve("images"));
-        ImageRepository images = new ImageRepository(storage, 1 << 24);
-        registry = new FilterRegistry(dir.resolve("registry"));
-        registry.load("it-fill", TestPlugins.fill(dir.resolve("fill.jar"), 77), Map.of());
-        ingest = new Ingest(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REJECT);
-        RenderService renderer = new RenderService(registry, 1 << 24);
-        derived = new DerivedImages(images, renderer, registry, ingest);
+        store = DerivingStore.open(dir);
+        derived = store.derived();
         Path ct = TestDicom.ct().patient("DER-1", "Derived^Test").study(STUDY, "20240101").series(SERIES, "CT", 3)
                 .instance(SOP, 5).writeTo(dir.resolve("ct.dcm"));
-        try (var in = Files.newInputStream(ct)) {
-            ingest.put(StorePath.parse("studies/ct.dcm"), in, Files.size(ct), null, Preconditions.NONE);
-        }
+        store.put("studies/ct.dcm", ct);
     }
 
     @AfterEach
     void close() {
-        index.close();
-        registry.close();
-    }
-
-    private static RenderRequest request(String... query) {
-        Map<String, List<String>> q = new java.util.HashMap<>();
-        for (int i = 0; i < query.length; i += 2) {
-            q.computeIfAbsent(query[i], k -> new java.util.ArrayList<>()).add(query[i + 1]);
-        }
-        return RenderRequest.parse(q);
+        store.close();
     }
 
     @Test
@@ -89,7 +61,7 @@ class DerivedImagesTest {
         assertThat(r.studyInstanceUid()).isEqualTo(STUDY);
         assertThat(r.seriesInstanceUid()).isNotEqualTo(SERIES).startsWith("2.25.");
         assertThat(r.path().relative()).startsWith("dicom/DER-1/" + STUDY + "/" + r.seriesInstanceUid() + "/");
-        byte[] file = Files.readAllBytes(storage.root().resolve(r.path().relative()));
+        byte[] file = Files.readAllBytes(store.storage().root().resolve(r.path().relative()));
         AttributeList list = new AttributeList();
         list.read(new com.pixelmed.dicom.DicomInputStream(new ByteArrayInputStream(file)));
         assertThat(list.get(TagFromName.SOPClassUID).getSingleStringValueOrEmptyString())
@@ -122,12 +94,13 @@ class DerivedImagesTest {
         int inside = 20 * ct.width() + 20;
         assertThat(back.storedValues()[inside]).isEqualTo(ct.storedValues()[inside]);
         assertThat(back.modalityValue(20, 20)).isEqualTo(ct.modalityValue(20, 20));
-        assertThat(index.instance(r.path().relative())).isPresent();
+        assertThat(store.index().instance(r.path().relative())).isPresent();
     }
 
     @Test
     void aFilterWithoutGreyKernelsIsRefusedNamingDataAndFilter() throws Exception {
-        registry.load("it-fill", TestPlugins.fill(dir.resolve("rgb.jar"), 5, false), Map.of()); // replaces v77
+        // replaces v77
+        store.registry().load("it-fill", TestPlugins.fill(dir.resolve("rgb.jar"), 5, false), Map.of());
         assertThatThrownBy(() -> derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill")))
                 .isInstanceOf(StoreException.class).hasMessageContaining("fill cannot filter 16-bit signed grey")
                 .extracting(e -> ((StoreException) e).kind()).isEqualTo(StoreException.Kind.UNPROCESSABLE);
@@ -158,15 +131,15 @@ class DerivedImagesTest {
         Ingested stored = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill"));
 
         DicomImage written = DicomCodec.read(out.toByteArray(), 0, 1 << 24);
-        DicomImage kept = DicomCodec.read(Files.readAllBytes(storage.root().resolve(stored.path().relative())), 0,
-                1 << 24);
+        DicomImage kept = DicomCodec.read(
+                Files.readAllBytes(store.storage().root().resolve(stored.path().relative())), 0, 1 << 24);
         assertThat(written.storedValues()).isEqualTo(kept.storedValues());
         assertThat(written.bitsStored()).isEqualTo(kept.bitsStored());
         assertThat(written.windowPresets()).containsExactly(new Window(40, 400));
         assertThat(written.header().get(TagFromName.SeriesInstanceUID).getSingleStringValueOrEmptyString())
                 .isEqualTo(stored.seriesInstanceUid());
         assertThat(timings.serverTiming()).contains("decode;dur=", "filter;dur=", "encode;dur=");
-        assertThat(index.instances(stored.seriesInstanceUid())).hasSize(1); // only the stored one
+        assertThat(store.index().instances(stored.seriesInstanceUid())).hasSize(1); // only the stored one
     }
 
     @Test
@@ -176,7 +149,7 @@ class DerivedImagesTest {
                 "png", bytes);
         byte[] png = bytes.toByteArray();
         try (var in = new ByteArrayInputStream(png)) {
-            ingest.put(StorePath.parse("pics/grey.png"), in, png.length, null, Preconditions.NONE);
+            store.ingest().put(StorePath.parse("pics/grey.png"), in, png.length, null, Preconditions.NONE);
         }
         assertThatThrownBy(() -> derived.derive(StorePath.parse("pics/grey.png"), request("filter", "fill")))
                 .isInstanceOf(StoreException.class).hasMessageContaining("not DICOM");

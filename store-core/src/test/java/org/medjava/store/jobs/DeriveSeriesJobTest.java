@@ -22,24 +22,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.DicomImage;
-import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.store.StoreException;
 import org.medjava.store.derive.DerivedImages;
-import org.medjava.store.index.DicomIndex;
-import org.medjava.store.index.IndexDatabase;
 import org.medjava.store.index.IndexEntry;
 import org.medjava.store.index.InstanceSummary;
 import org.medjava.store.index.TestDicom;
-import org.medjava.store.ingest.DuplicatePolicy;
-import org.medjava.store.ingest.Ingest;
 import org.medjava.store.render.RenderRequest;
-import org.medjava.store.render.RenderService;
-import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.repo.Preconditions;
 import org.medjava.store.repo.StorePath;
-import org.medjava.store.repo.UploadValidator;
-import org.medjava.store.storage.LocalFileStorage;
-import org.medjava.store.testsupport.TestPlugins;
+import org.medjava.store.testsupport.DerivingStore;
 
 /**
  * {@link DeriveSeriesJob}: a filter chain over every instance of a CT series, kept as one derived series at the
@@ -54,38 +45,23 @@ class DeriveSeriesJobTest {
 
     @TempDir
     Path dir;
-    private DicomIndex index;
-    private LocalFileStorage storage;
-    private FilterRegistry registry;
-    private DerivedImages derived;
+    private DerivingStore store;
     private DeriveSeriesJob job;
-    private Ingest ingest;
 
     @BeforeEach
     void open() throws Exception {
-        index = new DicomIndex(IndexDatabase.h2(dir.resolve("index")));
-        storage = new LocalFileStorage(dir.resolve("images"));
-        ImageRepository images = new ImageRepository(storage, 1 << 24);
-        registry = new FilterRegistry(dir.resolve("registry"));
-        registry.load("it-fill", TestPlugins.fill(dir.resolve("fill.jar"), 77), Map.of());
-        ingest = new Ingest(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REJECT);
-        RenderService renderer = new RenderService(registry, 1 << 24);
-        derived = new DerivedImages(images, renderer, registry, ingest);
-        job = new DeriveSeriesJob(index, derived, renderer, ingest, 10);
+        store = DerivingStore.open(dir);
+        job = new DeriveSeriesJob(store.index(), store.derived(), store.renderer(), store.ingest(), 10);
         for (int n = INSTANCES; n >= 1; n--) { // stored out of order: the job goes by Instance Number
             Path ct = TestDicom.ct().patient("SER-1", "Series^Test").study(STUDY, "20240101")
                     .series(SERIES, "CT", 4).instance(SERIES + "." + n, n).writeTo(dir.resolve("ct" + n + ".dcm"));
-            try (var in = Files.newInputStream(ct)) {
-                ingest.put(StorePath.parse("studies/ct" + n + ".dcm"), in, Files.size(ct), null,
-                        Preconditions.NONE);
-            }
+            store.put("studies/ct" + n + ".dcm", ct);
         }
     }
 
     @AfterEach
     void close() {
-        index.close();
-        registry.close();
+        store.close();
     }
 
     private static Map<String, String> params(String... keyValues) {
@@ -118,16 +94,16 @@ class DeriveSeriesJobTest {
     }
 
     private List<InstanceSummary> derivedSeries() {
-        return index.instances(seriesUid());
+        return store.index().instances(seriesUid());
     }
 
-    /** The derived series' UID, as DerivedImages gives it for this source series and chain. */
+    /** The derived series' UID, as {@link DerivedImages} gives it for this source series and chain. */
     private String seriesUid() {
         try {
             Map<String, List<String>> q = Map.of("filter", List.of("fill"), "region", List.of("0,0,8,8"),
                     "window", List.of("40,400"));
-            var probe = derived.derive(StorePath.parse("studies/ct1.dcm"), RenderRequest.parse(q));
-            ingest.delete(probe.path(), Preconditions.NONE);
+            var probe = store.derived().derive(StorePath.parse("studies/ct1.dcm"), RenderRequest.parse(q));
+            store.ingest().delete(probe.path(), Preconditions.NONE);
             return probe.seriesInstanceUid();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -148,7 +124,7 @@ class DeriveSeriesJobTest {
         assertThat(result.getString("first")).startsWith(result.getString("directory"))
                 .startsWith("dicom/SER-1/" + STUDY + "/" + series + "/");
 
-        List<InstanceSummary> out = index.instances(series);
+        List<InstanceSummary> out = store.index().instances(series);
         assertThat(out).hasSize(INSTANCES).allSatisfy(i -> {
             assertThat(i.modality()).isEqualTo("CT");
             assertThat(i.bitsAllocated()).isEqualTo(16);
@@ -156,7 +132,7 @@ class DeriveSeriesJobTest {
         assertThat(out).extracting(InstanceSummary::instanceNumber).containsExactly(1, 2, 3, 4);
         DicomImage source = DicomCodec.read(Files.readAllBytes(dir.resolve("ct2.dcm")), 0, 1 << 24);
         for (InstanceSummary i : out) {
-            byte[] file = Files.readAllBytes(storage.root().resolve(i.path()));
+            byte[] file = Files.readAllBytes(store.storage().root().resolve(i.path()));
             AttributeList list = DicomCodec.read(file, 0, 1 << 24).header();
             SequenceAttribute ref = (SequenceAttribute) list.get(TagFromName.SourceImageSequence);
             assertThat(ref.getItem(0).getAttributeList().get(TagFromName.ReferencedSOPInstanceUID)
@@ -189,7 +165,7 @@ class DeriveSeriesJobTest {
     void aFailurePartWayRemovesWhatTheRunWroteAndKeepsAnEarlierResult() throws Exception {
         job.run(params(), new Reports((d, t) -> { }));
         List<String> earlier = derivedSeries().stream().map(InstanceSummary::path).toList();
-        Files.delete(storage.root().resolve("studies/ct3.dcm")); // gone behind the index's back
+        Files.delete(store.storage().root().resolve("studies/ct3.dcm")); // gone behind the index's back
 
         assertThatThrownBy(() -> job.run(params(), new Reports((d, t) -> { })))
                 .isInstanceOf(StoreException.class)
@@ -209,7 +185,7 @@ class DeriveSeriesJobTest {
         assertThatThrownBy(() -> job.run(params(), reports)).isInstanceOf(JobQueue.Cancelled.class)
                 .hasMessage("cancelled after 2 of 4; the 2 derived instances written were removed");
         assertThat(derivedSeries()).isEmpty();
-        assertThat(index.instances(SERIES)).as("the source is untouched").hasSize(INSTANCES);
+        assertThat(store.index().instances(SERIES)).as("the source is untouched").hasSize(INSTANCES);
 
         assertThatThrownBy(() -> job.run(params(), new Reports((d, t) -> {
             throw new JobQueue.Cancelled("job x was cancelled");
@@ -218,7 +194,7 @@ class DeriveSeriesJobTest {
 
     @Test
     void aSeriesAboveTheLimitIsRefusedBeforeWorkStarts() {
-        DeriveSeriesJob small = new DeriveSeriesJob(index, derived, new RenderService(registry, 1 << 24), null, 3);
+        DeriveSeriesJob small = new DeriveSeriesJob(store.index(), store.derived(), store.renderer(), null, 3);
         assertThatThrownBy(() -> small.validate(params())).isInstanceOfSatisfying(StoreException.class, e -> {
             assertThat(e.kind()).isEqualTo(StoreException.Kind.TOO_LARGE);
             assertThat(e.getMessage()).contains("has 4 instances, more than the 3")
@@ -263,7 +239,7 @@ class DeriveSeriesJobTest {
         set(list, TagFromName.PhotometricInterpretation, photometric);
         set(list, TagFromName.BitsAllocated, bitsAllocated);
         set(list, TagFromName.NumberOfFrames, frames);
-        index.put(IndexEntry.of(path, list), 1000, System.currentTimeMillis());
+        store.index().put(IndexEntry.of(path, list), 1000, System.currentTimeMillis());
     }
 
     private static void set(AttributeList list, com.pixelmed.dicom.AttributeTag tag, String value) throws Exception {
