@@ -6,11 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.awt.image.BufferedImage;
 import java.awt.image.DataBufferByte;
 import java.io.IOException;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.medjava.codec.dicom.Window;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
@@ -18,29 +14,7 @@ import org.medjava.filter.Raster;
 import org.medjava.filter.UnsupportedDataException;
 
 /** A 16-bit CT filtered on its stored values with the real bundled plugins: window/level stays live. */
-class ImageDocumentStoredValuesTest {
-    static final Window SOFT_TISSUE = new Window(40, 400);
-    static final Window BONE = new Window(400, 1800);
-
-    @TempDir
-    Path dir;
-    private TestFilters filters;
-
-    @BeforeEach
-    void setUp() throws IOException {
-        filters = TestFilters.open(dir);
-    }
-
-    @AfterEach
-    void tearDown() {
-        filters.close();
-    }
-
-    static OpenedImage speckledCt() throws IOException {
-        return OpenedImage.decode(new ImageOrigin.LocalFile(Path.of("ct.dcm")),
-                SyntheticDicom.speckledCt(64, "2.25.1617"));
-    }
-
+class ImageDocumentStoredValuesTest extends SpeckledCtFixture {
     @Test
     void despeckleRunsOnTheStoredValuesAndTheWindowChangesFromSoftTissueToBoneAfterIt() throws IOException {
         ImageDocument doc = new ImageDocument(speckledCt(), 1 << 30);

@@ -8,12 +8,8 @@ import com.pixelmed.dicom.SequenceAttribute;
 import com.pixelmed.dicom.TagFromName;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.medjava.codec.ImageCodec;
 import org.medjava.codec.dicom.DerivedDicom;
 import org.medjava.codec.dicom.DicomCodec;
@@ -23,26 +19,12 @@ import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Raster;
 
 /** Uploads of a CT filtered on its stored values: a 16-bit derived CT with its rescale, window and provenance. */
-class UploadEncoderStoredValuesTest {
-    @TempDir
-    Path dir;
-    private TestFilters filters;
-
-    @BeforeEach
-    void setUp() throws IOException {
-        filters = TestFilters.open(dir);
-    }
-
-    @AfterEach
-    void tearDown() {
-        filters.close();
-    }
-
+class UploadEncoderStoredValuesTest extends SpeckledCtFixture {
     private ImageDocument despeckledAtBoneWindow() throws IOException {
-        ImageDocument doc = new ImageDocument(ImageDocumentStoredValuesTest.speckledCt(), 1 << 30);
+        ImageDocument doc = new ImageDocument(speckledCt(), 1 << 30);
         doc.appliedStored(filters.apply("despeckle", doc.image().dicom().grayRaster()),
                 filters.step("despeckle", true));
-        doc.setWindow(ImageDocumentStoredValuesTest.BONE);
+        doc.setWindow(BONE);
         return doc;
     }
 
@@ -62,7 +44,7 @@ class UploadEncoderStoredValuesTest {
         assertThat(derived.rescaleIntercept()).isEqualTo(source.rescaleIntercept()).isEqualTo(-1024);
         assertThat(derived.grayRaster().sameContent(despeckled)).isTrue();
         assertThat(derived.modalityValue(3, 2)).isEqualTo(despeckled.valueAt(3, 2) - 1024.0);
-        assertThat(derived.windowPresets()).containsExactly(ImageDocumentStoredValuesTest.BONE);
+        assertThat(derived.windowPresets()).containsExactly(BONE);
         assertThat(DicomElements.value(derived, "ImageType")).contains("DERIVED").contains("SECONDARY");
         assertThat(derived.attributes().studyInstanceUid()).isEqualTo(source.attributes().studyInstanceUid());
         assertThat(derived.attributes().seriesInstanceUid()).isNotEqualTo(source.attributes().seriesInstanceUid());
@@ -92,8 +74,7 @@ class UploadEncoderStoredValuesTest {
     void pngAndGifHoldTheFilteredValuesThroughTheCurrentWindow() throws IOException {
         ImageDocument doc = despeckledAtBoneWindow();
         byte[] png = UploadEncoder.encode(UploadEncoder.Snapshot.of(doc), UploadFormat.PNG).bytes();
-        Raster expected = doc.image().dicom().withStoredValues(doc.state().stored())
-                .render(ImageDocumentStoredValuesTest.BONE);
+        Raster expected = doc.image().dicom().withStoredValues(doc.state().stored()).render(BONE);
         assertThat(ImageCodec.read(png).sameContent(expected)).isTrue();
     }
 
@@ -101,7 +82,7 @@ class UploadEncoderStoredValuesTest {
     void oneDerivedSeriesPerSourceSeriesAndChain() throws IOException {
         ImageDocument doc = despeckledAtBoneWindow();
         String first = series(UploadEncoder.encode(UploadEncoder.Snapshot.of(doc), UploadFormat.DICOM).bytes());
-        doc.setWindow(ImageDocumentStoredValuesTest.SOFT_TISSUE); // the window is not part of stored values
+        doc.setWindow(SOFT_TISSUE); // the window is not part of stored values
         String again = series(UploadEncoder.encode(UploadEncoder.Snapshot.of(doc), UploadFormat.DICOM).bytes());
         doc.appliedStored(filters.apply("blur", doc.state().stored()), filters.step("blur", true));
         String longer = series(UploadEncoder.encode(UploadEncoder.Snapshot.of(doc), UploadFormat.DICOM).bytes());

@@ -6,33 +6,18 @@ import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.swing.JMenuItem;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.medjava.filter.testkit.PluginJarBuilder;
-import org.medjava.viewer.testsupport.LocalStore;
 
 /**
  * A plugin installed, replaced, suspended, resumed and removed on the store appears, changes, greys out and
  * disappears in the running viewer's Filters menu, without a restart; and the downloaded plugin really runs.
  */
-@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
-class FiltersFollowTheStoreGuiIT {
-    private LocalStore store;
-    private ViewerDriver viewer;
-    private ViewerDriver.AWTExceptionGuard guard;
-
+class FiltersFollowTheStoreGuiIT extends ViewerGuiFixture {
     @BeforeEach
-    void start() throws Exception {
-        store = LocalStore.shared();
-        guard = ViewerDriver.guard();
-        viewer = ViewerDriver.start(store, "admin", LocalStore.ADMIN_PASSWORD, null);
-    }
-
-    @AfterEach
-    void stop() {
-        viewer.close();
-        guard.check();
+    void startViewer() throws Exception {
+        startViewerAsAdmin(null);
     }
 
     private static byte[] invertJar(Path dir, int version) throws Exception {

@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.awt.image.BufferedImage;
 import java.awt.image.DataBufferByte;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.assertj.swing.fixture.DialogFixture;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.medjava.codec.dicom.DerivedDicom;
 import org.medjava.codec.dicom.DicomCodec;
@@ -26,44 +23,22 @@ import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.PluginDirectory;
 import org.medjava.viewer.image.SyntheticDicom;
 import org.medjava.viewer.model.WindowLevel;
-import org.medjava.viewer.testsupport.LocalStore;
 
 /**
  * Issue 17's "done when" on the real window: a 16-bit CT is despeckled on its stored values, re-windowed with a
  * preset from soft tissue to bone with the filter kept, and uploaded as DICOM to a real store; the stored object is
  * a 16-bit derived CT whose Hounsfield units are those of despeckling the source's stored values directly.
  */
-@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
-class GreyPipelineGuiIT {
+class GreyPipelineGuiIT extends ViewerGuiFixture {
     private static final String SOURCE = "uploads/gray16/ct16.dcm";
     private static final Window SOFT_TISSUE = new Window(40, 400);
     private static final Window BONE = new Window(400, 1800);
 
-    private LocalStore store;
-    private ViewerDriver viewer;
-    private ViewerDriver.AWTExceptionGuard guard;
-
-    @BeforeEach
-    void start() throws Exception {
-        store = LocalStore.shared();
-        guard = ViewerDriver.guard();
-    }
-
-    @AfterEach
-    void stop() {
-        if (viewer != null) {
-            viewer.close();
-        }
-        guard.check();
-    }
-
     @Test
     void aCtIsDespeckledThenRewindowedToBoneAndUploadedAsA16BitDerivedCt() throws Exception {
         byte[] ct = SyntheticDicom.speckledCt(160, "2.25.170317");
-        HttpResponse<byte[]> put = store.send(store.admin("/images/" + SOURCE).header("Content-Type",
-                "application/dicom").PUT(HttpRequest.BodyPublishers.ofByteArray(ct)));
-        assertThat(put.statusCode()).isIn(201, 204);
-        viewer = ViewerDriver.start(store, "admin", LocalStore.ADMIN_PASSWORD, null);
+        putDicom(SOURCE, ct);
+        startViewerAsAdmin(null);
 
         viewer.openFromTree(SOURCE);
         viewer.await("the CT is open", () -> viewer.frame.document() != null);

@@ -2,47 +2,25 @@ package org.medjava.viewer.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.assertj.swing.fixture.DialogFixture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.DicomImage;
 import org.medjava.filter.Raster;
 import org.medjava.viewer.image.SyntheticDicom;
-import org.medjava.viewer.testsupport.LocalStore;
 
 /**
  * Large images are the normal case: a 4096x4096 16-bit CT and the 1760x1760 radiograph open, filter and upload
  * with the default JVM settings (this test JVM has no -Xmx), the window staying responsive meanwhile.
  */
-@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
-class LargeImagesGuiIT {
-    private LocalStore store;
-    private ViewerDriver viewer;
-    private ViewerDriver.AWTExceptionGuard guard;
-
+class LargeImagesGuiIT extends ViewerGuiFixture {
     @BeforeEach
-    void start() throws Exception {
-        store = LocalStore.shared();
-        guard = ViewerDriver.guard();
-        viewer = ViewerDriver.start(store, "admin", LocalStore.ADMIN_PASSWORD, null);
-    }
-
-    @AfterEach
-    void stop() {
-        viewer.close();
-        guard.check();
-    }
-
-    private void put(String path, byte[] body) throws Exception {
-        HttpResponse<byte[]> r = store.send(store.admin("/images/" + path).header("Content-Type", "application/dicom")
-                .PUT(HttpRequest.BodyPublishers.ofByteArray(body)));
-        assertThat(r.statusCode()).as("PUT " + path).isIn(201, 204);
+    void startViewer() throws Exception {
+        startViewerAsAdmin(null);
     }
 
     private void openFilterUpload(String path, int size, String uploadName) throws Exception {
@@ -78,7 +56,7 @@ class LargeImagesGuiIT {
 
     @Test
     void a4096By4096SixteenBitCtOpensFiltersAndUploads() throws Exception {
-        put("large/synthetic-4096.dcm", SyntheticDicom.ct(4096, "2.25.40964096"));
+        putDicom("large/synthetic-4096.dcm", SyntheticDicom.ct(4096, "2.25.40964096"));
         openFilterUpload("large/synthetic-4096.dcm", 4096, "synthetic-4096-blurred.dcm");
     }
 
@@ -86,7 +64,7 @@ class LargeImagesGuiIT {
     void theRadiographOpensFiltersAndUploads() throws Exception {
         Path rg3 = Path.of(System.getProperty("medjava.root")).resolve("../shared/testdata/dicom/RG3_UNCR.dcm");
         assertThat(rg3).as("the shared test data (../shared/testdata) must be beside the repository").exists();
-        put("large/RG3_UNCR.dcm", Files.readAllBytes(rg3));
+        putDicom("large/RG3_UNCR.dcm", Files.readAllBytes(rg3));
         openFilterUpload("large/RG3_UNCR.dcm", 1760, "rg3-blurred.dcm");
         viewer.screenshot("viewer-radiograph-blurred");
     }

@@ -9,8 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.assertj.swing.fixture.DialogFixture;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.DicomElements;
@@ -20,39 +18,19 @@ import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.viewer.image.DocState;
-import org.medjava.viewer.testsupport.LocalStore;
 
 /**
  * The radiologist's scenario on the real window against a real store: connect, browse, open a DICOM, change the
  * window by dragging, select a region, filter it (on the stored values), undo and redo, upload as a derived DICOM series, and find the
  * upload in the store over HTTP. Also the refusal dialogs a user meets (403, 412).
  */
-@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
-class ViewerScenarioGuiIT {
+class ViewerScenarioGuiIT extends ViewerGuiFixture {
     private static final String CT = "samples/dicom/CT_small.dcm";
-
-    private LocalStore store;
-    private ViewerDriver viewer;
-    private ViewerDriver.AWTExceptionGuard guard;
-
-    @BeforeEach
-    void start() throws Exception {
-        store = LocalStore.shared();
-        guard = ViewerDriver.guard();
-    }
-
-    @AfterEach
-    void stop() {
-        if (viewer != null) {
-            viewer.close();
-        }
-        guard.check();
-    }
 
     @Test
     void browseOpenWindowFilterRegionUndoUploadAndFindItInTheStore() throws Exception {
         Path csv = Files.createTempDirectory("bench-").resolve("bench.csv");
-        viewer = ViewerDriver.start(store, "admin", LocalStore.ADMIN_PASSWORD, csv);
+        startViewerAsAdmin(csv);
 
         viewer.openFromTree(CT);
         viewer.await("the CT is open", () -> viewer.frame.document() != null);
@@ -143,7 +121,7 @@ class ViewerScenarioGuiIT {
 
     @Test
     void theDicomViewFindsStudiesByModalityAndOpensAnInstance() throws Exception {
-        viewer = ViewerDriver.start(store, "admin", LocalStore.ADMIN_PASSWORD, null);
+        startViewerAsAdmin(null);
         viewer.window.tabbedPane("browserTabs").selectTab("DICOM");
         viewer.window.comboBox("searchModality").selectItem("MR");
         viewer.window.button("search").click();
@@ -171,7 +149,7 @@ class ViewerScenarioGuiIT {
 
     @Test
     void aColourMultiFrameObjectIsBrowsedFrameByFrame() throws Exception {
-        viewer = ViewerDriver.start(store, "admin", LocalStore.ADMIN_PASSWORD, null);
+        startViewerAsAdmin(null);
         viewer.openFromTree("samples/dicom/examples_ybr_color.dcm");
         viewer.await("opened", () -> viewer.frame.document() != null);
         viewer.awaitIdle();
@@ -208,7 +186,7 @@ class ViewerScenarioGuiIT {
         String path = "uploads/conflict/radiograph.gif";
         assertThat(store.send(store.admin("/images/" + path).header("Content-Type", "image/gif")
                 .PUT(java.net.http.HttpRequest.BodyPublishers.ofByteArray(original))).statusCode()).isEqualTo(201);
-        viewer = ViewerDriver.start(store, "admin", LocalStore.ADMIN_PASSWORD, null);
+        startViewerAsAdmin(null);
         viewer.onEdt(() -> {
             viewer.frame.openStore(path);
             return null;
