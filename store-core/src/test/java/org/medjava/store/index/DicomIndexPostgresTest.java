@@ -42,6 +42,35 @@ class DicomIndexPostgresTest extends DicomIndexContract {
         return IndexDatabase.of(url, postgres.user(), postgres.password());
     }
 
+    /** The online backup of a PostgreSQL index (pg_dump) loads with pg_restore into an empty database, whole. */
+    @Test
+    void anOnlineBackupIsAPgDumpThatPgRestoreLoadsIntoAnEmptyDatabase() throws Exception {
+        Path ct = TestDicom.ct().patient("P9", "Backup^Test").study("1.2.826.9.1", "20240101")
+                .series("1.2.826.9.1.1", "CT", 1).instance("1.2.826.9.1.1.1", 1).writeTo(tmp.resolve("ct.dcm"));
+        IndexFiles.put(index, "backup/ct.dcm", ct);
+
+        Path dump = IndexBackup.write(database, tmp.resolve("backup"));
+        assertThat(dump.getFileName().toString()).isEqualTo(IndexBackup.PG_DUMP);
+
+        String restoredUrl = postgres.createDatabase("restored_" + databases++);
+        Path pgRestore = Path.of(IndexBackup.findPgDump().orElseThrow()).resolveSibling("pg_restore");
+        ProcessBuilder pb = new ProcessBuilder(pgRestore.toString(), "--no-owner", "--no-privileges", "--dbname",
+                IndexBackup.libpqUri(restoredUrl), dump.toString()).redirectErrorStream(true);
+        pb.environment().put("PGUSER", postgres.user());
+        pb.environment().put("PGPASSWORD", postgres.password());
+        Process restore = pb.start();
+        String output = new String(restore.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(restore.waitFor()).as(output).isZero();
+        DicomIndex restored = new DicomIndex(IndexDatabase.of(restoredUrl, postgres.user(), postgres.password()));
+        try {
+            assertThat(restored.instance("backup/ct.dcm")).hasValueSatisfying(i -> assertThat(i.sopInstanceUid())
+                    .isEqualTo("1.2.826.9.1.1.1"));
+            assertThat(restored.counts()).isEqualTo(index.counts());
+        } finally {
+            restored.close();
+        }
+    }
+
     @Test
     void aLocalServerIsPrivateAndLeavesNothingBehind() throws Exception {
         long start = System.nanoTime();
