@@ -15,6 +15,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.medjava.codec.ImageFormat;
 import org.medjava.store.StoreException;
+import org.medjava.store.audit.AuditEvents;
+import org.medjava.store.audit.AuditTrail;
+import org.medjava.store.audit.Caller;
+import org.medjava.store.audit.StoredObject;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.IndexEntry;
 import org.medjava.store.index.IndexException;
@@ -34,6 +38,9 @@ import org.medjava.store.storage.StagedBody;
  *
  * <p>The files are the truth: when the index cannot be updated the write still stands, a warning says so, and
  * {@code POST /admin/index/rebuild} repairs the index from the storage. Thread-safe.
+ *
+ * <p>Every write and delete, done or refused, is recorded in the {@link AuditTrail} with the {@link Caller} the
+ * current thread serves.
  */
 public final class Ingest {
 
@@ -55,12 +62,24 @@ public final class Ingest {
     private final DicomIndex index;
     private final UploadValidator validator;
     private final DuplicatePolicy policy;
+    private final AuditTrail audit;
 
     public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy) {
+        this(images, index, validator, policy, AuditTrail.NONE);
+    }
+
+    public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
+                  AuditTrail audit) {
         this.images = images;
         this.index = index;
         this.validator = validator;
         this.policy = policy;
+        this.audit = audit;
+    }
+
+    /** Where this door records what passes it; the network services record theirs there too. */
+    public AuditTrail auditTrail() {
+        return audit;
     }
 
     public DuplicatePolicy policy() {
@@ -85,6 +104,23 @@ public final class Ingest {
      */
     public ImageRepository.PutResult put(StorePath path, InputStream body, long declaredLength, String declaredType,
                                          Preconditions preconditions) throws IOException {
+        StoredObject[] what = {StoredObject.file(path.relative())};
+        try {
+            ImageRepository.PutResult result = write(path, body, declaredLength, declaredType, preconditions, what);
+            audit.record(AuditEvents.stored(caller(), what[0], !result.created()));
+            return result;
+        } catch (StoreException e) {
+            audit.record(AuditEvents.storeRefused(caller(), what[0], e.kind().status >= 500, e.getMessage()));
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            audit.record(AuditEvents.storeRefused(caller(), what[0], true, String.valueOf(e.getMessage())));
+            throw e;
+        }
+    }
+
+    private ImageRepository.PutResult write(StorePath path, InputStream body, long declaredLength,
+                                            String declaredType, Preconditions preconditions, StoredObject[] what)
+            throws IOException {
         if (path.isRoot() || path.directory()) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "PUT needs a file path; \"" + path.relative()
                     + "\" ends with / (directories are created with the files in them)");
@@ -100,6 +136,7 @@ public final class Ingest {
                 return images.install(path, staged, preconditions, stored -> unindex(path));
             }
             ReceivedDataSet received = parse(Files.readAllBytes(staged.file()));
+            what[0] = described(path, received);
             if (!validator.surelyDecodes(received.dataSet(), transferSyntax(received))) {
                 validator.checkDicom(received.bytes());
             }
@@ -119,6 +156,21 @@ public final class Ingest {
         }
     }
 
+    /** What the audit trail names of a DICOM object: its UIDs and Patient ID, where the header has them. */
+    private static StoredObject described(StorePath path, ReceivedDataSet received) {
+        try {
+            ReceivedHeader h = received.identity();
+            return new StoredObject(path.relative(), h.studyInstanceUid(), h.sopClassUid(), h.sopInstanceUid(),
+                    h.patientId());
+        } catch (IngestFailure e) {
+            return StoredObject.file(path.relative());
+        }
+    }
+
+    private static Caller caller() {
+        return Caller.current().orElse(null);
+    }
+
     private static String transferSyntax(ReceivedDataSet received) {
         return com.pixelmed.dicom.Attribute.getSingleStringValueOrEmptyString(received.dataSet(),
                 com.pixelmed.dicom.TagFromName.TransferSyntaxUID).trim();
@@ -132,11 +184,29 @@ public final class Ingest {
      * @throws StoreException NOT_FOUND, CONFLICT (a directory that is not empty), PRECONDITION_FAILED, UNAVAILABLE
      */
     public void delete(StorePath path, Preconditions preconditions) {
-        images.delete(path, preconditions, deleted -> {
-            if (!deleted.directory()) {
-                unindex(deleted.path());
-            }
-        });
+        StoredObject[] what = {StoredObject.file(path.relative())};
+        try {
+            images.delete(path, preconditions, deleted -> {
+                if (!deleted.directory()) {
+                    what[0] = indexed(deleted.path());
+                    unindex(deleted.path());
+                }
+            });
+        } catch (RuntimeException e) {
+            audit.record(AuditEvents.deleted(caller(), what[0], false, String.valueOf(e.getMessage())));
+            throw e;
+        }
+        audit.record(AuditEvents.deleted(caller(), what[0], true, null));
+    }
+
+    /** The audit trail's description of a stored file, from the index (just a path when it is not DICOM). */
+    private StoredObject indexed(StorePath path) {
+        try {
+            return index.instance(path.relative()).map(i -> new StoredObject(path.relative(), i.studyInstanceUid(),
+                    i.sopClassUid(), i.sopInstanceUid(), i.patientId())).orElse(StoredObject.file(path.relative()));
+        } catch (RuntimeException e) { // the index is down: the delete goes on, the record names the path
+            return StoredObject.file(path.relative());
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ the network
@@ -156,11 +226,27 @@ public final class Ingest {
      * @throws IngestFailure with the DICOM status and a reason; nothing was stored
      */
     public Ingested receive(Path staged, Expected expected) throws IngestFailure {
+        StoredObject[] what = {new StoredObject(null, null, null, null, null)};
+        try {
+            Ingested done = store(staged, expected, what);
+            audit.record(AuditEvents.stored(caller(), what[0], done.replaced()));
+            return done;
+        } catch (IngestFailure e) {
+            boolean serious = e.reason() == IngestFailure.Reason.PROCESSING_FAILURE
+                    || e.reason() == IngestFailure.Reason.OUT_OF_RESOURCES;
+            audit.record(AuditEvents.storeRefused(caller(), what[0], serious, e.getMessage()));
+            throw e;
+        }
+    }
+
+    private Ingested store(Path staged, Expected expected, StoredObject[] what) throws IngestFailure {
         try {
             StagedBody stage = images.stage(staged);
             byte[] bytes = ReceivedDataSet.readBytes(staged, images.maxUploadBytes());
             ReceivedDataSet received = ReceivedDataSet.parse(bytes);
             ReceivedHeader header = received.identity();
+            what[0] = new StoredObject(null, header.studyInstanceUid(), header.sopClassUid(),
+                    header.sopInstanceUid(), header.patientId());
             CompletableFuture<Void> pixelsChecked = validator.surelyDecodes(received.dataSet(),
                     header.transferSyntaxUid()) ? CompletableFuture.completedFuture(null)
                     : CompletableFuture.runAsync(() -> checkPixels(bytes), VALIDATION);
@@ -170,6 +256,8 @@ public final class Ingest {
                         + header.sopClassUid() + " is not an image storage SOP class; the store keeps images");
             }
             StorePath path = ArchivePath.of(header);
+            what[0] = new StoredObject(path.relative(), header.studyInstanceUid(), header.sopClassUid(),
+                    header.sopInstanceUid(), header.patientId());
             List<String> existing = index.pathsOf(header.sopInstanceUid());
             if (!existing.isEmpty() && policy == DuplicatePolicy.REJECT) {
                 throw duplicate(header.sopInstanceUid(), existing.get(0));
