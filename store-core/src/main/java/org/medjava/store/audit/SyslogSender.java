@@ -99,11 +99,11 @@ public final class SyslogSender implements AutoCloseable {
                 deliver(message);
                 if (troubled) {
                     troubled = false;
-                    LOG.info("audit messages reach the syslog collector " + transport + "://" + collector + " again");
+                    LOG.info("audit messages reach the syslog collector " + where() + " again");
                 }
             } catch (IOException e) {
                 disconnect();
-                trouble("cannot send audit messages to syslog " + transport + "://" + collector + " ("
+                trouble("cannot send audit messages to syslog " + where() + " ("
                         + e.getMessage() + "); they are kept in audit.log only until it works again");
             }
         }
@@ -147,6 +147,10 @@ public final class SyslogSender implements AutoCloseable {
             udp.close();
             udp = null;
         }
+    }
+
+    private String where() {
+        return transport + "://" + collector.getHostString() + ":" + collector.getPort();
     }
 
     private void trouble(String message) {
