@@ -73,7 +73,7 @@ public final class AccessLog implements AutoCloseable {
         if (dicom >= 0) { // /images/dicom/<PatientID>/<StudyUID>/… : the Patient ID goes
             int start = dicom + "/images/dicom/".length();
             int end = path.indexOf('/', start);
-            if (end != start) {
+            if (start < path.length() && end != start) {
                 path = path.substring(0, start) + "*" + (end < 0 ? "" : path.substring(end));
             }
         }
