@@ -41,12 +41,16 @@ public class AccessLogFilter extends HttpFilter {
         boolean failed = true;
         try (Caller.Binding bound = Caller.bind(caller)) {
             chain.doFilter(request, counted);
+            if (!request.isAsyncStarted()) {
+                counted.finish();
+            }
             failed = false;
         } finally {
             if (!failed && request.isAsyncStarted()) {
                 request.getAsyncContext().addListener(new AsyncListener() {
                     @Override
                     public void onComplete(AsyncEvent event) {
+                        counted.finish();
                         write(request, counted, counted.getStatus(), start);
                     }
 

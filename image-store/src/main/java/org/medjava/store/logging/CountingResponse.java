@@ -24,6 +24,16 @@ final class CountingResponse extends HttpServletResponseWrapper {
         return bytes;
     }
 
+    /**
+     * Sends on what the application left in this wrapper's writer: the container flushes its own writer when the
+     * request ends, not this one (a servlet that never flushes would otherwise send an empty body).
+     */
+    void finish() {
+        if (writer != null) {
+            writer.flush();
+        }
+    }
+
     @Override
     public ServletOutputStream getOutputStream() throws IOException {
         if (stream == null) {
