@@ -16,6 +16,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.medjava.store.audit.AuditEvents;
+import org.medjava.store.audit.AuditTrail;
+import org.medjava.store.audit.Caller;
 import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.ingest.Ingest;
@@ -43,12 +46,15 @@ public final class DimseServer implements AutoCloseable {
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final AtomicInteger threads = new AtomicInteger();
     private final Thread acceptor;
+    private final AuditTrail audit;
     private volatile boolean closed;
 
-    private DimseServer(DimseSettings settings, DimseServices services, StoreMetrics metrics) throws IOException {
+    private DimseServer(DimseSettings settings, DimseServices services, StoreMetrics metrics, AuditTrail audit)
+            throws IOException {
         this.settings = settings;
         this.services = services;
         this.metrics = metrics;
+        this.audit = audit;
         this.server = new ServerSocket();
         server.setReuseAddress(true);
         try {
@@ -77,7 +83,7 @@ public final class DimseServer implements AutoCloseable {
         DimseServices services = new DimseServices(settings, ingest::newStagingFile, new StoreScp(ingest),
                 new FindScp(search, new StoredHeaders(search, index), settings.aeTitle()),
                 new RetrieveScp(search, images, settings.aeTitle(), settings.moveDestinations()));
-        DimseServer server = new DimseServer(settings, services, ingest.metrics());
+        DimseServer server = new DimseServer(settings, services, ingest.metrics(), ingest.auditTrail());
         server.acceptor.start();
         LOG.log(Level.INFO, "DICOM service {0} listening on {1}:{2,number,#}; allowed calling AE titles: {3}",
                 new Object[] {settings.aeTitle(), settings.bindAddress(), server.port(),
@@ -110,20 +116,31 @@ public final class DimseServer implements AutoCloseable {
         }
     }
 
-    /** Checks who is calling, then runs the association; always closes the socket. */
+    /**
+     * Checks who is calling, then runs the association with the caller bound for the audit trail (what it stores is
+     * recorded as sent by that AE); always closes the socket. Accepted and refused associations are audited as
+     * logins of the calling AE.
+     */
     private void serve(Socket socket) {
         try {
             socket.setSoTimeout(REQUEST_TIMEOUT_MILLIS);
             socket.setTcpNoDelay(true);
             AssociationRequest rq = AssociationRequest.read(socket.getInputStream());
+            Caller caller = Caller.dicom(rq.callingAe(), socket.getInetAddress().getHostAddress());
             Optional<AssociationRequest.Rejection> rejection = check(rq, socket);
             metrics.association(rejection.isEmpty());
             if (rejection.isPresent()) {
+                String why = rejection.get().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+                audit.record(AuditEvents.login(caller, false, "association refused: " + why + " (called "
+                        + rq.calledAe() + ")"));
                 AssociationRequest.reject(socket.getOutputStream(), rejection.get());
                 return;
             }
+            audit.record(AuditEvents.login(caller, true, null));
             socket.setSoTimeout(settings.idleTimeoutMillis());
-            new AssociationSession(socket, rq, services).run();
+            try (Caller.Binding bound = Caller.bind(caller)) {
+                new AssociationSession(socket, rq, services).run();
+            }
         } catch (SocketTimeoutException e) {
             LOG.log(Level.FINE, "a DICOM connection sent no association request in time");
         } catch (IOException e) {
@@ -141,17 +158,17 @@ public final class DimseServer implements AutoCloseable {
     private Optional<AssociationRequest.Rejection> check(AssociationRequest rq, Socket socket) {
         String from = rq.callingAe() + " (" + socket.getInetAddress().getHostAddress() + ")";
         if (!rq.calledAe().equals(settings.aeTitle())) {
-            LOG.log(Level.WARNING, "association from {0} refused: it called {1}, the store is {2}",
+            LOG.log(Level.INFO, "association from {0} refused: it called {1}, the store is {2}",
                     new Object[] {from, rq.calledAe(), settings.aeTitle()});
             return Optional.of(AssociationRequest.Rejection.CALLED_AE_NOT_RECOGNIZED);
         }
         Optional<String> refusal = settings.allowedPeers().refusal(rq.callingAe(), socket.getInetAddress());
         if (refusal.isPresent()) {
-            LOG.log(Level.WARNING, "association from {0} refused: {1}", new Object[] {from, refusal.get()});
+            LOG.log(Level.INFO, "association from {0} refused: {1}", new Object[] {from, refusal.get()});
             return Optional.of(AssociationRequest.Rejection.CALLING_AE_NOT_RECOGNIZED);
         }
         if (open.size() > settings.maxAssociations()) { // this connection is one of them
-            LOG.log(Level.WARNING, "association from {0} refused: {1} associations are open already",
+            LOG.log(Level.INFO, "association from {0} refused: {1} associations are open already",
                     new Object[] {from, settings.maxAssociations()});
             return Optional.of(AssociationRequest.Rejection.LOCAL_LIMIT_EXCEEDED);
         }

@@ -30,6 +30,8 @@ import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
+import org.medjava.store.audit.AuditEvents;
+import org.medjava.store.audit.Caller;
 import org.medjava.store.ingest.Part10File;
 import org.medjava.store.dimse.RemoteAe;
 import org.medjava.store.dimse.StorageSender;
@@ -138,7 +140,16 @@ public final class RemotePacs {
         QueryLevel level = keys.containsKey("SOPInstanceUID") ? QueryLevel.IMAGE
                 : keys.containsKey("SeriesInstanceUID") ? QueryLevel.SERIES : QueryLevel.STUDY;
         AttributeList identifier = Identifiers.of(level, keys, List.of());
-        RetrieveResult result = get ? get(r, level, keys, identifier) : move(r, identifier);
+        RetrieveResult result;
+        try {
+            result = get ? get(r, level, keys, identifier) : move(r, identifier);
+        } catch (RuntimeException e) {
+            audited(r, true, keys, false, e.getMessage());
+            throw e;
+        }
+        audited(r, true, keys, result.status() == 0, result.method() + ": status 0x"
+                + Integer.toHexString(result.status()) + ", " + result.stored() + " stored, " + result.failed()
+                + " failed");
         LOG.log(Level.INFO, "{0} from {1}: status 0x{2}, {3} stored here, {4} failed", new Object[] {
                 result.method(), r, Integer.toHexString(result.status()), result.stored(), result.failed()});
         return result;
@@ -175,7 +186,8 @@ public final class RemotePacs {
             throw new StoreException(StoreException.Kind.UNAVAILABLE, "cannot receive: " + e.getMessage(), e);
         }
         Receiver receiver = new Receiver();
-        try {
+        // what the remote sends back on this association is recorded as coming from it
+        try (Caller.Binding bound = Caller.bind(Caller.dicom(r.aeTitle(), r.host()))) {
             new GetSOPClassSCU(r.host(), r.port(), r.aeTitle(), aeTitle,
                     SOPClass.StudyRootQueryRetrieveInformationModelGet, identifier, new IdentifierHandler(),
                     folder.toFile(), StoredFilePathStrategy.BYSOPINSTANCEUIDINSINGLEFOLDER, receiver, sopClasses,
@@ -230,8 +242,27 @@ public final class RemotePacs {
         }
     }
 
-    /** C-STORE of the store's instances selected by {@code keys} to the remote, as stored. */
+    /** C-STORE of the store's instances selected by {@code keys} to the remote, as stored; audited. */
     public SendResult send(RemoteAe r, Map<String, String> keys) {
+        SendResult result;
+        try {
+            result = sendSelected(r, keys);
+        } catch (RuntimeException e) {
+            audited(r, false, keys, false, e.getMessage());
+            throw e;
+        }
+        audited(r, false, keys, result.failed() == 0, "C-STORE: " + result.completed() + " sent, " + result.failed()
+                + " failed, " + result.warning() + " with warnings");
+        return result;
+    }
+
+    /** One audit record of a retrieve or send (PS3.15 DICOM Instances Transferred), for whoever asked. */
+    private void audited(RemoteAe r, boolean retrieve, Map<String, String> keys, boolean success, String what) {
+        ingest.auditTrail().record(AuditEvents.exchanged(Caller.current().orElse(null), retrieve, r.aeTitle(),
+                r.host(), keys.get("StudyInstanceUID"), success, what));
+    }
+
+    private SendResult sendSelected(RemoteAe r, Map<String, String> keys) {
         List<Part10File> files = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         Map<String, InstanceSummary> bySop = new LinkedHashMap<>();
@@ -274,7 +305,7 @@ public final class RemotePacs {
     }
 
     private static StoreException unreachable(RemoteAe r, String what, Exception e) {
-        LOG.log(Level.WARNING, what + " to " + r + " failed", e);
+        LOG.log(Level.WARNING, what + " to " + r + " failed: " + e); // the remote's trouble: no stack trace
         return new StoreException(StoreException.Kind.BAD_GATEWAY, what + " to " + r + " failed: " + e.getMessage(),
                 e);
     }

@@ -190,6 +190,83 @@ public class StoreConfig {
         return java.time.Duration.ofSeconds(Math.max(1, backupMaxPauseSeconds));
     }
 
+
+    // --- logs and audit trail (logging.ServerLog, logging.AccessLog, audit.AuditLog) -----------------------------
+
+    /** medjava.log and access.log are rotated when the next line would take them past this size. */
+    @Inject
+    @ConfigProperty(name = "medjava.log.max-bytes", defaultValue = "10485760")
+    long logMaxBytes;
+
+    /** Rotated copies kept of medjava.log and of access.log ({@code .1} the newest). */
+    @Inject
+    @ConfigProperty(name = "medjava.log.files", defaultValue = "10")
+    int logFiles;
+
+    @Inject
+    @ConfigProperty(name = "medjava.audit.max-bytes", defaultValue = "10485760")
+    long auditMaxBytes;
+
+    /** Rotated copies kept of audit.log: more than of the other logs, it is evidence. */
+    @Inject
+    @ConfigProperty(name = "medjava.audit.files", defaultValue = "50")
+    int auditFiles;
+
+    /** {@code udp://host:port} or {@code tcp://host:port}: audit messages also go to this syslog collector. */
+    @Inject
+    @ConfigProperty(name = "medjava.audit.syslog")
+    Optional<String> auditSyslog;
+
+    /** AuditEnterpriseSiteID of the audit messages (the hospital or department); none when unset. */
+    @Inject
+    @ConfigProperty(name = "medjava.audit.site")
+    Optional<String> auditSite;
+
+    /** {@code <data-dir>/logs}: medjava.log, access.log, audit.log. */
+    public Path logsDir() {
+        return dataDir().resolve("logs");
+    }
+
+    public long logMaxBytes() {
+        return positive(logMaxBytes, "medjava.log.max-bytes");
+    }
+
+    public int logFiles() {
+        return (int) notNegative(logFiles, "medjava.log.files");
+    }
+
+    public long auditMaxBytes() {
+        return positive(auditMaxBytes, "medjava.audit.max-bytes");
+    }
+
+    public int auditFiles() {
+        return (int) notNegative(auditFiles, "medjava.audit.files");
+    }
+
+    public Optional<String> auditSyslog() {
+        return auditSyslog.filter(s -> !s.isBlank()).map(String::trim);
+    }
+
+    public Optional<String> auditSite() {
+        return auditSite.filter(s -> !s.isBlank()).map(String::trim);
+    }
+
+    private static long positive(long value, String key) {
+        if (value < 1) {
+            throw new IllegalArgumentException(key + " is " + value + "; write a size in bytes, e.g. 10485760");
+        }
+        return value;
+    }
+
+    private static long notNegative(long value, String key) {
+        if (value < 0) {
+            throw new IllegalArgumentException(key + " is " + value + "; write how many rotated files to keep (0 or more)");
+        }
+        return value;
+    }
+
+    // --- end of logs and audit trail ---------------------------------------------------------------------------
+
     public Path dataDir() {
         return Path.of(dataDir).toAbsolutePath().normalize();
     }

@@ -18,7 +18,12 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import org.medjava.store.audit.AuditEvents;
+import org.medjava.store.audit.AuditTrail;
+import org.medjava.store.audit.Caller;
 import org.medjava.store.config.StoreConfig;
+import org.medjava.store.logging.AccessLog;
+import org.medjava.store.logging.AccessLogFilter;
 
 /**
  * Authentication for the whole store, decided once at the start of each request (so a long transfer is never cut
@@ -63,9 +68,34 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
     @Inject
     CorsPolicy cors;
 
+    @Inject
+    UserStore users;
+
+    @Inject
+    AuditTrail audit;
+
+    @Inject
+    AccessLog accessLog;
+
+    /**
+     * Decides the request ({@link #decide}); one this mechanism answers itself (a refusal, a preflight, a redirect
+     * to the login page) never reaches the application's access log filter, so it is logged here.
+     */
     @Override
     public AuthenticationStatus validateRequest(HttpServletRequest request, HttpServletResponse response,
                                                 HttpMessageContext context) {
+        AccessLogFilter.start(request);
+        AuthenticationStatus status = decide(request, response, context);
+        if (status == AuthenticationStatus.SEND_FAILURE || status == AuthenticationStatus.SEND_CONTINUE) {
+            String length = response.getHeader("Content-Length");
+            AccessLogFilter.logRefused(accessLog, config, request, response,
+                    length != null && length.matches("[0-9]{1,18}") ? Long.parseLong(length) : 0);
+        }
+        return status;
+    }
+
+    private AuthenticationStatus decide(HttpServletRequest request, HttpServletResponse response,
+                                        HttpMessageContext context) {
         String path = request.getRequestURI().substring(request.getContextPath().length());
         String method = request.getMethod();
         String origin = request.getHeader("Origin");
@@ -94,6 +124,8 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
         if (header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             Sessions.Checked checked = sessions.check(header.substring(7).trim(), false);
             if (!checked.valid()) {
+                audit.record(AuditEvents.login(caller(request, null), false, "Bearer token not accepted: "
+                        + checked.problem()));
                 return refuse(request, response, "the Bearer token is not accepted: " + checked.problem()
                         + "; log in again (POST /auth/login?token=true)");
             }
@@ -115,11 +147,17 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
                                        HttpMessageContext context) {
         UsernamePasswordCredential credential = parse(base64);
         if (credential != null) {
+            boolean known = users.remembers(credential.getCaller(), credential.getPassword().getValue());
             CredentialValidationResult result = identityStores.validate(credential);
             if (result.getStatus() == CredentialValidationResult.Status.VALID) {
+                if (!known) { // Basic sends the password with every request: only a fresh check is a login
+                    audit.record(AuditEvents.login(caller(request, credential.getCaller()), true, null));
+                }
                 return context.notifyContainerAboutLogin(result.getCallerPrincipal(), result.getCallerGroups());
             }
         }
+        audit.record(AuditEvents.login(caller(request, credential == null ? null : credential.getCaller()), false,
+                "HTTP Basic: wrong user name or password"));
         return refuse(request, response, "wrong user name or password");
     }
 
@@ -144,6 +182,11 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
         request.setAttribute(SESSION_ATTRIBUTE, checked.token());
         request.setAttribute(VIA_ATTRIBUTE, "session");
         return context.notifyContainerAboutLogin(checked.token().user(), checked.role().groups());
+    }
+
+    /** Who is trying to log in, from where (the name as sent: the audit trail escapes it). */
+    private Caller caller(HttpServletRequest request, String user) {
+        return Caller.account(user, AccessLogFilter.address(config, request));
     }
 
     /** Credentials were sent and are wrong: 401 with the challenge that suits the client. */

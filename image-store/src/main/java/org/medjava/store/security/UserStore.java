@@ -1,5 +1,8 @@
 package org.medjava.store.security;
 
+import org.medjava.store.audit.AuditEvents;
+import org.medjava.store.audit.AuditTrail;
+import org.medjava.store.audit.Caller;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +32,7 @@ public final class UserStore {
     private final AccountBook book;
     private final Map<String, User> users = new TreeMap<>();
     private final Map<String, String> verified = new ConcurrentHashMap<>();
+    private volatile AuditTrail audit = AuditTrail.NONE;
 
     /** The accounts in a properties file ({@code name = role:hash}), readable by its owner only. */
     public UserStore(Path file) throws IOException {
@@ -67,6 +71,16 @@ public final class UserStore {
         verified.clear();
     }
 
+    /** Where account changes are recorded, with the caller the current thread serves (nothing until set). */
+    public void auditTo(AuditTrail trail) {
+        this.audit = trail;
+    }
+
+    private void audited(String name, String change, Role role) {
+        audit.record(AuditEvents.accountChanged(Caller.current().orElse(null), name, change,
+                role == null ? null : role.id()));
+    }
+
     public synchronized boolean isEmpty() {
         return users.isEmpty();
     }
@@ -86,9 +100,11 @@ public final class UserStore {
             throw new IllegalArgumentException("passwords need at least 8 characters");
         }
         User user = new User(name, role, PasswordHasher.hash(password));
+        boolean existed = users.containsKey(name);
         users.put(name, user);
         verified.clear();
         book.put(name, entry(user), entries());
+        audited(name, existed ? "update" : "create", role);
     }
 
     /**
@@ -107,6 +123,7 @@ public final class UserStore {
         }
         users.put(name, user);
         verified.clear();
+        audited(name, "create", role);
         return true;
     }
 
@@ -120,7 +137,22 @@ public final class UserStore {
         boolean removed = users.remove(name) != null;
         verified.clear();
         book.remove(name, entries());
+        if (removed) {
+            audited(name, "remove", null);
+        }
         return removed;
+    }
+
+    /**
+     * Whether this name and password were checked right since the account last changed: then {@link #authenticate}
+     * answers from memory, and HTTP Basic's repeated sending of them is no new login for the audit trail.
+     */
+    public boolean remembers(String name, char[] password) {
+        User user;
+        synchronized (this) {
+            user = users.get(name);
+        }
+        return user != null && user.passwordHash().equals(verified.get(fingerprint(name, password)));
     }
 
     /** The user's role when the password is right. */

@@ -61,6 +61,15 @@ import org.medjava.store.storage.DiskSpaceGuard;
 import org.medjava.store.storage.LocalFileStorage;
 import org.medjava.store.storage.ObjectStorage;
 import org.medjava.store.storage.S3Storage;
+import org.medjava.store.audit.AuditEvents;
+import org.medjava.store.audit.AuditLog;
+import org.medjava.store.audit.AuditSource;
+import org.medjava.store.audit.AuditTrail;
+import org.medjava.store.audit.Caller;
+import org.medjava.store.audit.RotatingFile;
+import org.medjava.store.audit.SyslogSender;
+import org.medjava.store.logging.AccessLog;
+import org.medjava.store.logging.ServerLog;
 
 /**
  * The store's parts, assembled once at start from {@link StoreConfig}, handed to the resources by CDI producers and
@@ -103,6 +112,9 @@ public class StoreAssembly {
     private RemotePacs remotePacs;
     private JobWorkers jobs;
     private StoreBackup backup;
+    private ServerLog serverLog;
+    private AccessLog accessLog;
+    private AuditLog audit;
 
     /** Builds everything when the application starts rather than on the first request. */
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
@@ -118,6 +130,7 @@ public class StoreAssembly {
                     "another image store" + DataDirectoryLock.holder(data).map(pid -> " (pid " + pid + ")").orElse("")
                             + " is using the data directory " + data
                             + ": stop it first, or give this one its own medjava.data-dir"));
+            openLogs();
             IndexDatabase database = config.dbUrl() == null ? IndexDatabase.h2(data.resolve("index"))
                     : IndexDatabase.of(config.dbUrl(), config.dbUser(), config.dbPassword());
             storage = openStorage(data);
@@ -127,10 +140,14 @@ public class StoreAssembly {
                     ? data.resolve("work/staging") : config.imagesDir(), data));
             boolean firstStart = config.clusterEnabled() ? joinCluster(database)
                     : !Files.exists(data.resolve(SEEDED_MARKER));
-            String newAdminPassword = createUsers(data);
+            String newAdminPassword;
+            try (Caller.Binding operator = Caller.bind(Caller.account(operator(), null))) {
+                newAdminPassword = createUsers(data); // the first account is the operator's doing
+            }
             startSessions(data);
             filters = new FilterRepository(config.pluginsDir(), data.resolve("work/registry"),
                     config.maxPluginBytes(), space);
+            filters.auditTo(audit);
             if (firstStart && config.seedPlugins().isPresent()) {
                 Seeder.seedPlugins(config.seedPlugins().get(), config.pluginsDir());
             }
@@ -143,7 +160,8 @@ public class StoreAssembly {
                     clusterDatabase == null ? new LocalPathLocks() : new PostgresPathLocks(clusterDatabase), space);
             renderer = new RenderService(filters.registry(), config.maxPixels(), metrics);
             ingest = new Ingest(images, index, new UploadValidator(config.maxPixels()),
-                    DuplicatePolicy.parse(config.duplicatePolicy()), new WriteBarrier(config.backupMaxPause()), metrics);
+                    DuplicatePolicy.parse(config.duplicatePolicy()), new WriteBarrier(config.backupMaxPause()), metrics,
+                    audit);
             backup = new StoreBackup(new StoreBackup.Sources(storage, database, ingest.barrier(), data,
                     sharedState == null ? data.resolve(StoreBackup.ACCOUNTS_FILE) : null, config.pluginsDir()));
             derived = new DerivedImages(images, renderer, filters.registry(), ingest);
@@ -160,6 +178,7 @@ public class StoreAssembly {
             remotePacs = DicomNetwork.remotePacs(config, ingest, search, images, data.resolve("work/scu"));
             jobs = startJobs();
             metrics.watch(index, space, filters, jobs.queue());
+            audit.record(AuditEvents.application(true, operator()));
             Banner.show(config, Banner.facts(config, users.roles().keySet(), newAdminPassword,
                     filters.plugins().size(), seeded, Duration.ofNanos(System.nanoTime() - t0),
                     DicomNetwork.describe(dimse, remotePacs)
@@ -169,6 +188,29 @@ public class StoreAssembly {
             throw new UncheckedIOException("the image store cannot start with data directory " + config.dataDir()
                     + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The server log (medjava.log, with what goes to stderr), the access log and the audit trail (audit.log, and
+     * syslog when medjava.audit.syslog is set), all under {@code <data-dir>/logs}.
+     */
+    private void openLogs() throws IOException {
+        Path logs = Files.createDirectories(config.logsDir());
+        serverLog = ServerLog.install(logs, config.logMaxBytes(), config.logFiles());
+        accessLog = new AccessLog(new RotatingFile(logs.resolve("access.log"), config.logMaxBytes(),
+                config.logFiles(), false));
+        AuditSource source = AuditSource.of(config.dicomAeTitle(), config.auditSite().orElse(null));
+        SyslogSender syslog = config.auditSyslog().map(target -> new SyslogSender(target, source.host(), "MedJava"))
+                .orElse(null);
+        audit = new AuditLog(source, new RotatingFile(logs.resolve("audit.log"), config.auditMaxBytes(),
+                config.auditFiles(), true), syslog);
+        LOG.info("audit trail " + logs.resolve("audit.log") + config.auditSyslog().map(t -> " and syslog " + t)
+                .orElse("") + "; access log " + logs.resolve("access.log"));
+    }
+
+    /** The operating-system account running the store (who started or stopped it, for the audit trail). */
+    private static String operator() {
+        return System.getProperty("user.name", "unknown");
     }
 
     /**
@@ -252,6 +294,7 @@ public class StoreAssembly {
     private String createUsers(Path data) throws IOException {
         users = sharedState == null ? new UserStore(data.resolve("users.properties"))
                 : new UserStore(new SharedAccounts(sharedState));
+        users.auditTo(audit);
         if (!users.isEmpty()) {
             return null;
         }
@@ -312,6 +355,34 @@ public class StoreAssembly {
                 LOG.warning("could not release " + config.dataDir() + "/store.lock: " + e.getMessage());
             }
         }
+        closeLogs();
+    }
+
+    private void closeLogs() {
+        if (audit != null) {
+            audit.record(AuditEvents.application(false, operator()));
+            audit.close();
+        }
+        try {
+            if (accessLog != null) {
+                accessLog.close();
+            }
+        } catch (IOException e) {
+            LOG.fine("closing the access log: " + e.getMessage());
+        }
+        if (serverLog != null) {
+            serverLog.close();
+        }
+    }
+
+    @Produces
+    public AuditTrail auditTrail() {
+        return audit == null ? AuditTrail.NONE : audit;
+    }
+
+    @Produces
+    public AccessLog accessLog() {
+        return accessLog;
     }
 
     @Produces

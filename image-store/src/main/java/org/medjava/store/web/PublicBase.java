@@ -83,6 +83,30 @@ public final class PublicBase {
         }
     }
 
+    /**
+     * The client's address for the logs and the audit trail: with {@code trustForwarded}, the first {@code for} of
+     * {@code Forwarded}, else the first of {@code X-Forwarded-For} (the client as the outermost proxy saw it), when
+     * it is an IP address; otherwise the connection's peer.
+     */
+    public static String clientAddress(boolean trustForwarded, String remoteAddr, Function<String, String> header) {
+        if (!trustForwarded) {
+            return remoteAddr;
+        }
+        String client = forwarded(header.apply("Forwarded"), "for");
+        if (client == null) {
+            client = first(header.apply("X-Forwarded-For"));
+        }
+        if (client != null && client.startsWith("[")) { // [2001:db8::1]:4711
+            int close = client.indexOf(']');
+            client = close > 0 ? client.substring(1, close) : null;
+        } else if (client != null && client.matches("[0-9.]+:[0-9]+")) { // 192.0.2.1:4711
+            client = client.substring(0, client.indexOf(':'));
+        }
+        return client != null && ADDRESS.matcher(client).matches() ? client : remoteAddr;
+    }
+
+    private static final Pattern ADDRESS = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
+
     private static URI slashed(URI uri) {
         return uri.getRawPath() != null && uri.getRawPath().endsWith("/") ? uri : URI.create(uri + "/");
     }

@@ -20,6 +20,10 @@ import jakarta.ws.rs.core.SecurityContext;
 import java.time.Instant;
 import java.util.Optional;
 import org.medjava.store.StoreException;
+import org.medjava.store.audit.AuditEvents;
+import org.medjava.store.audit.AuditTrail;
+import org.medjava.store.audit.Caller;
+import org.medjava.store.logging.AccessLogFilter;
 import org.medjava.store.config.StoreConfig;
 import org.medjava.store.security.BrowserRequests;
 import org.medjava.store.security.Role;
@@ -63,6 +67,9 @@ public class SessionResource {
 
     @Inject
     StoreConfig config;
+
+    @Inject
+    AuditTrail audit;
 
     @Context
     HttpServletRequest request;
@@ -108,6 +115,8 @@ public class SessionResource {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "send a username and a password");
         }
         Optional<Sessions.Issued> issued = sessions.login(username, password.toCharArray());
+        audit.record(AuditEvents.login(Caller.account(username, AccessLogFilter.address(config, request)),
+                issued.isPresent(), "session login: wrong user name or password"));
         if (issued.isEmpty()) {
             return Response.status(Response.Status.UNAUTHORIZED).type(MediaType.APPLICATION_JSON_TYPE)
                     .header("WWW-Authenticate", BrowserRequests.SESSION_CHALLENGE).cacheControl(NO_STORE)
@@ -137,7 +146,11 @@ public class SessionResource {
         if (token == null && authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             token = authorization.substring(7).trim();
         }
-        sessions.logout(token);
+        Sessions.Checked session = token == null ? null : sessions.check(token, false);
+        if (sessions.logout(token) && session != null && session.valid()) { // the logout path is open: the token names the user
+            audit.record(AuditEvents.logout(Caller.account(session.token().user(),
+                    AccessLogFilter.address(config, request))));
+        }
         return Response.noContent().cacheControl(NO_STORE)
                 .header("Set-Cookie", SessionCookie.clear(request.getContextPath(), secure())).build();
     }

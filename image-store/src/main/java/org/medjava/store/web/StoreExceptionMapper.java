@@ -17,8 +17,18 @@ public class StoreExceptionMapper implements ExceptionMapper<StoreException> {
     @Context
     HttpHeaders headers;
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(
+            StoreExceptionMapper.class.getName());
+
+    /**
+     * A refusal is expected: it is the client's answer, not the server log's business beyond one line — FINE for
+     * the client's mistakes (4xx), WARNING for the store's trouble (5xx: storage or index away, a remote PACS
+     * unreachable), never a stack trace.
+     */
     @Override
     public Response toResponse(StoreException e) {
+        LOG.log(e.kind().status >= 500 ? java.util.logging.Level.WARNING : java.util.logging.Level.FINE,
+                "{0} {1}", new Object[] {e.kind().status, e.getMessage()});
         Response.StatusType status = Response.Status.fromStatusCode(e.kind().status);
         String reason = status != null ? status.getReasonPhrase()
                 : e.kind() == StoreException.Kind.INSUFFICIENT_STORAGE ? "Insufficient Storage" : "Unprocessable Content";

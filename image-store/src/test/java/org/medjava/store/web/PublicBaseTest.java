@@ -62,4 +62,17 @@ class PublicBaseTest {
         assertThat(base(Optional.empty(), true, Map.of("X-Forwarded-Host", "user@evil.example")))
                 .isEqualTo(REQUEST);
     }
+
+    @Test
+    void theClientAddressComesFromTheProxyOnlyWhenTrusted() {
+        Map<String, String> proxied = Map.of("X-Forwarded-For", "203.0.113.7, 10.0.0.2",
+                "Forwarded", "for=\"[2001:db8::1]:4711\";proto=https, for=10.0.0.2");
+        assertThat(PublicBase.clientAddress(false, "10.0.0.2", proxied::get)).isEqualTo("10.0.0.2");
+        assertThat(PublicBase.clientAddress(true, "10.0.0.2", proxied::get)).isEqualTo("2001:db8::1");
+        assertThat(PublicBase.clientAddress(true, "10.0.0.2", Map.of("X-Forwarded-For", "203.0.113.7:5555")::get))
+                .isEqualTo("203.0.113.7");
+        assertThat(PublicBase.clientAddress(true, "10.0.0.2", Map.of("X-Forwarded-For", "<script> x")::get))
+                .isEqualTo("10.0.0.2");
+        assertThat(PublicBase.clientAddress(true, "10.0.0.2", Map.<String, String>of()::get)).isEqualTo("10.0.0.2");
+    }
 }

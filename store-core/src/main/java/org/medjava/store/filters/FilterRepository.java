@@ -17,6 +17,9 @@ import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.PluginInfo;
 import org.medjava.filter.runtime.RegistryException;
 import org.medjava.store.StoreException;
+import org.medjava.store.audit.AuditEvents;
+import org.medjava.store.audit.AuditTrail;
+import org.medjava.store.audit.Caller;
 import org.medjava.store.storage.DiskSpaceGuard;
 
 /**
@@ -37,6 +40,8 @@ public final class FilterRepository implements AutoCloseable {
     private final DiskSpaceGuard space;
     private volatile PluginCatalog catalog = PluginCatalog.NONE;
 
+    private volatile AuditTrail audit = AuditTrail.NONE;
+
     public FilterRepository(Path pluginsDir, Path workDir, long maxJarBytes) throws IOException {
         this(pluginsDir, workDir, maxJarBytes, DiskSpaceGuard.none());
     }
@@ -52,6 +57,15 @@ public final class FilterRepository implements AutoCloseable {
     }
 
     /** Where changes are announced from now on (a cluster's shared catalog). */
+    /** Where plugin changes made through this repository are recorded (nothing until set). */
+    public void auditTo(AuditTrail trail) {
+        this.audit = trail;
+    }
+
+    private void audited(String id, String change, boolean success, String failure) {
+        audit.record(AuditEvents.pluginChanged(Caller.current().orElse(null), id, change, success, failure));
+    }
+
     public void announceTo(PluginCatalog catalog) {
         this.catalog = catalog;
     }
@@ -117,6 +131,18 @@ public final class FilterRepository implements AutoCloseable {
         checkId(id);
         space.checkWritable();
         boolean replacing = registry.plugin(id).map(p -> p.state() == PluginInfo.State.ACTIVE).orElse(false);
+        try {
+            Installed installed = load(id, body);
+            audited(id, installed.replaced() ? "replace" : "install", true, null);
+            return installed;
+        } catch (IOException | RuntimeException e) {
+            audited(id, replacing ? "replace" : "install", false, e.getMessage());
+            throw e;
+        }
+    }
+
+    private Installed load(String id, InputStream body) throws IOException {
+        boolean replacing = registry.plugin(id).map(p -> p.state() == PluginInfo.State.ACTIVE).orElse(false);
         Path temp = Files.createTempFile(staging, id + "-", ".jar");
         try {
             copyLimited(body, temp);
@@ -168,12 +194,14 @@ public final class FilterRepository implements AutoCloseable {
         Files.deleteIfExists(pluginsDir.resolve(id + ".jar"));
         Files.deleteIfExists(suspendedMarker(id));
         catalog.removed(id);
+        audited(id, "remove", true, null);
     }
 
     /** Suspends (or resumes) every filter of a plugin; remembered across restarts. */
     public synchronized PluginInfo setSuspended(String id, boolean suspended) throws IOException {
         PluginInfo plugin = requirePlugin(id);
         if (plugin.state() != PluginInfo.State.ACTIVE) {
+            audited(id, suspended ? "suspend" : "resume", false, "plugin is " + plugin.state());
             throw new StoreException(StoreException.Kind.CONFLICT, "plugin " + id + " is " + plugin.state()
                     + (plugin.failure() == null ? "" : " (" + plugin.failure() + ")") + "; install a working JAR");
         }
@@ -184,6 +212,7 @@ public final class FilterRepository implements AutoCloseable {
             Files.deleteIfExists(suspendedMarker(id));
         }
         catalog.suspended(id, suspended);
+        audited(id, suspended ? "suspend" : "resume", true, null);
         return plugin;
     }
 

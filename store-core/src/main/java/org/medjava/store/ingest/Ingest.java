@@ -15,6 +15,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.medjava.codec.ImageFormat;
 import org.medjava.store.StoreException;
+import org.medjava.store.audit.AuditEvents;
+import org.medjava.store.audit.AuditTrail;
+import org.medjava.store.audit.Caller;
+import org.medjava.store.audit.StoredObject;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.IndexEntry;
 import org.medjava.store.index.IndexException;
@@ -35,6 +39,9 @@ import org.medjava.store.storage.StagedBody;
  *
  * <p>The files are the truth: when the index cannot be updated the write still stands, a warning says so, and
  * {@code POST /admin/index/rebuild} repairs the index from the storage. Thread-safe.
+ *
+ * <p>Every write and delete, done or refused, is recorded in the {@link AuditTrail} with the {@link Caller} the
+ * current thread serves.
  */
 public final class Ingest {
 
@@ -52,39 +59,50 @@ public final class Ingest {
         return t;
     });
 
+    /** The longest a backup's pause holds a write when the store configures none (medjava.backup.max-pause-seconds). */
+    private static final java.time.Duration DEFAULT_PAUSE = java.time.Duration.ofSeconds(30);
+
     private final ImageRepository images;
     private final DicomIndex index;
     private final UploadValidator validator;
     private final DuplicatePolicy policy;
     private final WriteBarrier barrier;
     private final StoreMetrics metrics;
+    private final AuditTrail audit;
 
     public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy) {
-        this(images, index, validator, policy, new WriteBarrier(java.time.Duration.ofSeconds(30)), StoreMetrics.NONE);
+        this(images, index, validator, policy, new WriteBarrier(DEFAULT_PAUSE), StoreMetrics.NONE, AuditTrail.NONE);
     }
 
     public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
                   StoreMetrics metrics) {
-        this(images, index, validator, policy, new WriteBarrier(java.time.Duration.ofSeconds(30)), metrics);
+        this(images, index, validator, policy, new WriteBarrier(DEFAULT_PAUSE), metrics, AuditTrail.NONE);
     }
 
     public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
                   WriteBarrier barrier) {
-        this(images, index, validator, policy, barrier, StoreMetrics.NONE);
+        this(images, index, validator, policy, barrier, StoreMetrics.NONE, AuditTrail.NONE);
+    }
+
+    public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
+                  AuditTrail audit) {
+        this(images, index, validator, policy, new WriteBarrier(DEFAULT_PAUSE), StoreMetrics.NONE, audit);
     }
 
     /**
      * @param barrier what every install and delete passes, so that a backup can pause them for its snapshot
      * @param metrics where what enters (objects, bytes) and what is refused is counted
+     * @param audit   where every write and delete, done or refused, is recorded with its caller
      */
     public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
-                  WriteBarrier barrier, StoreMetrics metrics) {
+                  WriteBarrier barrier, StoreMetrics metrics, AuditTrail audit) {
         this.images = images;
         this.index = index;
         this.validator = validator;
         this.policy = policy;
         this.barrier = barrier;
         this.metrics = metrics;
+        this.audit = audit;
     }
 
     /** The pause a backup takes for its snapshot of the objects and the index (see {@link WriteBarrier}). */
@@ -95,6 +113,11 @@ public final class Ingest {
     /** Where the store's parts report what happens (the network services report their outcomes there too). */
     public StoreMetrics metrics() {
         return metrics;
+    }
+
+    /** Where this door records what passes it; the network services record theirs there too. */
+    public AuditTrail auditTrail() {
+        return audit;
     }
 
     public DuplicatePolicy policy() {
@@ -119,21 +142,26 @@ public final class Ingest {
      */
     public ImageRepository.PutResult put(StorePath path, InputStream body, long declaredLength, String declaredType,
                                          Preconditions preconditions) throws IOException {
+        StoredObject[] what = {StoredObject.file(path.relative())};
         try {
-            ImageRepository.PutResult result = store(path, body, declaredLength, declaredType, preconditions);
+            ImageRepository.PutResult result = write(path, body, declaredLength, declaredType, preconditions, what);
             metrics.ingested(StoreMetrics.PUT, result.file().size());
+            audit.record(AuditEvents.stored(caller(), what[0], !result.created()));
             return result;
         } catch (StoreException e) {
             metrics.ingestRefused(StoreMetrics.PUT, e.kind().name().toLowerCase(java.util.Locale.ROOT));
+            audit.record(AuditEvents.storeRefused(caller(), what[0], e.kind().status >= 500, e.getMessage()));
             throw e;
         } catch (IOException | RuntimeException e) {
             metrics.ingestRefused(StoreMetrics.PUT, "failure");
+            audit.record(AuditEvents.storeRefused(caller(), what[0], true, String.valueOf(e.getMessage())));
             throw e;
         }
     }
 
-    private ImageRepository.PutResult store(StorePath path, InputStream body, long declaredLength,
-                                            String declaredType, Preconditions preconditions) throws IOException {
+    private ImageRepository.PutResult write(StorePath path, InputStream body, long declaredLength,
+                                            String declaredType, Preconditions preconditions, StoredObject[] what)
+            throws IOException {
         if (path.isRoot() || path.directory()) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "PUT needs a file path; \"" + path.relative()
                     + "\" ends with / (directories are created with the files in them)");
@@ -151,6 +179,7 @@ public final class Ingest {
                 }
             }
             ReceivedDataSet received = parse(Files.readAllBytes(staged.file()));
+            what[0] = described(path, received);
             if (!validator.surelyDecodes(received.dataSet(), transferSyntax(received))) {
                 validator.checkDicom(received.bytes());
             }
@@ -172,6 +201,21 @@ public final class Ingest {
         }
     }
 
+    /** What the audit trail names of a DICOM object: its UIDs and Patient ID, where the header has them. */
+    private static StoredObject described(StorePath path, ReceivedDataSet received) {
+        try {
+            ReceivedHeader h = received.identity();
+            return new StoredObject(path.relative(), h.studyInstanceUid(), h.sopClassUid(), h.sopInstanceUid(),
+                    h.patientId());
+        } catch (IngestFailure e) {
+            return StoredObject.file(path.relative());
+        }
+    }
+
+    private static Caller caller() {
+        return Caller.current().orElse(null);
+    }
+
     private static String transferSyntax(ReceivedDataSet received) {
         return com.pixelmed.dicom.Attribute.getSingleStringValueOrEmptyString(received.dataSet(),
                 com.pixelmed.dicom.TagFromName.TransferSyntaxUID).trim();
@@ -185,12 +229,28 @@ public final class Ingest {
      * @throws StoreException NOT_FOUND, CONFLICT (a directory that is not empty), PRECONDITION_FAILED, UNAVAILABLE
      */
     public void delete(StorePath path, Preconditions preconditions) {
+        StoredObject[] what = {StoredObject.file(path.relative())};
         try (WriteBarrier.Pass pass = barrier.pass()) {
             images.delete(path, preconditions, deleted -> {
                 if (!deleted.directory()) {
+                    what[0] = indexed(deleted.path());
                     unindex(deleted.path());
                 }
             });
+        } catch (RuntimeException e) {
+            audit.record(AuditEvents.deleted(caller(), what[0], false, String.valueOf(e.getMessage())));
+            throw e;
+        }
+        audit.record(AuditEvents.deleted(caller(), what[0], true, null));
+    }
+
+    /** The audit trail's description of a stored file, from the index (just a path when it is not DICOM). */
+    private StoredObject indexed(StorePath path) {
+        try {
+            return index.instance(path.relative()).map(i -> new StoredObject(path.relative(), i.studyInstanceUid(),
+                    i.sopClassUid(), i.sopInstanceUid(), i.patientId())).orElse(StoredObject.file(path.relative()));
+        } catch (RuntimeException e) { // the index is down: the delete goes on, the record names the path
+            return StoredObject.file(path.relative());
         }
     }
 
@@ -211,9 +271,24 @@ public final class Ingest {
      * @throws IngestFailure with the DICOM status and a reason; nothing was stored
      */
     public Ingested receive(Path staged, Expected expected) throws IngestFailure {
+        StoredObject[] what = {new StoredObject(null, null, null, null, null)};
+        try {
+            Ingested done = store(staged, expected, what);
+            audit.record(AuditEvents.stored(caller(), what[0], done.replaced()));
+            return done;
+        } catch (IngestFailure e) {
+            boolean serious = e.reason() == IngestFailure.Reason.PROCESSING_FAILURE
+                    || e.reason() == IngestFailure.Reason.OUT_OF_RESOURCES;
+            audit.record(AuditEvents.storeRefused(caller(), what[0], serious, e.getMessage()));
+            throw e;
+        }
+    }
+
+    /** Stores the object and counts what entered or why it was refused. */
+    private Ingested store(Path staged, Expected expected, StoredObject[] what) throws IngestFailure {
         try {
             long size = Files.size(staged);
-            Ingested stored = file(staged, expected);
+            Ingested stored = file(staged, expected, what);
             metrics.ingested(StoreMetrics.RECEIVE, size);
             return stored;
         } catch (IngestFailure e) {
@@ -227,12 +302,15 @@ public final class Ingest {
         }
     }
 
-    private Ingested file(Path staged, Expected expected) throws IngestFailure {
+    /** Stores the object; {@code what[0]} says what it is as soon as its header is read (for the audit trail). */
+    private Ingested file(Path staged, Expected expected, StoredObject[] what) throws IngestFailure {
         try {
             StagedBody stage = images.stage(staged);
             byte[] bytes = ReceivedDataSet.readBytes(staged, images.maxUploadBytes());
             ReceivedDataSet received = ReceivedDataSet.parse(bytes);
             ReceivedHeader header = received.identity();
+            what[0] = new StoredObject(null, header.studyInstanceUid(), header.sopClassUid(),
+                    header.sopInstanceUid(), header.patientId());
             CompletableFuture<Void> pixelsChecked = validator.surelyDecodes(received.dataSet(),
                     header.transferSyntaxUid()) ? CompletableFuture.completedFuture(null)
                     : CompletableFuture.runAsync(() -> checkPixels(bytes), VALIDATION);
@@ -242,6 +320,8 @@ public final class Ingest {
                         + header.sopClassUid() + " is not an image storage SOP class; the store keeps images");
             }
             StorePath path = ArchivePath.of(header);
+            what[0] = new StoredObject(path.relative(), header.studyInstanceUid(), header.sopClassUid(),
+                    header.sopInstanceUid(), header.patientId());
             List<String> existing = index.pathsOf(header.sopInstanceUid());
             if (!existing.isEmpty() && policy == DuplicatePolicy.REJECT) {
                 throw duplicate(header.sopInstanceUid(), existing.get(0));

@@ -1,0 +1,121 @@
+package org.medjava.store.logging;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+import java.util.Set;
+import java.util.logging.Logger;
+import org.medjava.store.audit.RotatingFile;
+
+/**
+ * The HTTP access log {@code <data-dir>/logs/access.log}, one request a line:
+ * <pre>2025-11-03T10:15:30.123+01:00 10.0.0.5 admin GET /dicomweb/studies?PatientName=***&amp;limit=20 200 5120 12</pre>
+ * time (ISO 8601 with offset), the client's address, the user ({@code -} without a login), method, path, status,
+ * bytes sent, milliseconds. What could name a patient is never written: query values are kept only for the
+ * store's own parameters ({@link #KEPT}), all others (PatientName, PatientID, any DICOM matching key) show as
+ * {@code ***}; the Patient ID segment of {@code /images/dicom/<PatientID>/…} is written as {@code *}. Writing
+ * never fails a request: trouble is reported once.
+ */
+public final class AccessLog implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(AccessLog.class.getName());
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
+
+    /** Query parameters whose values are the store's own options, never patient data. */
+    static final Set<String> KEPT = Set.of("render", "filter", "window", "region", "frame", "impl", "limit",
+            "offset", "includefield", "fuzzymatching", "orderby", "token", "accept", "quality", "viewport",
+            "annotation", "charset");
+    static final String REDACTED = "***";
+
+    private final RotatingFile file;
+    private final ZoneId zone;
+    private volatile boolean troubled;
+
+    public AccessLog(RotatingFile file) {
+        this(file, ZoneId.systemDefault());
+    }
+
+    AccessLog(RotatingFile file, ZoneId zone) {
+        this.file = file;
+        this.zone = zone;
+    }
+
+    public void record(Instant time, String address, String user, String method, String rawPath, String rawQuery,
+                       int status, long bytes, long millis) {
+        String line = line(time, address, user, method, rawPath, rawQuery, status, bytes, millis);
+        try {
+            file.writeLine(line);
+            troubled = false;
+        } catch (IOException | RuntimeException e) {
+            if (!troubled) {
+                troubled = true;
+                LOG.warning("cannot write the access log " + file.path() + " (" + e.getMessage() + ")");
+            }
+        }
+    }
+
+    String line(Instant time, String address, String user, String method, String rawPath, String rawQuery,
+                int status, long bytes, long millis) {
+        return TIME.format(time.truncatedTo(ChronoUnit.MILLIS).atZone(zone)) + ' ' + token(address) + ' '
+                + token(user) + ' ' + token(method) + ' ' + target(rawPath, rawQuery) + ' ' + status + ' '
+                + Math.max(0, bytes) + ' ' + Math.max(0, millis);
+    }
+
+    /** The path as requested (still percent-encoded) with the query's values redacted where they could be data. */
+    static String target(String rawPath, String rawQuery) {
+        String path = rawPath == null || rawPath.isEmpty() ? "/" : rawPath;
+        String lower = path.toLowerCase(Locale.ROOT);
+        int dicom = lower.indexOf("/images/dicom/");
+        if (dicom >= 0) { // /images/dicom/<PatientID>/<StudyUID>/… : the Patient ID goes
+            int start = dicom + "/images/dicom/".length();
+            int end = path.indexOf('/', start);
+            if (start < path.length() && end != start) {
+                path = path.substring(0, start) + "*" + (end < 0 ? "" : path.substring(end));
+            }
+        }
+        StringBuilder b = new StringBuilder(safe(path));
+        if (rawQuery != null && !rawQuery.isEmpty()) {
+            b.append('?');
+            String[] pairs = rawQuery.split("&");
+            for (int i = 0; i < pairs.length; i++) {
+                if (i > 0) {
+                    b.append('&');
+                }
+                int eq = pairs[i].indexOf('=');
+                String key = eq < 0 ? pairs[i] : pairs[i].substring(0, eq);
+                b.append(safe(key));
+                if (eq >= 0) {
+                    b.append('=').append(KEPT.contains(key.toLowerCase(Locale.ROOT))
+                            ? safe(pairs[i].substring(eq + 1)) : REDACTED);
+                }
+            }
+        }
+        return b.toString();
+    }
+
+    private static String token(String s) {
+        return s == null || s.isEmpty() ? "-" : safe(s);
+    }
+
+    /** Printable ASCII without spaces (others percent-encoded as UTF-8), so a line splits on spaces. */
+    static String safe(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (byte c : s.getBytes(StandardCharsets.UTF_8)) {
+            if (c > 0x20 && c < 0x7F && c != '"') {
+                b.append((char) c);
+            } else {
+                b.append('%').append(String.format("%02X", c & 0xFF));
+            }
+        }
+        return b.toString();
+    }
+
+    @Override
+    public void close() throws IOException {
+        file.close();
+    }
+}
