@@ -82,7 +82,8 @@ public final class DimseServer implements AutoCloseable {
             DicomIndex index, ImageRepository images) throws IOException {
         DimseServices services = new DimseServices(settings, ingest::newStagingFile, new StoreScp(ingest),
                 new FindScp(search, new StoredHeaders(search, index), settings.aeTitle()),
-                new RetrieveScp(search, images, settings.aeTitle(), settings.moveDestinations()));
+                new RetrieveScp(search, images, settings.aeTitle(), settings.moveDestinations(),
+                        ingest.auditTrail()));
         DimseServer server = new DimseServer(settings, services, ingest.metrics(), ingest.auditTrail());
         server.acceptor.start();
         LOG.log(Level.INFO, "DICOM service {0} listening on {1}:{2,number,#}; allowed calling AE titles: {3}",

@@ -1,5 +1,8 @@
 package org.medjava.store.dimse;
 
+import org.medjava.store.audit.AuditEvents;
+import org.medjava.store.audit.AuditTrail;
+import org.medjava.store.audit.Caller;
 import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.repo.StorePath;
 import org.medjava.store.storage.LocalCopy;
@@ -38,12 +41,15 @@ final class RetrieveScp {
     private final ImageRepository images;
     private final String aeTitle;
     private final Map<String, RemoteAe> destinations;
+    private final AuditTrail audit;
 
-    RetrieveScp(ArchiveSearch search, ImageRepository images, String aeTitle, Map<String, RemoteAe> destinations) {
+    RetrieveScp(ArchiveSearch search, ImageRepository images, String aeTitle, Map<String, RemoteAe> destinations,
+                AuditTrail audit) {
         this.search = search;
         this.images = images;
         this.aeTitle = aeTitle;
         this.destinations = destinations;
+        this.audit = audit;
     }
 
     void handle(Exchange x) throws DicomNetworkException, IOException {
@@ -66,8 +72,9 @@ final class RetrieveScp {
     private void send(Exchange x, boolean move, RemoteAe destination, List<Part10File> files, List<LocalCopy> copies)
             throws DicomNetworkException, IOException {
         int unreadable;
+        Map<String, String> keys = new HashMap<>();
         try {
-            unreadable = select(x, files, copies);
+            unreadable = select(x, files, copies, keys);
         } catch (QueryIdentifier.Invalid e) {
             x.send(x.response(e.status).errorComment(e.getMessage()).offendingElement(e.offending));
             return;
@@ -93,19 +100,25 @@ final class RetrieveScp {
                 ? StorageSender.send(destination, aeTitle, files, x.callingAe(), x.request().messageId(), pending)
                 : StorageSender.sendOn(x.association(), files, pending);
         finish(x, counts, unreadable);
+        // Instances leaving the store (PS3.15 DICOM Instances Transferred), for the AE that asked, bound as the caller
+        int failed = counts.failed() + unreadable;
+        audit.record(AuditEvents.exchanged(Caller.current().orElse(null), false,
+                move ? destination.aeTitle() : x.callingAe(), move ? destination.host() : null,
+                keys.get("StudyInstanceUID"), failed == 0, x.request().name() + " from " + x.callingAe() + ": "
+                        + counts.completed() + " sent, " + failed + " failed"));
     }
 
     /**
      * Fills {@code files} with the instances the identifier selects, read from local copies of the stored objects
-     * (kept in {@code copies} until they are sent); returns how many could not be read.
+     * (kept in {@code copies} until they are sent), and {@code uniqueKeys} with the identifier's unique keys; returns
+     * how many could not be read.
      */
-    private int select(Exchange x, List<Part10File> files, List<LocalCopy> copies) throws QueryIdentifier.Invalid, DicomException,
-            IOException, DicomNetworkException {
+    private int select(Exchange x, List<Part10File> files, List<LocalCopy> copies, Map<String, String> uniqueKeys)
+            throws QueryIdentifier.Invalid, DicomException, IOException, DicomNetworkException {
         String sopClass = x.request().sopClassUid();
         boolean patientRoot = SOPClass.isPatientRootCompositeInstanceRetrieveWithMove(sopClass)
                 || SOPClass.isPatientRootCompositeInstanceRetrieveWithGet(sopClass);
         QueryIdentifier id = QueryIdentifier.read(x.identifier(), patientRoot);
-        Map<String, String> uniqueKeys = new HashMap<>();
         for (QueryLevel level : QueryLevel.values()) {
             String value = id.query().keys().get(level.uniqueKey());
             if (level.ordinal() <= id.level().ordinal() && value != null) {

@@ -68,6 +68,8 @@ class LogsAndAuditIT {
         study = TestStudy.create(work.resolve("audit"), "AUDIT-IT", "CT_small.dcm");
         TestStudy.Instance ct = study.instances().get(0);
         storescu = Dcmtk.store(ct.storescuOptions(), ct.file()).assertOk().output();
+        java.nio.file.Files.createDirectories(work.resolve("got"));
+        Dcmtk.get(work.resolve("got"), "QueryRetrieveLevel=STUDY", "StudyInstanceUID=" + study.studyUid()).assertOk();
         Dcmtk.echo("STRANGER", PacsStore.AE); // not an allowed AE: the association is refused
     }
 
@@ -183,6 +185,15 @@ class LogsAndAuditIT {
         Document refused = find("the refused association", d -> eventId(d).equals("110114")
                 && "STRANGER".equals(requestor(d)));
         assertThat(outcome(refused)).isEqualTo("4");
+    }
+
+    @Test
+    void aRetrieveServedByTheStoreIsAuditedAsInstancesLeavingIt() throws Exception {
+        Document sent = find("the C-GET", d -> eventId(d).equals("110104") && names(d, study.studyUid())
+                && first(d, "EventIdentification").getAttribute("EventActionCode").equals("R"));
+        assertThat(requestor(sent)).isEqualTo("GETSCU");
+        assertThat(outcome(sent)).isEqualTo("0");
+        assertThat(first(sent, "EventOutcomeDescription").getTextContent()).contains("C-GET", "1 sent");
     }
 
     @Test
