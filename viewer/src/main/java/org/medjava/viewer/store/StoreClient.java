@@ -294,6 +294,58 @@ public final class StoreClient {
         }
     }
 
+    // ------------------------------------------------------------------ jobs
+
+    /**
+     * Submits a background job ({@code POST /jobs}). Refusals before queueing (400 bad parameters, 404, 413, 422)
+     * are StoreExceptions whose message is the store's explanation.
+     */
+    public Job submitJob(String kind, Map<String, String> params) throws IOException {
+        var body = JSON.createObjectNode().put("kind", kind);
+        var p = body.putObject("params");
+        params.forEach(p::put);
+        String what = "start the " + kind + " job";
+        HttpResponse<InputStream> response = send(request(URI.create(base + "/jobs")).timeout(SHORT)
+                .header("Content-Type", "application/json").header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body))).build(),
+                HttpResponse.BodyHandlers.ofInputStream(), what);
+        try (InputStream in = response.body()) {
+            try {
+                check(response.statusCode(), in, what);
+            } catch (StoreException e) {
+                int status = e.status();
+                if ((status == 400 || status == 404 || status == 413 || status == 422)
+                        && !e.serverMessage().isBlank()) {
+                    // the store's own words say what is wrong with this request; the generic upload texts do not
+                    throw new StoreException(status, "the store refused to " + what + " (" + status + "): "
+                            + e.serverMessage(), e.serverMessage());
+                }
+                throw e;
+            }
+            return Job.parse(JSON.readTree(in));
+        }
+    }
+
+    /** A job's state and progress ({@code GET /jobs/{id}}). */
+    public Job job(String id) throws IOException {
+        return Job.parse(getJson(URI.create(base + "/jobs/" + encode(id)), "read job " + id));
+    }
+
+    /**
+     * Asks the store to cancel a job ({@code DELETE /jobs/{id}}): a queued one ends CANCELLED at once, a running one
+     * at its next progress report (follow {@link #job}). 409 when it had ended already.
+     */
+    public Job cancelJob(String id) throws IOException {
+        String what = "cancel job " + id;
+        HttpResponse<InputStream> response = send(request(URI.create(base + "/jobs/" + encode(id))).timeout(SHORT)
+                .header("Accept", "application/json").DELETE().build(), HttpResponse.BodyHandlers.ofInputStream(),
+                what);
+        try (InputStream in = response.body()) {
+            check(response.statusCode(), in, what);
+            return Job.parse(JSON.readTree(in));
+        }
+    }
+
     // ------------------------------------------------------------------ plumbing
 
     private HttpRequest.Builder request(URI uri) {

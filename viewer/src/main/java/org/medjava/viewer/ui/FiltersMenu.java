@@ -20,12 +20,15 @@ final class FiltersMenu extends JMenu {
 
     private final transient FilterCatalog catalog;
     private final transient Consumer<FilterEntry> apply;
+    private final javax.swing.Action seriesJob;
     private Implementation implementation = Implementation.PARALLEL;
 
-    FiltersMenu(FilterCatalog catalog, Consumer<FilterEntry> apply) {
+    /** @param seriesJob applies the open image's chain to its whole series on the store */
+    FiltersMenu(FilterCatalog catalog, Consumer<FilterEntry> apply, javax.swing.Action seriesJob) {
         super("Filters");
         this.catalog = catalog;
         this.apply = apply;
+        this.seriesJob = seriesJob;
         setName("filtersMenu");
         setMnemonic('i');
         rebuild();
@@ -67,6 +70,10 @@ final class FiltersMenu extends JMenu {
             impl.add(item);
         }
         add(impl);
+        addSeparator();
+        JMenuItem series = new JMenuItem(seriesJob);
+        series.setName("seriesJobItem");
+        add(series);
         JMenuItem hint = new JMenuItem("Select a region (S) to filter only part of the image");
         hint.setEnabled(false);
         add(hint);

@@ -59,6 +59,7 @@ import org.medjava.viewer.image.UploadEncoder;
 import org.medjava.viewer.model.BenchmarkCsv;
 import org.medjava.viewer.model.FilterStep;
 import org.medjava.viewer.model.RecentServers;
+import org.medjava.viewer.model.SeriesJob;
 import org.medjava.viewer.model.WindowLevel;
 import org.medjava.viewer.store.Download;
 import org.medjava.viewer.store.StoreClient;
@@ -97,6 +98,8 @@ public final class ViewerFrame extends JFrame {
     private final Action redo = action("Redo", KeyEvent.VK_Y, e -> redo());
     private final Action upload = action("Upload to store…", KeyEvent.VK_U, e -> upload());
     private final Action save = action("Save as…", KeyEvent.VK_S, e -> saveLocal());
+    private final Action seriesJob = action("Apply the chain to the whole series on the store…", 0,
+            e -> applyToSeries());
     private transient StoreClient client;
     private transient ManifestFollower follower;
     private transient ImageDocument doc;
@@ -115,9 +118,12 @@ public final class ViewerFrame extends JFrame {
         renderer = new WindowRenderer(this::rendered);
         storeTree = new StoreTree(tasks, this::openStore, status::message, thumbnail);
         dicomSearch = new DicomSearchPanel(tasks, this::openStore);
-        filtersMenu = new FiltersMenu(catalog, this::applyFilter);
+        filtersMenu = new FiltersMenu(catalog, this::applyFilter, seriesJob);
         uploads = new UploadFlow(this, tasks, status, this::relogin, this::uploaded);
-        catalog.addListener(() -> SwingUtilities.invokeLater(filtersMenu::rebuild));
+        catalog.addListener(() -> SwingUtilities.invokeLater(() -> {
+            filtersMenu.rebuild();
+            updateSeriesJob(); // the store's filters may have changed
+        }));
         catalog.registry().setTiming(true);
         catalog.registry().addListener(this::timed);
         view.setListener(new ViewListener());
@@ -590,6 +596,68 @@ public final class ViewerFrame extends JFrame {
         }
     }
 
+    // ------------------------------------------------------------------ the chain over a whole series
+
+    /** The open store DICOM instance's SeriesInstanceUID, or null when the open image is not one. */
+    private String storeSeries() {
+        if (doc == null || client == null || !(doc.origin() instanceof ImageOrigin.StoreFile)
+                || !doc.image().isDicom()) {
+            return null;
+        }
+        String uid = DicomElements.value(doc.image().dicom(), "SeriesInstanceUID");
+        return uid.isBlank() ? null : uid;
+    }
+
+    /** Why the open image's chain cannot run over its series on the store now, or null. */
+    private String seriesJobProblem() {
+        if (storeSeries() == null) {
+            return "open a DICOM image from the store (with a SeriesInstanceUID) first";
+        }
+        java.util.Set<String> storeFilters = new java.util.HashSet<>();
+        catalog.entries().stream().filter(e -> e.origin() == FilterEntry.Origin.STORE && e.runnable())
+                .forEach(e -> storeFilters.add(e.id()));
+        return SeriesJob.problem(doc.state().chain(), doc.image().isGreyDicom(), storeFilters);
+    }
+
+    private void updateSeriesJob() {
+        String problem = seriesJobProblem();
+        seriesJob.setEnabled(problem == null);
+        seriesJob.putValue(Action.SHORT_DESCRIPTION, problem != null ? "Not now: " + problem
+                : "The store applies the chain to every image of this series and keeps a new derived series");
+    }
+
+    private void applyToSeries() {
+        String problem = seriesJobProblem();
+        if (problem != null) {
+            status.message("Cannot apply the chain to the series: " + problem);
+            return;
+        }
+        StoreClient c = client;
+        String uid = storeSeries();
+        var chain = doc.state().chain();
+        var d = doc.image().dicom();
+        Window window = doc.image().isGreyDicom() ? doc.window() : null;
+        Map<String, String> params = SeriesJob.params(uid, chain, window);
+        String description = DicomElements.value(d, "SeriesDescription");
+        String what = "The store applies " + chain.describe() + " to every image of series "
+                + DicomElements.value(d, "SeriesNumber") + (description.isBlank() ? "" : " (" + description + ")")
+                + ", " + uid + (window == null ? "" : ", window " + params.get("window"))
+                + ", and keeps the result as a new derived DICOM series of this study.";
+        if (Dialogs.choose(this, "Apply the chain to the whole series?", what + " It runs in the background; you can"
+                + " cancel it.", JOptionPane.QUESTION_MESSAGE, "Apply to the series", "Cancel") != 0) {
+            return;
+        }
+        status.message("Submitting the series job to the store…");
+        tasks.background(p -> c.submitJob(SeriesJob.KIND, params), job -> {
+            status.message("Series job " + job.id() + " submitted");
+            new SeriesJobDialog(this, tasks, c, job, what, this::openStore, storeTree::reveal, status::message)
+                    .follow();
+        }, e -> {
+            status.message("The series job was not started: " + e.getMessage());
+            Dialogs.error(this, "The series job was not started", e.getMessage());
+        });
+    }
+
     // ------------------------------------------------------------------ undo/redo
 
     private void undo() {
@@ -684,6 +752,7 @@ public final class ViewerFrame extends JFrame {
         redo.setEnabled(open && doc.history().canRedo());
         upload.setEnabled(open);
         save.setEnabled(open);
+        updateSeriesJob();
         presets.setEnabled(open && doc.windowLive());
         updatingControls = true;
         try {
@@ -782,6 +851,16 @@ public final class ViewerFrame extends JFrame {
 
     public boolean busy() {
         return tasks.busy();
+    }
+
+    JMenuItem seriesJobItem() {
+        for (int i = 0; i < filtersMenu.getItemCount(); i++) {
+            JMenuItem item = filtersMenu.getItem(i);
+            if (item != null && "seriesJobItem".equals(item.getName())) {
+                return item;
+            }
+        }
+        return null;
     }
 
     JMenuItem filterItem(String filterId) {

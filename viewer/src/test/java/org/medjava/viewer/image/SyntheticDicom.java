@@ -26,9 +26,20 @@ public final class SyntheticDicom {
         return ct(size, uidRoot, true);
     }
 
+    /**
+     * Instance {@code instance} (from 1) of a series of such images: the study and series of {@code uidRoot}, each
+     * instance its own SOP Instance UID and Instance Number.
+     */
+    public static byte[] seriesCt(int size, String uidRoot, int instance) {
+        return ct(size, uidRoot, uidRoot + ".3." + instance, instance, false);
+    }
+
     private static byte[] ct(int size, String uidRoot, boolean speckles) {
+        return ct(size, uidRoot, uidRoot + ".3", 1, speckles);
+    }
+
+    private static byte[] ct(int size, String uidRoot, String sop, int instanceNumber, boolean speckles) {
         ByteArrayOutputStream meta = new ByteArrayOutputStream();
-        String sop = uidRoot + ".3";
         element(meta, 0x0002, 0x0001, "OB", new byte[] {0, 1});
         element(meta, 0x0002, 0x0002, "UI", uid(CT_IMAGE));
         element(meta, 0x0002, 0x0003, "UI", uid(sop));
@@ -47,7 +58,7 @@ public final class SyntheticDicom {
         element(out, 0x0010, 0x0020, "LO", text("SYN-" + size));
         element(out, 0x0020, 0x000D, "UI", uid(uidRoot + ".1"));
         element(out, 0x0020, 0x000E, "UI", uid(uidRoot + ".2"));
-        element(out, 0x0020, 0x0013, "IS", text("1"));
+        element(out, 0x0020, 0x0013, "IS", text(Integer.toString(instanceNumber)));
         element(out, 0x0028, 0x0002, "US", le16(1));
         element(out, 0x0028, 0x0004, "CS", text("MONOCHROME2"));
         element(out, 0x0028, 0x0010, "US", le16(size));

@@ -132,4 +132,107 @@ class StoreClientIT {
         byte[] jar = admin.downloadPlugin(manifest.plugins().get(0).download());
         assertThat(org.medjava.viewer.filters.PluginVerifier.sha256(jar)).isEqualTo(manifest.plugins().get(0).sha256());
     }
+
+    // ------------------------------------------------------------------ derive-series jobs
+
+    /** Uploads a grey series of {@code count} synthetic CT images of {@code size}² under {@code dir}/. */
+    private static void uploadSeries(String dir, String uidRoot, int size, int count) throws IOException {
+        for (int n = 1; n <= count; n++) {
+            admin.put(dir + "/" + n + ".dcm", org.medjava.viewer.image.SyntheticDicom.seriesCt(size, uidRoot, n),
+                    "application/dicom", new StoreClient.Precondition.None(), Progress.NONE);
+        }
+    }
+
+    /** Polls every 100 ms until the job has ended or {@code until} holds. */
+    private static Job await(String id, java.util.function.Predicate<Job> until) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(100);
+        Job j = admin.job(id);
+        while (!j.finished() && !until.test(j) && System.nanoTime() < end) {
+            Thread.sleep(100);
+            j = admin.job(id);
+        }
+        return j;
+    }
+
+    private static org.medjava.viewer.model.FilterStep storedStep(String id, String params) {
+        return new org.medjava.viewer.model.FilterStep(id, params, null, org.medjava.filter.Implementation.PARALLEL,
+                null, true);
+    }
+
+    @Test
+    void aSeriesIsDerivedOnTheStoreAndItsFirstImageOpens() throws Exception {
+        String series = "1.2.826.0.1.3680043.9.7411";
+        uploadSeries("client-it/series-done", series, 64, 2);
+        var chain = org.medjava.viewer.model.FilterChain.EMPTY.then(storedStep("blur", "n=3"))
+                .then(storedStep("sharpen", "p=50"));
+        Map<String, String> params = org.medjava.viewer.model.SeriesJob.params(series + ".2", chain,
+                new org.medjava.codec.dicom.Window(40, 400));
+
+        Job submitted = admin.submitJob(org.medjava.viewer.model.SeriesJob.KIND, params);
+        assertThat(submitted.id()).isNotBlank();
+        assertThat(submitted.state()).isIn("QUEUED", "RUNNING", "DONE");
+        Job done = await(submitted.id(), j -> false);
+
+        assertThat(done.state()).as(done.toString()).isEqualTo("DONE");
+        assertThat(done.done()).isEqualTo(2);
+        assertThat(done.total()).isEqualTo(2);
+        Job.DerivedSeries result = done.derivedSeries();
+        assertThat(result.derived()).isEqualTo(2);
+        assertThat(result.studyInstanceUid()).isEqualTo(series + ".1");
+        assertThat(result.seriesInstanceUid()).isNotBlank().isNotEqualTo(series + ".2");
+        assertThat(result.first()).startsWith(result.directory()).endsWith(".dcm");
+        assertThat(admin.instances(result.seriesInstanceUid())).hasSize(2);
+        Download first = admin.download(result.first(), Progress.NONE);
+        var image = org.medjava.viewer.image.OpenedImage.decode(new org.medjava.viewer.image.ImageOrigin.StoreFile(
+                store.url(), result.first(), first.etag()), first.bytes());
+        assertThat(image.isGreyDicom()).as("grey stays grey").isTrue();
+        assertThat(org.medjava.codec.dicom.DicomElements.value(image.dicom(), "SeriesInstanceUID"))
+                .isEqualTo(result.seriesInstanceUid());
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void aQueuedSeriesJobIsCancelledAtOnceARunningOneAtItsNextImage() throws Exception {
+        String series = "1.2.826.0.1.3680043.9.7412";
+        uploadSeries("client-it/series-cancel", series, 128, 2);
+        // slow chains (oil paint's 16-bit histograms, the straightforward kernels) keep both of the store's workers
+        // busy, so the third job waits in the queue
+        Map<String, String> slow = Map.of("SeriesInstanceUID", series + ".2", "filter", "oil-paint:n=11", "impl",
+                "straightforward");
+        Job first = admin.submitJob("derive-series", slow);
+        Job second = admin.submitJob("derive-series", Map.of("SeriesInstanceUID", series + ".2", "filter",
+                "oil-paint:n=9", "impl", "straightforward"));
+        Job third = admin.submitJob("derive-series", Map.of("SeriesInstanceUID", series + ".2", "filter", "blur"));
+
+        Job queued = admin.cancelJob(third.id());
+        assertThat(queued.state()).as("queued: cancelled at once").isEqualTo("CANCELLED");
+
+        Job running = await(first.id(), j -> j.done() >= 1);
+        assertThat(running.state()).as(running.toString()).isEqualTo("RUNNING");
+        Job asked = admin.cancelJob(first.id());
+        assertThat(asked.cancelRequested()).isTrue();
+        admin.cancelJob(second.id());
+
+        Job cancelled = await(first.id(), j -> false);
+        assertThat(cancelled.state()).as(cancelled.toString()).isEqualTo("CANCELLED");
+        assertThat(cancelled.result()).matches("cancelled after \\d of 2; the \\d derived instances written were"
+                + " removed");
+        assertThat(await(second.id(), j -> false).state()).isEqualTo("CANCELLED");
+        assertThat(status(() -> admin.cancelJob(first.id()))).as("ended: nothing to cancel").isEqualTo(409);
+        assertThat(admin.series(series + ".1")).as("no derived series left").hasSize(1);
+    }
+
+    @Test
+    void aSeriesJobTheStoreCannotRunIsRefusedWithItsReason() throws Exception {
+        String series = "1.2.826.0.1.3680043.9.7413";
+        uploadSeries("client-it/series-refused", series, 32, 2);
+        StoreException badChain = (StoreException) org.assertj.core.api.Assertions.catchThrowable(() ->
+                admin.submitJob("derive-series", Map.of("SeriesInstanceUID", series + ".2", "filter", "blur:n=4")));
+        assertThat(badChain.status()).isEqualTo(400);
+        assertThat(badChain.serverMessage()).isNotBlank();
+        assertThat(badChain.getMessage()).contains("400").contains(badChain.serverMessage());
+        assertThat(status(() -> admin.submitJob("derive-series", Map.of("SeriesInstanceUID", "1.2.3.4.404",
+                "filter", "blur")))).isEqualTo(404);
+        assertThat(status(() -> admin.job("no-such-job"))).isEqualTo(404);
+    }
 }
