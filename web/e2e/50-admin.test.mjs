@@ -168,7 +168,12 @@ test('health and metrics at a glance', async () => {
   const page = await admin('health');
   await page.locator('[data-test=health-check]').first().waitFor();
   assert.equal(await page.locator('[data-test=health-status]').innerText(), 'UP');
-  assert.match(await page.locator('[data-test=health-check]').first().innerText(), /image-store[\s\S]*UP[\s\S]*indexedInstances/);
+  // Every check of /health is listed: the store's own, and the database, storage and free-disk checks.
+  const checks = page.locator('[data-test=health-check]');
+  assert.match(await checks.filter({ hasText: 'indexedInstances' }).first().innerText(), /image-store[\s\S]*UP[\s\S]*indexedInstances/);
+  for (const name of ['database', 'storage', 'disk-space']) {
+    assert.match(await checks.filter({ hasText: name }).first().innerText(), /UP/, `the ${name} check`);
+  }
   assert.match(await page.locator('[data-test=metric-heap]').innerText(), /JVM heap\s+[\d.]+ [KMG]iB of [\d.]+ [KMG]iB/);
   // The uploads counter is the store's own (the IT stored ~105 files by PUT).
   const metrics = await (await fetch(`${base}/metrics`)).text();
