@@ -167,6 +167,33 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.cors.origins")
     Optional<String> corsOrigins;
 
+    /** Failed password checks for one account from one address before its checks are throttled. */
+    @Inject
+    @ConfigProperty(name = "medjava.auth.max-failures", defaultValue = "5")
+    int authMaxFailures;
+
+    /** Failed password checks from one address, over all accounts, before its checks are throttled. */
+    @Inject
+    @ConfigProperty(name = "medjava.auth.max-address-failures", defaultValue = "20")
+    int authMaxAddressFailures;
+
+    /** The longest a throttled address or account waits (the delay doubles from 1 s up to this). */
+    @Inject
+    @ConfigProperty(name = "medjava.auth.max-delay-seconds", defaultValue = "300")
+    int authMaxDelaySeconds;
+
+    public int authMaxFailures() {
+        return authMaxFailures;
+    }
+
+    public int authMaxAddressFailures() {
+        return authMaxAddressFailures;
+    }
+
+    public java.time.Duration authMaxDelay() {
+        return java.time.Duration.ofSeconds(authMaxDelaySeconds);
+    }
+
     public java.time.Duration sessionIdle() {
         return java.time.Duration.ofMinutes(sessionIdleMinutes);
     }

@@ -53,6 +53,11 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
      * static files (their own login page among them; the API browser's calls are authenticated as usual), the
      * store's root, login and logout.
      */
+    /** The answers to a throttled or refused-as-busy password check (also those of POST /auth/login). */
+    public static final String THROTTLED_MESSAGE = "too many failed logins from this address: try again after "
+            + "Retry-After seconds";
+    public static final String BUSY_MESSAGE = "too many password checks at once: try again after Retry-After seconds";
+
     private static final List<String> OPEN = List.of("/health", "/metrics", "/openapi", "/viewer", "/ohif", "/api",
             "/auth/login", "/auth/logout");
 
@@ -73,6 +78,9 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
 
     @Inject
     AuditTrail audit;
+
+    @Inject
+    LoginThrottle throttle;
 
     @Inject
     AccessLog accessLog;
@@ -147,18 +155,39 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
                                        HttpMessageContext context) {
         UsernamePasswordCredential credential = parse(base64);
         if (credential != null) {
-            boolean known = users.remembers(credential.getCaller(), credential.getPassword().getValue());
-            CredentialValidationResult result = identityStores.validate(credential);
-            if (result.getStatus() == CredentialValidationResult.Status.VALID) {
+            String name = credential.getCaller();
+            boolean known = users.remembers(name, credential.getPassword().getValue());
+            LoginThrottle.Attempt<CredentialValidationResult> attempt = throttle.attempt(
+                    AccessLogFilter.address(config, request), name, known, () -> {
+                        CredentialValidationResult r = identityStores.validate(credential);
+                        return r.getStatus() == CredentialValidationResult.Status.VALID ? Optional.of(r)
+                                : Optional.empty();
+                    });
+            if (attempt.outcome() == LoginThrottle.Outcome.ACCEPTED) {
                 if (!known) { // Basic sends the password with every request: only a fresh check is a login
-                    audit.record(AuditEvents.login(caller(request, credential.getCaller()), true, null));
+                    audit.record(AuditEvents.login(caller(request, name), true, null));
                 }
-                return context.notifyContainerAboutLogin(result.getCallerPrincipal(), result.getCallerGroups());
+                return context.notifyContainerAboutLogin(attempt.value().getCallerPrincipal(),
+                        attempt.value().getCallerGroups());
+            }
+            if (attempt.outcome() != LoginThrottle.Outcome.REJECTED) {
+                return tooMany(request, response, name, attempt);
             }
         }
         audit.record(AuditEvents.login(caller(request, credential == null ? null : credential.getCaller()), false,
                 "HTTP Basic: wrong user name or password"));
         return refuse(request, response, "wrong user name or password");
+    }
+
+    /** A password check refused before hashing: 429 (throttled) or 503 (every hashing permit busy), Retry-After. */
+    private AuthenticationStatus tooMany(HttpServletRequest request, HttpServletResponse response, String name,
+                                         LoginThrottle.Attempt<?> attempt) {
+        response.setHeader("Retry-After", Long.toString(attempt.retryAfterSeconds()));
+        if (attempt.outcome() == LoginThrottle.Outcome.THROTTLED) {
+            audit.record(AuditEvents.login(caller(request, name), false, "throttled"));
+            return finish(response, 429, THROTTLED_MESSAGE);
+        }
+        return finish(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, BUSY_MESSAGE);
     }
 
     /** A request with the session cookie: a dead session is removed, a live one renewed when due. */
@@ -238,6 +267,8 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
         return switch (status) {
             case 401 -> "Unauthorized";
             case 403 -> "Forbidden";
+            case 429 -> "Too Many Requests";
+            case 503 -> "Service Unavailable";
             default -> "Error";
         };
     }

@@ -48,6 +48,7 @@ import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.repo.StorePath;
 import org.medjava.store.repo.UploadValidator;
 import org.medjava.store.security.CorsPolicy;
+import org.medjava.store.security.LoginThrottle;
 import org.medjava.store.security.PasswordHasher;
 import org.medjava.store.security.Revocations;
 import org.medjava.store.security.SessionKeys;
@@ -95,6 +96,7 @@ public class StoreAssembly {
     private DataDirectoryLock dataLock;
     private UserStore users;
     private Sessions sessions;
+    private LoginThrottle throttle;
     private CorsPolicy cors;
     private FilterRepository filters;
     private DicomIndex index;
@@ -318,6 +320,7 @@ public class StoreAssembly {
         sessions = new Sessions(key, users, revocations, config.sessionIdle(), config.sessionMax(),
                 java.time.Clock.systemUTC());
         cors = CorsPolicy.parse(config.corsOrigins());
+        throttle = LoginThrottle.of(config.authMaxFailures(), config.authMaxAddressFailures(), config.authMaxDelay());
         LOG.info("browser sessions: idle " + config.sessionIdle().toMinutes() + " min, at most "
                 + config.sessionMax().toHours() + " h; CORS: " + cors);
     }
@@ -393,6 +396,11 @@ public class StoreAssembly {
     @Produces
     public Sessions sessions() {
         return sessions;
+    }
+
+    @Produces
+    public LoginThrottle throttle() {
+        return throttle;
     }
 
     @Produces

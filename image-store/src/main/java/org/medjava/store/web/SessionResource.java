@@ -26,11 +26,13 @@ import org.medjava.store.audit.Caller;
 import org.medjava.store.logging.AccessLogFilter;
 import org.medjava.store.config.StoreConfig;
 import org.medjava.store.security.BrowserRequests;
+import org.medjava.store.security.LoginThrottle;
 import org.medjava.store.security.Role;
 import org.medjava.store.security.SessionCookie;
 import org.medjava.store.security.SessionToken;
 import org.medjava.store.security.Sessions;
 import org.medjava.store.security.StoreAuthenticationMechanism;
+import org.medjava.store.security.UserStore;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -71,6 +73,12 @@ public class SessionResource {
     @Inject
     AuditTrail audit;
 
+    @Inject
+    LoginThrottle throttle;
+
+    @Inject
+    UserStore users;
+
     @Context
     HttpServletRequest request;
 
@@ -105,6 +113,13 @@ public class SessionResource {
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "429", description = "too many failed logins from this address (for this account "
+            + "or any): wait Retry-After seconds",
+            headers = @Header(name = "Retry-After", schema = @Schema(type = SchemaType.INTEGER)),
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "Refusal")))
+    @APIResponse(responseCode = "503", description = "too many password checks at once: wait Retry-After seconds",
+            headers = @Header(name = "Retry-After", schema = @Schema(type = SchemaType.INTEGER)),
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "Refusal")))
     public Response loginForm(@FormParam("username") String username, @FormParam("password") String password,
                               @QueryParam("token") boolean token) {
         return login(username, password, token);
@@ -114,8 +129,26 @@ public class SessionResource {
         if (username == null || username.isEmpty() || password == null) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "send a username and a password");
         }
-        Optional<Sessions.Issued> issued = sessions.login(username, password.toCharArray());
-        audit.record(AuditEvents.login(Caller.account(username, AccessLogFilter.address(config, request)),
+        char[] secret = password.toCharArray();
+        String address = AccessLogFilter.address(config, request);
+        LoginThrottle.Attempt<Sessions.Issued> attempt = throttle.attempt(address, username,
+                users.remembers(username, secret), () -> sessions.login(username, secret));
+        if (attempt.outcome() == LoginThrottle.Outcome.THROTTLED || attempt.outcome() == LoginThrottle.Outcome.BUSY) {
+            boolean throttled = attempt.outcome() == LoginThrottle.Outcome.THROTTLED;
+            if (throttled) {
+                audit.record(AuditEvents.login(Caller.account(username, address), false, "throttled"));
+            }
+            int status = throttled ? 429 : 503;
+            return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).cacheControl(NO_STORE)
+                    .header("Retry-After", attempt.retryAfterSeconds())
+                    .entity(Json.createObjectBuilder().add("status", status)
+                            .add("error", throttled ? "Too Many Requests" : "Service Unavailable")
+                            .add("message", throttled ? StoreAuthenticationMechanism.THROTTLED_MESSAGE
+                                    : StoreAuthenticationMechanism.BUSY_MESSAGE).build())
+                    .build();
+        }
+        Optional<Sessions.Issued> issued = Optional.ofNullable(attempt.value());
+        audit.record(AuditEvents.login(Caller.account(username, address),
                 issued.isPresent(), "session login: wrong user name or password"));
         if (issued.isEmpty()) {
             return Response.status(Response.Status.UNAUTHORIZED).type(MediaType.APPLICATION_JSON_TYPE)

@@ -31,7 +31,7 @@ import org.medjava.store.testsupport.TrustingTls;
  * attributes, reading and writing with the cookie, logout, tampered and outdated cookies, a password change ending
  * the sessions, the answers to a page's script and to a browser navigation without a login, cross-site request
  * forgery refused, CORS for a listed origin and none for others, Bearer tokens, the Secure flag over HTTPS, and the
- * signing key surviving a restart.
+ * signing key surviving a restart; repeated wrong passwords throttled (429, Retry-After).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SessionIT {
@@ -366,6 +366,40 @@ class SessionIT {
         HttpResponse<String> me = send(request("/auth/me", cookie));
         assertThat(me.statusCode()).as(me.body()).isEqualTo(200);
         assertThat(me.body()).contains("\"user\":\"rita\"");
+    }
+
+    @Test
+    @Order(14)
+    void repeatedWrongPasswordsAreThrottledWith429EvenForTheRightOneUntilRetryAfter() throws Exception {
+        // an account of its own: its throttling must touch no other test's account
+        assertThat(admin.sendText(admin.request("/admin/users/throttled").header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"password\":\"throttled-pass-1\",\"role\":"
+                        + "\"reader\"}"))).statusCode()).isIn(201, 204);
+        for (int i = 1; i <= 5; i++) {
+            assertThat(loginJson("throttled", "guess-" + i, "").statusCode()).isEqualTo(401);
+        }
+        HttpResponse<String> refused = loginJson("throttled", "guess-6", "");
+        for (int i = 7; refused.statusCode() == 401 && i <= 9; i++) { // only a very slow machine waits out a delay
+            refused = loginJson("throttled", "guess-" + i, "");
+        }
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+
+        HttpResponse<String> right = loginJson("throttled", "throttled-pass-1", "");
+        HttpResponse<String> basic = send(HttpRequest.newBuilder(store.uri("/auth/me")).header("Authorization",
+                PayaraStore.basic("throttled", "throttled-pass-1")));
+        for (HttpResponse<String> r : List.of(right, basic)) { // both doors share the count, the right password too
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(429);
+            assertThat(r.headers().firstValue("Retry-After").orElse("")).matches("[1-9][0-9]*");
+            assertThat(r.headers().firstValue("Set-Cookie")).isEmpty();
+            assertThat(r.body()).contains("\"status\":429", "Too Many Requests");
+        }
+        // another account from the same address is not held up by this one's failures
+        assertThat(loginJson("rita", "reader-pass-1", "").statusCode()).isEqualTo(200);
+
+        Thread.sleep(Long.parseLong(right.headers().firstValue("Retry-After").orElseThrow()) * 1000 + 300);
+        HttpResponse<String> later = loginJson("throttled", "throttled-pass-1", "");
+        assertThat(later.statusCode()).as(later.body()).isEqualTo(200);
+        assertThat(loginJson("throttled", "guess-after-success", "").statusCode()).isEqualTo(401); // count reset
     }
 
     // --- helpers ------------------------------------------------------------------------------------------------

@@ -174,6 +174,27 @@ class UserStoreTest {
         assertThat(new UserStore(file()).roles()).containsOnlyKeys(name);
     }
 
+    @Test
+    void anUnknownNameIsCheckedAgainstAHashLikeAKnownOne() throws IOException {
+        writeUsers(new String[] {"alice", "uploader", "alice-password"});
+        UserStore store = new UserStore(file());
+        java.util.List<String> checked = new java.util.ArrayList<>();
+        store.verifyWith((password, hash) -> {
+            checked.add(hash);
+            return PasswordHasher.verify(password, hash);
+        });
+
+        assertThat(store.authenticate("alice", "wrong-password".toCharArray())).isEmpty();
+        assertThat(store.authenticate("nobody", "wrong-password".toCharArray())).isEmpty();
+        assertThat(store.authenticate("someone-else", "other-password".toCharArray())).isEmpty();
+
+        // one hash check each, the unknown names against the same dummy hash made with the production parameters
+        assertThat(checked).hasSize(3);
+        assertThat(checked.get(1)).isEqualTo(UserStore.UnknownUser.HASH).isEqualTo(checked.get(2))
+                .startsWith("pbkdf2-sha256$" + PasswordHasher.ITERATIONS + "$");
+        assertThat(checked.get(0)).isEqualTo(store.user("alice").orElseThrow().passwordHash());
+    }
+
     /** Writes the users file directly, with cheap hashes: each account is {name, role, password}. */
     private void writeUsers(String[]... accounts) throws IOException {
         Properties p = new Properties();
