@@ -37,6 +37,15 @@ public final class DecodeCheck {
         return keptPixels * Math.max(4, header.bytesPerPixel()) + rowBuffers;
     }
 
+    /** Refuses an image of more pixels than {@code maxPixels} (or than a raster holds), as the decoders do. */
+    public static void requireWithin(ImageHeader header, long maxPixels) throws ImageDecodeException {
+        long limit = Math.min(maxPixels, Raster.MAX_PIXELS);
+        if (header.pixels() > limit) {
+            throw new ImageDecodeException(header.format() + " " + header.width() + "x" + header.height()
+                    + " exceeds the limit of " + limit + " pixels");
+        }
+    }
+
     /**
      * Decodes {@code file} (GIF, PNG or JPEG; its first frame) through the data's end, keeping a subsample.
      *
@@ -49,11 +58,7 @@ public final class DecodeCheck {
         if (header.format() == ImageFormat.DICOM || header.format() == ImageFormat.PPM) {
             throw new ImageDecodeException(header.format() + " is not checked here; read it with its codec");
         }
-        long limit = Math.min(maxPixels, Raster.MAX_PIXELS);
-        if (header.pixels() > limit) {
-            throw new ImageDecodeException(header.format() + " " + header.width() + "x" + header.height()
-                    + " exceeds the limit of " + limit + " pixels");
-        }
+        requireWithin(header, maxPixels);
         try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
              ImageInputStream stream = ImageIO.createImageInputStream(in)) {
             Iterator<ImageReader> readers = ImageIO.getImageReaders(stream);

@@ -74,7 +74,8 @@ public record ImageHeader(ImageFormat format, long width, long height, int frame
         }
     }
 
-    static long saturatingMultiply(long a, long b) {
+    /** a x b, or Long.MAX_VALUE when the product does not fit (sizes never are negative). */
+    public static long saturatingMultiply(long a, long b) {
         long high = Math.multiplyHigh(a, b);
         long low = a * b;
         return high != 0 || low < 0 ? Long.MAX_VALUE : low;

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import org.medjava.codec.ImageCodec;
 import org.medjava.codec.ImageDecodeException;
 import org.medjava.codec.ImageFormat;
+import org.medjava.codec.ImageHeader;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.DicomImage;
 import org.medjava.filter.GrayRaster16;
@@ -17,6 +18,8 @@ import org.medjava.filter.Raster;
 import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.RegistryException;
 import org.medjava.store.StoreException;
+import org.medjava.store.memory.DecodeBudget;
+import org.medjava.store.memory.DecodeCost;
 import org.medjava.store.metrics.StoreMetrics;
 
 /**
@@ -29,6 +32,8 @@ public final class RenderService {
     private final FilterRegistry registry;
     private final long maxPixels;
     private final StoreMetrics metrics;
+    private final DecodeBudget budget;
+    private final int maxChain;
 
     public RenderService(FilterRegistry registry, long maxPixels) {
         this(registry, maxPixels, StoreMetrics.NONE);
@@ -36,9 +41,20 @@ public final class RenderService {
 
     /** @param metrics where the time of each rendering and of each filter in it is recorded */
     public RenderService(FilterRegistry registry, long maxPixels, StoreMetrics metrics) {
+        this(registry, maxPixels, metrics, DecodeBudget.UNLIMITED, RenderRequest.DEFAULT_MAX_CHAIN);
+    }
+
+    /**
+     * @param budget   what every decode takes its memory from, for as long as the rendering holds the pixels
+     * @param maxChain the most filters one request may chain (medjava.filters.max-chain)
+     */
+    public RenderService(FilterRegistry registry, long maxPixels, StoreMetrics metrics, DecodeBudget budget,
+                         int maxChain) {
         this.registry = registry;
         this.maxPixels = maxPixels;
         this.metrics = metrics;
+        this.budget = budget;
+        this.maxChain = maxChain;
     }
 
     /** @param dicom whether the stored file is DICOM (then window and frame apply) */
@@ -56,6 +72,13 @@ public final class RenderService {
      */
     public byte[] render(Path file, boolean dicom, RenderRequest request, Timings timings) throws IOException {
         validate(request);
+        try (DecodeBudget.Permit permit = admit(file, request)) {
+            return renderAdmitted(file, dicom, request, timings);
+        }
+    }
+
+    private byte[] renderAdmitted(Path file, boolean dicom, RenderRequest request, Timings timings)
+            throws IOException {
         if (request.format() == ImageFormat.DICOM) { // a derived object, made by DerivedImages
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "render=dicom is not an image rendering here;"
                     + " ask GET /images/{path}?render=dicom for a derived DICOM object");
@@ -165,6 +188,7 @@ public final class RenderService {
 
     /** Checks the request's filter chain (ids and parameters) before any image is read: 400 naming the problem. */
     public void validate(RenderRequest request) {
+        request.requireChainAtMost(maxChain);
         for (RenderRequest.FilterStep step : request.filters()) {
             try {
                 registry.validate(step.filterId(), step.params());
@@ -187,6 +211,29 @@ public final class RenderService {
     }
 
     /**
+     * Takes from the decode budget what rendering {@code file} will hold, estimated from its header: to be closed
+     * when its pixels are no longer needed. Every decode of a stored image passes here (renderings, thumbnails,
+     * derived objects).
+     *
+     * @throws StoreException 413 when the image needs more than the whole budget, 503 (with Retry-After) when the
+     *                        budget is busy, 422 when its header is damaged
+     */
+    public DecodeBudget.Permit admit(Path file, RenderRequest request) throws IOException {
+        if (budget == DecodeBudget.UNLIMITED) {
+            return () -> { };
+        }
+        ImageHeader header;
+        try {
+            header = ImageHeader.peek(file);
+        } catch (ImageDecodeException e) {
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "cannot render: " + e.getMessage(), e);
+        }
+        long cost = request.filters().isEmpty() ? DecodeCost.ofDecode(header, Files.size(file))
+                : DecodeCost.ofRender(header, Files.size(file));
+        return budget.admit(cost, "this " + header);
+    }
+
+    /**
      * A DICOM image's frame ({@code frame} from 0) in its default window, fitted into {@code maxWidth x maxHeight}
      * with its aspect ratio kept ({@link Thumbnail}), encoded as {@code format}.
      */
@@ -194,7 +241,10 @@ public final class RenderService {
             throws IOException {
         RenderRequest request = new RenderRequest(format, java.util.List.of(), null, null, frame,
                 org.medjava.filter.Implementation.OPTIMIZED);
-        Raster raster = Thumbnail.fit(decode(file, true, request), maxWidth, maxHeight);
+        Raster raster;
+        try (DecodeBudget.Permit permit = admit(file, request)) {
+            raster = Thumbnail.fit(decode(file, true, request), maxWidth, maxHeight);
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream(raster.width() * raster.height() + 1024);
         ImageCodec.write(raster, format, out);
         return out.toByteArray();
