@@ -483,4 +483,49 @@ public class StoreConfig {
     public Optional<Path> bannerFile() {
         return bannerFile.filter(s -> !s.isBlank()).map(s -> Path.of(s).toAbsolutePath().normalize());
     }
+
+    // --- memory and size limits (README "Memory and size limits") ----------------------------------------------
+
+    /** Bytes all decodes together may hold; unset: a quarter of the maximum heap. */
+    @Inject
+    @ConfigProperty(name = "medjava.memory.decode-budget-bytes")
+    Optional<Long> decodeBudgetBytes;
+
+    /** How long a decode waits for room in the budget before it is answered 503 with Retry-After. */
+    @Inject
+    @ConfigProperty(name = "medjava.memory.decode-wait-millis", defaultValue = "2000")
+    long decodeWaitMillis;
+
+    @Inject
+    @ConfigProperty(name = "medjava.filters.max-chain", defaultValue = "16")
+    int maxFilterChain;
+
+    /** Uploads at least this large (by Content-Length, or once a chunked body grows so large) count as large. */
+    @Inject
+    @ConfigProperty(name = "medjava.upload.large-bytes", defaultValue = "67108864")
+    long largeUploadBytes;
+
+    @Inject
+    @ConfigProperty(name = "medjava.upload.max-concurrent-large", defaultValue = "2")
+    int maxConcurrentLargeUploads;
+
+    public long decodeBudgetBytes() {
+        return decodeBudgetBytes.filter(b -> b > 0).orElseGet(org.medjava.store.memory.DecodeBudget::defaultCapacity);
+    }
+
+    public long decodeWaitMillis() {
+        return Math.max(0, decodeWaitMillis);
+    }
+
+    public int maxFilterChain() {
+        return Math.max(1, maxFilterChain);
+    }
+
+    public long largeUploadBytes() {
+        return Math.max(1, largeUploadBytes);
+    }
+
+    public int maxConcurrentLargeUploads() {
+        return Math.max(1, maxConcurrentLargeUploads);
+    }
 }

@@ -43,6 +43,8 @@ import org.medjava.store.scu.RemotePacs;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.IndexDatabase;
 import org.medjava.store.derive.DerivedImages;
+import org.medjava.store.memory.DecodeBudget;
+import org.medjava.store.memory.UploadSlots;
 import org.medjava.store.render.RenderService;
 import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.repo.StorePath;
@@ -107,6 +109,7 @@ public class StoreAssembly {
     private SharedState sharedState;
     private ImageRepository images;
     private RenderService renderer;
+    private UploadSlots uploadSlots;
     private DerivedImages derived;
     private Ingest ingest;
     private ArchiveSearch search;
@@ -160,8 +163,11 @@ public class StoreAssembly {
             index = new DicomIndex(database);
             images = new ImageRepository(storage, config.maxUploadBytes(),
                     clusterDatabase == null ? new LocalPathLocks() : new PostgresPathLocks(clusterDatabase), space);
-            renderer = new RenderService(filters.registry(), config.maxPixels(), metrics);
-            ingest = new Ingest(images, index, new UploadValidator(config.maxPixels()),
+            DecodeBudget decodeBudget = new DecodeBudget(config.decodeBudgetBytes(), config.decodeWaitMillis());
+            uploadSlots = new UploadSlots(config.largeUploadBytes(), config.maxConcurrentLargeUploads());
+            renderer = new RenderService(filters.registry(), config.maxPixels(), metrics, decodeBudget,
+                    config.maxFilterChain());
+            ingest = new Ingest(images, index, new UploadValidator(config.maxPixels(), decodeBudget),
                     DuplicatePolicy.parse(config.duplicatePolicy()), new WriteBarrier(config.backupMaxPause()), metrics,
                     audit);
             backup = new StoreBackup(new StoreBackup.Sources(storage, database, ingest.barrier(), data,
@@ -432,6 +438,12 @@ public class StoreAssembly {
     @Produces
     public RenderService renderer() {
         return renderer;
+    }
+
+    /** The cap on concurrent large uploads. */
+    @Produces
+    public UploadSlots uploadSlots() {
+        return uploadSlots;
     }
 
     @Produces

@@ -31,6 +31,7 @@ import org.medjava.codec.ImageFormat;
 import org.medjava.store.derive.DerivedImages;
 import org.medjava.store.render.RenderRequest;
 import org.medjava.store.ingest.Ingest;
+import org.medjava.store.memory.UploadSlots;
 import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.storage.LocalCopy;
 import org.medjava.store.repo.Preconditions;
@@ -78,6 +79,9 @@ public class ImagesResource {
 
     @Inject
     Ingest ingest;
+
+    @Inject
+    UploadSlots uploads;
 
     @Inject
     DicomIndex index;
@@ -263,8 +267,10 @@ public class ImagesResource {
                         @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch) throws IOException {
         Access.require(security, Role.UPLOADER);
         StorePath path = StorePath.parse(raw);
-        ImageRepository.PutResult result = ingest.put(path, body, length, type,
-                new Preconditions(ifMatch, ifNoneMatch));
+        ImageRepository.PutResult result;
+        try (UploadSlots.Slot slot = uploads.admit(length)) {
+            result = ingest.put(path, slot.watch(body), length, type, new Preconditions(ifMatch, ifNoneMatch));
+        }
         StoredFile stored = result.file();
         Response.ResponseBuilder response = result.created()
                 ? Response.created(PublicBase.resolve(config, uri, requestHeaders, uri.getPath(false)))

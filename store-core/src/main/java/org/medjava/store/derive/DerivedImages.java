@@ -17,6 +17,7 @@ import org.medjava.codec.dicom.DerivationCode;
 import org.medjava.codec.dicom.DerivedDicom;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.store.memory.DecodeBudget;
+import org.medjava.store.memory.SmallReads;
 import org.medjava.codec.dicom.DicomImage;
 import org.medjava.filter.Raster;
 import org.medjava.filter.runtime.FilterInfo;
@@ -109,7 +110,7 @@ public final class DerivedImages {
         long t0 = System.nanoTime();
         DicomImage image;
         try {
-            image = DicomCodec.read(Files.readAllBytes(copy), request.frame(), renderer.maxPixels());
+            image = DicomCodec.read(SmallReads.readAllBytes(copy), request.frame(), renderer.maxPixels());
         } catch (ImageDecodeException e) {
             throw new StoreException(StoreException.Kind.UNPROCESSABLE, "cannot decode " + source.relative() + ": "
                     + e.getMessage(), e);

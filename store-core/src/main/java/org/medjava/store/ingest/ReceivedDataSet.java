@@ -5,9 +5,11 @@ import com.pixelmed.dicom.DicomException;
 import com.pixelmed.dicom.DicomInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.store.memory.SmallReads;
 
 /**
  * A received Part 10 object, read from its staging file once: its bytes, and its data set parsed once (pixel data
@@ -15,26 +17,53 @@ import org.medjava.codec.dicom.DicomCodec;
  * JSON) and the check of uncompressed pixel data. Only pixel data that must be decoded to be checked (compressed, or
  * in an unusual layout) are parsed again, by the decoder.
  */
-record ReceivedDataSet(byte[] bytes, AttributeList dataSet) {
+record ReceivedDataSet(byte[] bytes, AttributeList dataSet, Path file) {
+
+    ReceivedDataSet(byte[] bytes, AttributeList dataSet) {
+        this(bytes, dataSet, null);
+    }
 
     /**
-     * The bytes of a received object.
+     * The object's bytes: those it was parsed from, else its file read now (in small pieces, see {@link SmallReads}).
+     * Only decoders need them; the checks of the header and of uncompressed pixel data do not.
+     */
+    byte[] load() throws IOException {
+        return bytes != null ? bytes : SmallReads.readAllBytes(file);
+    }
+
+    /**
+     * A received object parsed from its file as a stream, without holding the file's bytes ({@link #load} reads them
+     * if a decoder needs them).
      *
      * @param maxBytes the store's upload limit: a larger object is refused before it is read
-     * @throws IngestFailure OUT_OF_RESOURCES when over the limit, CANNOT_UNDERSTAND when not Part 10
+     * @throws IngestFailure OUT_OF_RESOURCES when over the limit, CANNOT_UNDERSTAND when not Part 10 or the data set
+     *                       does not parse to its end
      */
-    static byte[] readBytes(Path file, long maxBytes) throws IngestFailure, IOException {
+    static ReceivedDataSet read(Path file, long maxBytes) throws IngestFailure, IOException {
         long size = Files.size(file);
         if (size > maxBytes) {
             throw new IngestFailure(IngestFailure.Reason.OUT_OF_RESOURCES, "the object (" + size + " bytes) is over"
                     + " the store's upload limit of " + maxBytes + " bytes (medjava.upload.max-bytes)");
         }
-        byte[] bytes = Files.readAllBytes(file);
-        if (!DicomCodec.isDicom(bytes)) {
-            throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, bytes.length == 0 ? "the object is empty"
+        byte[] head;
+        try (InputStream in = Files.newInputStream(file)) {
+            head = in.readNBytes(132);
+        }
+        if (!DicomCodec.isDicom(head)) {
+            throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, size == 0 ? "the object is empty"
                     : "not a DICOM Part 10 object (no \"DICM\" after the 128-byte preamble)");
         }
-        return bytes;
+        AttributeList list = new AttributeList();
+        list.setDecompressPixelData(false);
+        try (DicomInputStream in = new DicomInputStream(SmallReads.open(file))) {
+            list.read(in);
+        } catch (DicomException | RuntimeException e) {
+            throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, "the data set does not parse: "
+                    + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, "the data set does not parse: " + e, e);
+        }
+        return new ReceivedDataSet(null, list, file);
     }
 
     /**

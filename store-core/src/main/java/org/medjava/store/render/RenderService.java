@@ -19,6 +19,7 @@ import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.RegistryException;
 import org.medjava.store.StoreException;
 import org.medjava.store.memory.DecodeBudget;
+import org.medjava.store.memory.SmallReads;
 import org.medjava.store.memory.DecodeCost;
 import org.medjava.store.metrics.StoreMetrics;
 
@@ -252,7 +253,7 @@ public final class RenderService {
 
     private DicomImage read(Path file, RenderRequest request) throws IOException {
         try {
-            return DicomCodec.read(Files.readAllBytes(file), request.frame(), maxPixels);
+            return DicomCodec.read(SmallReads.readAllBytes(file), request.frame(), maxPixels);
         } catch (ImageDecodeException e) {
             throw new StoreException(StoreException.Kind.UNPROCESSABLE, "cannot render: " + e.getMessage()
                     .replace(file.toString() + ": ", ""), e);

@@ -18,6 +18,7 @@ import org.medjava.codec.ImageHeader;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.UnsupportedDicomException;
 import org.medjava.store.memory.DecodeBudget;
+import org.medjava.store.memory.SmallReads;
 import org.medjava.store.memory.DecodeCost;
 
 /**
@@ -53,7 +54,7 @@ public final class UploadValidator {
     public ImageFormat validate(StorePath path, Path body, String declaredType) throws IOException {
         ImageFormat format = identify(path, body, declaredType);
         if (format == ImageFormat.DICOM) {
-            checkDicom(Files.readAllBytes(body));
+            checkDicom(SmallReads.readAllBytes(body));
         } else {
             checkImage(format, body);
         }
