@@ -32,6 +32,7 @@ final class ApiDocs {
     static final String CONFLICT = "Conflict";
     static final String PRECONDITION_FAILED = "PreconditionFailed";
     static final String TOO_LARGE = "TooLarge";
+    static final String TOO_LARGE_TO_DECODE = "TooLargeToDecode";
     static final String INSUFFICIENT_STORAGE = "InsufficientStorage";
     static final String UNSUPPORTED_MEDIA_TYPE = "UnsupportedMediaType";
     static final String RANGE_NOT_SATISFIABLE = "RangeNotSatisfiable";

@@ -142,6 +142,7 @@ public class ImagesResource {
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @APIResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE_TO_DECODE)
     @APIResponse(responseCode = "416", ref = ApiDocs.RANGE_NOT_SATISFIABLE)
     @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)

@@ -50,7 +50,8 @@ class MemoryLimitsIT {
     static void start() throws Exception {
         Path data = Files.createTempDirectory(Path.of(System.getProperty("store.war")).getParent(), "it-data-memory-");
         store = PayaraStore.named("memory").dataDir(data).heap(HEAP)
-                .property("medjava.memory.decode-budget-bytes", Long.toString(512 * MIB))
+                .property("medjava.memory.decode-budget-bytes", Long.toString(160 * MIB))
+                .property("medjava.upload.max-bytes", Long.toString(1L << 30))
                 .property("medjava.memory.decode-wait-millis", "0")
                 .property("medjava.seed.plugins", System.getProperty("store.plugins"))
                 .start();
@@ -70,7 +71,7 @@ class MemoryLimitsIT {
         HttpResponse<String> r = admin.sendText(admin.request("/images/it/memory/wide.png")
                 .header("Content-Type", "image/png").PUT(HttpRequest.BodyPublishers.ofByteArray(png)));
         assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
-        assertThat(r.body()).contains("268000000x1").contains("decode budget of 512 MiB")
+        assertThat(r.body()).contains("268000000x1").contains("decode budget of 160 MiB")
                 .contains("medjava.memory.decode-budget-bytes");
         assertThat(admin.get("/images/it/memory/wide.png").statusCode()).isEqualTo(404);
     }
@@ -87,14 +88,14 @@ class MemoryLimitsIT {
 
     @Test
     void rendersBeyondTheDecodeBudgetAre503WithRetryAfter() throws Exception {
-        // 5000 x 5000 grey: about 175 MiB to decode and filter, so two fit in the 512 MiB budget and a third does not
-        assertThat(admin.put("/images/it/memory/large.png", GeneratedPng.bytes(5000, 5000, 2)).statusCode())
+        // 4000 x 4000 grey: about 61 MiB to decode, so two renders fit in the 160 MiB budget and a third does not
+        assertThat(admin.put("/images/it/memory/large.png", GeneratedPng.bytes(4000, 4000, 2)).statusCode())
                 .isEqualTo(201);
         List<CompletableFuture<HttpResponse<String>>> renders = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             renders.add(CompletableFuture.supplyAsync(() -> {
                 try {
-                    return admin.sendText(admin.request("/images/it/memory/large.png?render=png&filter=blur%7Cblur")
+                    return admin.sendText(admin.request("/images/it/memory/large.png?render=png")
                             .timeout(java.time.Duration.ofSeconds(120)));
                 } catch (IOException | InterruptedException e) {
                     throw new IllegalStateException(e);

@@ -272,7 +272,7 @@ public final class RenderService {
             if (request.window() != null) {
                 throw new StoreException(StoreException.Kind.BAD_REQUEST, "window applies to DICOM images only");
             }
-            try (InputStream in = Files.newInputStream(file)) {
+            try (InputStream in = SmallReads.open(file)) {
                 return ImageCodec.read(in, maxPixels);
             }
         } catch (ImageDecodeException e) {
