@@ -3,6 +3,7 @@ package org.medjava.store.web;
 import org.medjava.store.query.ArchiveSearch;
 import org.medjava.store.render.RenderService;
 import org.medjava.store.ingest.Ingest;
+import org.medjava.store.memory.UploadSlots;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.config.StoreConfig;
@@ -89,6 +90,9 @@ public class DicomWebResource {
 
     @Inject
     Ingest ingest;
+
+    @Inject
+    UploadSlots uploads;
 
     @Inject
     RenderService renderer;
@@ -563,8 +567,10 @@ public class DicomWebResource {
     private Response stow(String contentType, InputStream body, String study) throws IOException {
         Access.require(security, Role.UPLOADER);
         String type = stowAnswerType();
-        StowService.Answer answer = new StowService(ingest, config.maxUploadBytes())
-                .store(contentType, body, study, urls());
+        StowService.Answer answer;
+        try (UploadSlots.Slot slot = uploads.admit(headers.getLength())) { // by Content-Length: 503 before any part
+            answer = new StowService(ingest, config.maxUploadBytes()).store(contentType, body, study, urls());
+        }
         Response.ResponseBuilder r = Response.status(answer.status()).entity(answer.json()).type(type);
         if (answer.firstFailure() != null) {
             r.header("Warning", "299 medjava \"" + answer.firstFailure().replace('"', '\'') + "\"");
