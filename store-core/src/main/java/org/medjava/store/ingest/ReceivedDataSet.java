@@ -3,7 +3,6 @@ package org.medjava.store.ingest;
 import com.pixelmed.dicom.AttributeList;
 import com.pixelmed.dicom.DicomException;
 import com.pixelmed.dicom.DicomInputStream;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -12,23 +11,16 @@ import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.store.memory.SmallReads;
 
 /**
- * A received Part 10 object, read from its staging file once: its bytes, and its data set parsed once (pixel data
- * left as encoded) for the checks against the announcement, the archive path, the index entry (columns and DICOM
- * JSON) and the check of uncompressed pixel data. Only pixel data that must be decoded to be checked (compressed, or
- * in an unusual layout) are parsed again, by the decoder.
+ * A received Part 10 object in its staging file, its data set parsed once from the file as a stream (pixel data
+ * left as encoded; the file's bytes are not held) for the checks against the announcement, the archive path, the
+ * index entry (columns and DICOM JSON) and the check of uncompressed pixel data. Only pixel data that must be decoded
+ * to be checked (compressed, or in an unusual layout) are read again, by the decoder ({@link #load}).
  */
-record ReceivedDataSet(byte[] bytes, AttributeList dataSet, Path file) {
+record ReceivedDataSet(AttributeList dataSet, Path file) {
 
-    ReceivedDataSet(byte[] bytes, AttributeList dataSet) {
-        this(bytes, dataSet, null);
-    }
-
-    /**
-     * The object's bytes: those it was parsed from, else its file read now (in small pieces, see {@link SmallReads}).
-     * Only decoders need them; the checks of the header and of uncompressed pixel data do not.
-     */
+    /** The object's bytes, read now in small pieces ({@link SmallReads}): for decoders only. */
     byte[] load() throws IOException {
-        return bytes != null ? bytes : SmallReads.readAllBytes(file);
+        return SmallReads.readAllBytes(file);
     }
 
     /**
@@ -63,7 +55,7 @@ record ReceivedDataSet(byte[] bytes, AttributeList dataSet, Path file) {
         } catch (IOException e) {
             throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, "the data set does not parse: " + e, e);
         }
-        return new ReceivedDataSet(null, list, file);
+        return new ReceivedDataSet(list, file);
     }
 
     /**
@@ -73,24 +65,5 @@ record ReceivedDataSet(byte[] bytes, AttributeList dataSet, Path file) {
      */
     ReceivedHeader identity() throws IngestFailure {
         return ReceivedHeader.of(dataSet);
-    }
-
-    /**
-     * Parses a Part 10 object.
-     *
-     * @throws IngestFailure CANNOT_UNDERSTAND when the data set does not parse to its end
-     */
-    static ReceivedDataSet parse(byte[] bytes) throws IngestFailure {
-        AttributeList list = new AttributeList();
-        list.setDecompressPixelData(false);
-        try (DicomInputStream in = new DicomInputStream(new ByteArrayInputStream(bytes))) {
-            list.read(in);
-        } catch (DicomException | RuntimeException e) {
-            throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, "the data set does not parse: "
-                    + e.getMessage(), e);
-        } catch (IOException e) {
-            throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, "the data set does not parse: " + e, e);
-        }
-        return new ReceivedDataSet(bytes, list);
     }
 }
