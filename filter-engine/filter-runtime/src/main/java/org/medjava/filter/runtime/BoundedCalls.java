@@ -87,12 +87,12 @@ final class BoundedCalls implements AutoCloseable {
             plugin.release();
             throw new RegistryException.CallCancelledException(filterId + ": " + control.cancelReason());
         }
-        if (!pool.tryAcquire()) {
+        long deadline = deadline(callLimits, control);
+        if (!acquire(pool, callLimits, deadline)) {
             plugin.release();
             throw new RegistryException.BusyException("all " + callLimits.maxConcurrent() + " filter slots are busy;"
                     + " try again in a moment", 1);
         }
-        long deadline = deadline(callLimits, control);
         RunningCall call = new RunningCall(filterId);
         AtomicBoolean permitHeld = new AtomicBoolean(true);
         Future<T> future;
@@ -189,6 +189,23 @@ final class BoundedCalls implements AutoCloseable {
         return call.cause() == RunningCall.Cause.DEADLINE
                 ? new RegistryException.DeadlineExceededException(reason)
                 : new RegistryException.CallCancelledException(reason);
+    }
+
+    /** A slot, waited for at most the queue wait and never past the deadline; false when none came. */
+    private static boolean acquire(Semaphore pool, CallLimits limits, long deadline) {
+        if (pool.tryAcquire()) {
+            return true;
+        }
+        long wait = Math.min(CallControl.saturatedNanos(limits.queueWait()), deadline - System.nanoTime());
+        if (wait <= 0) {
+            return false;
+        }
+        try {
+            return pool.tryAcquire(wait, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private static long deadline(CallLimits limits, CallControl control) {

@@ -10,13 +10,20 @@ import java.time.Duration;
  * @param deadline      the most any call may take (a caller may ask for less with {@link CallControl}); null for none
  * @param grace         how long a cancelled call has to stop (at its next {@code Cancellation.check()}) before its
  *                      plugin is quarantined and its thread abandoned
+ * @param queueWait     how long a call may wait for a free slot before it is refused (zero: refused at once), so a
+ *                      short burst queues instead of failing
  */
-public record CallLimits(int maxConcurrent, Duration deadline, Duration grace) {
+public record CallLimits(int maxConcurrent, Duration deadline, Duration grace, Duration queueWait) {
 
-    /** For embedded hosts (viewer, CLI): twice as many calls as cores, no deadline, 2 s of grace. */
+    /** For embedded hosts (viewer, CLI): twice as many calls as cores, no deadline, 2 s of grace, 5 s queue. */
     public static CallLimits defaults() {
         return new CallLimits(Math.max(2, 2 * Runtime.getRuntime().availableProcessors()), null,
-                Duration.ofSeconds(2));
+                Duration.ofSeconds(2), Duration.ofSeconds(5));
+    }
+
+    /** Limits whose full pool refuses at once. */
+    public CallLimits(int maxConcurrent, Duration deadline, Duration grace) {
+        this(maxConcurrent, deadline, grace, Duration.ZERO);
     }
 
     public CallLimits {
@@ -28,6 +35,9 @@ public record CallLimits(int maxConcurrent, Duration deadline, Duration grace) {
         }
         if (grace == null || grace.isNegative()) {
             throw new IllegalArgumentException("grace must be zero or positive: " + grace);
+        }
+        if (queueWait == null || queueWait.isNegative()) {
+            throw new IllegalArgumentException("queueWait must be zero or positive: " + queueWait);
         }
     }
 }

@@ -125,6 +125,23 @@ class FilterCallLimitsTest {
     }
 
     @Test
+    void aCallQueuesForASlotUpToTheQueueWait() throws Exception {
+        registry.setLimits(new CallLimits(1, Duration.ofSeconds(30), Duration.ofMillis(300), Duration.ofSeconds(20)));
+        CallControl first = CallControl.unlimited();
+        Future<?> a = callers.submit(() -> apply("wait", first));
+        awaitSlotsTaken(1);
+        Future<Raster> queued = callers.submit(() -> apply("fill", CallControl.unlimited()));
+        Thread.sleep(100);
+        assertThat(queued).isNotDone();
+
+        first.cancel("done waiting");
+
+        assertThat(queued.get(10, TimeUnit.SECONDS).rgbAt(0, 0) & 0xFF).isEqualTo(7);
+        assertThatThrownBy(() -> a.get(5, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(RegistryException.CallCancelledException.class);
+    }
+
+    @Test
     void removingAPluginCancelsItsCallsInFlight() throws Exception {
         Future<?> call = callers.submit(() -> apply("wait", CallControl.unlimited()));
         awaitSlotsTaken(1);
