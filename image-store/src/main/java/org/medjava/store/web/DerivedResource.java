@@ -65,6 +65,12 @@ public class DerivedResource {
     @Context
     UriInfo uri;
 
+    @Context
+    jakarta.servlet.http.HttpServletRequest servletRequest;
+
+    @jakarta.inject.Inject
+    org.medjava.store.config.StoreConfig config;
+
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
@@ -102,7 +108,9 @@ public class DerivedResource {
         if (body.filters() != null && !body.filters().isEmpty()) {
             query.put("filter", new ArrayList<>(body.filters()));
         }
-        Ingested stored = derived.derive(StorePath.parse(body.source()), RenderRequest.parse(query));
+        RenderRequest render = RenderRequest.parse(query);
+        Ingested stored = FilterRuns.run(servletRequest, uri.getQueryParameters(), config,
+                () -> derived.derive(StorePath.parse(body.source()), render));
         String path = stored.path().relative();
         return Response.created(uri.getBaseUriBuilder().path("images").path(path).build())
                 .entity(Json.createObjectBuilder().add("path", path).add("studyUid", stored.studyInstanceUid())

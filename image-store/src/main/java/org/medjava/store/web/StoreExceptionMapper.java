@@ -35,6 +35,9 @@ public class StoreExceptionMapper implements ExceptionMapper<StoreException> {
         Response.ResponseBuilder response = Response.status(e.kind().status)
                 .type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(Map.of("status", e.kind().status, "error", reason, "message", e.getMessage()));
+        if (e instanceof org.medjava.store.render.FilterTimeException t && t.retryAfterSeconds() != null) {
+            response.header("Retry-After", t.retryAfterSeconds());
+        }
         if (e.kind() == StoreException.Kind.UNAUTHORIZED) {
             // no Basic challenge for a page's script: the browser would open its own login prompt
             response.header("WWW-Authenticate", headers == null ? BrowserRequests.BASIC_CHALLENGE
