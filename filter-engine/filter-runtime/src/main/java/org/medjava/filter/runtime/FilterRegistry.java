@@ -33,8 +33,8 @@ import org.medjava.filter.UnsupportedDataException;
  * runs. Each plugin JAR gets its own class loader (over a private copy of the JAR, parent = filter-api's loader).
  *
  * <p>Hosts name filters by id and never hold plugin objects; {@link #apply} returns a fresh raster. Replacing a
- * plugin swaps in the new version atomically: calls already running finish on the old version, which is then
- * finalized and its loader closed. A new version that fails to load leaves the old one active. A plugin that
+ * plugin swaps in the new version atomically: calls already running on the old version are cancelled (they stop at
+ * their next row), then it is finalized and its loader closed. A new version that fails to load leaves the old one active. A plugin that
  * throws while filtering is marked FAILED with the reason; other plugins are unaffected. Mutations are serialized;
  * {@code apply} takes no lock.
  *
