@@ -147,8 +147,14 @@ final class BoundedCalls implements AutoCloseable {
                     wait = Math.min(POLL_NANOS, deadline - now);
                 }
                 try {
-                    // a result that arrives just after a cancellation is still good: return it
-                    return future.get(Math.min(wait, POLL_NANOS), TimeUnit.NANOSECONDS);
+                    T result = future.get(Math.min(wait, POLL_NANOS), TimeUnit.NANOSECONDS);
+                    if (call.token.isCancelled() && call.cause() != RunningCall.Cause.PLUGIN_GONE) {
+                        // the caller has given up on it, and it may be partial (a filter that swallowed
+                        // FilterCancelledException). A version replaced mid-call that did not check finished
+                        // its work: that result stands, as it did before cancellation existed.
+                        throw cancelled(call);
+                    }
+                    return result;
                 } catch (TimeoutException e) {
                     // look at the deadline and the token again
                 } catch (InterruptedException e) {

@@ -68,6 +68,18 @@ class FilterCallLimitsTest {
     }
 
     @Test
+    void aFilterThatSwallowsTheCancellationAndReturnsGetsNoResultOut() throws Exception {
+        String swallow = "try { while (true) { Cancellation.check(); try { Thread.sleep(5); }"
+                + " catch (InterruptedException ie) { } } } catch (FilterCancelledException swallowed) { }";
+        registry.load("sloppy", TestPlugins.fillJar(dir.resolve("sloppy.jar"), "sloppy", "half", 3, swallow),
+                Map.of());
+
+        assertThatThrownBy(() -> apply("half", new CallControl(Duration.ofMillis(200))))
+                .isInstanceOf(RegistryException.DeadlineExceededException.class);
+        assertThat(registry.plugin("sloppy").orElseThrow().state()).isEqualTo(PluginInfo.State.ACTIVE);
+    }
+
+    @Test
     void theRegistryDeadlineCapsWhatACallerAsks() {
         registry.setLimits(new CallLimits(2, Duration.ofMillis(200), Duration.ofMillis(300)));
 
