@@ -19,6 +19,17 @@ public final class FilterCallScope implements AutoCloseable {
         CURRENT.set(control);
     }
 
+    /** How long a background job's filter call waits for a free slot: a job would rather wait than fail. */
+    public static final java.time.Duration JOB_SLOT_WAIT = java.time.Duration.ofMinutes(2);
+
+    /**
+     * For background jobs: each call under the registry's deadline, waiting up to {@link #JOB_SLOT_WAIT} for a
+     * slot where a request would be refused with 503 after a short wait.
+     */
+    public static FilterCallScope forJob() {
+        return bind(new CallControl(null, JOB_SLOT_WAIT));
+    }
+
     /** Binds {@code control} to this thread until {@link #close()}. */
     public static FilterCallScope bind(CallControl control) {
         return new FilterCallScope(control);

@@ -87,12 +87,14 @@ final class BoundedCalls implements AutoCloseable {
             plugin.release();
             throw new RegistryException.CallCancelledException(filterId + ": " + control.cancelReason());
         }
-        long deadline = deadline(callLimits, control);
-        if (!acquire(pool, callLimits, deadline)) {
+        // waiting for a slot counts against the caller's own timeout, not against the registry's deadline
+        if (!acquire(pool, control.slotWait() != null ? control.slotWait() : callLimits.queueWait(),
+                control.deadlineNanos())) {
             plugin.release();
             throw new RegistryException.BusyException("all " + callLimits.maxConcurrent() + " filter slots are busy;"
                     + " try again in a moment", 1);
         }
+        long deadline = deadline(callLimits, control);
         RunningCall call = new RunningCall(filterId);
         AtomicBoolean permitHeld = new AtomicBoolean(true);
         Future<T> future;
@@ -197,12 +199,15 @@ final class BoundedCalls implements AutoCloseable {
                 : new RegistryException.CallCancelledException(reason);
     }
 
-    /** A slot, waited for at most the queue wait and never past the deadline; false when none came. */
-    private static boolean acquire(Semaphore pool, CallLimits limits, long deadline) {
+    /** A slot, waited for at most {@code queueWait} and never past {@code deadline}; false when none came. */
+    private static boolean acquire(Semaphore pool, java.time.Duration queueWait, long deadline) {
         if (pool.tryAcquire()) {
             return true;
         }
-        long wait = Math.min(CallControl.saturatedNanos(limits.queueWait()), deadline - System.nanoTime());
+        long wait = CallControl.saturatedNanos(queueWait);
+        if (deadline != Long.MAX_VALUE) {
+            wait = Math.min(wait, deadline - System.nanoTime());
+        }
         if (wait <= 0) {
             return false;
         }

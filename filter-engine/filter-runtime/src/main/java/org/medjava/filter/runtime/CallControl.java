@@ -12,15 +12,29 @@ import org.medjava.filter.Cancellation;
 public final class CallControl {
     private final long deadlineNanos;
     private final Duration timeout;
+    private final Duration slotWait;
     private volatile String cancelled;
     private volatile Cancellation.Token running;
 
     /** @param timeout the most the calls may take from now; null for no limit beyond the registry's */
     public CallControl(Duration timeout) {
+        this(timeout, null);
+    }
+
+    /**
+     * @param timeout  as {@link #CallControl(Duration)}
+     * @param slotWait how long a call may wait for a free slot instead of {@link CallLimits#queueWait()} (a
+     *                 background job that would rather wait than fail); null for the registry's
+     */
+    public CallControl(Duration timeout, Duration slotWait) {
         if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
             throw new IllegalArgumentException("a filter call timeout must be positive: " + timeout);
         }
+        if (slotWait != null && slotWait.isNegative()) {
+            throw new IllegalArgumentException("a slot wait cannot be negative: " + slotWait);
+        }
         this.timeout = timeout;
+        this.slotWait = slotWait;
         this.deadlineNanos = timeout == null ? Long.MAX_VALUE : System.nanoTime() + saturatedNanos(timeout);
     }
 
@@ -58,6 +72,11 @@ public final class CallControl {
     /** The timeout asked, or null. */
     public Duration timeout() {
         return timeout;
+    }
+
+    /** The slot wait asked, or null for the registry's. */
+    public Duration slotWait() {
+        return slotWait;
     }
 
     long deadlineNanos() {

@@ -154,6 +154,25 @@ class FilterCallLimitsTest {
     }
 
     @Test
+    void aCallerMayWaitLongerForASlotThanTheRegistryQueues() throws Exception {
+        registry.setLimits(new CallLimits(1, Duration.ofSeconds(30), Duration.ofMillis(300))); // no queue
+        CallControl first = CallControl.unlimited();
+        Future<?> a = callers.submit(() -> apply("wait", first));
+        awaitSlotsTaken(1);
+        assertThatThrownBy(() -> apply("fill", CallControl.unlimited()))
+                .isInstanceOf(RegistryException.BusyException.class);
+        Future<Raster> patient = callers.submit(() -> apply("fill", new CallControl(null, Duration.ofSeconds(20))));
+        Thread.sleep(100);
+        assertThat(patient).isNotDone();
+
+        first.cancel("done waiting");
+
+        assertThat(patient.get(10, TimeUnit.SECONDS).rgbAt(0, 0) & 0xFF).isEqualTo(7);
+        assertThatThrownBy(() -> a.get(5, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(RegistryException.CallCancelledException.class);
+    }
+
+    @Test
     void removingAPluginCancelsItsCallsInFlight() throws Exception {
         Future<?> call = callers.submit(() -> apply("wait", CallControl.unlimited()));
         awaitSlotsTaken(1);
