@@ -77,6 +77,7 @@ public class DerivedResource {
     @Operation(summary = "Store a filtered image as a derived DICOM object (uploader role)", description = "The new "
             + "object refers to its source, has new series and instance UIDs, and holds the filtered stored values at "
             + "the source's depth (the window is only its default presentation). " + ApiDocs.RENDER_RULES)
+    @org.eclipse.microprofile.openapi.annotations.parameters.Parameter(ref = "timeout")
     @RequestBody(required = true, content = @Content(mediaType = ApiDocs.JSON,
             schema = @Schema(ref = "Derivation")))
     @APIResponse(responseCode = "201", description = "stored; Location is its URL under /images/",
