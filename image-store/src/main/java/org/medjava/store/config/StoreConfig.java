@@ -470,6 +470,27 @@ public class StoreConfig {
         return duplicatePolicy;
     }
 
+    // --- filter deadlines (issue 15, bounded work) --------------------------------------------------------------
+
+    @Inject
+    @ConfigProperty(name = "medjava.filters.deadline-seconds", defaultValue = "30")
+    int filterDeadlineSeconds;
+
+    /** 0: as many as the machine has cores. */
+    @Inject
+    @ConfigProperty(name = "medjava.filters.max-concurrent", defaultValue = "0")
+    int filterMaxConcurrent;
+
+    /** The most a chain of filter calls may take; a request's {@code timeout=} may ask for less. At least 1. */
+    public int filterDeadlineSeconds() {
+        return Math.max(1, filterDeadlineSeconds);
+    }
+
+    /** Filter calls that may run at once (each may use every core); the next waits briefly, then gets 503. */
+    public int filterMaxConcurrent() {
+        return filterMaxConcurrent > 0 ? filterMaxConcurrent : Runtime.getRuntime().availableProcessors();
+    }
+
     // --- start-up banner (lifecycle) ----------------------------------------------------------------------------
 
     /**

@@ -88,6 +88,10 @@ public class StoreAssembly {
 
     private static final Logger LOG = Logger.getLogger(StoreAssembly.class.getName());
     static final String SEEDED_MARKER = ".seeded";
+    /** How long a cancelled filter call has to stop before its plugin is quarantined. */
+    static final java.time.Duration FILTER_GRACE = java.time.Duration.ofSeconds(2);
+    /** How long a filter call waits for a free slot before 503: a short burst queues instead of failing. */
+    static final java.time.Duration FILTER_QUEUE_WAIT = java.time.Duration.ofSeconds(2);
 
     @Inject
     StoreConfig config;
@@ -153,6 +157,8 @@ public class StoreAssembly {
             filters = new FilterRepository(config.pluginsDir(), data.resolve("work/registry"),
                     config.maxPluginBytes(), space);
             filters.auditTo(audit);
+            filters.registry().setLimits(new org.medjava.filter.runtime.CallLimits(config.filterMaxConcurrent(),
+                    java.time.Duration.ofSeconds(config.filterDeadlineSeconds()), FILTER_GRACE, FILTER_QUEUE_WAIT));
             if (firstStart && config.seedPlugins().isPresent()) {
                 Seeder.seedPlugins(config.seedPlugins().get(), config.pluginsDir());
             }

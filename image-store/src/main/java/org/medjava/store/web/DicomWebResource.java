@@ -115,6 +115,9 @@ public class DicomWebResource {
     @Context
     Request httpRequest;
 
+    @Context
+    jakarta.servlet.http.HttpServletRequest servletRequest;
+
     /** Rendered images and thumbnails: kept by the client, revalidated by entity tag (they may hold patient data). */
     private static final CacheControl CACHE = CacheControl.valueOf("private, no-cache");
 
@@ -386,6 +389,7 @@ public class DicomWebResource {
     @Parameter(ref = "filter")
     @Parameter(ref = "region")
     @Parameter(ref = "impl")
+    @Parameter(ref = "timeout")
     @Parameter(ref = "If-None-Match")
     @APIResponse(responseCode = "200", description = "the image (ETag; Cache-Control: private, no-cache)", content = {
             @Content(mediaType = ApiDocs.JPEG, schema = @Schema(ref = "Binary")),
@@ -411,6 +415,7 @@ public class DicomWebResource {
     @Parameter(ref = "filter")
     @Parameter(ref = "region")
     @Parameter(ref = "impl")
+    @Parameter(ref = "timeout")
     @Parameter(ref = "If-None-Match")
     @APIResponse(responseCode = "200", description = "the image (ETag; Cache-Control: private, no-cache)", content = {
             @Content(mediaType = ApiDocs.JPEG, schema = @Schema(ref = "Binary")),
@@ -668,7 +673,13 @@ public class DicomWebResource {
         if (notModified != null) {
             return notModified.header(HttpHeaders.VARY, HttpHeaders.ACCEPT).cacheControl(CACHE).build();
         }
-        return Response.ok(image.maker().make(), image.contentType()).tag(tag).cacheControl(CACHE)
+        byte[] made;
+        try {
+            made = FilterRuns.run(servletRequest, uri.getQueryParameters(), config, () -> image.maker().make());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return Response.ok(made, image.contentType()).tag(tag).cacheControl(CACHE)
                 .header(HttpHeaders.VARY, HttpHeaders.ACCEPT).build();
     }
 }

@@ -104,6 +104,9 @@ public class ImagesResource {
     @Context
     SecurityContext security;
 
+    @Context
+    jakarta.servlet.http.HttpServletRequest servletRequest;
+
     @GET
     @Operation(summary = "Listing of the store's top directory")
     @APIResponse(responseCode = "200", description = "a directory listing (JSON for Accept: application/json, else HTML)",
@@ -127,6 +130,7 @@ public class ImagesResource {
     @Parameter(ref = "region")
     @Parameter(ref = "frame")
     @Parameter(ref = "impl")
+    @Parameter(ref = "timeout")
     @Parameter(name = "Range", in = ParameterIn.HEADER, description = "one byte range of a file (e.g. bytes=0-1023)")
     @Parameter(ref = "If-None-Match")
     @APIResponse(responseCode = "200", description = "the file as stored (its own Content-Type; ETag, Last-Modified, "
@@ -165,7 +169,7 @@ public class ImagesResource {
             throw new StoreException(StoreException.Kind.NOT_FOUND, path.relative() + " is a file, not a directory");
         }
         if (uri.getQueryParameters().containsKey("render")) {
-            return render(file, request);
+            return FilterRuns.run(servletRequest, uri.getQueryParameters(), config, () -> render(file, request));
         }
         return download(file, request, headers);
     }

@@ -27,6 +27,10 @@ import org.medjava.store.metrics.StoreMetrics;
  * Server-side rendering: decode a stored image, run a filter chain through the registry, encode as PNG, GIF or JPEG.
  * Grey DICOM is filtered on its stored values, then windowed; everything else is windowed (DICOM colour ignores
  * windows) or decoded to 8-bit RGB, then filtered (see {@link #render(Path, boolean, RenderRequest, Timings)}). The chain is validated before the image is read, so a typo costs nothing.
+ *
+ * <p>Every filter call runs on the registry's bounded pool under its deadline and the {@link FilterCallScope}
+ * bound to the calling thread (a request's {@code timeout=}, a cancel when its client hangs up): 503 when every
+ * slot is busy (with Retry-After) or the deadline passed, 409 when the plugin went away during the call.
  */
 public final class RenderService {
 
@@ -138,7 +142,7 @@ public final class RenderService {
         for (RenderRequest.FilterStep step : request.filters()) {
             GrayRaster16 in = raster;
             raster = call(step, request, () -> registry.apply(step.filterId(), in, request.region(), step.params(),
-                    request.implementation()));
+                    request.implementation(), FilterCallScope.current()));
         }
         return image.withStoredValues(raster);
     }
@@ -283,7 +287,7 @@ public final class RenderService {
 
     private Raster apply(RenderRequest.FilterStep step, Raster raster, RenderRequest request) {
         return call(step, request, () -> registry.apply(step.filterId(), raster, request.region(), step.params(),
-                request.implementation()));
+                request.implementation(), FilterCallScope.current()));
     }
 
     /** A registry call, timed when it succeeds, its failures as the store's statuses. */
@@ -299,6 +303,18 @@ public final class RenderService {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage()); // removed since validation
         } catch (RegistryException.FilterUnavailableException e) {
             throw new StoreException(StoreException.Kind.CONFLICT, e.getMessage());
+        } catch (RegistryException.BusyException e) {
+            metrics.filterRefused(step.filterId(), "busy");
+            throw new FilterTimeException("every filter slot is busy (medjava.filters.max-concurrent); try again in "
+                    + e.retryAfterSeconds() + " s", e.retryAfterSeconds(), e);
+        } catch (RegistryException.DeadlineExceededException e) {
+            metrics.filterRefused(step.filterId(), "deadline");
+            throw new FilterTimeException("filtering stopped: " + e.getMessage() + " (the deadline is "
+                    + "medjava.filters.deadline-seconds, or less with timeout=); ask for a smaller region or a "
+                    + "cheaper chain", null, e);
+        } catch (RegistryException.CallCancelledException e) {
+            throw new StoreException(StoreException.Kind.CONFLICT, "filtering stopped: " + e.getMessage()
+                    + "; try again", e);
         } catch (RegistryException.FilterFailedException e) {
             throw new StoreException(StoreException.Kind.UNPROCESSABLE, "filter " + step.filterId() + " failed: "
                     + e.getMessage(), e);
