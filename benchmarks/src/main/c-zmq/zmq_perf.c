@@ -2,6 +2,7 @@
  * zmq_perf - libzmq's local_lat/remote_lat and local_thr/remote_thr in one program, over every size of a plan.
  *
  *   zmq_perf local_lat|remote_lat|local_thr|remote_thr ENDPOINT PLAN TIMEOUT_SECONDS
+ *   zmq_perf version        prints libzmq's version
  *
  * As ØMQ's perf tools: latency with REQ (remote, connects) against REP (local, binds), measured by the remote end;
  * throughput with PUSH (remote) into PULL (local), measured by the receiving local end from its first message to
@@ -51,8 +52,14 @@ int main(int argc, char **argv)
     int lat;
     int i;
     char endpoint[1024];
+    if (argc == 2 && strcmp(argv[1], "version") == 0) {
+        int major, minor, patch;
+        zmq_version(&major, &minor, &patch);
+        printf("%d.%d.%d\n", major, minor, patch);
+        return 0;
+    }
     if (argc != 5) {
-        fprintf(stderr, "usage: zmq_perf local_lat|remote_lat|local_thr|remote_thr ENDPOINT PLAN TIMEOUT\n");
+        fprintf(stderr, "usage: zmq_perf version | zmq_perf local_lat|remote_lat|local_thr|remote_thr ENDPOINT PLAN TIMEOUT\n");
         return 2;
     }
     local = strncmp(argv[1], "local_", 6) == 0;

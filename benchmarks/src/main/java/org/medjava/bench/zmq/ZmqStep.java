@@ -26,6 +26,8 @@ public final class ZmqStep {
     public static final String HEADER = "impl,transport,test,size,run,count,seconds";
     public static final String CSV = "zmq.csv";
     public static final String NOTES = "zmq-notes.txt";
+    /** libzmq's version as {@code zmq_perf version} reports it (absent without libzmq). */
+    public static final String LIBZMQ_VERSION = "zmq-libzmq-version.txt";
 
     /** One implementation of the message pattern, and how to start its processes. */
     public enum Mechanism {
@@ -96,6 +98,10 @@ public final class ZmqStep {
             }
         }
         notes.forEach(n -> console.println("zmq: " + n));
+        if (mechanisms.contains(Mechanism.LIBZMQ)) {
+            Files.writeString(rawDir.resolve(LIBZMQ_VERSION), org.medjava.bench.run.Processes.output(
+                    List.of(Mechanism.LIBZMQ.program().toString(), "version")).trim());
+        }
         console.printf(Locale.ROOT, "zmq: %s × tcp, ipc × latency, throughput; sizes %s; %d run(s)...%n",
                 String.join(", ", mechanisms.stream().map(Mechanism::id).toArray(String[]::new)),
                 MessagingPlan.SIZES, plan.runs());
