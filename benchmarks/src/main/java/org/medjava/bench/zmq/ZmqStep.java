@@ -120,8 +120,12 @@ public final class ZmqStep {
                                     : "ipc://" + sockets.resolve("p" + (pair++) + ".ipc");
                             PerfPlan p = test.equals("lat") ? plan.latency() : plan.throughput();
                             List<String> results;
+                            long pairStart = System.nanoTime();
                             try {
                                 results = runPair(m, test, endpoint, p, plan.timeoutSeconds());
+                                console.printf(Locale.ROOT, "  run %d/%d %s %s %s: %.1f s%n", run + 1, plan.runs(),
+                                        transport, test.equals("lat") ? "latency" : "throughput", m.id(),
+                                        (System.nanoTime() - pairStart) / 1e9);
                             } catch (IOException e) { // the other pairs still run; the step fails at the end
                                 failures.add(e.getMessage());
                                 console.println("zmq: " + e.getMessage());
