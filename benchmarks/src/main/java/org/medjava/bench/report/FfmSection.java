@@ -64,6 +64,7 @@ final class FfmSection {
         List<String> checks = Csv.read(raw.resolve(FfmStep.CHECK)).stream()
                 .map(r -> r.get("op") + " at " + r.get("size") + " on JDK " + r.get("jdk") + ": FFM output "
                         + (r.get("result").equals("identical") ? "identical to JNI's, byte for byte" : "DIFFERS from JNI's"))
+                .distinct() // one line per fork
                 .collect(java.util.stream.Collectors.toList());
         List<String> notes = Files.isRegularFile(raw.resolve(FfmStep.NOTES))
                 ? Files.readAllLines(raw.resolve(FfmStep.NOTES)) : List.of();
@@ -199,8 +200,9 @@ final class FfmSection {
                 double k = copy.get().ns() / pinned.get().ns();
                 v.add(String.format(Locale.ROOT, "Verdict, the frame: handing a %s frame (%.0f MB) to C by copying it "
                         + "in and out takes %s through JNI (%.1f GB/s of copying both ways) against %s in place, "
-                        + "%.0f× as much: the old advice, never copy pixel arrays across the native interface, %s. "
-                        + "In place, FFM ÷ JNI is %s; off the heap, %s.", ImageSize.parse(big).label(), bytes / 1e6,
+                        + "%,.0f× as much: the old advice, never copy pixel arrays across the native interface, %s. "
+                        + "In place, FFM ÷ JNI is %s (a critical downcall makes no thread-state transition; JNI's "
+                        + "GetPrimitiveArrayCritical and every JNI call do); off the heap, %s.", ImageSize.parse(big).label(), bytes / 1e6,
                         time(copy.get().ns()), 2 * bytes / copy.get().ns(), time(pinned.get().ns()), k,
                         k >= 10 ? "still holds" : "matters less than it did", ratio("passPinned", big),
                         ratio("passOffHeap", big)));

@@ -112,7 +112,7 @@ class Issue20SectionsTest {
                 "| empty call | – | 20.0 ns (19.0 ns–21.0 ns) | 20.0 ns (19.0 ns–21.0 ns) | 10.0 ns (9.50 ns–10.5 ns) | 0.50 |",
                 "(FFM ÷ JNI = 0.50: FFM is cheaper)",
                 "never copy pixel arrays across the native interface, still holds",
-                "In place, FFM ÷ JNI is 0.30; off the heap, 0.50",
+                "In place, FFM ÷ JNI is 0.30 (a critical downcall", "off the heap, 0.50",
                 "(FFM ÷ JNI = 1.00): the way of calling does not show",
                 "blur at 4096² on JDK 25.0.3: FFM output identical to JNI's, byte for byte");
         assertThat(Files.readString(out.resolve("charts/ffm-frames.svg")))
