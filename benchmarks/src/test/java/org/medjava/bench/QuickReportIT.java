@@ -21,6 +21,7 @@ import javax.imageio.ImageIO;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.medjava.bench.report.Csv;
 import org.medjava.bench.run.RunPlan;
 import org.medjava.bench.variant.JavaFilters;
@@ -37,6 +38,7 @@ class QuickReportIT {
     private static Path out;
 
     @BeforeAll
+    @Timeout(value = 9, unit = TimeUnit.MINUTES) // the run itself may take 8 (JUnit's default here is 2)
     static void runQuickBenchmarks() throws Exception {
         Path jar = Path.of(System.getProperty("benchmarks.jar"));
         assertThat(jar).isRegularFile();
