@@ -91,7 +91,8 @@ public class UploadsResource {
     @SecurityRequirement(name = ApiDocs.SESSION)
     @Operation(summary = "Create a resumable upload (uploader role)", description = RULES + " Upload-Metadata "
             + "(base64 values) names the target path under /images/ (path), the object's SHA-256 in hex (sha256, or "
-            + "Repr-Digest: sha-256=:base64: instead) and optionally its type (filetype). The length is checked "
+            + "Repr-Digest: sha-256=:base64: instead), optionally its type (filetype) and if-none-match * (store "
+            + "only where no file is: else 412 when it is complete, as a PUT with If-None-Match: *). The length is checked "
             + "against medjava.upload.max-bytes before a byte is sent (413). The body must be empty.")
     @Parameter(name = TusHeaders.TUS_RESUMABLE, in = ParameterIn.HEADER, required = true, description = TUS_VERSION)
     @Parameter(name = TusHeaders.UPLOAD_LENGTH, in = ParameterIn.HEADER, required = true,
@@ -140,7 +141,8 @@ public class UploadsResource {
         }
         String type = meta.getOrDefault("filetype", meta.get("contentType"));
         ResumableUploads.Upload upload = uploads.create(StorePath.parse(target), bytes,
-                TusHeaders.sha256(meta, reprDigest), type == null || type.isBlank() ? null : type, user());
+                TusHeaders.sha256(meta, reprDigest), type == null || type.isBlank() ? null : type, user(),
+                "*".equals(meta.get("if-none-match")));
         return tus(Response.created(PublicBase.resolve(config, uri, requestHeaders, "uploads/" + upload.id())))
                 .header(TusHeaders.UPLOAD_OFFSET, upload.offset())
                 .header(TusHeaders.UPLOAD_EXPIRES, TusHeaders.httpDate(upload.expires()))

@@ -37,12 +37,16 @@ import org.medjava.store.testsupport.TestStudy;
  * cut off mid-chunk on a raw socket (and, while it hangs, a second PATCH locked out), resumed with HEAD + PATCH; the
  * stored object equals the source byte for byte and is indexed. A wrong SHA-256 stores nothing, a wrong chunk
  * checksum is 460, limits are checked at creation, and an interrupted upload expires and is cleaned (the store runs
- * with an 18 s expiry). A restart between chunks is covered by ResumableUploadsTest (state on disk), not here.
+ * with a 60 s expiry). A restart between chunks is covered by ResumableUploadsTest (state on disk), not here.
  */
 @Timeout(300)
 class UploadsIT {
 
     private static final int CHUNK = 8 << 20;
+    /** 60 s: long enough for the gaps between chunks on a busy machine, short enough to see an upload expire. */
+    private static final String EXPIRY_HOURS = Double.toString(60 / 3600.0);
+    private static String abandoned;
+    private static byte[] abandonedPng;
     private static PayaraStore store;
     private static StoreClient admin;
 
@@ -51,9 +55,13 @@ class UploadsIT {
     static void start() throws Exception {
         store = PayaraStore.named("uploads")
                 .property("medjava.upload.max-bytes", Long.toString(64L << 20))
-                .property("medjava.upload.resumable-expiry-hours", "0.005")
+                .property("medjava.upload.resumable-expiry-hours", EXPIRY_HOURS)
                 .start();
         admin = StoreClient.admin(store);
+        // Abandoned at once: by the time its test runs, the others have used most of its expiry.
+        abandonedPng = GeneratedPng.bytes(40, 30, 8);
+        abandoned = create("resumable/abandoned.png", abandonedPng.length, sha256Hex(abandonedPng));
+        assertThat(patch(abandoned, 0, Arrays.copyOf(abandonedPng, 10), null).statusCode()).isEqualTo(204);
     }
 
     @AfterAll
@@ -150,20 +158,19 @@ class UploadsIT {
 
     @Test
     void anInterruptedUploadExpiresAndIsCleanedAndTerminationRemovesOne() throws Exception {
-        byte[] png = GeneratedPng.bytes(40, 30, 8);
-        String abandoned = create("resumable/abandoned.png", png.length, sha256Hex(png));
-        assertThat(patch(abandoned, 0, Arrays.copyOf(png, 10), null).statusCode()).isEqualTo(204);
-        HttpResponse<String> status = head(abandoned);
-        assertThat(status.headers().firstValue("Upload-Offset")).hasValue("10");
-        assertThat(status.headers().firstValue("Upload-Expires")).get().asString().endsWith("GMT");
-
+        byte[] png = abandonedPng;
         String terminated = create("resumable/terminated.png", png.length, sha256Hex(png));
+        assertThat(patch(terminated, 0, Arrays.copyOf(png, 10), null).statusCode()).isEqualTo(204);
+        HttpResponse<String> status = head(terminated);
+        assertThat(status.headers().firstValue("Upload-Offset")).hasValue("10");
+        assertThat(status.headers().firstValue("Upload-Length")).hasValue(Integer.toString(png.length));
+        assertThat(status.headers().firstValue("Upload-Expires")).get().asString().endsWith("GMT");
         HttpResponse<String> deleted = admin.sendText(admin.request("/uploads/" + terminated)
                 .header("Tus-Resumable", "1.0.0").DELETE());
         assertThat(deleted.statusCode()).isEqualTo(204);
         assertThat(head(terminated).statusCode()).isEqualTo(404);
 
-        long deadline = System.nanoTime() + 60_000_000_000L; // expiry 18 s, cleaned every 1.8 s
+        long deadline = System.nanoTime() + 150_000_000_000L; // expiry 60 s, cleaned every 6 s
         while (uploadFiles().stream().anyMatch(f -> f.startsWith(abandoned)) && System.nanoTime() < deadline) {
             Thread.sleep(500);
         }

@@ -80,7 +80,7 @@ public final class ResumableUploads {
 
     /** What a client may know of an upload: where it will be stored, how much of it the store holds, until when. */
     public record Upload(String id, StorePath target, long length, String sha256, String contentType, String owner,
-                         long offset, Instant expires) {
+                         long offset, Instant expires, boolean createOnly) {
         public boolean complete() {
             return offset == length;
         }
@@ -169,6 +169,15 @@ public final class ResumableUploads {
      */
     public Upload create(StorePath target, long length, String sha256, String contentType, String owner)
             throws IOException {
+        return create(target, length, sha256, contentType, owner, false);
+    }
+
+    /**
+     * @param createOnly store the object only where no file is (as a PUT with If-None-Match: *): else 412 when it is
+     *                   complete, and the upload is discarded
+     */
+    public Upload create(StorePath target, long length, String sha256, String contentType, String owner,
+                         boolean createOnly) throws IOException {
         if (target.isRoot() || target.directory()) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "an upload needs a file path; \""
                     + target.relative() + "\" ends with / (directories are created with the files in them)");
@@ -177,8 +186,8 @@ public final class ResumableUploads {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "Upload-Length must be a number of bytes");
         }
         if (length > ingest.maxBytes()) {
-            throw new StoreException(StoreException.Kind.TOO_LARGE, "the object has " + length + " bytes, more than"
-                    + " the store accepts (" + ingest.maxBytes() + " bytes, medjava.upload.max-bytes)");
+            throw new StoreException(StoreException.Kind.TOO_LARGE, "the object (" + length + " bytes) is over the"
+                    + " store's upload limit of " + ingest.maxBytes() + " bytes (medjava.upload.max-bytes)");
         }
         String digest = sha256 == null ? "" : sha256.toLowerCase(Locale.ROOT);
         if (!SHA256_HEX.matcher(digest).matches()) {
@@ -199,6 +208,7 @@ public final class ResumableUploads {
         info.setProperty("owner", owner == null ? "" : owner);
         info.setProperty("contentType", contentType == null ? "" : contentType);
         info.setProperty("created", Long.toString(clock.millis()));
+        info.setProperty("createOnly", Boolean.toString(createOnly));
         Path temp = dir.resolve(id + ".tmp");
         try (OutputStream out = Files.newOutputStream(temp)) {
             info.store(out, "a resumable upload (tus); the bytes received are in " + id + PART);
@@ -336,7 +346,8 @@ public final class ResumableUploads {
         }
         try (InputStream in = Files.newInputStream(part)) {
             ImageRepository.PutResult stored = ingest.put(upload.target(), in, upload.length(),
-                    upload.contentType().isEmpty() ? null : upload.contentType(), Preconditions.NONE);
+                    upload.contentType().isEmpty() ? null : upload.contentType(),
+                    upload.createOnly() ? new Preconditions(null, "*") : Preconditions.NONE);
             remove(upload.id());
             return stored;
         } catch (StoreException e) {
@@ -448,7 +459,8 @@ public final class ResumableUploads {
         Instant expires = (last.isAfter(created) ? last : created).plus(expiry);
         return java.util.Optional.of(new Upload(id, StorePath.parse(info.getProperty("target")),
                 Long.parseLong(info.getProperty("length")), info.getProperty("sha256"),
-                info.getProperty("contentType", ""), info.getProperty("owner", ""), offset, expires));
+                info.getProperty("contentType", ""), info.getProperty("owner", ""), offset, expires,
+                Boolean.parseBoolean(info.getProperty("createOnly", "false"))));
     }
 
     /** The info goes first: without it the part file is an orphan, removed at the next start. */

@@ -206,6 +206,20 @@ class ResumableUploadsTest {
     }
 
     @Test
+    void createOnlyKeepsAFileAlreadyAtThePathAsAPutWithIfNoneMatchDoes() throws Exception {
+        ResumableUploads uploads = uploads();
+        append(uploads, create(uploads, object).id(), object, 0, object.length);
+        byte[] other = Files.readAllBytes(TestDicom.ct().patient("RU2", "Other^Test").writeTo(dir.resolve("o.dcm")));
+        String id = uploads.create(TARGET, other.length, sha256Hex(other), null, "alice", true).id();
+
+        assertThatThrownBy(() -> append(uploads, id, other, 0, other.length))
+                .isInstanceOfSatisfying(StoreException.class,
+                        e -> assertThat(e.kind()).isEqualTo(StoreException.Kind.PRECONDITION_FAILED));
+        assertThat(Files.readAllBytes(storage.root().resolve(TARGET.relative()))).isEqualTo(object);
+        assertThat(uploadFiles()).isEmpty();
+    }
+
+    @Test
     void creationChecksTheLimitTheDigestAndThePathUpFront() throws Exception {
         ResumableUploads uploads = uploads();
         String sha = sha256Hex(object);
