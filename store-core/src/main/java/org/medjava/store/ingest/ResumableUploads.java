@@ -297,7 +297,8 @@ public final class ResumableUploads {
             long received = 0;
             boolean complete = false;
             try {
-                for (int n; (n = body.read(buffer, 0, (int) Math.min(buffer.length, room - received + 1))) >= 0; ) {
+                for (int n; (n = read(body, buffer, (int) Math.min(buffer.length, room - received + 1), offset
+                        + received, checksum != null)) >= 0; ) {
                     if (received + n > room) {
                         channel.truncate(offset);
                         channel.force(true);
@@ -324,6 +325,20 @@ public final class ResumableUploads {
                         + checksum.algorithm() + " in Upload-Checksum; it was discarded, the upload stays at offset "
                         + offset);
             }
+        }
+    }
+
+    /**
+     * Reads the body; a connection that breaks off is the client's matter, not the store's trouble: BAD_REQUEST (the
+     * client is usually gone; the log gets one line, not a stack trace).
+     */
+    private static int read(InputStream body, byte[] buffer, int max, long at, boolean checked) {
+        try {
+            return body.read(buffer, 0, max);
+        } catch (IOException e) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, "the chunk broke off at byte " + at + " ("
+                    + e.getClass().getSimpleName() + "); " + (checked ? "it carried a checksum, so none of it was"
+                    + " kept" : "what arrived was kept") + ": ask HEAD for the offset and send on from there", e);
         }
     }
 

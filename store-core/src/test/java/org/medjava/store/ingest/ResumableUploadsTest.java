@@ -163,13 +163,17 @@ class ResumableUploadsTest {
         String id = create(uploads, object).id();
 
         assertThatThrownBy(() -> uploads.append(id, "alice", 0, breaksOffAfter(object, 0, 700), 2000, null))
-                .isInstanceOf(IOException.class);
+                .isInstanceOfSatisfying(StoreException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(StoreException.Kind.BAD_REQUEST);
+                    assertThat(e.getMessage()).contains("broke off at byte 700", "what arrived was kept");
+                });
         assertThat(uploads.status(id, "alice").offset()).isEqualTo(700);
 
         byte[] chunk = Arrays.copyOfRange(object, 700, 2700);
         assertThatThrownBy(() -> uploads.append(id, "alice", 700, breaksOffAfter(object, 700, 1500), 2000,
                 ResumableUploads.ChunkChecksum.parse("sha256 " + base64("SHA-256", chunk))))
-                .isInstanceOf(IOException.class);
+                .isInstanceOfSatisfying(StoreException.class,
+                        e -> assertThat(e.getMessage()).contains("none of it was kept"));
         assertThat(uploads.status(id, "alice").offset()).isEqualTo(700);
 
         ResumableUploads.Appended done = append(uploads, id, object, 700, object.length);
