@@ -1,5 +1,7 @@
 // Helpers shared by the viewer's browser tests (10–39): opening the viewer on a fixture, reading its overlays and
 // state, mouse gestures. Not a test file itself (no .test.mjs).
+import { randomBytes } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 import { base, fixtures } from './harness.mjs';
 
 /** An instance of the mixed study by sample file name, e.g. 'CT_small.dcm'. */
@@ -58,4 +60,33 @@ export async function position(page) {
 export async function waitPosition(page, index, timeout = 20_000) {
   await page.waitForFunction((i) => new RegExp(`\\(${i} / \\d+\\)`).test(document.querySelector('[data-test=overlay-position]')?.textContent ?? ''),
     index, { timeout });
+}
+
+/** A PNG of random RGB noise, stored without compression: width × height × 3 bytes and a little more. */
+export function noisePng(width, height) {
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) randomBytes(width * 3).copy(raw, y * (width * 3 + 1) + 1);
+  const chunk = (type, data) => {
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    out.write(type, 4, 'latin1');
+    data.copy(out, 8);
+    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw, { level: 0 })), chunk('IEND', Buffer.alloc(0))]);
+}
+
+function crc32(bytes) {
+  let c = ~0;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xEDB88320 & -(c & 1));
+  }
+  return ~c >>> 0;
 }

@@ -12,8 +12,9 @@ const settings = { mode: 'put', directory: `uploads/${new Date().toISOString().s
 const STATES = ['waiting', 'sending', 'stored', 'refused', 'skipped', 'failed', 'cancelled'];
 const WORDS = { waiting: 'waiting', sending: 'sending', stored: 'stored', refused: 'refused', skipped: 'not sent',
   failed: 'failed', cancelled: 'cancelled' };
-const RESUME_NOTE = 'Each file goes to the store in one request; a file whose upload breaks off is sent again from '
-  + 'its start. Resumable uploads of large files will come once the store offers them (it does not yet).';
+const RESUME_NOTE = 'Files up to 8 MiB go in one request (sent again from the start if it breaks off); larger ones '
+  + 'as resumable uploads in 4 MiB chunks, checked by their SHA-256: a dropped connection costs one chunk, and sending '
+  + 'goes on by itself where the store got to.';
 
 window.addEventListener('beforeunload', (e) => {
   if (queue.busy) e.preventDefault();

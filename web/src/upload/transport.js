@@ -5,6 +5,7 @@
 //                             (dicom/{PatientID}/{study}/{series}/{instance}.dcm), duplicates refused
 // Each answers { status, outcome: 'stored'|'refused'|'failed', reason, href?, study? }.
 import { errorFrom } from '../api.js';
+import { RESUMABLE_THRESHOLD, resumableFile } from './resumable.js';
 
 /** The request itself; rejects with an AbortError when `signal` fires. */
 function send({ method, url, headers, body, onProgress, signal }) {
@@ -36,6 +37,7 @@ export function imagesUrl(path) {
  * The body goes as application/octet-stream: the store identifies it by content and checks the name's extension.
  */
 export async function putFile(path, file, { replace = false, onProgress, signal } = {}) {
+  if (file.size > RESUMABLE_THRESHOLD) return putResumably(path, file, { replace, onProgress, signal });
   const headers = { 'Content-Type': 'application/octet-stream', 'X-Requested-With': 'MedJava' };
   if (!replace) headers['If-None-Match'] = '*';
   const r = await send({ method: 'PUT', url: imagesUrl(path), headers, body: file, onProgress, signal });
@@ -47,6 +49,33 @@ export async function putFile(path, file, { replace = false, onProgress, signal 
       + '(tick "Replace files that exist" to overwrite)' };
   }
   return failure(r);
+}
+
+/**
+ * A large file as a resumable upload (resumable.js): the same answers as putFile. Without `replace`, a file at the
+ * path is found with a HEAD before the file is hashed and sent (and the store checks again when it is complete).
+ */
+async function putResumably(path, file, { replace, onProgress, signal }) {
+  if (!replace) {
+    const there = await send({ method: 'HEAD', url: imagesUrl(path), headers: { 'X-Requested-With': 'MedJava' },
+      body: null, signal });
+    if (there.status === 200) return exists();
+  }
+  return resumableFile(path, file, { replace, onProgress, signal, send,
+    ok: () => ({ status: 204, outcome: 'stored', href: imagesUrl(path) }),
+    failure: (r) => {
+      if (r.status === 412) return exists();
+      if (r.status === 460) {
+        return { status: 460, outcome: 'failed', reason: `${errorFrom(r.status, r.text).message} (the file changed `
+          + 'while it was sent, or was damaged on the way; nothing was stored)' };
+      }
+      return failure(r);
+    } });
+}
+
+function exists() {
+  return { status: 412, outcome: 'refused', reason: 'a file is stored at this path already; kept as it was '
+    + '(tick "Replace files that exist" to overwrite)' };
 }
 
 /** STOW-RS with one instance per request, so that each file has its own progress and its own answer. */

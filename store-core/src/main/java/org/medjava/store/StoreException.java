@@ -12,7 +12,13 @@ public class StoreException extends RuntimeException {
         PRECONDITION_FAILED(412), TOO_LARGE(413), UNSUPPORTED_MEDIA_TYPE(415), RANGE_NOT_SATISFIABLE(416),
         UNPROCESSABLE(422), BAD_GATEWAY(502), UNAVAILABLE(503),
         /** The disk that writes land on is (nearly) full: writes are refused, reads go on. */
-        INSUFFICIENT_STORAGE(507);
+        INSUFFICIENT_STORAGE(507),
+        /** A resumable upload that expired (tus 1.0). */
+        GONE(410),
+        /** A resumable upload that another request is appending to right now (tus 1.0). */
+        LOCKED(423),
+        /** A resumable upload's chunk or whole object does not match the checksum its client sent (tus 1.0: 460). */
+        CHECKSUM_MISMATCH(460);
 
         public final int status;
 

@@ -27,6 +27,11 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.plugin.max-bytes", defaultValue = "16777216")
     long maxPluginBytes;
 
+    /** How long a resumable upload (tus, /uploads) lives after its last chunk before it is removed. */
+    @Inject
+    @ConfigProperty(name = "medjava.upload.resumable-expiry-hours", defaultValue = "24")
+    double resumableExpiryHours;
+
     @Inject
     @ConfigProperty(name = "medjava.images.max-pixels", defaultValue = "268435456")
     long maxPixels;
@@ -548,5 +553,14 @@ public class StoreConfig {
 
     public int maxConcurrentLargeUploads() {
         return Math.max(1, maxConcurrentLargeUploads);
+    }
+
+    /** medjava.upload.resumable-expiry-hours (fractions allowed: tests use seconds' worth). */
+    public java.time.Duration resumableUploadExpiry() {
+        if (!(resumableExpiryHours > 0)) {
+            throw new IllegalArgumentException("medjava.upload.resumable-expiry-hours must be above 0, not "
+                    + resumableExpiryHours);
+        }
+        return java.time.Duration.ofMillis(Math.round(resumableExpiryHours * 3_600_000));
     }
 }

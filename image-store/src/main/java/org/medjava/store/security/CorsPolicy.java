@@ -17,11 +17,14 @@ public final class CorsPolicy {
     static final String ALLOW_METHODS = "GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS";
     static final String ANONYMOUS_METHODS = "GET, HEAD, OPTIONS";
     static final String ALLOW_HEADERS = "Authorization, Content-Type, Accept, Accept-Language, Content-Language,"
-            + " If-Match, If-None-Match, If-Modified-Since, If-Range, Range, X-Requested-With, Cache-Control";
+            + " If-Match, If-None-Match, If-Modified-Since, If-Range, Range, X-Requested-With, Cache-Control"
+            + ", Tus-Resumable, Upload-Length, Upload-Offset, Upload-Metadata, Upload-Checksum, Repr-Digest";
     static final String ANONYMOUS_HEADERS = "Content-Type, Accept, Accept-Language, Content-Language, If-Match,"
             + " If-None-Match, If-Modified-Since, If-Range, Range, X-Requested-With, Cache-Control";
     static final String EXPOSE_HEADERS = "ETag, Location, Content-Location, Content-Range, Content-Length,"
-            + " Content-Disposition, Content-Type, Accept-Ranges, Last-Modified, Warning, WWW-Authenticate";
+            + " Content-Disposition, Content-Type, Accept-Ranges, Last-Modified, Warning, WWW-Authenticate"
+            + ", Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm, Upload-Offset,"
+            + " Upload-Length, Upload-Expires";
     static final String MAX_AGE = "600";
 
     private final Set<String> origins;

@@ -36,6 +36,7 @@ import org.medjava.store.dimse.DimseServer;
 import org.medjava.store.filters.FilterRepository;
 import org.medjava.store.backup.StoreBackup;
 import org.medjava.store.ingest.Ingest;
+import org.medjava.store.ingest.ResumableUploads;
 import org.medjava.store.ingest.WriteBarrier;
 import org.medjava.store.ingest.DuplicatePolicy;
 import org.medjava.store.query.ArchiveSearch;
@@ -124,6 +125,8 @@ public class StoreAssembly {
     private ServerLog serverLog;
     private AccessLog accessLog;
     private AuditLog audit;
+    private ResumableUploads uploads;
+    private java.util.concurrent.ScheduledExecutorService uploadCleaner;
 
     /** Builds everything when the application starts rather than on the first request. */
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
@@ -179,6 +182,7 @@ public class StoreAssembly {
             backup = new StoreBackup(new StoreBackup.Sources(storage, database, ingest.barrier(), data,
                     sharedState == null ? data.resolve(StoreBackup.ACCOUNTS_FILE) : null, config.pluginsDir()));
             derived = new DerivedImages(images, renderer, filters.registry(), ingest);
+            startResumableUploads(data);
             search = new ArchiveSearch(index);
             int seeded = 0;
             if (firstStart && config.seedImages().isPresent()) {
@@ -337,8 +341,31 @@ public class StoreAssembly {
                 + config.sessionMax().toHours() + " h; CORS: " + cors);
     }
 
+    /**
+     * tus uploads keep their partial data in {@code work/uploads} (local to this node, also with S3 storage); expired
+     * ones are removed now and then every tenth of the expiry (at most hourly).
+     */
+    private void startResumableUploads(Path data) throws IOException {
+        Duration expiry = config.resumableUploadExpiry();
+        // A large object's chunks and its final ingest count against the same cap as a large PUT.
+        ResumableUploads.Admission admission = bytes -> uploadSlots.admit(bytes)::close;
+        uploads = new ResumableUploads(data.resolve("work/uploads"), ingest, expiry, java.time.Clock.systemUTC(),
+                admission);
+        long every = Math.max(1000, Math.min(Duration.ofHours(1).toMillis(), expiry.toMillis() / 10));
+        uploadCleaner = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "resumable-upload-cleaner");
+            t.setDaemon(true);
+            return t;
+        });
+        uploadCleaner.scheduleWithFixedDelay(uploads::clean, every, every,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
     @PreDestroy
     void stop() {
+        if (uploadCleaner != null) {
+            uploadCleaner.shutdownNow();
+        }
         if (jobs != null) {
             jobs.close();
         }
@@ -455,6 +482,11 @@ public class StoreAssembly {
     @Produces
     public Ingest ingest() {
         return ingest;
+    }
+
+    @Produces
+    public ResumableUploads uploads() {
+        return uploads;
     }
 
     @Produces

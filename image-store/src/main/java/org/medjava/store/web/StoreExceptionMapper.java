@@ -33,7 +33,9 @@ public class StoreExceptionMapper implements ExceptionMapper<StoreException> {
                 "{0} {1}", new Object[] {e.kind().status, e.getMessage()});
         Response.StatusType status = Response.Status.fromStatusCode(e.kind().status);
         String reason = status != null ? status.getReasonPhrase()
-                : e.kind() == StoreException.Kind.INSUFFICIENT_STORAGE ? "Insufficient Storage" : "Unprocessable Content";
+                : e.kind() == StoreException.Kind.INSUFFICIENT_STORAGE ? "Insufficient Storage"
+                : e.kind() == StoreException.Kind.LOCKED ? "Locked"
+                : e.kind() == StoreException.Kind.CHECKSUM_MISMATCH ? "Checksum Mismatch" : "Unprocessable Content";
         Response.ResponseBuilder response = Response.status(e.kind().status)
                 .type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(Map.of("status", e.kind().status, "error", reason, "message", e.getMessage()));

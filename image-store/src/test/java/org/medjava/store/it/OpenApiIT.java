@@ -42,7 +42,7 @@ class OpenApiIT {
     /** The JAX-RS resources (the ArchUnit ModuleBoundariesTest keeps every one in org.medjava.store.web). */
     static final List<String> RESOURCES = List.of("AdminResource", "DerivedResource", "DicomWebResource",
             "FiltersResource", "ImagesResource", "IndexResource", "JobsResource", "PacsResource", "RootResource",
-            "SessionResource", "WebAppResource");
+            "SessionResource", "UploadsResource", "WebAppResource");
 
     /** Schemas of JSON bodies and the Java records behind them. */
     static final Map<String, String> RECORD_SCHEMAS = Map.ofEntries(
@@ -65,7 +65,7 @@ class OpenApiIT {
             Map.entry("Listing", "org.medjava.store.web.DirectoryView$Listing"),
             Map.entry("ListingEntry", "org.medjava.store.web.DirectoryView$Entry"));
 
-    static final Set<String> METHODS = Set.of("get", "put", "post", "delete");
+    static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options");
     static final Pattern REGEX_TEMPLATE = Pattern.compile("\\{\\s*([A-Za-z0-9_]+)\\s*:[^}]*}");
 
     static StoreClient anonymous;
@@ -91,7 +91,9 @@ class OpenApiIT {
             for (Method m : resource.getDeclaredMethods()) {
                 String verb = m.isAnnotationPresent(GET.class) ? "get" : m.isAnnotationPresent(PUT.class) ? "put"
                         : m.isAnnotationPresent(POST.class) ? "post" : m.isAnnotationPresent(DELETE.class)
-                        ? "delete" : null;
+                        ? "delete" : m.isAnnotationPresent(jakarta.ws.rs.PATCH.class) ? "patch"
+                        : m.isAnnotationPresent(jakarta.ws.rs.HEAD.class) ? "head"
+                        : m.isAnnotationPresent(jakarta.ws.rs.OPTIONS.class) ? "options" : null;
                 Operation operation = m.getAnnotation(Operation.class);
                 if (verb == null || (operation != null && operation.hidden())) {
                     continue; // HEAD is answered by GET; hidden: the redirects to an application's directory
@@ -132,7 +134,7 @@ class OpenApiIT {
                 if (!resolved.containsKey("description")) {
                     problems.add(where + " " + code + ": no description");
                 }
-                boolean bodiless = code.equals("204") || code.equals("304") || code.equals("416") || code.startsWith("3")
+                boolean bodiless = where.startsWith("HEAD ") || code.equals("204") || code.equals("304") || code.equals("416") || code.startsWith("3")
                         || code.equals("201") || (code.equals("202") && !resolved.containsKey("content"));
                 if (!bodiless && !hasSchemas(resolved)) {
                     problems.add(where + " " + code + ": no content with a schema");
