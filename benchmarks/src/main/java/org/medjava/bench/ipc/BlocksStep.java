@@ -32,6 +32,7 @@ public final class BlocksStep {
         console.printf(Locale.ROOT, "transport building blocks: C -O2, C native, Java JIT, Java -Xint; %d fork(s) × "
                 + "%d runs, %,d datagrams...%n", plan.forks(), plan.runs(), plan.datagrams());
         List<String> lines = new ArrayList<>(List.of(HEADER));
+        String loadStart = ChildProcess.load();
         for (int fork = 0; fork < plan.forks(); fork++) {
             List<String> common = List.of("--fork", Integer.toString(fork), "--warmup-seconds",
                     Double.toString(plan.warmupSeconds()), "--runs", Integer.toString(plan.runs()), "--datagrams",
@@ -54,6 +55,14 @@ public final class BlocksStep {
             }
         }
         Files.write(rawDir.resolve("blocks.csv"), lines);
+        java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
+        settings.put("forks", Integer.toString(plan.forks()));
+        settings.put("runs", Integer.toString(plan.runs()));
+        settings.put("warmup.seconds", Double.toString(plan.warmupSeconds()));
+        settings.put("datagrams", Integer.toString(plan.datagrams()));
+        settings.put("load.start", loadStart);
+        settings.put("load.end", ChildProcess.load());
+        ChildProcess.writeProperties(rawDir.resolve("blocks.properties"), settings);
     }
 
     private static List<String> with(List<String> a, List<String> b) {

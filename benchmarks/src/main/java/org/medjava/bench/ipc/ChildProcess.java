@@ -44,4 +44,21 @@ final class ChildProcess {
     static String classpath() {
         return System.getProperty("java.class.path");
     }
+
+    /** The load average (1, 5, 15 min), for the report's machine note. */
+    static String load() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    /** A run's settings for the report, as {@code key=value} lines. */
+    static void writeProperties(Path file, java.util.Map<String, String> values) throws IOException {
+        List<String> lines = new java.util.ArrayList<>();
+        values.forEach((k, v) -> lines.add(k + "=" + v));
+        Files.write(file, lines);
+    }
 }

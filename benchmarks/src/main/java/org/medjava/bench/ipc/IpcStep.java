@@ -30,6 +30,7 @@ public final class IpcStep {
                 "build the benchmarks module (mvn -pl benchmarks -am package)");
         Path dir = Files.createTempDirectory("medjava-ipc");
         List<String> lines = new ArrayList<>(List.of(HEADER));
+        String loadStart = ChildProcess.load();
         console.printf(Locale.ROOT, "same-host IPC: %s × %s × %d sizes, %d fork(s) × %d runs, C and Java%s...%n",
                 String.join("/", plan.mechanisms()), String.join("/", plan.patterns()), plan.sizes().size(),
                 plan.forks(), plan.runs(), plan.pin() ? ", client on CPU 0, server on CPU 1" : "");
@@ -63,5 +64,16 @@ public final class IpcStep {
             Files.deleteIfExists(dir);
         }
         Files.write(rawDir.resolve("ipc.csv"), lines);
+        java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
+        settings.put("pin", Boolean.toString(plan.pin()));
+        settings.put("forks", Integer.toString(plan.forks()));
+        settings.put("warmup", Integer.toString(plan.warmup()));
+        settings.put("runs", Integer.toString(plan.runs()));
+        settings.put("budget", Long.toString(plan.budgetBytes()));
+        settings.put("min", Long.toString(plan.minMessages()));
+        settings.put("max", Long.toString(plan.maxMessages()));
+        settings.put("load.start", loadStart);
+        settings.put("load.end", ChildProcess.load());
+        ChildProcess.writeProperties(rawDir.resolve("ipc.properties"), settings);
     }
 }

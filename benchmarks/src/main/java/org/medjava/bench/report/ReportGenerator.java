@@ -94,10 +94,33 @@ public final class ReportGenerator {
             }
         }
         tables.addAll(at, new Gray16Tables(everything).all());
-        written.add(write(out.resolve("summary.md"), Summary.markdown(data, tables)));
-        written.add(write(out.resolve("index.html"), Summary.html(data, tables, chartNames)));
+        // the experiments with a section of their own (issue 20), each absent when its step did not run
+        boolean quick = "quick".equals(everything.environment().get("mode"));
+        List<ReportSection> sections = new ArrayList<>();
+        for (SectionSource source : SECTIONS) {
+            ReportSection section = source.build(raw, charts, quick);
+            if (section != null) {
+                sections.add(section);
+                for (String name : section.charts()) {
+                    written.add(charts.resolve(name + ".svg"));
+                    written.add(charts.resolve(name + ".png"));
+                }
+            }
+        }
+        written.add(write(out.resolve("summary.md"), Summary.markdown(data, tables, sections)));
+        written.add(write(out.resolve("index.html"), Summary.html(data, tables, chartNames, sections)));
         return written;
     }
+
+    /** A report section built from a step's raw files (and the charts it writes), or null when it did not run. */
+    interface SectionSource {
+        ReportSection build(Path raw, Path charts, boolean quick) throws IOException;
+    }
+
+    /** The sections after the filter and transport part, in this order. */
+    static final List<SectionSource> SECTIONS = List.of(
+            IpcReport::section,     // issue 20, experiment 1: same-host IPC
+            BlocksReport::section); // issue 20, experiment 3: the transport's building blocks
 
     static String resultsCsv(ReportData data) {
         StringBuilder csv = new StringBuilder(
