@@ -79,7 +79,9 @@ final class BlocksReport {
                 + " timed runs after " + settings.getOrDefault("warmup.seconds", "?") + " s of warm-up per block; "
                 + "load " + settings.getOrDefault("load.start", "?") + " at the start, "
                 + settings.getOrDefault("load.end", "?") + " at the end; not pinned (the UDP sender and receiver "
-                + "threads share the two cores).");
+                + "threads share the two cores)."
+                + Spread.loadCaveat(settings.getOrDefault("load.start", "?"), settings.getOrDefault("load.end", "?"),
+                        EnvironmentStep.read(raw.resolve("environment.properties")).getOrDefault("cores", "?")));
 
         List<Table> tables = List.of(r.timeTable(), r.lossTable(settings.getOrDefault("datagrams", "?")));
         Charts.write(r.chart(), chartDir, "blocks");

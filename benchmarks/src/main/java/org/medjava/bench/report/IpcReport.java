@@ -86,7 +86,9 @@ final class IpcReport {
                 : "Not pinned: the scheduler places client and server.")
                 + " Medians with ranges over " + settings.getOrDefault("forks", "?") + " fork(s) × "
                 + settings.getOrDefault("runs", "?") + " runs (after " + settings.getOrDefault("warmup", "?")
-                + " warm-up runs per fork); C and Java forks alternate.");
+                + " warm-up runs per fork); C and Java forks alternate."
+                + Spread.loadCaveat(settings.getOrDefault("load.start", "?"), settings.getOrDefault("load.end", "?"),
+                        env.getOrDefault("cores", "?")));
         paragraphs.add("The paper (Smith & Wells, Interprocess communication with Java in a Microsoft Windows "
                 + "environment, SACJ 29(3), 2017) timed one message of 40, 400, 4,000 and 40,000 bytes, ten runs "
                 + "each (its Table 1), and concluded that Java had only slow socket-based communication, while "

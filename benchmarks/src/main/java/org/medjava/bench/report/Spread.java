@@ -41,4 +41,23 @@ record Spread(double median, double min, double max, int n) {
     static String ratio(double r) {
         return String.format(Locale.ROOT, r >= 10 ? "%.0f×" : "%.2f×", r);
     }
+
+    /**
+     * A warning when the 1-minute load average at the start or the end of a step ("a b c") exceeded the cores:
+     * blocking hand-overs then wait for the scheduler, and the figures measure its queue as much as the code.
+     */
+    static String loadCaveat(String loadStart, String loadEnd, String cores) {
+        try {
+            double worst = Math.max(Double.parseDouble(loadStart.split(" ")[0]), Double.parseDouble(loadEnd.split(" ")[0]));
+            int n = Integer.parseInt(cores);
+            if (worst > n) {
+                return " Caution: the load average (" + num(worst) + ") exceeded the " + n + " cores during this step, "
+                        + "so every blocking wake-up may wait for a time slice: the figures measure the scheduler's "
+                        + "queue as much as the mechanism, and ratios between runs minutes apart are less certain.";
+            }
+        } catch (RuntimeException e) {
+            // load unknown: no caveat
+        }
+        return "";
+    }
 }
