@@ -22,6 +22,7 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.medjava.bench.ipc.IpcPlan;
 import org.medjava.bench.report.Csv;
 import org.medjava.bench.run.RunPlan;
 import org.medjava.bench.variant.JavaFilters;
@@ -126,7 +127,8 @@ class QuickReportIT {
                 new org.xml.sax.InputSource(new java.io.StringReader(Files.readString(out.resolve("index.html"))
                         .replace("<!DOCTYPE html>", ""))));
         NodeList imgs = html.getElementsByTagName("img");
-        assertThat(imgs.getLength()).isEqualTo(JavaFilters.ids().size() + 2 // + transport + blur-gray16
+        // + transport + blur-gray16; + issue 20's IPC (one-way, round trip, Java ÷ C) and building blocks; ØMQ, FFM
+        assertThat(imgs.getLength()).isEqualTo(JavaFilters.ids().size() + 2 + 3 + 1
                 + ISSUE20_ZMQ_FFM_CHARTS.size());
         for (int i = 0; i < imgs.getLength(); i++) {
             String src = ((Element) imgs.item(i)).getAttribute("src");
@@ -173,6 +175,36 @@ class QuickReportIT {
         for (String chart : ISSUE20_ZMQ_FFM_CHARTS) {
             assertThat(ImageIO.read(out.resolve("charts/" + chart + ".png").toFile()).getWidth()).isGreaterThan(500);
         }
+    }
+
+    /** Issue 20, experiments 1 and 3: every mechanism, pattern, size and column measured, sections and charts. */
+    @Test
+    void sameHostIpcAndBuildingBlockSectionsAreProduced() throws Exception {
+        List<Map<String, String>> ipc = Csv.read(out.resolve("raw/ipc.csv"));
+        Set<String> cases = ipc.stream().map(r -> r.get("lang") + " " + r.get("mechanism") + " " + r.get("pattern")
+                + " " + r.get("size")).collect(Collectors.toSet());
+        assertThat(cases).hasSize(2 * IpcPlan.MECHANISMS.size() * IpcPlan.PATTERNS.size() * IpcPlan.SIZES.size());
+        assertThat(ipc).allSatisfy(r -> assertThat(Double.parseDouble(r.get("seconds"))).isPositive());
+        List<Map<String, String>> blocks = Csv.read(out.resolve("raw/blocks.csv"));
+        assertThat(blocks.stream().map(r -> r.get("impl") + " " + r.get("block")).collect(Collectors.toSet()))
+                .hasSize(4 * 4);
+        assertThat(blocks).allSatisfy(r -> assertThat(Double.parseDouble(r.get("seconds"))).isPositive());
+
+        String md = Files.readString(out.resolve("summary.md"));
+        assertThat(md).contains("## Same-host IPC: Java and C", "Same-host IPC, one-way: µs per message",
+                "Same-host IPC, round trip: µs per message", "how many times faster than loopback TCP",
+                "## Transport building blocks: Java and C", "Transport building blocks: ms per block",
+                "UDP over loopback: datagrams lost", "1 MiB", "40,000 B", "Smoke test (quick mode)")
+                .doesNotContain("Verdict");
+        Set<String> series = new TreeSet<>();
+        for (String lang : List.of("c", "java")) {
+            IpcPlan.MECHANISMS.forEach(m -> series.add(lang + "-" + m));
+        }
+        assertThat(seriesIn(out.resolve("charts/ipc-oneway.svg"))).isEqualTo(series);
+        assertThat(seriesIn(out.resolve("charts/ipc-roundtrip.svg"))).isEqualTo(series);
+        assertThat(seriesIn(out.resolve("charts/blocks.svg")))
+                .containsExactlyInAnyOrder("copy-memcpy", "copy-loop", "crc16", "udp");
+        assertThat(ImageIO.read(out.resolve("charts/ipc-java-vs-c.png").toFile()).getWidth()).isGreaterThan(500);
     }
 
     private static Set<String> seriesIn(Path svg) throws Exception {

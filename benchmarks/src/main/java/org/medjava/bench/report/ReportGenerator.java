@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.medjava.bench.run.EnvironmentStep;
 
 /**
@@ -94,18 +95,36 @@ public final class ReportGenerator {
             }
         }
         tables.addAll(at, new Gray16Tables(everything).all());
-        // issue 20's experiments, a section each (they write their own charts)
-        boolean smokeTest = "quick".equals(everything.environment().get("mode"));
+        // issue 20's experiments, a section each (they write their own charts), absent when their step did not run
+        boolean quick = "quick".equals(everything.environment().get("mode"));
         List<Section> sections = new ArrayList<>();
-        ZmqSection.build(raw, charts, everything.environment(), smokeTest).ifPresent(sections::add);
-        FfmSection.build(raw, charts, everything.environment(), smokeTest).ifPresent(sections::add);
-        for (Section s : sections) {
-            s.charts().forEach(c -> written.addAll(List.of(charts.resolve(c + ".svg"), charts.resolve(c + ".png"))));
+        for (SectionSource source : SECTIONS) {
+            Optional<Section> section = source.build(raw, charts, everything.environment(), quick);
+            if (section.isPresent()) {
+                sections.add(section.get());
+                for (String name : section.get().charts()) {
+                    written.add(charts.resolve(name + ".svg"));
+                    written.add(charts.resolve(name + ".png"));
+                }
+            }
         }
         written.add(write(out.resolve("summary.md"), Summary.markdown(data, tables, sections)));
         written.add(write(out.resolve("index.html"), Summary.html(data, tables, chartNames, sections)));
         return written;
     }
+
+    /** A report section built from a step's raw files (and the charts it writes), empty when the step did not run. */
+    interface SectionSource {
+        Optional<Section> build(Path raw, Path charts, Map<String, String> environment, boolean quick)
+                throws IOException;
+    }
+
+    /** The sections after the filter and transport part, in the issue's order. */
+    static final List<SectionSource> SECTIONS = List.of(
+            (raw, charts, env, quick) -> Optional.ofNullable(IpcReport.section(raw, charts, quick)), // 1: IPC
+            ZmqSection::build,                                                                       // 2: ØMQ
+            (raw, charts, env, quick) -> Optional.ofNullable(BlocksReport.section(raw, charts, quick)), // 3: blocks
+            FfmSection::build);                                                                      // 4: JNI vs FFM
 
     static String resultsCsv(ReportData data) {
         StringBuilder csv = new StringBuilder(

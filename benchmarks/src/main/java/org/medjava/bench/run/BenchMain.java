@@ -11,6 +11,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.medjava.bench.BenchPaths;
+import org.medjava.bench.ipc.BlocksPlan;
+import org.medjava.bench.ipc.BlocksStep;
+import org.medjava.bench.ipc.IpcPlan;
+import org.medjava.bench.ipc.IpcStep;
 import org.medjava.bench.report.ReportGenerator;
 import org.medjava.bench.variant.JavaFilters;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
@@ -24,6 +28,7 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  *   [--sizes 256,4096,WxH]    [--filters blur,emboss]   narrow the full run
  *   [--data rgb8|gray16|all]  the 8-bit RGB benchmarks, the 16-bit grey ones, or both (default)
  *   [--skip jmh,c,transport,store]
+ *   [--skip ipc,blocks]       issue 20's same-host IPC and transport building blocks (~1 min quick, ~15 min full)
  *   report DIR                only regenerate the report from DIR/raw
  *   jmh [JMH options]         plain JMH (org.openjdk.jmh.Main) over FilterBenchmark and CopyBaseline, or over
  *                             the benchmarks a regexp names (jmh StoragePutBenchmark: the storage PUT benchmark)
@@ -136,6 +141,10 @@ public final class BenchMain {
         });
         step("c", options, () -> new CHarnessStep(raw, console).run(plan.harness()));
         step("transport", options, () -> new TransportStep(raw, console).run(plan.transport()));
+        // issue 20, experiments 1 and 3: same-host IPC, and the user-level transport's building blocks
+        step("ipc", options, () -> new IpcStep(raw, console).run(options.quick() ? IpcPlan.quick() : IpcPlan.full()));
+        step("blocks", options, () -> new BlocksStep(raw, console)
+                .run(options.quick() ? BlocksPlan.quick() : BlocksPlan.full()));
         step("zmq", options, () -> new org.medjava.bench.zmq.ZmqStep(raw, console).run(plan.zmq()));
         step("ffm", options, () -> {
             int failed = new org.medjava.bench.ffm.FfmStep(raw, console).run(plan.ffm());
