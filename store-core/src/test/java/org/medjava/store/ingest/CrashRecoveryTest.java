@@ -26,6 +26,7 @@ import org.medjava.store.repo.Preconditions;
 import org.medjava.store.repo.StorePath;
 import org.medjava.store.repo.UploadValidator;
 import org.medjava.store.storage.LocalFileStorage;
+import org.medjava.store.storage.ObjectStorage;
 import org.medjava.store.testsupport.Samples;
 
 /**
@@ -48,7 +49,7 @@ class CrashRecoveryTest {
     @TempDir
     Path dir;
     private DicomIndex index;
-    private LocalFileStorage storage;
+    private ObjectStorage storage;
     private ImageRepository images;
     private IntentJournal journal;
     private Ingest ingest;
@@ -56,7 +57,7 @@ class CrashRecoveryTest {
     @BeforeEach
     void open() throws IOException {
         index = new DicomIndex(IndexDatabase.h2(dir.resolve("index")));
-        storage = new LocalFileStorage(dir.resolve("images"));
+        storage = openStorage(dir);
         images = new ImageRepository(storage, 1 << 24);
         restartJournal();
     }
@@ -65,6 +66,23 @@ class CrashRecoveryTest {
     void close() {
         journal.close();
         index.close();
+        storage.close();
+    }
+
+    /** The storage under test: files here, S3 in {@link CrashRecoveryOnS3Test}. */
+    ObjectStorage openStorage(Path dir) throws IOException {
+        return new LocalFileStorage(dir.resolve("images"));
+    }
+
+    /** The bytes stored at {@code key}, or null. */
+    private byte[] stored(String key) throws IOException {
+        java.util.Optional<org.medjava.store.storage.StorageEntry> e = storage.stat(key);
+        if (e.isEmpty() || e.get().directory()) {
+            return null;
+        }
+        try (java.io.InputStream in = storage.open(key, 0, e.get().size())) {
+            return in.readAllBytes();
+        }
     }
 
     private void restartJournal() throws IOException {
@@ -144,8 +162,7 @@ class CrashRecoveryTest {
             assertThat(report.intents()).as("open intents after a crash at %s", point).isEqualTo(1);
             assertThat(report.failed()).isZero();
             assertAgreement();
-            Path file = storage.root().resolve(written);
-            byte[] now = Files.exists(file) ? Files.readAllBytes(file) : null;
+            byte[] now = stored(written);
             byte[] before = write == Write.PUT_NEW_DICOM || write == Write.RECEIVE ? null : old;
             byte[] after = switch (write) {
                 case PUT_GIF_OVER_DICOM -> gif;
@@ -190,19 +207,21 @@ class CrashRecoveryTest {
     private void assertAgreement() throws IOException {
         Map<String, String> files = new TreeMap<>();
         List<String> others = new ArrayList<>();
-        storage.walk("", e -> {
+        List<String> keys = new ArrayList<>();
+        storage.walk("", e -> keys.add(e.key()));
+        for (String key : keys) {
             try {
-                byte[] bytes = Files.readAllBytes(storage.root().resolve(e.key()));
+                byte[] bytes = stored(key);
                 if (bytes.length > 132 && new String(bytes, 128, 4, java.nio.charset.StandardCharsets.US_ASCII)
                         .equals("DICM")) {
-                    files.put(e.key(), ReceivedDataSet.parse(bytes).identity().sopInstanceUid());
+                    files.put(key, ReceivedDataSet.parse(bytes).identity().sopInstanceUid());
                 } else {
-                    others.add(e.key());
+                    others.add(key);
                 }
-            } catch (IOException | IngestFailure x) {
+            } catch (IngestFailure x) {
                 throw new AssertionError(x);
             }
-        });
+        }
         Map<String, String> rows = new TreeMap<>();
         for (InstanceSummary i : index.instances(null, org.medjava.store.index.InstanceQuery.all())) {
             rows.put(i.path(), i.sopInstanceUid());
