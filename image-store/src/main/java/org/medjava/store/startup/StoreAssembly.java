@@ -37,6 +37,8 @@ import org.medjava.store.filters.FilterRepository;
 import org.medjava.store.backup.StoreBackup;
 import org.medjava.store.ingest.Ingest;
 import org.medjava.store.ingest.ResumableUploads;
+import org.medjava.store.ingest.IntentJournal;
+import org.medjava.store.ingest.Reconciliation;
 import org.medjava.store.ingest.WriteBarrier;
 import org.medjava.store.ingest.DuplicatePolicy;
 import org.medjava.store.query.ArchiveSearch;
@@ -176,9 +178,12 @@ public class StoreAssembly {
             uploadSlots = new UploadSlots(config.largeUploadBytes(), config.maxConcurrentLargeUploads());
             renderer = new RenderService(filters.registry(), config.maxPixels(), metrics, decodeBudget,
                     config.maxFilterChain());
+            IntentJournal journal = IntentJournal.open(data.resolve("work/journal"));
             ingest = new Ingest(images, index, new UploadValidator(config.maxPixels(), decodeBudget),
                     DuplicatePolicy.parse(config.duplicatePolicy()), new WriteBarrier(config.backupMaxPause()), metrics,
-                    audit);
+                    audit, journal);
+            // before any request: what a crash of this node left half-done is settled first (see IntentJournal)
+            Reconciliation.run(journal, images, index);
             backup = new StoreBackup(new StoreBackup.Sources(storage, database, ingest.barrier(), data,
                     sharedState == null ? data.resolve(StoreBackup.ACCOUNTS_FILE) : null, config.pluginsDir()));
             derived = new DerivedImages(images, renderer, filters.registry(), ingest);
@@ -383,6 +388,9 @@ public class StoreAssembly {
         }
         if (index != null) {
             index.close();
+        }
+        if (ingest != null) {
+            ingest.journal().close();
         }
         if (storage != null) {
             storage.close();

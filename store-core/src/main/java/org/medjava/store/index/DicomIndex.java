@@ -102,6 +102,19 @@ public final class DicomIndex implements AutoCloseable {
         return rebuild.rebuild(storage);
     }
 
+    /**
+     * Brings the entry of one path in step with the object {@code storage} holds there now: indexes it again when it
+     * is DICOM that parses, else removes the entry (if any). For the reconciliation of a write a crash interrupted;
+     * the caller holds the path's lock.
+     *
+     * @return whether the path is indexed now
+     * @throws IOException    when the storage cannot be read (nothing was changed)
+     * @throws IndexException when the database fails
+     */
+    public boolean reindex(ObjectStorage storage, String storePath) throws java.io.IOException {
+        return rebuild.reindex(storage, storePath);
+    }
+
     /** The instance indexed at {@code storePath}. */
     public Optional<InstanceSummary> instance(String storePath) {
         return queries.instance(storePath);

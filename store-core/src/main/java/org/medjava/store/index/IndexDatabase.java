@@ -33,6 +33,18 @@ public record IndexDatabase(String url, String user, String password) {
         return new IndexDatabase("jdbc:h2:file:" + file, "medjava", "");
     }
 
+    /**
+     * The URL the index connects with: an H2 file database gets {@code WRITE_DELAY=0} unless the URL sets it, so a
+     * commit reaches the file before it returns. H2's default (500 ms) keeps commits in memory for a while: a
+     * {@code kill -9} then lost index rows whose objects were durable and acknowledged.
+     */
+    public String connectionUrl() {
+        if (url.startsWith("jdbc:h2:file:") && !url.toUpperCase(java.util.Locale.ROOT).contains(";WRITE_DELAY=")) {
+            return url + ";WRITE_DELAY=0";
+        }
+        return url;
+    }
+
     /** The JDBC driver class for the URL's database, or null when unknown (then DriverManager looks it up). */
     String driverClass() {
         if (url.startsWith("jdbc:h2:")) {

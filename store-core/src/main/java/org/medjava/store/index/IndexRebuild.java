@@ -81,6 +81,31 @@ final class IndexRebuild {
         return new RebuildReport(indexed.size(), skipped, failed, removed, elapsed);
     }
 
+    /** See {@link DicomIndex#reindex}. */
+    boolean reindex(ObjectStorage storage, String storePath) throws IOException {
+        session.ensureOpen();
+        String path = StorePaths.file(storePath);
+        Optional<StorageEntry> entry = storage.stat(path); // unreadable storage: nothing is decided
+        ParsedInstance parsed = null;
+        if (entry.isPresent() && !entry.get().directory() && isDicom(storage, path, entry.get().size())) {
+            long size = entry.get().size();
+            try (InputStream in = storage.open(path, 0, size)) {
+                parsed = ParsedInstance.parse(path, in, size, entry.get().modified().toEpochMilli());
+            } catch (IndexException | StackOverflowError e) { // a damaged object is not indexed, as by a rebuild
+                LOG.log(System.Logger.Level.WARNING, "{0} cannot be indexed ({1}); its index entry is removed", path,
+                        e instanceof IndexException ? e.getMessage() : "nested too deeply");
+            }
+        }
+        if (parsed != null) {
+            ParsedInstance instance = parsed;
+            session.write("indexing " + path,
+                    em -> writer.upsertAll(em, List.of(new IndexWriter.PendingPut(path, instance))));
+            return true;
+        }
+        session.write("removing " + path, em -> writer.removeAll(em, List.of(path)));
+        return false;
+    }
+
     /** The objects in {@code storage} by store path (the storage leaves out hidden files and directories). */
     private static SortedMap<String, StorageEntry> walk(ObjectStorage storage) {
         SortedMap<String, StorageEntry> objects = new TreeMap<>();

@@ -46,7 +46,7 @@ final class IndexSession {
         Map<String, Object> properties = new HashMap<>();
         properties.put("eclipselink.persistencexml", DicomIndex.PERSISTENCE_XML);
         properties.put("jakarta.persistence.transactionType", "RESOURCE_LOCAL");
-        properties.put("jakarta.persistence.jdbc.url", database.url());
+        properties.put("jakarta.persistence.jdbc.url", database.connectionUrl());
         properties.put("jakarta.persistence.jdbc.user", database.user());
         properties.put("jakarta.persistence.jdbc.password", database.password());
         if (database.driverClass() != null) {

@@ -88,6 +88,6 @@ final class Schema {
         if (database.url().startsWith("jdbc:postgresql:")) {
             properties.setProperty("logServerErrorDetail", "false");
         }
-        return DriverManager.getConnection(database.url(), properties);
+        return DriverManager.getConnection(database.connectionUrl(), properties);
     }
 }

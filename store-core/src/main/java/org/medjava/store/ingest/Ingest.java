@@ -40,6 +40,12 @@ import org.medjava.store.storage.StagedBody;
  * <p>The files are the truth: when the index cannot be updated the write still stands, a warning says so, and
  * {@code POST /admin/index/rebuild} repairs the index from the storage. Thread-safe.
  *
+ * <p>Crashes: every change of a stored object (install or delete) is recorded in the node's {@link IntentJournal},
+ * forced to disk, before the object changes, and marked done once the index agrees. A crash in between leaves the
+ * intent open, and the next start's {@link Reconciliation} indexes the path from the object it holds then, so the
+ * object and its index row agree after any crash: an acknowledged write is there with its row, an unacknowledged
+ * one is there whole with its row or not at all.
+ *
  * <p>Every write and delete, done or refused, is recorded in the {@link AuditTrail} with the {@link Caller} the
  * current thread serves.
  */
@@ -69,6 +75,22 @@ public final class Ingest {
     private final WriteBarrier barrier;
     private final StoreMetrics metrics;
     private final AuditTrail audit;
+    private final IntentJournal journal;
+    private volatile Seam seam = point -> { };
+
+    /** Where a test stops a write as a crash would (by throwing an Error): between the steps of a change. */
+    interface Seam {
+        enum Point {
+            /** The intent is on disk; the object is unchanged. */
+            JOURNALED,
+            /** The object is installed or deleted; the index is not updated yet. */
+            OBJECT_CHANGED,
+            /** The index agrees with the object; the intent is not marked done yet. */
+            INDEXED
+        }
+
+        void at(Point point);
+    }
 
     public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy) {
         this(images, index, validator, policy, new WriteBarrier(DEFAULT_PAUSE), StoreMetrics.NONE, AuditTrail.NONE);
@@ -96,6 +118,13 @@ public final class Ingest {
      */
     public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
                   WriteBarrier barrier, StoreMetrics metrics, AuditTrail audit) {
+        this(images, index, validator, policy, barrier, metrics, audit, IntentJournal.NONE);
+    }
+
+    /** @param journal where every change of a stored object is recorded before it happens (see {@link Reconciliation}) */
+    public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
+                  WriteBarrier barrier, StoreMetrics metrics, AuditTrail audit, IntentJournal journal) {
+        this.journal = journal;
         this.images = images;
         this.index = index;
         this.validator = validator;
@@ -103,6 +132,15 @@ public final class Ingest {
         this.barrier = barrier;
         this.metrics = metrics;
         this.audit = audit;
+    }
+
+    /** The intent journal of this node's writes. */
+    public IntentJournal journal() {
+        return journal;
+    }
+
+    void seam(Seam seam) {
+        this.seam = seam;
     }
 
     /** The pause a backup takes for its snapshot of the objects and the index (see {@link WriteBarrier}). */
@@ -175,7 +213,7 @@ public final class Ingest {
             if (format != ImageFormat.DICOM) {
                 validator.checkImage(format, staged.file());
                 try (WriteBarrier.Pass pass = barrier.pass()) {
-                    return images.install(path, staged, preconditions, stored -> unindex(path));
+                    return install(path, staged, preconditions, null, stored -> unindex(path));
                 }
             }
             ReceivedDataSet received = parse(staged.file());
@@ -185,7 +223,8 @@ public final class Ingest {
             }
             IndexEntry entry = indexEntry(path, received);
             try (WriteBarrier.Pass pass = barrier.pass()) {
-                return images.install(path, staged, preconditions, stored -> index(path, entry, stored));
+                return install(path, staged, preconditions, what[0].sopInstanceUid(),
+                        stored -> index(path, entry, stored));
             }
         } finally {
             Files.deleteIfExists(staged.file());
@@ -231,12 +270,28 @@ public final class Ingest {
     public void delete(StorePath path, Preconditions preconditions) {
         StoredObject[] what = {StoredObject.file(path.relative())};
         try (WriteBarrier.Pass pass = barrier.pass()) {
-            images.delete(path, preconditions, deleted -> {
-                if (!deleted.directory()) {
-                    what[0] = indexed(deleted.path());
-                    unindex(deleted.path());
+            IntentJournal.Intent intent = begin(IntentJournal.Op.DELETE, path, null);
+            boolean[] changed = {false};
+            boolean[] agreed = {true};
+            try {
+                images.delete(path, preconditions, deleted -> {
+                    changed[0] = true;
+                    seam.at(Seam.Point.OBJECT_CHANGED);
+                    if (!deleted.directory()) {
+                        what[0] = indexed(deleted.path());
+                        agreed[0] = unindex(deleted.path());
+                    }
+                    seam.at(Seam.Point.INDEXED);
+                });
+            } catch (RuntimeException e) {
+                if (!changed[0]) {
+                    journal.done(intent); // refused before anything changed
                 }
-            });
+                throw e;
+            }
+            if (agreed[0]) {
+                journal.done(intent);
+            }
         } catch (RuntimeException e) {
             audit.record(AuditEvents.deleted(caller(), what[0], false, String.valueOf(e.getMessage())));
             throw e;
@@ -329,7 +384,7 @@ public final class Ingest {
             await(pixelsChecked);
             Preconditions create = policy == DuplicatePolicy.REJECT ? new Preconditions(null, "*") : Preconditions.NONE;
             try (WriteBarrier.Pass pass = barrier.pass()) {
-                images.install(path, stage, create, stored -> index(path, entry, stored));
+                install(path, stage, create, header.sopInstanceUid(), stored -> index(path, entry, stored));
             }
             boolean replaced = !existing.isEmpty();
             if (replaced) {
@@ -421,25 +476,74 @@ public final class Ingest {
     }
 
     /** Runs under the path's lock, once the new file is visible: the index follows the files in order. */
-    private void index(StorePath path, IndexEntry entry, StoredFile stored) {
+    /** @return whether the index agrees with the installed object (else its intent stays open) */
+    private boolean index(StorePath path, IndexEntry entry, StoredFile stored) {
         if (entry == null) {
-            unindex(path); // what was indexed at this path before is gone
-            return;
+            return unindex(path); // what was indexed at this path before is gone
         }
         try {
             index.put(entry, stored.size(), stored.modified().toEpochMilli());
+            return true;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "index not updated for " + path + " (" + e.getMessage()
-                    + "); POST /admin/index/rebuild repairs it", e);
+                    + "); the next start or POST /admin/index/rebuild repairs it", e);
+            return false;
         }
     }
 
-    private void unindex(StorePath path) {
+    private boolean unindex(StorePath path) {
         try {
             index.remove(path.relative());
+            return true;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "index not updated for " + path + " (" + e.getMessage()
-                    + "); POST /admin/index/rebuild repairs it", e);
+                    + "); the next start or POST /admin/index/rebuild repairs it", e);
+            return false;
         }
+    }
+
+    // ------------------------------------------------------------------------------------------------ the journal
+
+    /**
+     * Installs a checked body with its index update as one journaled change: the intent is on disk before the
+     * object changes, and marked done once {@code indexer} made the index agree with it. When the install fails
+     * before the object changed, the intent is done too; when it fails after, it stays open for reconciliation.
+     */
+    private ImageRepository.PutResult install(StorePath path, StagedBody staged, Preconditions preconditions,
+                                              String sopInstanceUid, java.util.function.Predicate<StoredFile> indexer)
+            throws IOException {
+        IntentJournal.Intent intent = begin(IntentJournal.Op.PUT, path, sopInstanceUid);
+        boolean[] changed = {false};
+        boolean[] agreed = {false};
+        ImageRepository.PutResult result;
+        try {
+            result = images.install(path, staged, preconditions, stored -> {
+                changed[0] = true;
+                seam.at(Seam.Point.OBJECT_CHANGED);
+                agreed[0] = indexer.test(stored);
+                seam.at(Seam.Point.INDEXED);
+            });
+        } catch (IOException | RuntimeException e) {
+            if (!changed[0]) {
+                journal.done(intent);
+            }
+            throw e;
+        }
+        if (agreed[0]) {
+            journal.done(intent);
+        }
+        return result;
+    }
+
+    private IntentJournal.Intent begin(IntentJournal.Op op, StorePath path, String sopInstanceUid) {
+        IntentJournal.Intent intent;
+        try {
+            intent = journal.begin(op, path.relative(), sopInstanceUid);
+        } catch (IOException e) {
+            throw new StoreException(StoreException.Kind.UNAVAILABLE, "cannot record the write in the intent"
+                    + " journal (" + e.getMessage() + "); nothing was changed, try again later", e);
+        }
+        seam.at(Seam.Point.JOURNALED);
+        return intent;
     }
 }

@@ -253,6 +253,21 @@ public final class ImageRepository {
         }
     }
 
+    /** Work done under a path's lock. */
+    public interface Locked<T> {
+        T run() throws IOException;
+    }
+
+    /**
+     * Runs {@code work} holding the lock of {@code path} (this process's, or the cluster's), as its writers do: for
+     * bringing the index in step with the stored object after a crash, without racing a live writer.
+     */
+    public <T> T withPathLock(StorePath path, Locked<T> work) throws IOException {
+        try (PathLocks.Held lock = locks.lock(path)) {
+            return work.run();
+        }
+    }
+
     /** The storage key of a path: its relative form without the trailing '/' of a directory. */
     private static String key(StorePath path) {
         return PathLocks.keyOf(path);
