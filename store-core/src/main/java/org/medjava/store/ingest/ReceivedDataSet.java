@@ -7,7 +7,9 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.medjava.codec.ImageDecodeException;
 import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.codec.dicom.DicomExtent;
 
 /**
  * A received Part 10 object, read from its staging file once: its bytes, and its data set parsed once (pixel data
@@ -52,6 +54,11 @@ record ReceivedDataSet(byte[] bytes, AttributeList dataSet) {
      * @throws IngestFailure CANNOT_UNDERSTAND when the data set does not parse to its end
      */
     static ReceivedDataSet parse(byte[] bytes) throws IngestFailure {
+        try {
+            DicomExtent.requireWhole(bytes); // the parser stops quietly inside a cut-off last element
+        } catch (ImageDecodeException e) {
+            throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, e.getMessage(), e);
+        }
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false);
         try (DicomInputStream in = new DicomInputStream(new ByteArrayInputStream(bytes))) {

@@ -15,6 +15,7 @@ import org.medjava.codec.ImageCodec;
 import org.medjava.codec.ImageDecodeException;
 import org.medjava.codec.ImageFormat;
 import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.codec.dicom.DicomExtent;
 import org.medjava.codec.dicom.UnsupportedDicomException;
 
 /**
@@ -95,6 +96,7 @@ public final class UploadValidator {
      */
     public void checkDicom(byte[] file) throws IOException {
         try {
+            DicomExtent.requireWhole(file); // the parser stops quietly inside a cut-off last element
             DicomCodec.read(file, 0, maxPixels); // parses the whole data set first, then decodes frame 0
         } catch (UnsupportedDicomException e) {
             // Well-formed, only not decodable here: kept as it is.

@@ -129,6 +129,13 @@ class UploadValidatorTest {
     }
 
     @Test
+    void dicomCutShortInsideItsTrailingPaddingIsUnprocessable() {
+        byte[] whole = TestImages.dicom("CT_small.dcm"); // its last element is Data Set Trailing Padding
+        assertRefused("ct.dcm", java.util.Arrays.copyOf(whole, whole.length - 50), "application/dicom",
+                Kind.UNPROCESSABLE).hasMessageContaining("truncated");
+    }
+
+    @Test
     void truncatedGifIsUnprocessable() {
         assertRefused("x.gif", TestImages.truncated(TestImages.gif("ct-small.gif")), null, Kind.UNPROCESSABLE)
                 .hasMessageContaining("the body is GIF but does not decode");
