@@ -65,6 +65,12 @@ public class DerivedResource {
     @Context
     UriInfo uri;
 
+    @Context
+    jakarta.ws.rs.core.HttpHeaders headers;
+
+    @Inject
+    org.medjava.store.config.StoreConfig config;
+
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
@@ -102,9 +108,11 @@ public class DerivedResource {
         if (body.filters() != null && !body.filters().isEmpty()) {
             query.put("filter", new ArrayList<>(body.filters()));
         }
+        org.medjava.store.render.RenderQuery.check(query);
         Ingested stored = derived.derive(StorePath.parse(body.source()), RenderRequest.parse(query));
         String path = stored.path().relative();
-        return Response.created(uri.getBaseUriBuilder().path("images").path(path).build())
+        return Response.created(PublicBase.resolve(config, uri, headers, jakarta.ws.rs.core.UriBuilder.fromPath("images")
+                        .path(path).build().getRawPath()))
                 .entity(Json.createObjectBuilder().add("path", path).add("studyUid", stored.studyInstanceUid())
                         .add("seriesUid", stored.seriesInstanceUid()).add("sopInstanceUid", stored.sopInstanceUid())
                         .add("sopClassUid", stored.sopClassUid()).build().toString())
