@@ -80,6 +80,11 @@ public final class UploadValidator {
      * @throws StoreException UNPROCESSABLE with the decoder's reason
      */
     public void checkImage(ImageFormat format, Path body) throws IOException {
+        String truncated = ImageTrailer.problem(format, body);
+        if (truncated != null) {
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "the body is " + format
+                    + " but does not decode: " + truncated);
+        }
         try (InputStream in = Files.newInputStream(body)) {
             ImageCodec.read(in, maxPixels);
         } catch (ImageDecodeException e) {
