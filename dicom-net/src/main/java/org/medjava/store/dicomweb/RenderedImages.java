@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import org.medjava.codec.ImageFormat;
 import org.medjava.store.StoreException;
 import org.medjava.store.index.InstanceSummary;
+import org.medjava.store.render.RenderQuery;
 import org.medjava.store.render.RenderRequest;
 import org.medjava.store.render.RenderService;
 import org.medjava.store.repo.ImageRepository;
@@ -54,6 +55,7 @@ public final class RenderedImages {
 
     /** An instance's frame (from 1) rendered through the store's renderer and filters. */
     public Image rendered(InstanceSummary i, int frame, Map<String, List<String>> query, AcceptHeader accept) {
+        RenderQuery.check(query);
         ImageFormat format = format(accept, "a rendered image");
         requireImage(i, frame);
         Map<String, List<String>> params = new HashMap<>();
@@ -88,6 +90,7 @@ public final class RenderedImages {
      */
     public Image thumbnail(List<InstanceSummary> instances, Integer frame, Map<String, List<String>> query,
                            AcceptHeader accept) {
+        RenderQuery.check(query);
         ImageFormat format = format(accept, "a thumbnail");
         int[] viewport = viewport(query);
         InstanceSummary i = frame == null ? representative(instances) : instances.get(0);

@@ -563,4 +563,20 @@ public class StoreConfig {
         }
         return java.time.Duration.ofMillis(Math.round(resumableExpiryHours * 3_600_000));
     }
+
+    // --- which Host headers name this server (when medjava.public-url is unset) ----------------------------------
+
+    /**
+     * Host names or addresses (comma-separated, without ports) clients may give in {@code Host} besides this
+     * machine's own names and addresses, when {@code medjava.public-url} is unset and forwarded headers are not
+     * trusted; any other Host is refused with 400, so that links are never built from an unchecked Host.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.http.allowed-hosts")
+    Optional<String> allowedHosts;
+
+    public java.util.List<String> allowedHosts() {
+        return allowedHosts.map(s -> java.util.Arrays.stream(s.split(",")).map(String::trim)
+                .filter(h -> !h.isEmpty()).toList()).orElse(java.util.List.of());
+    }
 }

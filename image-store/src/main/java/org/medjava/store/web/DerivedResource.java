@@ -68,6 +68,9 @@ public class DerivedResource {
     @Context
     jakarta.servlet.http.HttpServletRequest servletRequest;
 
+    @Context
+    jakarta.ws.rs.core.HttpHeaders headers;
+
     @jakarta.inject.Inject
     org.medjava.store.config.StoreConfig config;
 
@@ -109,11 +112,13 @@ public class DerivedResource {
         if (body.filters() != null && !body.filters().isEmpty()) {
             query.put("filter", new ArrayList<>(body.filters()));
         }
+        org.medjava.store.render.RenderQuery.check(query);
         RenderRequest render = RenderRequest.parse(query);
         Ingested stored = FilterRuns.run(servletRequest, uri.getQueryParameters(), config,
                 () -> derived.derive(StorePath.parse(body.source()), render));
         String path = stored.path().relative();
-        return Response.created(uri.getBaseUriBuilder().path("images").path(path).build())
+        return Response.created(PublicBase.resolve(config, uri, headers, jakarta.ws.rs.core.UriBuilder.fromPath("images")
+                        .path(path).build().getRawPath()))
                 .entity(Json.createObjectBuilder().add("path", path).add("studyUid", stored.studyInstanceUid())
                         .add("seriesUid", stored.seriesInstanceUid()).add("sopInstanceUid", stored.sopInstanceUid())
                         .add("sopClassUid", stored.sopClassUid()).build().toString())

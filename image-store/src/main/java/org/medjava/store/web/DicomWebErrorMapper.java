@@ -3,16 +3,17 @@ package org.medjava.store.web;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
-import java.util.Map;
 
 /**
- * Jersey's own refusals under {@code /dicomweb} (no such resource: 404, wrong method: 405, ...) as the short JSON
- * the store's other refusals are, instead of the web container's HTML error page, which DICOMweb clients cannot
- * show. Elsewhere the response is left as it was.
+ * Jersey's own refusals (no such resource: 404, wrong method: 405, 406, 415, a malformed parameter: 400/404, ...)
+ * as the short JSON every refusal of the store is, instead of an empty body or the web container's HTML error page,
+ * which no client can show. Under {@code /dicomweb} a 404 names the resources DICOMweb serves. A refusal that has a
+ * body already is left as it is.
  */
 @Provider
 public class DicomWebErrorMapper implements ExceptionMapper<WebApplicationException> {
@@ -20,21 +21,22 @@ public class DicomWebErrorMapper implements ExceptionMapper<WebApplicationExcept
     @Context
     UriInfo uri;
 
+    @Context
+    Request request;
+
     @Override
     public Response toResponse(WebApplicationException e) {
         Response response = e.getResponse();
-        if (response.hasEntity() || !MediaTypeHeaderFilter.isDicomWeb(uri.getPath())) {
+        if (response.hasEntity()) {
             return response;
         }
-        Response.StatusType status = response.getStatusInfo();
-        String message = switch (status.getStatusCode()) {
-            case 404 -> "no DICOMweb resource at /" + uri.getPath() + " (studies, series, instances, their metadata, "
-                    + "frames, bulk, rendered and thumbnail resources are served; see PS3.18)";
-            case 405 -> "/" + uri.getPath() + " does not take this method";
-            default -> e.getMessage() == null ? status.getReasonPhrase() : e.getMessage();
-        };
+        int status = response.getStatus();
+        String path = "/" + uri.getPath();
+        String message = status == 404 && MediaTypeHeaderFilter.isDicomWeb(uri.getPath())
+                ? "no DICOMweb resource at " + path + " (studies, series, instances, their metadata, frames, bulk, "
+                + "rendered and thumbnail resources are served; see PS3.18)"
+                : ErrorBody.standardMessage(status, request == null ? null : request.getMethod(), path);
         return Response.fromResponse(response).type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(Map.of("status", status.getStatusCode(), "error", status.getReasonPhrase(), "message",
-                        message)).build();
+                .entity(ErrorBody.of(status, message)).build();
     }
 }

@@ -29,6 +29,7 @@ import java.util.Date;
 import org.eclipse.microprofile.metrics.annotation.Counted;
 import org.medjava.codec.ImageFormat;
 import org.medjava.store.derive.DerivedImages;
+import org.medjava.store.render.RenderQuery;
 import org.medjava.store.render.RenderRequest;
 import org.medjava.store.ingest.Ingest;
 import org.medjava.store.memory.UploadSlots;
@@ -175,6 +176,7 @@ public class ImagesResource {
     }
 
     private Response render(StoredFile file, Request request) throws IOException {
+        RenderQuery.check(uri.getQueryParameters());
         RenderRequest render = RenderRequest.parse(uri.getQueryParameters());
         EntityTag tag = new EntityTag(Integer.toHexString(uri.getRequestUri().getRawQuery().hashCode()) + "-"
                 + file.etag().replace("\"", ""));
@@ -211,7 +213,9 @@ public class ImagesResource {
             try {
                 range = ByteRange.parse(headers.getHeaderString("Range"), file.size());
             } catch (ByteRange.Unsatisfiable e) {
-                return Response.status(416).header("Content-Range", "bytes */" + file.size()).build();
+                return Response.fromResponse(ErrorBody.response(416, "the range " + headers.getHeaderString("Range")
+                        + " is outside the file (" + file.size() + " bytes)")).header("Content-Range", "bytes */"
+                        + file.size()).build();
             }
         }
         long start = range == null ? 0 : range.start();

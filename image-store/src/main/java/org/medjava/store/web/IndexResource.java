@@ -132,8 +132,8 @@ public class IndexResource {
             for (Map.Entry<String, List<String>> p : uri.getQueryParameters().entrySet()) {
                 String value = p.getValue().isEmpty() ? "" : p.getValue().get(0);
                 q = switch (p.getKey()) {
-                    case "limit" -> q.limit(Integer.parseInt(value));
-                    case "offset" -> q.offset(Integer.parseInt(value));
+                    case "limit" -> q.limit(count("limit", p.getValue()));
+                    case "offset" -> q.offset(count("offset", p.getValue()));
                     case "fuzzymatching" -> q.fuzzyNames(Boolean.parseBoolean(value));
                     default -> q.with(p.getKey(), value);
                 };
@@ -144,5 +144,18 @@ public class IndexResource {
                     + ", and limit, offset, fuzzymatching");
         }
         return q;
+    }
+
+    /** A limit or offset: one whole number, 0 or more (not a Java parser's message). */
+    private static int count(String name, List<String> values) {
+        if (values.size() > 1) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, name + " is given " + values.size() + " times");
+        }
+        String value = values.isEmpty() ? "" : values.get(0).trim();
+        if (!value.matches("[0-9]{1,9}")) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, name + "=" + value
+                    + " is not a whole number (0 or more, for example " + name + "=50)");
+        }
+        return Integer.parseInt(value);
     }
 }

@@ -7,6 +7,8 @@ import java.net.URISyntaxException;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import org.medjava.store.StoreException;
 import java.util.regex.Pattern;
 import org.medjava.store.config.StoreConfig;
 
@@ -18,7 +20,8 @@ import org.medjava.store.config.StoreConfig;
  *   <li>with {@code medjava.http.trust-forwarded=true} only, what the proxy says: {@code Forwarded} (proto, host),
  *       else {@code X-Forwarded-Proto}, {@code X-Forwarded-Host}, {@code X-Forwarded-Port}, and
  *       {@code X-Forwarded-Prefix} — each value checked, a malformed one ignored;
- *   <li>the request's own base URI.
+ *   <li>the request's own base URI, when its host names this server ({@link AllowedHosts}); otherwise 400 "unknown
+ *       host" (RequestGuardFilter refuses such requests first; this is the same rule where the link is made).
  * </ol>
  * Forwarded headers are off by default: anyone can send them, and a store that believed them would hand out links
  * to wherever a client said.
@@ -34,7 +37,9 @@ public final class PublicBase {
 
     /** The base for this request, ending with {@code /}. */
     public static URI of(StoreConfig config, UriInfo uri, HttpHeaders headers) {
-        return resolve(config.publicBaseUri(), config.trustForwarded(), uri.getBaseUri(), headers::getHeaderString);
+        AllowedHosts hosts = AllowedHosts.of(config.allowedHosts());
+        return resolve(config.publicBaseUri(), config.trustForwarded(), host -> hosts.accepts(host, null),
+                uri.getBaseUri(), headers::getHeaderString);
     }
 
     /** {@code path} (relative to the application, raw: {@code images/a%20b.dcm}) under this request's base. */
@@ -45,16 +50,21 @@ public final class PublicBase {
     /**
      * The rule itself.
      *
+     * @param knownHost   whether a host (with its port, as the Host header gives it) names this server
      * @param requestBase the request's base URI (the application's root, ending with {@code /})
      * @param header      a request header's value by name, or null
      */
-    static URI resolve(Optional<URI> configured, boolean trustForwarded, URI requestBase,
-                       Function<String, String> header) {
+    static URI resolve(Optional<URI> configured, boolean trustForwarded, Predicate<String> knownHost,
+                       URI requestBase, Function<String, String> header) {
         if (configured.isPresent()) {
             return configured.get();
         }
         URI base = slashed(requestBase);
         if (!trustForwarded) {
+            if (!knownHost.test(base.getRawAuthority())) {
+                throw new StoreException(StoreException.Kind.BAD_REQUEST, "unknown host: this store does not "
+                        + "answer to the name in the Host header (set medjava.public-url or medjava.http.allowed-hosts)");
+            }
             return base;
         }
         String proto = forwarded(header.apply("Forwarded"), "proto");

@@ -1,11 +1,13 @@
 package org.medjava.store.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.medjava.store.StoreException;
 
 /** The one rule for the base of the store's absolute URIs. */
 class PublicBaseTest {
@@ -14,8 +16,15 @@ class PublicBaseTest {
     private static final Map<String, String> PROXY = Map.of("X-Forwarded-Proto", "https",
             "X-Forwarded-Host", "pacs.example.org", "X-Forwarded-Prefix", "/medjava");
 
+    /** The request's host, 10.0.0.5, is one of "this server's" names here. */
+    private static final AllowedHosts HOSTS = new AllowedHosts(java.util.Set.of("10.0.0.5", "store", "localhost"));
+
     private static URI base(Optional<URI> configured, boolean trust, Map<String, String> headers) {
-        return PublicBase.resolve(configured, trust, REQUEST, headers::get);
+        return PublicBase.resolve(configured, trust, h -> HOSTS.accepts(h, null), REQUEST, headers::get);
+    }
+
+    private static URI base(URI request) {
+        return PublicBase.resolve(Optional.empty(), false, h -> HOSTS.accepts(h, "192.0.2.7"), request, h -> null);
     }
 
     @Test
@@ -31,8 +40,41 @@ class PublicBaseTest {
     void forwardedHeadersAreIgnoredUnlessTrusted() {
         assertThat(base(Optional.empty(), false, PROXY)).isEqualTo(REQUEST);
         assertThat(base(Optional.empty(), false, Map.of("Forwarded", "host=evil.example"))).isEqualTo(REQUEST);
-        assertThat(PublicBase.resolve(Optional.empty(), false, URI.create("http://store:8080"), h -> null))
-                .hasToString("http://store:8080/");
+        assertThat(base(URI.create("http://store:8080"))).hasToString("http://store:8080/");
+    }
+
+    @Test
+    void withoutAPublicUrlLinksNeverComeFromAnUncheckedHost() {
+        assertThatThrownBy(() -> base(URI.create("http://evil.example:1234/")))
+                .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.kind())
+                        .isEqualTo(StoreException.Kind.BAD_REQUEST)).hasMessageStartingWith("unknown host");
+        assertThat(base(URI.create("http://localhost:1234/"))).hasToString("http://localhost:1234/");
+        assertThat(base(URI.create("http://192.0.2.7:8080/"))).as("the address the connection arrived on")
+                .hasToString("http://192.0.2.7:8080/");
+        // a configured public URL is used whatever the Host says
+        URI configured = URI.create("https://pacs.example.org/");
+        assertThat(PublicBase.resolve(Optional.of(configured), false, h -> false,
+                URI.create("http://evil.example:1234/"), h -> null)).isEqualTo(configured);
+    }
+
+    @Test
+    void theHostNamesThisServerAccepts() {
+        AllowedHosts hosts = AllowedHosts.of(java.util.List.of("pacs.example.org", "[2001:db8::5]"));
+        assertThat(hosts.accepts("localhost:8080", null)).isTrue();
+        assertThat(hosts.accepts("LOCALHOST", null)).isTrue();
+        assertThat(hosts.accepts("viewer.localhost:8080", null)).as("RFC 6761: *.localhost is loopback").isTrue();
+        assertThat(hosts.accepts("127.0.0.1:9", null)).isTrue();
+        assertThat(hosts.accepts("[::1]:8080", null)).isTrue();
+        assertThat(hosts.accepts("[0:0:0:0:0:0:0:1]", null)).isTrue();
+        assertThat(hosts.accepts("pacs.example.org:443", null)).as("configured").isTrue();
+        assertThat(hosts.accepts("pacs.example.org.", null)).as("with the root's dot").isTrue();
+        assertThat(hosts.accepts("[2001:db8:0::5]:80", null)).as("configured IPv6, another spelling").isTrue();
+        assertThat(hosts.accepts("198.51.100.9:8080", "198.51.100.9")).as("the connection's own address").isTrue();
+        assertThat(hosts.accepts("evil.example:1234", null)).isFalse();
+        assertThat(hosts.accepts("localhost.evil.example", null)).isFalse();
+        assertThat(hosts.accepts("localhost@evil.example", null)).isFalse();
+        assertThat(hosts.accepts("", null)).isFalse();
+        assertThat(hosts.accepts(null, null)).isFalse();
     }
 
     @Test

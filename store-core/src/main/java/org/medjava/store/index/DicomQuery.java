@@ -58,8 +58,8 @@ public abstract class DicomQuery<Q extends DicomQuery<Q>> {
      */
     public Q with(String keyword, String matchingKey) {
         if (!supported.contains(keyword)) {
-            throw new IllegalArgumentException(getClass().getSimpleName() + " has no matching key " + keyword
-                    + "; supported: " + supportedKeywords());
+            throw new IllegalArgumentException("no matching key " + keyword + " at the " + getClass().getSimpleName()
+                    .replace("Query", "").toLowerCase(java.util.Locale.ROOT) + " level"); // callers list the keys
         }
         Matching.validate(keyword, matchingKey);
         Map<String, String> copy = new TreeMap<>(keys);
@@ -79,7 +79,7 @@ public abstract class DicomQuery<Q extends DicomQuery<Q>> {
     /** A copy that skips the first {@code offset} results. */
     public Q offset(int offset) {
         if (offset < 0) {
-            throw new IllegalArgumentException("offset " + offset + " < 0");
+            throw new IllegalArgumentException("offset must be 0 or more, not " + offset);
         }
         return copy(keys, fuzzy, offset, limit);
     }
@@ -87,7 +87,7 @@ public abstract class DicomQuery<Q extends DicomQuery<Q>> {
     /** A copy returning at most {@code limit} results (0: all). */
     public Q limit(int limit) {
         if (limit < 0) {
-            throw new IllegalArgumentException("limit " + limit + " < 0");
+            throw new IllegalArgumentException("limit must be 0 or more, not " + limit);
         }
         return copy(keys, fuzzy, offset, limit);
     }

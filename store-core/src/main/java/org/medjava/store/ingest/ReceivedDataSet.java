@@ -7,8 +7,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.medjava.codec.ImageDecodeException;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.store.memory.SmallReads;
+import org.medjava.codec.dicom.DicomExtent;
 
 /**
  * A received Part 10 object in its staging file, its data set parsed once from the file as a stream (pixel data
@@ -44,6 +46,11 @@ record ReceivedDataSet(AttributeList dataSet, Path file) {
         if (!DicomCodec.isDicom(head)) {
             throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, size == 0 ? "the object is empty"
                     : "not a DICOM Part 10 object (no \"DICM\" after the 128-byte preamble)");
+        }
+        try {
+            DicomExtent.requireWhole(file); // the parser stops quietly inside a cut-off last element
+        } catch (ImageDecodeException e) {
+            throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, e.getMessage(), e);
         }
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false);

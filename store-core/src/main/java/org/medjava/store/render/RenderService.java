@@ -127,6 +127,7 @@ public final class RenderService {
      *     filter grey data, naming the data and the filter; 400 for a bad parameter; 409 for a suspended filter
      */
     public DicomImage filterStoredValues(DicomImage image, RenderRequest request) {
+        RenderQuery.requireInside(request.region(), image.width(), image.height());
         if (request.filters().isEmpty()) {
             return image;
         }
@@ -205,6 +206,7 @@ public final class RenderService {
 
     /** Runs the request's filter chain, in order, over {@code raster} (within its region). */
     public Raster filter(Raster raster, RenderRequest request) {
+        RenderQuery.requireInside(request.region(), raster.width(), raster.height());
         for (RenderRequest.FilterStep step : request.filters()) {
             raster = apply(step, raster, request);
         }

@@ -126,6 +126,16 @@ class IngestReceiveTest {
         assertStagingEmpty();
     }
 
+    @Test
+    void anObjectCutShortInsideItsTrailingPaddingIsRefused() throws Exception {
+        Path staged = copy("CT_small.dcm"); // its last element is Data Set Trailing Padding (FFFC,FFFC)
+        byte[] whole = Files.readAllBytes(staged);
+        Files.write(staged, java.util.Arrays.copyOf(whole, whole.length - 50));
+        assertFailure(ingest(DuplicatePolicy.REJECT), staged, 0xC000);
+        assertThat(index.count()).isZero();
+        assertStagingEmpty();
+    }
+
     private Path copy(String sample) throws IOException {
         Path staged = images.newStagingFile("test-");
         Files.copy(Samples.dicom(sample), staged, java.nio.file.StandardCopyOption.REPLACE_EXISTING);

@@ -129,6 +129,29 @@ class UploadValidatorTest {
     }
 
     @Test
+    void dicomCutShortInsideItsTrailingPaddingIsUnprocessable() {
+        byte[] whole = TestImages.dicom("CT_small.dcm"); // its last element is Data Set Trailing Padding
+        assertRefused("ct.dcm", java.util.Arrays.copyOf(whole, whole.length - 50), "application/dicom",
+                Kind.UNPROCESSABLE).hasMessageContaining("truncated");
+    }
+
+    @Test
+    void pngAndJpegCutShortAfterTheirImageDataAreUnprocessable() throws IOException {
+        byte[] png = TestImages.png(64, 64, 3);
+        assertRefused("x.png", java.util.Arrays.copyOf(png, png.length - 6), "image/png", Kind.UNPROCESSABLE)
+                .hasMessageContaining("IEND");
+        java.io.ByteArrayOutputStream jpeg = new java.io.ByteArrayOutputStream();
+        javax.imageio.ImageIO.write(new java.awt.image.BufferedImage(64, 48,
+                java.awt.image.BufferedImage.TYPE_BYTE_GRAY), "jpeg", jpeg);
+        byte[] whole = jpeg.toByteArray();
+        assertThat(validate("x.jpg", whole, "image/jpeg")).isEqualTo(ImageFormat.JPEG);
+        assertRefused("x.jpg", java.util.Arrays.copyOf(whole, whole.length * 8 / 9), "image/jpeg",
+                Kind.UNPROCESSABLE).hasMessageContaining("end-of-image");
+        byte[] padded = java.util.Arrays.copyOf(whole, whole.length + 16); // zero padding after the end: fine
+        assertThat(validate("y.jpg", padded, "image/jpeg")).isEqualTo(ImageFormat.JPEG);
+    }
+
+    @Test
     void truncatedGifIsUnprocessable() {
         assertRefused("x.gif", TestImages.truncated(TestImages.gif("ct-small.gif")), null, Kind.UNPROCESSABLE)
                 .hasMessageContaining("the body is GIF but does not decode");

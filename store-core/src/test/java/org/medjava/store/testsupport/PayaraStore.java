@@ -137,6 +137,10 @@ public final class PayaraStore implements AutoCloseable {
             command.addAll(List.of("-jar", System.getProperty("payara.jar"), "--deploy",
                     System.getProperty("store.war"), "--contextroot", "/", "--port", Integer.toString(port),
                     "--nocluster", "--disablephonehome"));
+            Path preboot = Path.of(System.getProperty("medjava.root", "..")).resolve("deploy/payara-preboot.txt");
+            if (Files.isRegularFile(preboot)) { // as ./medjava start: no Server header naming the product
+                command.addAll(List.of("--prebootcommandfile", preboot.toAbsolutePath().toString()));
+            }
             int httpsPort = tls ? (this.httpsPort != 0 ? this.httpsPort : freePort()) : -1;
             if (tls) {
                 command.addAll(List.of("--sslport", Integer.toString(httpsPort)));
