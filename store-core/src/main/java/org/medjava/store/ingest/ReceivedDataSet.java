@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.codec.dicom.DicomPreScan;
+import org.medjava.codec.dicom.DicomStructureException;
 
 /**
  * A received Part 10 object, read from its staging file once: its bytes, and its data set parsed once (pixel data
@@ -52,6 +54,11 @@ record ReceivedDataSet(byte[] bytes, AttributeList dataSet) {
      * @throws IngestFailure CANNOT_UNDERSTAND when the data set does not parse to its end
      */
     static ReceivedDataSet parse(byte[] bytes) throws IngestFailure {
+        try {
+            DicomPreScan.checkPart10(bytes); // before PixelMed recurses into nesting that would overflow the stack
+        } catch (DicomStructureException e) {
+            throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, e.getMessage(), e);
+        }
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false);
         try (DicomInputStream in = new DicomInputStream(new ByteArrayInputStream(bytes))) {
