@@ -43,9 +43,6 @@ public final class NestedDicom {
         ds.element(0x0010, 0x0020, "LO", ascii("NESTED"));
         ds.element(0x0020, 0x000D, "UI", uid(uidRoot + ".1"));
         ds.element(0x0020, 0x000E, "UI", uid(uidRoot + ".2"));
-        if (depth > 0) {
-            ds.raw(nested(depth, syntax, undefinedLengths));
-        }
         ds.element(0x0028, 0x0002, "US", ds.u16(1));
         ds.element(0x0028, 0x0004, "CS", ascii("MONOCHROME2 "));
         ds.element(0x0028, 0x0010, "US", ds.u16(2));
@@ -54,6 +51,9 @@ public final class NestedDicom {
         ds.element(0x0028, 0x0101, "US", ds.u16(8));
         ds.element(0x0028, 0x0102, "US", ds.u16(7));
         ds.element(0x0028, 0x0103, "US", ds.u16(0));
+        if (depth > 0) {
+            ds.raw(nested(depth, syntax, undefinedLengths)); // (0040,A730), in tag order
+        }
         ds.element(0x7FE0, 0x0010, "OB", new byte[] {0, 64, (byte) 128, (byte) 255});
         byte[] dataSet = ds.bytes();
         if (syntax == Syntax.DEFLATED_LE) {
