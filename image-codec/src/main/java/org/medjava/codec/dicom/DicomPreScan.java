@@ -230,8 +230,8 @@ public final class DicomPreScan {
             fragments(enc, bound);
         } else if (undefined) { // implicit VR: undefined length means a sequence, whatever the dictionary says
             sequence(enc, length, bound, depth + 1);
-        } else if (vr.equals("UN") && isSequenceInDictionary(tag)) {
-            tentativeSequence(length, bound, depth + 1);
+        } else if (vr.equals("UN") && (isSequenceInDictionary(tag) || startsWithItem(length, bound))) {
+            tentativeSequence(length, bound, depth + 1); // a reader may know it as a (private) sequence
         } else {
             in.need(length, bound);
             in.skip(length, bound);
@@ -312,6 +312,17 @@ public final class DicomPreScan {
         }
     }
 
+    /** Whether a value of {@code length} bytes from here begins with an Item tag, as a sequence's value does. */
+    private boolean startsWithItem(long length, long bound) throws IOException {
+        if (length < 8) {
+            return false;
+        }
+        in.need(length, bound);
+        byte[] head = in.peek(4);
+        return head.length == 4 && (head[0] & 0xFF) == 0xFE && (head[1] & 0xFF) == 0xFF && (head[2] & 0xFF) == 0x00
+                && (head[3] & 0xFF) == 0xE0;
+    }
+
     private void count() throws DicomStructureException {
         if (++elements > MAX_ELEMENTS) {
             throw new DicomStructureException("DICOM data set with more than " + MAX_ELEMENTS
@@ -340,13 +351,15 @@ public final class DicomPreScan {
 
     /** The bytes of the data, with the position, the known length and the checks of lengths against both. */
     private static final class Reader {
+        /** The most bytes looked at ahead: the first element's VR (6), an Item tag (4). */
+        private static final int PEEK = 8;
         private PushbackInputStream in;
         private long size;
         private final long maxInflatedBytes;
         long pos;
 
         Reader(InputStream in, long size, long maxInflatedBytes) {
-            this.in = new PushbackInputStream(in, 8);
+            this.in = new PushbackInputStream(in, PEEK);
             this.size = size;
             this.maxInflatedBytes = maxInflatedBytes;
         }
@@ -354,7 +367,7 @@ public final class DicomPreScan {
         /** From here on the data are deflated (PS3.5 A.5): inflated with a bound; their length is not known. */
         void inflateRest() {
             InputStream inflated = new InflaterInputStream(in, new Inflater(true), 8192);
-            in = new PushbackInputStream(new BoundedStream(inflated, maxInflatedBytes), 2);
+            in = new PushbackInputStream(new BoundedStream(inflated, maxInflatedBytes), PEEK);
             size = -1;
             pos = 0;
         }
@@ -384,7 +397,7 @@ public final class DicomPreScan {
         }
 
         byte[] peek(int n) throws IOException {
-            byte[] b = in.readNBytes(n);
+            byte[] b = in.readNBytes(Math.min(n, PEEK));
             in.unread(b);
             return b;
         }

@@ -145,6 +145,17 @@ class DicomPreScanTest {
     }
 
     @Test
+    void aPrivateSequenceUnknownToTheDictionaryIsWalkedToo() {
+        // implicit VR: the outermost Content Sequence becomes private (0009,1010), which no dictionary calls SQ
+        byte[] file = NestedDicom.part10(100, Syntax.IMPLICIT_LE, false, "1.2.3.4");
+        int outer = indexOf(file, new byte[] {0x40, 0, 0x30, (byte) 0xA7});
+        file[outer] = 0x09;
+        file[outer + 2] = 0x10;
+        file[outer + 3] = 0x10;
+        assertThatThrownBy(() -> DicomPreScan.checkPart10(file)).hasMessageContaining("deeper than 64");
+    }
+
+    @Test
     void aDataSetWithoutMetaIsCheckedInItsTransferSyntax() {
         byte[] file = NestedDicom.part10(100, Syntax.IMPLICIT_LE, false, "1.2.3.4");
         int start = indexOf(file, new byte[] {0x08, 0, 0x16, 0});
