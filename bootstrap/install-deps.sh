@@ -49,3 +49,6 @@ ensure_packages python3-pydicom
 ensure_packages chromium
 # ss (iproute2): LifecycleIT checks which ports the store's process listens on.
 ensure_packages iproute2
+# libzmq (C ØMQ) for the benchmarks' ØMQ experiment (issue 20): its C programs are built against it; without it
+# the build skips them with a message and the report has no libzmq column.
+ensure_packages libzmq3-dev

@@ -21,6 +21,7 @@ import javax.imageio.ImageIO;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.medjava.bench.report.Csv;
 import org.medjava.bench.run.RunPlan;
 import org.medjava.bench.variant.JavaFilters;
@@ -37,6 +38,7 @@ class QuickReportIT {
     private static Path out;
 
     @BeforeAll
+    @Timeout(value = 9, unit = TimeUnit.MINUTES) // the run itself may take 8 (JUnit's default here is 2)
     static void runQuickBenchmarks() throws Exception {
         Path jar = Path.of(System.getProperty("benchmarks.jar"));
         assertThat(jar).isRegularFile();
@@ -124,10 +126,52 @@ class QuickReportIT {
                 new org.xml.sax.InputSource(new java.io.StringReader(Files.readString(out.resolve("index.html"))
                         .replace("<!DOCTYPE html>", ""))));
         NodeList imgs = html.getElementsByTagName("img");
-        assertThat(imgs.getLength()).isEqualTo(JavaFilters.ids().size() + 2); // + transport + blur-gray16
+        assertThat(imgs.getLength()).isEqualTo(JavaFilters.ids().size() + 2 // + transport + blur-gray16
+                + ISSUE20_ZMQ_FFM_CHARTS.size());
         for (int i = 0; i < imgs.getLength(); i++) {
             String src = ((Element) imgs.item(i)).getAttribute("src");
             assertThat(out.resolve(src)).isRegularFile();
+        }
+    }
+
+    /** Issue 20's ØMQ and JNI-vs-FFM charts. */
+    private static final List<String> ISSUE20_ZMQ_FFM_CHARTS = List.of("zmq-latency", "zmq-throughput", "ffm-frames");
+
+    @Test
+    void zmqAndFfmSectionsAreProducedAsASmokeTest() throws Exception {
+        String md = Files.readString(out.resolve("summary.md"));
+        assertThat(md).contains("## ØMQ: libzmq and JeroMQ against raw sockets",
+                "ØMQ latency over tcp://", "ØMQ throughput over ipc://", "the whitepaper's figures beside ours",
+                "## JNI against the Foreign Function & Memory API", "JNI and FFM: time per call",
+                "Smoke test (quick run)");
+        assertThat(md).doesNotContain("Verdict"); // a smoke test judges nothing
+
+        boolean libzmq = Files.isExecutable(Path.of(System.getProperty("benchmarks.jar")).getParent()
+                .resolve("native/zmq_perf"));
+        Set<String> mechanisms = new TreeSet<>(Set.of("jeromq", "c-raw", "java-raw"));
+        if (libzmq) {
+            mechanisms.add("libzmq");
+        }
+        List<Map<String, String>> zmq = Csv.read(out.resolve("raw/zmq.csv"));
+        // every mechanism × transport × test × size, once (one run)
+        assertThat(zmq).hasSize(mechanisms.size() * 2 * 2 * 6);
+        assertThat(zmq.stream().map(r -> r.get("impl")).collect(Collectors.toSet())).isEqualTo(mechanisms);
+        assertThat(zmq).allSatisfy(r -> assertThat(Double.parseDouble(r.get("seconds"))).isPositive());
+        Set<String> series = new TreeSet<>();
+        mechanisms.forEach(m -> series.addAll(List.of(m + "@tcp", m + "@ipc")));
+        assertThat(seriesIn(out.resolve("charts/zmq-latency.svg"))).isEqualTo(series);
+        assertThat(seriesIn(out.resolve("charts/zmq-throughput.svg"))).isEqualTo(series);
+
+        Set<String> ffmSeries = seriesIn(out.resolve("charts/ffm-frames.svg"));
+        assertThat(ffmSeries).contains("passCopy-jni@jit", "passPinned-jni@jit", "passOffHeap-jni@jit");
+        if (org.medjava.bench.run.JvmColumn.jdk25Installed()) {
+            assertThat(ffmSeries).contains("passCopy-ffm@jdk25", "passPinned-ffm@jdk25", "passOffHeap-ffm@jdk25",
+                    "passCopy-jni@jdk25");
+            assertThat(Csv.read(out.resolve("raw/ffm-check.csv"))).singleElement()
+                    .satisfies(r -> assertThat(r.get("result")).isEqualTo("identical"));
+        }
+        for (String chart : ISSUE20_ZMQ_FFM_CHARTS) {
+            assertThat(ImageIO.read(out.resolve("charts/" + chart + ".png").toFile()).getWidth()).isGreaterThan(500);
         }
     }
 

@@ -94,8 +94,16 @@ public final class ReportGenerator {
             }
         }
         tables.addAll(at, new Gray16Tables(everything).all());
-        written.add(write(out.resolve("summary.md"), Summary.markdown(data, tables)));
-        written.add(write(out.resolve("index.html"), Summary.html(data, tables, chartNames)));
+        // issue 20's experiments, a section each (they write their own charts)
+        boolean smokeTest = "quick".equals(everything.environment().get("mode"));
+        List<Section> sections = new ArrayList<>();
+        ZmqSection.build(raw, charts, everything.environment(), smokeTest).ifPresent(sections::add);
+        FfmSection.build(raw, charts, everything.environment(), smokeTest).ifPresent(sections::add);
+        for (Section s : sections) {
+            s.charts().forEach(c -> written.addAll(List.of(charts.resolve(c + ".svg"), charts.resolve(c + ".png"))));
+        }
+        written.add(write(out.resolve("summary.md"), Summary.markdown(data, tables, sections)));
+        written.add(write(out.resolve("index.html"), Summary.html(data, tables, chartNames, sections)));
         return written;
     }
 

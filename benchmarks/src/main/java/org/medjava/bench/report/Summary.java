@@ -9,6 +9,11 @@ final class Summary {
     }
 
     static String markdown(ReportData data, List<Table> tables) {
+        return markdown(data, tables, List.of());
+    }
+
+    /** With the experiments' own sections after the summary tables. */
+    static String markdown(ReportData data, List<Table> tables, List<Section> sections) {
         StringBuilder md = new StringBuilder("# MedJava benchmark report\n\n");
         md.append("Environment:\n\n```\n");
         environment(data).forEach((k, v) -> md.append(String.format("%-14s %s%n", k + ":", v)));
@@ -18,11 +23,17 @@ final class Summary {
             md.append('\n');
         }
         tables.forEach(t -> md.append(t.markdown()));
+        sections.forEach(s -> md.append(s.markdown()));
         md.append("Charts, CSV and the raw JMH JSON: `index.html`, `results.csv`, `jmh-results.json`, `charts/`.\n");
         return md.toString();
     }
 
     static String html(ReportData data, List<Table> tables, List<String> charts) {
+        return html(data, tables, charts, List.of());
+    }
+
+    /** With the experiments' own sections (tables, charts, verdict) after the summary's charts. */
+    static String html(ReportData data, List<Table> tables, List<String> charts, List<Section> sections) {
         // polyglot markup: valid HTML that also parses as XML (the quick-run test reads it with an XML parser)
         StringBuilder h = new StringBuilder("<!DOCTYPE html>\n")
                 .append("<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n")
@@ -50,6 +61,7 @@ final class Summary {
                     .append(".svg\" alt=\"").append(chart).append("\"/></a><br/><a href=\"charts/").append(chart)
                     .append(".png\">PNG</a></p>\n");
         }
+        sections.forEach(s -> h.append(s.html()));
         h.append("<h2>Data</h2>\n<ul><li><a href=\"results.csv\">results.csv</a> (every JMH result)</li>")
                 .append("<li><a href=\"jmh-results.json\">jmh-results.json</a> (JMH's own JSON, all runs merged)</li>")
                 .append("<li><a href=\"summary.md\">summary.md</a></li>")

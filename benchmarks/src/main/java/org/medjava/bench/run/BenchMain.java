@@ -136,6 +136,13 @@ public final class BenchMain {
         });
         step("c", options, () -> new CHarnessStep(raw, console).run(plan.harness()));
         step("transport", options, () -> new TransportStep(raw, console).run(plan.transport()));
+        step("zmq", options, () -> new org.medjava.bench.zmq.ZmqStep(raw, console).run(plan.zmq()));
+        step("ffm", options, () -> {
+            int failed = new org.medjava.bench.ffm.FfmStep(raw, console).run(plan.ffm());
+            if (failed > 0) {
+                problems.add(failed + " JNI-vs-FFM benchmark(s) failed; see raw/ffm-jmh.log");
+            }
+        });
         if (plan.store().enabled()) {
             step("store", options, () -> new StoreStep(raw, console).run(plan.store()));
         }

@@ -170,6 +170,17 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
                 new StorePlan(false, List.of(), 0));
     }
 
+    /** Issue 20's ØMQ experiment: the quick run's smoke test, else the standard counts. */
+    public org.medjava.bench.zmq.MessagingPlan zmq() {
+        return mode.equals("quick") ? org.medjava.bench.zmq.MessagingPlan.quick()
+                : org.medjava.bench.zmq.MessagingPlan.full();
+    }
+
+    /** Issue 20's JNI-vs-FFM benchmark: the quick run's smoke test, else the standard run. */
+    public org.medjava.bench.ffm.CallPlan ffm() {
+        return mode.equals("quick") ? org.medjava.bench.ffm.CallPlan.quick() : org.medjava.bench.ffm.CallPlan.full();
+    }
+
     public int benchmarkCount() {
         return groups.stream().mapToInt(JmhGroup::benchmarkCount).sum();
     }

@@ -5,9 +5,10 @@ public final class FilterApi {
     /**
      * {@code major.minor}. A host accepts a plugin built for the same major version and a minor version no newer
      * than its own. 1.1 added grey data ({@link GrayRaster16}, {@link Filter#applyGray16}); plugins built for 1.0
-     * keep loading and refuse grey data.
+     * keep loading and refuse grey data. 1.2 added cooperative cancellation ({@link Cancellation#check()}); plugins
+     * built for 1.0/1.1 keep loading and simply never check (a host stops them by quarantine, not cooperation).
      */
-    public static final String VERSION = "1.1";
+    public static final String VERSION = "1.2";
 
     private FilterApi() {
     }

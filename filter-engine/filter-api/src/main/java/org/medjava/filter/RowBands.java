@@ -16,6 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a helper that starts late), and with fixed halves the whole call waits for the slow half. With several bands per
  * thread the faster thread simply takes more of them. A helper that has not started by the time the caller runs out
  * of bands is abandoned, never waited for, so a busy pool can delay nothing.
+ *
+ * <p>Helpers run with the caller's {@link Cancellation} token bound, so a cancelled call stops on every thread; the
+ * first band that throws {@link FilterCancelledException} stops the others from claiming more.
  */
 public final class RowBands {
 
@@ -84,6 +87,8 @@ public final class RowBands {
         private final int rows;
         private final int bands;
         private final Band band;
+        /** The caller's cancellation token, bound on helper threads too so their rows honour it. */
+        private final Cancellation.Token token = Cancellation.current();
         private final AtomicInteger next = new AtomicInteger();
 
         Work(int fromRow, int rows, int bands, Band band) {
@@ -129,7 +134,7 @@ public final class RowBands {
             if (!state.compareAndSet(WAITING, RUNNING)) {
                 return;
             }
-            try {
+            try (Cancellation.Scope bound = Cancellation.bind(work.token)) {
                 work.drain();
                 done.complete(null);
             } catch (Throwable t) {

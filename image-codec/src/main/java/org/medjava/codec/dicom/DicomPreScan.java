@@ -107,6 +107,58 @@ public final class DicomPreScan {
         scan.elements(encodingOf(ts), -1, -1, false, 0, true);
     }
 
+    /**
+     * Checks a Part 10 stream up to its top-level Pixel Data, for a reader that stops there, and returns a stream that
+     * gives that reader the same bytes from the start: what the check read (kept in memory: the header, not the
+     * pixel data), then the rest of {@code stream}.
+     *
+     * @throws DicomStructureException when the data set is refused
+     */
+    public static InputStream checkedHeader(InputStream stream) throws IOException {
+        Recording recording = new Recording(stream);
+        checkPart10(recording, -1, true);
+        return new java.io.SequenceInputStream(new ByteArrayInputStream(recording.recorded.toByteArray()), stream);
+    }
+
+    /** The bytes read from a stream, kept (skips are reads, so that they are kept too). */
+    private static final class Recording extends FilterInputStream {
+        final java.io.ByteArrayOutputStream recorded = new java.io.ByteArrayOutputStream();
+
+        Recording(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                recorded.write(b);
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                recorded.write(b, off, n);
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            byte[] buffer = new byte[(int) Math.min(Math.max(n, 0), 1 << 16)];
+            int read = read(buffer, 0, buffer.length);
+            return Math.max(read, 0);
+        }
+
+        @Override
+        public boolean markSupported() {
+            return false;
+        }
+    }
+
     /** Checks a data set without file meta information (a DIMSE identifier) in the given transfer syntax. */
     public static void checkDataSet(byte[] dataSet, String transferSyntaxUid) throws IOException {
         DicomPreScan scan = new DicomPreScan(new Reader(new ByteArrayInputStream(dataSet), dataSet.length,

@@ -470,6 +470,27 @@ public class StoreConfig {
         return duplicatePolicy;
     }
 
+    // --- filter deadlines (issue 15, bounded work) --------------------------------------------------------------
+
+    @Inject
+    @ConfigProperty(name = "medjava.filters.deadline-seconds", defaultValue = "30")
+    int filterDeadlineSeconds;
+
+    /** 0: as many as the machine has cores. */
+    @Inject
+    @ConfigProperty(name = "medjava.filters.max-concurrent", defaultValue = "0")
+    int filterMaxConcurrent;
+
+    /** The most a chain of filter calls may take; a request's {@code timeout=} may ask for less. At least 1. */
+    public int filterDeadlineSeconds() {
+        return Math.max(1, filterDeadlineSeconds);
+    }
+
+    /** Filter calls that may run at once (each may use every core); the next waits briefly, then gets 503. */
+    public int filterMaxConcurrent() {
+        return filterMaxConcurrent > 0 ? filterMaxConcurrent : Runtime.getRuntime().availableProcessors();
+    }
+
     // --- start-up banner (lifecycle) ----------------------------------------------------------------------------
 
     /**
@@ -482,5 +503,50 @@ public class StoreConfig {
 
     public Optional<Path> bannerFile() {
         return bannerFile.filter(s -> !s.isBlank()).map(s -> Path.of(s).toAbsolutePath().normalize());
+    }
+
+    // --- memory and size limits (README "Memory and size limits") ----------------------------------------------
+
+    /** Bytes all decodes together may hold; unset: a quarter of the maximum heap. */
+    @Inject
+    @ConfigProperty(name = "medjava.memory.decode-budget-bytes")
+    Optional<Long> decodeBudgetBytes;
+
+    /** How long a decode waits for room in the budget before it is answered 503 with Retry-After. */
+    @Inject
+    @ConfigProperty(name = "medjava.memory.decode-wait-millis", defaultValue = "2000")
+    long decodeWaitMillis;
+
+    @Inject
+    @ConfigProperty(name = "medjava.filters.max-chain", defaultValue = "16")
+    int maxFilterChain;
+
+    /** Uploads at least this large (by Content-Length, or once a chunked body grows so large) count as large. */
+    @Inject
+    @ConfigProperty(name = "medjava.upload.large-bytes", defaultValue = "67108864")
+    long largeUploadBytes;
+
+    @Inject
+    @ConfigProperty(name = "medjava.upload.max-concurrent-large", defaultValue = "2")
+    int maxConcurrentLargeUploads;
+
+    public long decodeBudgetBytes() {
+        return decodeBudgetBytes.filter(b -> b > 0).orElseGet(org.medjava.store.memory.DecodeBudget::defaultCapacity);
+    }
+
+    public long decodeWaitMillis() {
+        return Math.max(0, decodeWaitMillis);
+    }
+
+    public int maxFilterChain() {
+        return Math.max(1, maxFilterChain);
+    }
+
+    public long largeUploadBytes() {
+        return Math.max(1, largeUploadBytes);
+    }
+
+    public int maxConcurrentLargeUploads() {
+        return Math.max(1, maxConcurrentLargeUploads);
     }
 }

@@ -100,6 +100,12 @@ public class RegistryMetrics implements StoreMetrics {
     }
 
     @Override
+    public void filterRefused(String filterId, String why) {
+        count(1, "medjava_filter_refusals", "Filter calls refused for time (busy: no free slot) or stopped at their"
+                + " deadline", "filter", filterId, "why", why);
+    }
+
+    @Override
     public void association(boolean accepted) {
         count(1, "medjava_dicom_associations", "DICOM associations asked of the store's SCP, accepted or refused",
                 "outcome", accepted ? "accepted" : "refused");
@@ -140,6 +146,10 @@ public class RegistryMetrics implements StoreMetrics {
             gauge("medjava_filters", "Filters by state (a suspended filter refuses to run)", () -> filters.filters()
                     .stream().filter(f -> f.state() == state).count(), "state", label(state));
         }
+        gauge("medjava_filter_quarantines", "Filter calls that ignored their cancellation since start (each left a"
+                + " thread running and quarantined its plugin)", () -> filters.registry().abandonedCalls());
+        gauge("medjava_filter_slots_free", "Filter slots free now (medjava.filters.max-concurrent)",
+                () -> filters.registry().availableSlots());
         Supplier<Map<JobStatus.State, Long>> byState = new Cached<>(jobs::countByState);
         for (JobStatus.State state : JobStatus.State.values()) {
             gauge("medjava_jobs", "Background jobs by state", () -> byState.get().getOrDefault(state, 0L),

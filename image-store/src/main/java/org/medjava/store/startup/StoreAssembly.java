@@ -43,6 +43,8 @@ import org.medjava.store.scu.RemotePacs;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.IndexDatabase;
 import org.medjava.store.derive.DerivedImages;
+import org.medjava.store.memory.DecodeBudget;
+import org.medjava.store.memory.UploadSlots;
 import org.medjava.store.render.RenderService;
 import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.repo.StorePath;
@@ -86,6 +88,10 @@ public class StoreAssembly {
 
     private static final Logger LOG = Logger.getLogger(StoreAssembly.class.getName());
     static final String SEEDED_MARKER = ".seeded";
+    /** How long a cancelled filter call has to stop before its plugin is quarantined. */
+    static final java.time.Duration FILTER_GRACE = java.time.Duration.ofSeconds(2);
+    /** How long a filter call waits for a free slot before 503: a short burst queues instead of failing. */
+    static final java.time.Duration FILTER_QUEUE_WAIT = java.time.Duration.ofSeconds(2);
 
     @Inject
     StoreConfig config;
@@ -107,6 +113,7 @@ public class StoreAssembly {
     private SharedState sharedState;
     private ImageRepository images;
     private RenderService renderer;
+    private UploadSlots uploadSlots;
     private DerivedImages derived;
     private Ingest ingest;
     private ArchiveSearch search;
@@ -150,6 +157,8 @@ public class StoreAssembly {
             filters = new FilterRepository(config.pluginsDir(), data.resolve("work/registry"),
                     config.maxPluginBytes(), space);
             filters.auditTo(audit);
+            filters.registry().setLimits(new org.medjava.filter.runtime.CallLimits(config.filterMaxConcurrent(),
+                    java.time.Duration.ofSeconds(config.filterDeadlineSeconds()), FILTER_GRACE, FILTER_QUEUE_WAIT));
             if (firstStart && config.seedPlugins().isPresent()) {
                 Seeder.seedPlugins(config.seedPlugins().get(), config.pluginsDir());
             }
@@ -160,8 +169,11 @@ public class StoreAssembly {
             index = new DicomIndex(database);
             images = new ImageRepository(storage, config.maxUploadBytes(),
                     clusterDatabase == null ? new LocalPathLocks() : new PostgresPathLocks(clusterDatabase), space);
-            renderer = new RenderService(filters.registry(), config.maxPixels(), metrics);
-            ingest = new Ingest(images, index, new UploadValidator(config.maxPixels()),
+            DecodeBudget decodeBudget = new DecodeBudget(config.decodeBudgetBytes(), config.decodeWaitMillis());
+            uploadSlots = new UploadSlots(config.largeUploadBytes(), config.maxConcurrentLargeUploads());
+            renderer = new RenderService(filters.registry(), config.maxPixels(), metrics, decodeBudget,
+                    config.maxFilterChain());
+            ingest = new Ingest(images, index, new UploadValidator(config.maxPixels(), decodeBudget),
                     DuplicatePolicy.parse(config.duplicatePolicy()), new WriteBarrier(config.backupMaxPause()), metrics,
                     audit);
             backup = new StoreBackup(new StoreBackup.Sources(storage, database, ingest.barrier(), data,
@@ -432,6 +444,12 @@ public class StoreAssembly {
     @Produces
     public RenderService renderer() {
         return renderer;
+    }
+
+    /** The cap on concurrent large uploads. */
+    @Produces
+    public UploadSlots uploadSlots() {
+        return uploadSlots;
     }
 
     @Produces

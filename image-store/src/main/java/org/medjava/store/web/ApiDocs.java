@@ -32,6 +32,7 @@ final class ApiDocs {
     static final String CONFLICT = "Conflict";
     static final String PRECONDITION_FAILED = "PreconditionFailed";
     static final String TOO_LARGE = "TooLarge";
+    static final String TOO_LARGE_TO_DECODE = "TooLargeToDecode";
     static final String INSUFFICIENT_STORAGE = "InsufficientStorage";
     static final String UNSUPPORTED_MEDIA_TYPE = "UnsupportedMediaType";
     static final String RANGE_NOT_SATISFIABLE = "RangeNotSatisfiable";
@@ -60,8 +61,9 @@ final class ApiDocs {
     static final String RENDER_RULES = "Rendering: filter=id[:name=value,...] (repeat for a chain, applied in order; "
             + "see GET /filters for ids and parameter rules), window=center,width (DICOM VOI; the image's own when "
             + "absent), region=x,y,w,h (where filters apply; clipped to the image), frame=n (from 0), "
-            + "impl=straightforward|optimized|parallel (same pixels, different speed). Server-Timing says where "
-            + "the time went; the ETag covers the file and the query.";
+            + "impl=straightforward|optimized|parallel (same pixels, different speed), timeout=seconds (the most the "
+            + "filters may take, capped by medjava.filters.deadline-seconds: past it 503; every filter slot busy: "
+            + "503 with Retry-After). Server-Timing says where the time went; the ETag covers the file and the query.";
 
     private ApiDocs() {
     }

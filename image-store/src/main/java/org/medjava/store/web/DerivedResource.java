@@ -65,12 +65,19 @@ public class DerivedResource {
     @Context
     UriInfo uri;
 
+    @Context
+    jakarta.servlet.http.HttpServletRequest servletRequest;
+
+    @jakarta.inject.Inject
+    org.medjava.store.config.StoreConfig config;
+
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Store a filtered image as a derived DICOM object (uploader role)", description = "The new "
             + "object refers to its source, has new series and instance UIDs, and holds the filtered stored values at "
             + "the source's depth (the window is only its default presentation). " + ApiDocs.RENDER_RULES)
+    @org.eclipse.microprofile.openapi.annotations.parameters.Parameter(ref = "timeout")
     @RequestBody(required = true, content = @Content(mediaType = ApiDocs.JSON,
             schema = @Schema(ref = "Derivation")))
     @APIResponse(responseCode = "201", description = "stored; Location is its URL under /images/",
@@ -102,7 +109,9 @@ public class DerivedResource {
         if (body.filters() != null && !body.filters().isEmpty()) {
             query.put("filter", new ArrayList<>(body.filters()));
         }
-        Ingested stored = derived.derive(StorePath.parse(body.source()), RenderRequest.parse(query));
+        RenderRequest render = RenderRequest.parse(query);
+        Ingested stored = FilterRuns.run(servletRequest, uri.getQueryParameters(), config,
+                () -> derived.derive(StorePath.parse(body.source()), render));
         String path = stored.path().relative();
         return Response.created(uri.getBaseUriBuilder().path("images").path(path).build())
                 .entity(Json.createObjectBuilder().add("path", path).add("studyUid", stored.studyInstanceUid())

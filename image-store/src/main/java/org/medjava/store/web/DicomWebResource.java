@@ -3,6 +3,7 @@ package org.medjava.store.web;
 import org.medjava.store.query.ArchiveSearch;
 import org.medjava.store.render.RenderService;
 import org.medjava.store.ingest.Ingest;
+import org.medjava.store.memory.UploadSlots;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.config.StoreConfig;
@@ -91,6 +92,9 @@ public class DicomWebResource {
     Ingest ingest;
 
     @Inject
+    UploadSlots uploads;
+
+    @Inject
     RenderService renderer;
 
     @Inject
@@ -110,6 +114,9 @@ public class DicomWebResource {
 
     @Context
     Request httpRequest;
+
+    @Context
+    jakarta.servlet.http.HttpServletRequest servletRequest;
 
     /** Rendered images and thumbnails: kept by the client, revalidated by entity tag (they may hold patient data). */
     private static final CacheControl CACHE = CacheControl.valueOf("private, no-cache");
@@ -382,6 +389,7 @@ public class DicomWebResource {
     @Parameter(ref = "filter")
     @Parameter(ref = "region")
     @Parameter(ref = "impl")
+    @Parameter(ref = "timeout")
     @Parameter(ref = "If-None-Match")
     @APIResponse(responseCode = "200", description = "the image (ETag; Cache-Control: private, no-cache)", content = {
             @Content(mediaType = ApiDocs.JPEG, schema = @Schema(ref = "Binary")),
@@ -407,6 +415,7 @@ public class DicomWebResource {
     @Parameter(ref = "filter")
     @Parameter(ref = "region")
     @Parameter(ref = "impl")
+    @Parameter(ref = "timeout")
     @Parameter(ref = "If-None-Match")
     @APIResponse(responseCode = "200", description = "the image (ETag; Cache-Control: private, no-cache)", content = {
             @Content(mediaType = ApiDocs.JPEG, schema = @Schema(ref = "Binary")),
@@ -563,8 +572,10 @@ public class DicomWebResource {
     private Response stow(String contentType, InputStream body, String study) throws IOException {
         Access.require(security, Role.UPLOADER);
         String type = stowAnswerType();
-        StowService.Answer answer = new StowService(ingest, config.maxUploadBytes())
-                .store(contentType, body, study, urls());
+        StowService.Answer answer;
+        try (UploadSlots.Slot slot = uploads.admit(headers.getLength())) { // by Content-Length: 503 before any part
+            answer = new StowService(ingest, config.maxUploadBytes()).store(contentType, body, study, urls());
+        }
         Response.ResponseBuilder r = Response.status(answer.status()).entity(answer.json()).type(type);
         if (answer.firstFailure() != null) {
             r.header("Warning", "299 medjava \"" + answer.firstFailure().replace('"', '\'') + "\"");
@@ -662,7 +673,13 @@ public class DicomWebResource {
         if (notModified != null) {
             return notModified.header(HttpHeaders.VARY, HttpHeaders.ACCEPT).cacheControl(CACHE).build();
         }
-        return Response.ok(image.maker().make(), image.contentType()).tag(tag).cacheControl(CACHE)
+        byte[] made;
+        try {
+            made = FilterRuns.run(servletRequest, uri.getQueryParameters(), config, () -> image.maker().make());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return Response.ok(made, image.contentType()).tag(tag).cacheControl(CACHE)
                 .header(HttpHeaders.VARY, HttpHeaders.ACCEPT).build();
     }
 }

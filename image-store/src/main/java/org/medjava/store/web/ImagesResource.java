@@ -31,6 +31,7 @@ import org.medjava.codec.ImageFormat;
 import org.medjava.store.derive.DerivedImages;
 import org.medjava.store.render.RenderRequest;
 import org.medjava.store.ingest.Ingest;
+import org.medjava.store.memory.UploadSlots;
 import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.storage.LocalCopy;
 import org.medjava.store.repo.Preconditions;
@@ -80,6 +81,9 @@ public class ImagesResource {
     Ingest ingest;
 
     @Inject
+    UploadSlots uploads;
+
+    @Inject
     DicomIndex index;
 
     @Inject
@@ -99,6 +103,9 @@ public class ImagesResource {
 
     @Context
     SecurityContext security;
+
+    @Context
+    jakarta.servlet.http.HttpServletRequest servletRequest;
 
     @GET
     @Operation(summary = "Listing of the store's top directory")
@@ -123,6 +130,7 @@ public class ImagesResource {
     @Parameter(ref = "region")
     @Parameter(ref = "frame")
     @Parameter(ref = "impl")
+    @Parameter(ref = "timeout")
     @Parameter(name = "Range", in = ParameterIn.HEADER, description = "one byte range of a file (e.g. bytes=0-1023)")
     @Parameter(ref = "If-None-Match")
     @APIResponse(responseCode = "200", description = "the file as stored (its own Content-Type; ETag, Last-Modified, "
@@ -138,6 +146,7 @@ public class ImagesResource {
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @APIResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE_TO_DECODE)
     @APIResponse(responseCode = "416", ref = ApiDocs.RANGE_NOT_SATISFIABLE)
     @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
@@ -160,7 +169,7 @@ public class ImagesResource {
             throw new StoreException(StoreException.Kind.NOT_FOUND, path.relative() + " is a file, not a directory");
         }
         if (uri.getQueryParameters().containsKey("render")) {
-            return render(file, request);
+            return FilterRuns.run(servletRequest, uri.getQueryParameters(), config, () -> render(file, request));
         }
         return download(file, request, headers);
     }
@@ -263,8 +272,10 @@ public class ImagesResource {
                         @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch) throws IOException {
         Access.require(security, Role.UPLOADER);
         StorePath path = StorePath.parse(raw);
-        ImageRepository.PutResult result = ingest.put(path, body, length, type,
-                new Preconditions(ifMatch, ifNoneMatch));
+        ImageRepository.PutResult result;
+        try (UploadSlots.Slot slot = uploads.admit(length)) {
+            result = ingest.put(path, slot.watch(body), length, type, new Preconditions(ifMatch, ifNoneMatch));
+        }
         StoredFile stored = result.file();
         Response.ResponseBuilder response = result.created()
                 ? Response.created(PublicBase.resolve(config, uri, requestHeaders, uri.getPath(false)))

@@ -7,7 +7,9 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 import java.util.Map;
+import org.medjava.store.BusyException;
 import org.medjava.store.StoreException;
+import org.medjava.store.render.FilterTimeException;
 import org.medjava.store.security.BrowserRequests;
 
 /** Every refusal as {@code {"status":..., "error":..., "message":...}} with the status its kind maps to. */
@@ -35,6 +37,11 @@ public class StoreExceptionMapper implements ExceptionMapper<StoreException> {
         Response.ResponseBuilder response = Response.status(e.kind().status)
                 .type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(Map.of("status", e.kind().status, "error", reason, "message", e.getMessage()));
+        if (e instanceof BusyException busy) {
+            response.header("Retry-After", busy.retryAfterSeconds());
+        } else if (e instanceof FilterTimeException t && t.retryAfterSeconds() != null) {
+            response.header("Retry-After", t.retryAfterSeconds());
+        }
         if (e.kind() == StoreException.Kind.UNAUTHORIZED) {
             // no Basic challenge for a page's script: the browser would open its own login prompt
             response.header("WWW-Authenticate", headers == null ? BrowserRequests.BASIC_CHALLENGE

@@ -40,7 +40,7 @@ class FiltersIT {
                 "pixelize", "spread"}) {
             assertThat(manifest.body()).contains("\"id\":\"" + id + "\"", "\"download\":\"/filters/");
         }
-        assertThat(manifest.body()).contains("\"filterApiVersion\":\"1.1\"", "\"rule\":", "\"defaultValue\":");
+        assertThat(manifest.body()).contains("\"filterApiVersion\":\"1.2\"", "\"rule\":", "\"defaultValue\":");
 
         HttpResponse<byte[]> jar = admin.get("/filters/blur.jar");
         assertThat(jar.statusCode()).isEqualTo(200);

@@ -16,6 +16,8 @@ import org.medjava.codec.ImageFormat;
 import org.medjava.codec.dicom.DerivationCode;
 import org.medjava.codec.dicom.DerivedDicom;
 import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.store.memory.DecodeBudget;
+import org.medjava.store.memory.SmallReads;
 import org.medjava.codec.dicom.DicomImage;
 import org.medjava.filter.Raster;
 import org.medjava.filter.runtime.FilterInfo;
@@ -96,10 +98,19 @@ public final class DerivedImages {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, source.relative() + " is "
                     + file.contentType() + ", not DICOM: a derived DICOM object needs a DICOM source to refer to");
         }
+        // the decode budget is held until the derived object is written: the pixels live that long
+        try (LocalCopy copy = images.localCopy(source);
+             DecodeBudget.Permit permit = renderer.admit(copy.path(), request)) {
+            write(source, copy.path(), request, out, timings);
+        }
+    }
+
+    private void write(StorePath source, Path copy, RenderRequest request, OutputStream out,
+                       RenderService.Timings timings) throws IOException {
         long t0 = System.nanoTime();
         DicomImage image;
-        try (LocalCopy copy = images.localCopy(source)) {
-            image = DicomCodec.read(Files.readAllBytes(copy.path()), request.frame(), renderer.maxPixels());
+        try {
+            image = DicomCodec.read(SmallReads.readAllBytes(copy), request.frame(), renderer.maxPixels());
         } catch (ImageDecodeException e) {
             throw new StoreException(StoreException.Kind.UNPROCESSABLE, "cannot decode " + source.relative() + ": "
                     + e.getMessage(), e);

@@ -54,6 +54,12 @@ public final class FilterRepository implements AutoCloseable {
         this.staging = Files.createDirectories(pluginsDir.resolve(".staging"));
         this.maxJarBytes = maxJarBytes;
         this.registry = new FilterRegistry(Files.createDirectories(workDir));
+        // a runaway plugin stopped by quarantine is a security-relevant change of the store's software
+        registry.addListener(event -> {
+            if (event instanceof org.medjava.filter.runtime.RegistryEvent.PluginQuarantined q) {
+                audit.record(AuditEvents.pluginChanged(null, q.pluginId(), "quarantine", false, q.reason()));
+            }
+        });
     }
 
     /** Where changes are announced from now on (a cluster's shared catalog). */

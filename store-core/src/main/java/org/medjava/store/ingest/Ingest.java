@@ -178,10 +178,10 @@ public final class Ingest {
                     return images.install(path, staged, preconditions, stored -> unindex(path));
                 }
             }
-            ReceivedDataSet received = parse(Files.readAllBytes(staged.file()));
+            ReceivedDataSet received = parse(staged.file());
             what[0] = described(path, received);
             if (!validator.surelyDecodes(received.dataSet(), transferSyntax(received))) {
-                validator.checkDicom(received.bytes());
+                validator.checkDicom(received.load());
             }
             IndexEntry entry = indexEntry(path, received);
             try (WriteBarrier.Pass pass = barrier.pass()) {
@@ -192,9 +192,9 @@ public final class Ingest {
         }
     }
 
-    private static ReceivedDataSet parse(byte[] bytes) {
+    private ReceivedDataSet parse(Path file) throws IOException {
         try {
-            return ReceivedDataSet.parse(bytes);
+            return ReceivedDataSet.read(file, images.maxUploadBytes());
         } catch (IngestFailure e) {
             throw new StoreException(StoreException.Kind.UNPROCESSABLE, "the body is DICOM but does not decode: "
                     + e.getMessage(), e);
@@ -306,14 +306,13 @@ public final class Ingest {
     private Ingested file(Path staged, Expected expected, StoredObject[] what) throws IngestFailure {
         try {
             StagedBody stage = images.stage(staged);
-            byte[] bytes = ReceivedDataSet.readBytes(staged, images.maxUploadBytes());
-            ReceivedDataSet received = ReceivedDataSet.parse(bytes);
+            ReceivedDataSet received = ReceivedDataSet.read(staged, images.maxUploadBytes());
             ReceivedHeader header = received.identity();
             what[0] = new StoredObject(null, header.studyInstanceUid(), header.sopClassUid(),
                     header.sopInstanceUid(), header.patientId());
             CompletableFuture<Void> pixelsChecked = validator.surelyDecodes(received.dataSet(),
                     header.transferSyntaxUid()) ? CompletableFuture.completedFuture(null)
-                    : CompletableFuture.runAsync(() -> checkPixels(bytes), VALIDATION);
+                    : CompletableFuture.runAsync(() -> checkPixels(received), VALIDATION);
             expected.check(header);
             if (!SOPClass.isImageStorage(header.sopClassUid())) {
                 throw new IngestFailure(IngestFailure.Reason.SOP_CLASS_NOT_SUPPORTED, "SOP class "
@@ -357,9 +356,9 @@ public final class Ingest {
     }
 
     /** The checks an HTTP PUT gets: the whole data set parses, its first frame decodes (or cannot be decoded here). */
-    private void checkPixels(byte[] bytes) {
+    private void checkPixels(ReceivedDataSet received) {
         try {
-            validator.checkDicom(bytes);
+            validator.checkDicom(received.load());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

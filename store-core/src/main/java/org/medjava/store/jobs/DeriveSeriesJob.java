@@ -18,6 +18,7 @@ import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.InstanceSummary;
 import org.medjava.store.ingest.Ingest;
 import org.medjava.store.ingest.Ingested;
+import org.medjava.store.render.FilterCallScope;
 import org.medjava.store.render.RenderRequest;
 import org.medjava.store.render.RenderService;
 import org.medjava.store.repo.Preconditions;
@@ -92,7 +93,7 @@ public final class DeriveSeriesJob implements JobKind {
             throw new JobQueue.Cancelled("cancelled after 0 of " + sources.size() + "; nothing had been written");
         }
         for (InstanceSummary source : sources) {
-            try {
+            try (FilterCallScope bound = FilterCallScope.forJob()) {
                 Ingested d = derived.derive(StorePath.parse(source.path()), request);
                 if (written.isEmpty()) {
                     index.instances(d.seriesInstanceUid()).forEach(i -> before.add(i.path()));

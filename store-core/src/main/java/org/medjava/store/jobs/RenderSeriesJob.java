@@ -61,7 +61,8 @@ public final class RenderSeriesJob implements JobKind {
         progress.update(0, instances.size());
         for (InstanceSummary i : instances) {
             byte[] image;
-            try (LocalCopy copy = images.localCopy(StorePath.parse(i.path()))) {
+            try (LocalCopy copy = images.localCopy(StorePath.parse(i.path()));
+                 org.medjava.store.render.FilterCallScope bound = org.medjava.store.render.FilterCallScope.forJob()) {
                 image = renderer.render(copy.path(), true, request);
             }
             StorePath out = StorePath.parse("derived/" + series + "/" + i.sopInstanceUid() + "." + extension);

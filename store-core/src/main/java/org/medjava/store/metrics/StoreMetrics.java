@@ -33,6 +33,10 @@ public interface StoreMetrics {
     default void filtered(String filterId, String implementation, long nanos) {
     }
 
+    /** A filter call was refused or stopped for time: {@code why} is "busy" (no free slot) or "deadline". */
+    default void filterRefused(String filterId, String why) {
+    }
+
     /** A DICOM association was accepted, or refused (calling or called AE not allowed, too many open). */
     default void association(boolean accepted) {
     }

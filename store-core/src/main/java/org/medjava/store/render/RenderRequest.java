@@ -21,6 +21,12 @@ import org.medjava.store.StoreException;
 public record RenderRequest(ImageFormat format, List<FilterStep> filters, Window window, Region region, int frame,
                             Implementation implementation) {
 
+    /** The most filters one request may chain unless the store sets another limit (medjava.filters.max-chain). */
+    public static final int DEFAULT_MAX_CHAIN = 16;
+
+    /** More steps than this are refused while parsing, whatever the store's limit: no list of a million steps. */
+    static final int PARSE_LIMIT = 1024;
+
     /** One filter of the chain. */
     public record FilterStep(String filterId, Map<String, String> params) {
         public FilterStep {
@@ -44,7 +50,11 @@ public record RenderRequest(ImageFormat format, List<FilterStep> filters, Window
         };
         List<FilterStep> filters = query.getOrDefault("filter", List.of()).stream()
                 .flatMap(f -> java.util.Arrays.stream(f.split("\\|"))).filter(f -> !f.isBlank())
-                .map(RenderRequest::step).toList();
+                .limit(PARSE_LIMIT + 1L).map(RenderRequest::step).toList();
+        if (filters.size() > PARSE_LIMIT) {
+            throw bad("the filter chain has more than " + PARSE_LIMIT + " steps; a request may chain at most as many"
+                    + " filters as medjava.filters.max-chain says (" + DEFAULT_MAX_CHAIN + " unless configured)");
+        }
         Window window = query.containsKey("window") ? window(single(query, "window", "")) : null;
         Region region = null;
         if (query.containsKey("region")) {
@@ -62,6 +72,17 @@ public record RenderRequest(ImageFormat format, List<FilterStep> filters, Window
             throw bad("impl: " + e.getMessage());
         }
         return new RenderRequest(format, filters, window, region, frame, implementation);
+    }
+
+    /**
+     * Refuses a chain longer than {@code maxChain} (400 naming the limit): every step is a full pass over the image
+     * and a copy of it.
+     */
+    public void requireChainAtMost(int maxChain) {
+        if (filters.size() > maxChain) {
+            throw bad("the filter chain has " + filters.size() + " steps; the store runs at most " + maxChain
+                    + " in one request (medjava.filters.max-chain)");
+        }
     }
 
     /** "blur" or "blur:n=5,impl=..." */

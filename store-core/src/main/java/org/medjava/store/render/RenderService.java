@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import org.medjava.codec.ImageCodec;
 import org.medjava.codec.ImageDecodeException;
 import org.medjava.codec.ImageFormat;
+import org.medjava.codec.ImageHeader;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.DicomImage;
 import org.medjava.filter.GrayRaster16;
@@ -17,18 +18,27 @@ import org.medjava.filter.Raster;
 import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.RegistryException;
 import org.medjava.store.StoreException;
+import org.medjava.store.memory.DecodeBudget;
+import org.medjava.store.memory.SmallReads;
+import org.medjava.store.memory.DecodeCost;
 import org.medjava.store.metrics.StoreMetrics;
 
 /**
  * Server-side rendering: decode a stored image, run a filter chain through the registry, encode as PNG, GIF or JPEG.
  * Grey DICOM is filtered on its stored values, then windowed; everything else is windowed (DICOM colour ignores
  * windows) or decoded to 8-bit RGB, then filtered (see {@link #render(Path, boolean, RenderRequest, Timings)}). The chain is validated before the image is read, so a typo costs nothing.
+ *
+ * <p>Every filter call runs on the registry's bounded pool under its deadline and the {@link FilterCallScope}
+ * bound to the calling thread (a request's {@code timeout=}, a cancel when its client hangs up): 503 when every
+ * slot is busy (with Retry-After) or the deadline passed, 409 when the plugin went away during the call.
  */
 public final class RenderService {
 
     private final FilterRegistry registry;
     private final long maxPixels;
     private final StoreMetrics metrics;
+    private final DecodeBudget budget;
+    private final int maxChain;
 
     public RenderService(FilterRegistry registry, long maxPixels) {
         this(registry, maxPixels, StoreMetrics.NONE);
@@ -36,9 +46,20 @@ public final class RenderService {
 
     /** @param metrics where the time of each rendering and of each filter in it is recorded */
     public RenderService(FilterRegistry registry, long maxPixels, StoreMetrics metrics) {
+        this(registry, maxPixels, metrics, DecodeBudget.UNLIMITED, RenderRequest.DEFAULT_MAX_CHAIN);
+    }
+
+    /**
+     * @param budget   what every decode takes its memory from, for as long as the rendering holds the pixels
+     * @param maxChain the most filters one request may chain (medjava.filters.max-chain)
+     */
+    public RenderService(FilterRegistry registry, long maxPixels, StoreMetrics metrics, DecodeBudget budget,
+                         int maxChain) {
         this.registry = registry;
         this.maxPixels = maxPixels;
         this.metrics = metrics;
+        this.budget = budget;
+        this.maxChain = maxChain;
     }
 
     /** @param dicom whether the stored file is DICOM (then window and frame apply) */
@@ -56,6 +77,13 @@ public final class RenderService {
      */
     public byte[] render(Path file, boolean dicom, RenderRequest request, Timings timings) throws IOException {
         validate(request);
+        try (DecodeBudget.Permit permit = admit(file, request)) {
+            return renderAdmitted(file, dicom, request, timings);
+        }
+    }
+
+    private byte[] renderAdmitted(Path file, boolean dicom, RenderRequest request, Timings timings)
+            throws IOException {
         if (request.format() == ImageFormat.DICOM) { // a derived object, made by DerivedImages
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "render=dicom is not an image rendering here;"
                     + " ask GET /images/{path}?render=dicom for a derived DICOM object");
@@ -114,7 +142,7 @@ public final class RenderService {
         for (RenderRequest.FilterStep step : request.filters()) {
             GrayRaster16 in = raster;
             raster = call(step, request, () -> registry.apply(step.filterId(), in, request.region(), step.params(),
-                    request.implementation()));
+                    request.implementation(), FilterCallScope.current()));
         }
         return image.withStoredValues(raster);
     }
@@ -165,6 +193,7 @@ public final class RenderService {
 
     /** Checks the request's filter chain (ids and parameters) before any image is read: 400 naming the problem. */
     public void validate(RenderRequest request) {
+        request.requireChainAtMost(maxChain);
         for (RenderRequest.FilterStep step : request.filters()) {
             try {
                 registry.validate(step.filterId(), step.params());
@@ -187,6 +216,29 @@ public final class RenderService {
     }
 
     /**
+     * Takes from the decode budget what rendering {@code file} will hold, estimated from its header: to be closed
+     * when its pixels are no longer needed. Every decode of a stored image passes here (renderings, thumbnails,
+     * derived objects).
+     *
+     * @throws StoreException 413 when the image needs more than the whole budget, 503 (with Retry-After) when the
+     *                        budget is busy, 422 when its header is damaged
+     */
+    public DecodeBudget.Permit admit(Path file, RenderRequest request) throws IOException {
+        if (budget == DecodeBudget.UNLIMITED) {
+            return () -> { };
+        }
+        ImageHeader header;
+        try {
+            header = ImageHeader.peek(file);
+        } catch (ImageDecodeException e) {
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "cannot render: " + e.getMessage(), e);
+        }
+        long cost = request.filters().isEmpty() ? DecodeCost.ofDecode(header, Files.size(file))
+                : DecodeCost.ofRender(header, Files.size(file));
+        return budget.admit(cost, "this " + header);
+    }
+
+    /**
      * A DICOM image's frame ({@code frame} from 0) in its default window, fitted into {@code maxWidth x maxHeight}
      * with its aspect ratio kept ({@link Thumbnail}), encoded as {@code format}.
      */
@@ -194,7 +246,10 @@ public final class RenderService {
             throws IOException {
         RenderRequest request = new RenderRequest(format, java.util.List.of(), null, null, frame,
                 org.medjava.filter.Implementation.OPTIMIZED);
-        Raster raster = Thumbnail.fit(decode(file, true, request), maxWidth, maxHeight);
+        Raster raster;
+        try (DecodeBudget.Permit permit = admit(file, request)) {
+            raster = Thumbnail.fit(decode(file, true, request), maxWidth, maxHeight);
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream(raster.width() * raster.height() + 1024);
         ImageCodec.write(raster, format, out);
         return out.toByteArray();
@@ -202,7 +257,7 @@ public final class RenderService {
 
     private DicomImage read(Path file, RenderRequest request) throws IOException {
         try {
-            return DicomCodec.read(Files.readAllBytes(file), request.frame(), maxPixels);
+            return DicomCodec.read(SmallReads.readAllBytes(file), request.frame(), maxPixels);
         } catch (ImageDecodeException e) {
             throw new StoreException(StoreException.Kind.UNPROCESSABLE, "cannot render: " + e.getMessage()
                     .replace(file.toString() + ": ", ""), e);
@@ -221,7 +276,7 @@ public final class RenderService {
             if (request.window() != null) {
                 throw new StoreException(StoreException.Kind.BAD_REQUEST, "window applies to DICOM images only");
             }
-            try (InputStream in = Files.newInputStream(file)) {
+            try (InputStream in = SmallReads.open(file)) {
                 return ImageCodec.read(in, maxPixels);
             }
         } catch (ImageDecodeException e) {
@@ -232,7 +287,7 @@ public final class RenderService {
 
     private Raster apply(RenderRequest.FilterStep step, Raster raster, RenderRequest request) {
         return call(step, request, () -> registry.apply(step.filterId(), raster, request.region(), step.params(),
-                request.implementation()));
+                request.implementation(), FilterCallScope.current()));
     }
 
     /** A registry call, timed when it succeeds, its failures as the store's statuses. */
@@ -248,6 +303,18 @@ public final class RenderService {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage()); // removed since validation
         } catch (RegistryException.FilterUnavailableException e) {
             throw new StoreException(StoreException.Kind.CONFLICT, e.getMessage());
+        } catch (RegistryException.BusyException e) {
+            metrics.filterRefused(step.filterId(), "busy");
+            throw new FilterTimeException("every filter slot is busy (medjava.filters.max-concurrent); try again in "
+                    + e.retryAfterSeconds() + " s", e.retryAfterSeconds(), e);
+        } catch (RegistryException.DeadlineExceededException e) {
+            metrics.filterRefused(step.filterId(), "deadline");
+            throw new FilterTimeException("filtering stopped: " + e.getMessage() + " (the deadline is "
+                    + "medjava.filters.deadline-seconds, or less with timeout=); ask for a smaller region or a "
+                    + "cheaper chain", null, e);
+        } catch (RegistryException.CallCancelledException e) {
+            throw new StoreException(StoreException.Kind.CONFLICT, "filtering stopped: " + e.getMessage()
+                    + "; try again", e);
         } catch (RegistryException.FilterFailedException e) {
             throw new StoreException(StoreException.Kind.UNPROCESSABLE, "filter " + step.filterId() + " failed: "
                     + e.getMessage(), e);

@@ -11,11 +11,15 @@ import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import org.medjava.codec.ImageCodec;
+import org.medjava.codec.DecodeCheck;
 import org.medjava.codec.ImageDecodeException;
 import org.medjava.codec.ImageFormat;
+import org.medjava.codec.ImageHeader;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.UnsupportedDicomException;
+import org.medjava.store.memory.DecodeBudget;
+import org.medjava.store.memory.SmallReads;
+import org.medjava.store.memory.DecodeCost;
 
 /**
  * Decides whether an uploaded body may be stored: it must be DICOM, GIF, PNG or JPEG by its content, agree with
@@ -29,9 +33,16 @@ public final class UploadValidator {
             ImageFormat.JPEG);
 
     private final long maxPixels;
+    private final DecodeBudget budget;
 
     public UploadValidator(long maxPixels) {
+        this(maxPixels, DecodeBudget.UNLIMITED);
+    }
+
+    /** @param budget what every decode of a check takes its memory from */
+    public UploadValidator(long maxPixels, DecodeBudget budget) {
         this.maxPixels = maxPixels;
+        this.budget = budget;
     }
 
     /**
@@ -43,7 +54,7 @@ public final class UploadValidator {
     public ImageFormat validate(StorePath path, Path body, String declaredType) throws IOException {
         ImageFormat format = identify(path, body, declaredType);
         if (format == ImageFormat.DICOM) {
-            checkDicom(Files.readAllBytes(body));
+            checkDicom(SmallReads.readAllBytes(body));
         } else {
             checkImage(format, body);
         }
@@ -74,13 +85,21 @@ public final class UploadValidator {
     }
 
     /**
-     * Checks that a GIF, PNG or JPEG body decodes (within the pixel limit).
+     * Checks that a GIF, PNG or JPEG body decodes (within the pixel limit): its header is read first, an image that
+     * could never be decoded within the decode budget is refused, then the whole body is decoded keeping only a
+     * subsample ({@link DecodeCheck}), so the check's memory is bounded whatever the image declares.
      *
-     * @throws StoreException UNPROCESSABLE with the decoder's reason
+     * @throws StoreException UNPROCESSABLE with the decoder's reason; TOO_LARGE when rendering it would need more
+     *                        than the whole decode budget; UNAVAILABLE (503) when the budget is busy
      */
     public void checkImage(ImageFormat format, Path body) throws IOException {
-        try (InputStream in = Files.newInputStream(body)) {
-            ImageCodec.read(in, maxPixels);
+        try {
+            ImageHeader header = ImageHeader.peek(body);
+            DecodeCheck.requireWithin(header, maxPixels);
+            budget.requireFits(DecodeCost.ofRender(header, Files.size(body)), "this " + header);
+            try (DecodeBudget.Permit permit = budget.admit(DecodeCost.ofCheck(header), "checking this " + header)) {
+                DecodeCheck.verify(body, maxPixels);
+            }
         } catch (ImageDecodeException e) {
             throw undecodable(format, e.getMessage().replace(body.toString() + ": ", ""), e);
         }
@@ -94,7 +113,14 @@ public final class UploadValidator {
      * @throws StoreException UNPROCESSABLE with the decoder's reason
      */
     public void checkDicom(byte[] file) throws IOException {
+        long cost = 2L * file.length; // what a data set PixelMed cannot even read the header of may cost
         try {
+            ImageHeader header = ImageHeader.peek(new java.io.ByteArrayInputStream(file));
+            cost = DecodeCost.ofDecode(header, 0); // the file's bytes are held already
+        } catch (ImageDecodeException e) {
+            // no usable header: the decoder gives its verdict below
+        }
+        try (DecodeBudget.Permit permit = budget.admit(cost, "this DICOM object")) {
             DicomCodec.read(file, 0, maxPixels); // parses the whole data set first, then decodes frame 0
         } catch (UnsupportedDicomException e) {
             // Well-formed, only not decodable here: kept as it is.

@@ -209,6 +209,32 @@ class RenderRequestTest {
 
     // ------------------------------------------------------------------ helpers
 
+    // ------------------------------------------------------------------ chain length
+
+    @Test
+    void aChainUpToTheLimitPassesOneMoreIs400NamingTheLimit() {
+        RenderRequest sixteen = parse("filter", String.join("|", java.util.Collections.nCopies(16, "blur")));
+        sixteen.requireChainAtMost(RenderRequest.DEFAULT_MAX_CHAIN);
+        RenderRequest seventeen = parse("filter", String.join("|", java.util.Collections.nCopies(17, "blur")));
+        assertThatThrownBy(() -> seventeen.requireChainAtMost(RenderRequest.DEFAULT_MAX_CHAIN))
+                .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.kind())
+                        .isEqualTo(StoreException.Kind.BAD_REQUEST))
+                .hasMessageContaining("17 steps").hasMessageContaining("at most 16")
+                .hasMessageContaining("medjava.filters.max-chain");
+    }
+
+    @Test
+    void repeatedFilterParametersCountTowardsTheChainToo() {
+        RenderRequest r = RenderRequest.parse(Map.of("filter", java.util.Collections.nCopies(3, "blur|sharpen")));
+        assertThatThrownBy(() -> r.requireChainAtMost(5)).hasMessageContaining("6 steps");
+    }
+
+    @Test
+    void thousandsOfStepsAreRefusedWhileParsing() {
+        assertBad(query("filter", String.join("|", java.util.Collections.nCopies(2_000, "blur"))))
+                .hasMessageContaining("more than 1024 steps");
+    }
+
     private static Map<String, List<String>> query(String name, String value) {
         return Map.of(name, List.of(value));
     }

@@ -38,6 +38,11 @@ public final class RecordingMetrics implements StoreMetrics {
     }
 
     @Override
+    public void filterRefused(String filterId, String why) {
+        add("refused " + filterId + " " + why);
+    }
+
+    @Override
     public void association(boolean accepted) {
         add("association " + (accepted ? "accepted" : "refused"));
     }

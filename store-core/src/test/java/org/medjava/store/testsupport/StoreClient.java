@@ -41,6 +41,11 @@ public final class StoreClient {
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Sent without waiting, for tests that need several requests in flight at once. */
+    public java.util.concurrent.CompletableFuture<HttpResponse<String>> sendAsyncText(HttpRequest.Builder request) {
+        return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     public HttpResponse<byte[]> get(String path) throws IOException, InterruptedException {
         return send(request(path));
     }

@@ -33,10 +33,16 @@ import org.medjava.filter.UnsupportedDataException;
  * runs. Each plugin JAR gets its own class loader (over a private copy of the JAR, parent = filter-api's loader).
  *
  * <p>Hosts name filters by id and never hold plugin objects; {@link #apply} returns a fresh raster. Replacing a
- * plugin swaps in the new version atomically: calls already running finish on the old version, which is then
- * finalized and its loader closed. A new version that fails to load leaves the old one active. A plugin that
+ * plugin swaps in the new version atomically: calls already running on the old version are cancelled (they stop at
+ * their next row), then it is finalized and its loader closed. A new version that fails to load leaves the old one active. A plugin that
  * throws while filtering is marked FAILED with the reason; other plugins are unaffected. Mutations are serialized;
  * {@code apply} takes no lock.
+ *
+ * <p>Filter calls run on a bounded pool ({@link CallLimits}) under a deadline, each with a cancellation token the
+ * filter checks per row ({@link org.medjava.filter.Cancellation}); the token is cancelled when the deadline passes,
+ * when the caller cancels its {@link CallControl}, and when the plugin is removed, replaced or FAILED. A call that
+ * does not stop within the grace period is abandoned and its plugin quarantined (FAILED with the reason,
+ * {@link RegistryEvent.PluginQuarantined}), so a runaway plugin cannot exhaust the pool.
  */
 public final class FilterRegistry implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(FilterRegistry.class.getName());
@@ -50,6 +56,7 @@ public final class FilterRegistry implements AutoCloseable {
     private final Set<String> suspended = ConcurrentHashMap.newKeySet();
     private final List<RegistryListener> listeners = new CopyOnWriteArrayList<>();
     private volatile boolean timing;
+    private final BoundedCalls calls = new BoundedCalls(CallLimits.defaults(), this::quarantine);
 
     /** A registry keeping private JAR copies in a temporary directory it deletes on {@link #close()}. */
     public FilterRegistry() {
@@ -111,7 +118,7 @@ public final class FilterRegistry implements AutoCloseable {
             if (previous != null) {
                 previous.filters.keySet().stream().filter(f -> !next.filters.containsKey(f))
                         .forEach(filterOwners::remove);
-                previous.retire();
+                previous.retire("plugin " + pluginId + " was replaced by version " + next.version);
                 fire(new RegistryEvent.PluginReplaced(previous.info(null), next.info(null)));
                 LOG.log(Level.INFO, "replaced plugin " + pluginId + " " + previous.version + " by " + next.version);
             } else {
@@ -164,7 +171,7 @@ public final class FilterRegistry implements AutoCloseable {
             slots.remove(pluginId);
             if (slot.active != null) {
                 suspended.removeAll(slot.active.filters.keySet()); // a plugin loaded again later starts active
-                slot.active.retire();
+                slot.active.retire("plugin " + pluginId + " was removed");
             }
             fire(new RegistryEvent.PluginRemoved(pluginId));
             LOG.log(Level.INFO, "removed plugin " + pluginId);
@@ -219,23 +226,40 @@ public final class FilterRegistry implements AutoCloseable {
      */
     public Raster apply(String filterId, Raster src, Region region, Map<String, String> params,
                         Implementation implementation) {
+        return apply(filterId, src, region, params, implementation, CallControl.unlimited());
+    }
+
+    /**
+     * As {@link #apply(String, Raster, Region, Map, Implementation)}, on the registry's bounded pool under the
+     * deadline of {@code control} (capped by {@link CallLimits#deadline()}), cancellable through it.
+     *
+     * @throws RegistryException.BusyException             every slot of the pool is taken
+     * @throws RegistryException.DeadlineExceededException the deadline passed (the filter was stopped)
+     * @throws RegistryException.CallCancelledException    cancelled by the caller, or the plugin was removed or
+     *                                                      replaced while filtering
+     */
+    public Raster apply(String filterId, Raster src, Region region, Map<String, String> params,
+                        Implementation implementation, CallControl control) {
         LoadedPlugin plugin = acquire(filterId);
+        Filter filter;
+        FilterParams parsed;
         try {
-            Filter filter = plugin.filters.get(filterId);
-            FilterParams parsed = plugin.descriptors.get(filterId).params(params);
-            long start = System.nanoTime();
-            Raster out = runPluginCode(plugin, filterId, src.width(), src.height(), () -> Filter.run(filter, src,
-                    region, parsed, implementation));
-            long nanos = System.nanoTime() - start;
-            if (timing) {
-                fire(new RegistryEvent.FilterApplied(new ApplyRecord(Instant.now(), filterId, plugin.id,
-                        plugin.version, parsed.toString(), implementation, src.width(), src.height(),
-                        (region == null ? src.bounds() : region).clip(src.width(), src.height()), nanos)));
-            }
-            return out;
-        } finally {
+            filter = plugin.filters.get(filterId);
+            parsed = plugin.descriptors.get(filterId).params(params);
+        } catch (RuntimeException e) {
             plugin.release();
+            throw e;
         }
+        long start = System.nanoTime();
+        Raster out = runPluginCode(plugin, filterId, src.width(), src.height(), control, () -> Filter.run(filter,
+                src, region, parsed, implementation));
+        long nanos = System.nanoTime() - start;
+        if (timing) {
+            fire(new RegistryEvent.FilterApplied(new ApplyRecord(Instant.now(), filterId, plugin.id,
+                    plugin.version, parsed.toString(), implementation, src.width(), src.height(),
+                    (region == null ? src.bounds() : region).clip(src.width(), src.height()), nanos)));
+        }
+        return out;
     }
 
     /**
@@ -254,34 +278,47 @@ public final class FilterRegistry implements AutoCloseable {
      */
     public GrayRaster16 apply(String filterId, GrayRaster16 src, Region region, Map<String, String> params,
                               Implementation implementation) {
+        return apply(filterId, src, region, params, implementation, CallControl.unlimited());
+    }
+
+    /**
+     * As {@link #apply(String, GrayRaster16, Region, Map, Implementation)}, under {@code control} as
+     * {@link #apply(String, Raster, Region, Map, Implementation, CallControl)} is.
+     */
+    public GrayRaster16 apply(String filterId, GrayRaster16 src, Region region, Map<String, String> params,
+                              Implementation implementation, CallControl control) {
         LoadedPlugin plugin = acquire(filterId);
+        Filter filter;
+        FilterParams parsed;
+        Region clipped;
         try {
-            Filter filter = plugin.filters.get(filterId);
+            filter = plugin.filters.get(filterId);
             if (!supportsGray16(plugin, filter)) {
                 throw new UnsupportedDataException(filterId, src.describe(), "8-bit RGB only (plugin "
                         + plugin.id + " " + plugin.version + " offers no grey kernels)");
             }
-            FilterParams parsed = plugin.descriptors.get(filterId).params(params);
+            parsed = plugin.descriptors.get(filterId).params(params);
             src.requireValuesInRange();
-            Region clipped = (region == null ? src.bounds() : region).clip(src.width(), src.height());
-            long start = System.nanoTime();
-            GrayRaster16 out = runPluginCode(plugin, filterId, src.width(), src.height(), () -> {
-                GrayRaster16 dst = src.copy();
-                if (!clipped.isEmpty()) {
-                    filter.applyGray16(src, dst, clipped, parsed, implementation);
-                }
-                return dst;
-            });
-            long nanos = System.nanoTime() - start;
-            if (timing) {
-                fire(new RegistryEvent.FilterApplied(new ApplyRecord(Instant.now(), filterId, plugin.id,
-                        plugin.version, parsed.toString(), implementation, src.width(), src.height(), clipped, nanos,
-                        src.describe())));
-            }
-            return out;
-        } finally {
+            clipped = (region == null ? src.bounds() : region).clip(src.width(), src.height());
+        } catch (RuntimeException e) {
             plugin.release();
+            throw e;
         }
+        long start = System.nanoTime();
+        GrayRaster16 out = runPluginCode(plugin, filterId, src.width(), src.height(), control, () -> {
+            GrayRaster16 dst = src.copy();
+            if (!clipped.isEmpty()) {
+                filter.applyGray16(src, dst, clipped, parsed, implementation);
+            }
+            return dst;
+        });
+        long nanos = System.nanoTime() - start;
+        if (timing) {
+            fire(new RegistryEvent.FilterApplied(new ApplyRecord(Instant.now(), filterId, plugin.id,
+                    plugin.version, parsed.toString(), implementation, src.width(), src.height(), clipped, nanos,
+                    src.describe())));
+        }
+        return out;
     }
 
     /**
@@ -314,20 +351,32 @@ public final class FilterRegistry implements AutoCloseable {
         return descriptor(filterId).params(params);
     }
 
-    private <T> T runPluginCode(LoadedPlugin plugin, String filterId, int width, int height,
+    /** Runs plugin code on the bounded pool; {@code plugin} is released when the code ends. */
+    private <T> T runPluginCode(LoadedPlugin plugin, String filterId, int width, int height, CallControl control,
                                 java.util.concurrent.Callable<T> body) {
         try {
-            return PluginCalls.call(plugin.loader, body);
-        } catch (OutOfMemoryError e) {
-            // a resource limit, not a plugin defect: the plugin stays active
-            throw new RegistryException.FilterFailedException(filterId + ": not enough memory to filter a "
-                    + width + "x" + height + " image", e);
-        } catch (Throwable t) {
-            String reason = filterId + " threw " + PluginCalls.reason(t);
-            markFailed(plugin, reason);
-            throw new RegistryException.FilterFailedException(reason + "; plugin " + plugin.id
-                    + " is now FAILED until it is loaded again", t);
+            return calls.run(plugin, filterId, control, body);
+        } catch (java.util.concurrent.ExecutionException wrapped) {
+            throw failed(plugin, filterId, width, height, wrapped.getCause());
         }
+    }
+
+    /** What a filter threw: the plugin is FAILED, except for lack of memory, a limit and not a defect. */
+    private RegistryException failed(LoadedPlugin plugin, String filterId, int width, int height, Throwable thrown) {
+        if (thrown instanceof OutOfMemoryError) {
+            return new RegistryException.FilterFailedException(filterId + ": not enough memory to filter a "
+                    + width + "x" + height + " image", thrown);
+        }
+        String reason = filterId + " threw " + PluginCalls.reason(thrown);
+        markFailed(plugin, reason);
+        return new RegistryException.FilterFailedException(reason + "; plugin " + plugin.id
+                + " is now FAILED until it is loaded again", thrown);
+    }
+
+    /** A call ignored its cancellation: the plugin is FAILED with the reason and admins hear of it. */
+    private void quarantine(LoadedPlugin plugin, String reason) {
+        markFailed(plugin, reason);
+        fire(new RegistryEvent.PluginQuarantined(plugin.id, plugin.version, reason));
     }
 
     private LoadedPlugin acquire(String filterId) {
@@ -366,7 +415,7 @@ public final class FilterRegistry implements AutoCloseable {
             slot.failedProperties = plugin.properties;
             slot.failedVersion = plugin.version;
             slot.failedDescriptors = plugin.descriptors;
-            plugin.retire();
+            plugin.retire("plugin " + plugin.id + " FAILED");
             fire(new RegistryEvent.PluginFailed(plugin.id, reason, false));
             LOG.log(Level.WARNING, "plugin " + plugin.id + " FAILED: " + reason);
         } finally {
@@ -444,6 +493,30 @@ public final class FilterRegistry implements AutoCloseable {
         return workDir;
     }
 
+    /** Bounds for calls that start from now (pool size, deadline, grace). */
+    public void setLimits(CallLimits limits) {
+        calls.setLimits(java.util.Objects.requireNonNull(limits, "limits"));
+    }
+
+    public CallLimits limits() {
+        return calls.limits();
+    }
+
+    /** Slots of the pool free now (for monitoring and tests). */
+    public int availableSlots() {
+        return calls.available();
+    }
+
+    /** Calls stopped because their deadline passed, since start. */
+    public long deadlineHits() {
+        return calls.deadlineHits();
+    }
+
+    /** Threads abandoned to calls that ignored their cancellation (their plugins were quarantined), since start. */
+    public long abandonedCalls() {
+        return calls.abandonedThreads();
+    }
+
     private void fire(RegistryEvent event) {
         for (RegistryListener listener : listeners) {
             try {
@@ -475,6 +548,7 @@ public final class FilterRegistry implements AutoCloseable {
                 LOG.log(Level.DEBUG, "leaving " + workDir + ": " + e);
             }
         }
+        calls.close();
     }
 
     // ---------------------------------------------------------------- for tests in this package

@@ -40,6 +40,9 @@ final class LoadedPlugin {
     final Map<String, FilterDescriptor> descriptors;
 
     private final AtomicInteger calls = new AtomicInteger();
+    /** Calls running now, so retiring this version can cancel them. */
+    private final java.util.Set<RunningCall> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile String retiredBecause;
     private final AtomicBoolean finalized = new AtomicBoolean();
 
     LoadedPlugin(String id, String version, Path sourceJar, Path privateCopy, String sha256,
@@ -76,6 +79,30 @@ final class LoadedPlugin {
         if (calls.decrementAndGet() == RETIRED) {
             finish();
         }
+    }
+
+    void track(RunningCall call) {
+        running.add(call);
+        String why = retiredBecause;
+        if (why != null) { // retired between acquire and track
+            call.cancel(RunningCall.Cause.PLUGIN_GONE, why);
+        }
+    }
+
+    void untrack(RunningCall call) {
+        running.remove(call);
+    }
+
+    /**
+     * No new calls, and the calls running are cancelled with {@code reason} (they stop at their next check); then
+     * as {@link #retire()}.
+     */
+    void retire(String reason) {
+        retiredBecause = reason;
+        for (RunningCall call : running) {
+            call.cancel(RunningCall.Cause.PLUGIN_GONE, call.filterId + ": " + reason);
+        }
+        retire();
     }
 
     /** No new calls; finalizes now if none is in flight, else when the last one ends. */

@@ -16,6 +16,14 @@ public sealed interface RegistryEvent {
     record PluginFailed(String pluginId, String reason, boolean stillActive) implements RegistryEvent {
     }
 
+    /**
+     * A call of the plugin ignored its cancellation past the grace period: its thread was abandoned and the plugin
+     * (if still the active version) is FAILED with {@code reason}. Worth an administrator's attention: the
+     * abandoned thread keeps running until the host restarts.
+     */
+    record PluginQuarantined(String pluginId, String version, String reason) implements RegistryEvent {
+    }
+
     record FilterSuspended(String filterId) implements RegistryEvent {
     }
 

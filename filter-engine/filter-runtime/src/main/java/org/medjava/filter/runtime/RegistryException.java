@@ -47,4 +47,37 @@ public class RegistryException extends RuntimeException {
             super(message, cause);
         }
     }
+
+    /** Every slot of the registry's pool is taken: try again after {@link #retryAfterSeconds()}. */
+    public static final class BusyException extends RegistryException {
+        private static final long serialVersionUID = 1L;
+        private final int retryAfterSeconds;
+
+        public BusyException(String message, int retryAfterSeconds) {
+            super(message);
+            this.retryAfterSeconds = retryAfterSeconds;
+        }
+
+        public int retryAfterSeconds() {
+            return retryAfterSeconds;
+        }
+    }
+
+    /** The call's deadline passed; the filter was stopped (or abandoned and its plugin quarantined). */
+    public static final class DeadlineExceededException extends RegistryException {
+        private static final long serialVersionUID = 1L;
+
+        public DeadlineExceededException(String message) {
+            super(message);
+        }
+    }
+
+    /** The caller cancelled the call, or its plugin was removed, replaced or FAILED while it ran. */
+    public static final class CallCancelledException extends RegistryException {
+        private static final long serialVersionUID = 1L;
+
+        public CallCancelledException(String message) {
+            super(message);
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package org.medjava.plugin.blur;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
@@ -63,6 +64,7 @@ final class BlurGray16Optimized {
             add(in, r * width + sx, col, sw, min);
         }
         for (int y = fromRow; y < toRow; y++) {
+            Cancellation.check();
             if (y > fromRow) {
                 int enter = y + h;
                 int leave = y - h - 1;

@@ -1,5 +1,6 @@
 package org.medjava.plugin.blur;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Region;
 
@@ -20,6 +21,7 @@ final class BlurGray16Straightforward {
         int ex = region.endX() - 1; // last column of the region
         int ey = region.endY() - 1; // last row of the region
         for (int y = sy; y <= ey; y++) {
+            Cancellation.check();
             for (int x = sx; x <= ex; x++) {
                 long sum = 0;
                 int count = 0;

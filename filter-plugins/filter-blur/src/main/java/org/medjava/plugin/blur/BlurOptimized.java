@@ -1,5 +1,6 @@
 package org.medjava.plugin.blur;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
@@ -100,6 +101,7 @@ final class BlurOptimized {
             addRow(in, r * stride + rowOffset, col, len, vector);
         }
         for (int y = fromRow; y < toRow; y++) {
+            Cancellation.check();
             if (y > fromRow) {
                 int enter = y + h; // row entering the window
                 int leave = y - h - 1; // row leaving it

@@ -1,5 +1,6 @@
 package org.medjava.plugin.blur;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
@@ -21,6 +22,7 @@ final class BlurStraightforward {
         int ex = region.endX() - 1; // last column of the region
         int ey = region.endY() - 1; // last row of the region
         for (int y = sy; y <= ey; y++) {
+            Cancellation.check();
             for (int x = sx; x <= ex; x++) {
                 int x0 = Math.max(x - h, sx);
                 int x1 = Math.min(x + h, ex);

@@ -1,5 +1,6 @@
 package org.medjava.plugin.despeckle;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
@@ -80,6 +81,7 @@ final class DespeckleGray16Optimized {
 
         void rows(int fromRow, int toRow) {
             for (int y = fromRow; y < toRow; y++) {
+                Cancellation.check();
                 if (y == sy || y == ey || ex - sx < 2) {
                     for (int x = sx; x <= ex; x++) {
                         frame(x, y);
@@ -187,6 +189,7 @@ final class DespeckleGray16Optimized {
 
         void rows(int fromRow, int toRow) {
             for (int y = fromRow; y < toRow; y++) {
+                Cancellation.check();
                 int y0 = Math.max(y - h, sy);
                 int y1 = Math.min(y + h, ey);
                 int rows = y1 - y0 + 1;

@@ -1,5 +1,6 @@
 package org.medjava.plugin.despeckle;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Region;
 
@@ -21,6 +22,7 @@ final class DespeckleGray16Straightforward {
         int ey = region.endY() - 1;
         int[] a = new int[Math.min(n, region.width()) * Math.min(n, region.height())];
         for (int y = sy; y <= ey; y++) {
+            Cancellation.check();
             for (int x = sx; x <= ex; x++) {
                 int count = 0;
                 for (int wy = Math.max(y - h, sy); wy <= Math.min(y + h, ey); wy++) {

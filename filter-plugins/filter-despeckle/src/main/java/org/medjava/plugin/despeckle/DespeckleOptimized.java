@@ -1,6 +1,7 @@
 package org.medjava.plugin.despeckle;
 
 import java.util.Arrays;
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
@@ -83,6 +84,7 @@ final class DespeckleOptimized {
         final byte[] md = vector ? new byte[len] : null;
         final byte[] hi = vector ? new byte[len] : null;
         for (int y = fromRow; y < toRow; y++) {
+            Cancellation.check();
             if (y == sy || y == ey || sw < 3) {
                 for (int x = sx; x <= ex; x++) {
                     frame3(in, out, width, sx, sy, ex, ey, x, y, scratch);
@@ -187,6 +189,7 @@ final class DespeckleOptimized {
         final int[] fine = new int[3 * 256]; // channel c: value v at c·256 + v
         final int[] coarse = new int[3 * 16]; // channel c: values 16j .. 16j+15 at c·16 + j
         for (int y = fromRow; y < toRow; y++) {
+            Cancellation.check();
             Arrays.fill(fine, 0);
             Arrays.fill(coarse, 0);
             final int y0 = Math.max(y - h, sy);

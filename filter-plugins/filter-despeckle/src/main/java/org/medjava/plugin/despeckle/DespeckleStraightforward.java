@@ -1,5 +1,6 @@
 package org.medjava.plugin.despeckle;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
@@ -23,6 +24,7 @@ final class DespeckleStraightforward {
         int ey = region.endY() - 1; // last row of the region
         int[] a = new int[Math.min(n, region.width()) * Math.min(n, region.height())];
         for (int y = sy; y <= ey; y++) {
+            Cancellation.check();
             for (int x = sx; x <= ex; x++) {
                 int x0 = Math.max(x - h, sx);
                 int x1 = Math.min(x + h, ex);

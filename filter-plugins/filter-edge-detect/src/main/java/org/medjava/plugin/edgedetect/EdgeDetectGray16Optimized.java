@@ -1,6 +1,7 @@
 package org.medjava.plugin.edgedetect;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
@@ -73,6 +74,7 @@ final class EdgeDetectGray16Optimized {
         final short black = (short) min;
         int maxv = 0;
         for (int y = fromRow; y < toRow; y++) {
+            Cancellation.check();
             int row = y * width;
             if (y == sy || y == ey || ex - sx < 2) {
                 for (int i = row + sx; i <= row + ex; i++) {
@@ -128,6 +130,7 @@ final class EdgeDetectGray16Optimized {
         final int min = dst.minValue();
         final long range = dst.range();
         for (int y = fromRow; y < toRow; y++) {
+            Cancellation.check();
             for (int i = y * width + region.x(), end = i + region.width(); i < end; i++) {
                 int u = (out[i] - min) & 0xFFFF;
                 int s = table != null ? table[u] : (int) Math.min(range, u * range / maxv);

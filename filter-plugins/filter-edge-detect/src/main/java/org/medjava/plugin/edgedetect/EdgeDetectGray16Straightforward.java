@@ -1,5 +1,6 @@
 package org.medjava.plugin.edgedetect;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Region;
 
@@ -22,6 +23,7 @@ final class EdgeDetectGray16Straightforward {
 
         // Step 1: interior only; the frame keeps its input values (dst starts as a copy)
         for (int y = sy + 1; y <= ey - 2; y++) {
+            Cancellation.check();
             for (int x = sx + 1; x <= ex - 2; x++) {
                 int gx = p(src, x + 1, y - 1) + p(src, x + 1, y) + p(src, x + 1, y + 1)
                         - (p(src, x - 1, y - 1) + p(src, x - 1, y) + p(src, x - 1, y + 1));
@@ -34,6 +36,7 @@ final class EdgeDetectGray16Straightforward {
         // frame=black (non-xv): the frame becomes u = 0 (v = min) before the maximum and the rescale
         if (blackFrame) {
             for (int y = sy; y < ey; y++) {
+                Cancellation.check();
                 for (int x = sx; x < ex; x++) {
                     boolean interior = x >= sx + 1 && x <= ex - 2 && y >= sy + 1 && y <= ey - 2;
                     if (!interior) {
@@ -45,6 +48,7 @@ final class EdgeDetectGray16Straightforward {
         // Step 2: maxv over all region pixels, frame included (MONO is the identity on grey)
         int maxv = 0;
         for (int y = sy; y < ey; y++) {
+            Cancellation.check();
             for (int x = sx; x < ex; x++) {
                 maxv = Math.max(maxv, dst.valueAt(x, y) - min);
             }
@@ -52,6 +56,7 @@ final class EdgeDetectGray16Straightforward {
         // Step 3: stretch every region pixel by R / maxv, clamped to R; maxv = 0 means no rescale
         if (maxv > 0) {
             for (int y = sy; y < ey; y++) {
+                Cancellation.check();
                 for (int x = sx; x < ex; x++) {
                     long u = dst.valueAt(x, y) - min;
                     dst.setValue(x, y, (int) Math.min(range, u * range / maxv) + min);

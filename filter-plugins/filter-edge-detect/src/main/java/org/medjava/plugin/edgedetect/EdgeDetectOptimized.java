@@ -2,6 +2,7 @@ package org.medjava.plugin.edgedetect;
 
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
@@ -92,6 +93,7 @@ final class EdgeDetectOptimized {
         final int last = Math.min(toRow, ey - 1);
         int max = 0;
         for (int y = fromRow; y < toRow; y++) {
+            Cancellation.check();
             final int o = y * stride + rowStart;
             if (y < first || y >= last || sw < 3) {
                 // a frame row (or a region too narrow for an interior)
@@ -120,6 +122,7 @@ final class EdgeDetectOptimized {
             short[] d = new short[scratch];
             short[] e = new short[scratch];
             for (int y = first; y < last; y++) {
+                Cancellation.check();
                 int o = y * stride + rowStart;
                 max = Math.max(max, EdgeDetectVector.interior(in, out, o - stride, o, o + stride, sw, c, d, e));
             }
@@ -132,6 +135,7 @@ final class EdgeDetectOptimized {
         pack(in, first * stride + rowStart, sw, here);
         final int[] third = THIRD_OF_ABS;
         for (int y = first; y < last; y++) {
+            Cancellation.check();
             pack(in, (y + 1) * stride + rowStart, sw, below);
             // per 16-bit lane: C = up + mid + down (0..765), D = down - up + 255 (0..510)
             long c0 = above[0] + here[0] + below[0];
@@ -206,11 +210,13 @@ final class EdgeDetectOptimized {
         final int n = 3 * region.width();
         if (vector) {
             for (int y = fromRow; y < toRow; y++) {
+                Cancellation.check();
                 EdgeDetectVector.stretch(out, y * stride + 3 * region.x(), n, maxv);
             }
             return;
         }
         for (int y = fromRow; y < toRow; y++) {
+            Cancellation.check();
             for (int o = y * stride + 3 * region.x(), end = o + n; o < end; o++) {
                 out[o] = lut[out[o] & 0xFF];
             }

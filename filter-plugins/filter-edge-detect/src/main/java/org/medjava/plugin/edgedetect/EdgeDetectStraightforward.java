@@ -1,5 +1,6 @@
 package org.medjava.plugin.edgedetect;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.Xv;
@@ -20,6 +21,7 @@ final class EdgeDetectStraightforward {
 
         // Step 1: interior only, per channel; the frame keeps its input values (dst starts as a copy)
         for (int y = sy + 1; y <= ey - 2; y++) {
+            Cancellation.check();
             for (int x = sx + 1; x <= ex - 2; x++) {
                 for (int c = 0; c < 3; c++) {
                     int gx = p(in, w, x + 1, y - 1, c) + p(in, w, x + 1, y, c) + p(in, w, x + 1, y + 1, c)
@@ -34,6 +36,7 @@ final class EdgeDetectStraightforward {
         // frame=black (non-xv): the frame is set to 0 before the maximum and the rescale
         if (blackFrame) {
             for (int y = sy; y < ey; y++) {
+                Cancellation.check();
                 for (int x = sx; x < ex; x++) {
                     boolean interior = x >= sx + 1 && x <= ex - 2 && y >= sy + 1 && y <= ey - 2;
                     if (!interior) {
@@ -45,6 +48,7 @@ final class EdgeDetectStraightforward {
         // Step 2: maxv over all region pixels, frame included
         int maxv = 0;
         for (int y = sy; y < ey; y++) {
+            Cancellation.check();
             for (int x = sx; x < ex; x++) {
                 int o = 3 * (y * w + x);
                 maxv = Math.max(maxv, Xv.mono(out[o] & 0xFF, out[o + 1] & 0xFF, out[o + 2] & 0xFF));
@@ -53,6 +57,7 @@ final class EdgeDetectStraightforward {
         // Step 3: stretch every channel of every region pixel, clamped to 255; maxv = 0 means no rescale
         if (maxv > 0) {
             for (int y = sy; y < ey; y++) {
+                Cancellation.check();
                 for (int x = sx; x < ex; x++) {
                     for (int c = 0; c < 3; c++) {
                         int o = 3 * (y * w + x) + c;

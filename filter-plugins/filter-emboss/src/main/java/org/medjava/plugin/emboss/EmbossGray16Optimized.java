@@ -1,6 +1,7 @@
 package org.medjava.plugin.emboss;
 
 import java.util.Arrays;
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
@@ -47,6 +48,7 @@ final class EmbossGray16Optimized {
         final int ey = region.endY() - 1;
         final int roundUp = floorRounding ? 0 : 7; // added to a negative S before the shift: truncation
         for (int y = fromRow; y < toRow; y++) {
+            Cancellation.check();
             int row = y * width;
             if (y == sy || y == ey || ex - sx < 2) {
                 Arrays.fill(out, row + sx, row + ex + 1, midWord);

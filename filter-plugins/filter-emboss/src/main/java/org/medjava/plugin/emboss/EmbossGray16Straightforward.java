@@ -1,5 +1,6 @@
 package org.medjava.plugin.emboss;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Region;
 import org.medjava.filter.Xv;
@@ -24,12 +25,14 @@ final class EmbossGray16Straightforward {
 
         // Step 1: every region pixel becomes the mid-grey
         for (int y = sy; y < ey; y++) {
+            Cancellation.check();
             for (int x = sx; x < ex; x++) {
                 dst.setValue(x, y, mid + min);
             }
         }
         // Step 2: interior only, reading the input's offset values
         for (int y = sy + 1; y <= ey - 2; y++) {
+            Cancellation.check();
             for (int x = sx + 1; x <= ex - 2; x++) {
                 int s = 2 * p(src, x + 1, y + 1) + p(src, x, y + 1) + p(src, x + 1, y)
                         - p(src, x - 1, y) - p(src, x, y - 1) - 2 * p(src, x - 1, y - 1);

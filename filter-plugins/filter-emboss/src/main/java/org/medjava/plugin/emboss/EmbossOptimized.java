@@ -1,6 +1,7 @@
 package org.medjava.plugin.emboss;
 
 import java.util.Arrays;
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
@@ -72,6 +73,7 @@ final class EmbossOptimized {
         final int first = Math.max(fromRow, sy + 1);  // interior rows of this band: [first, last)
         final int last = Math.min(toRow, ey - 1);
         for (int y = fromRow; y < toRow; y++) {
+            Cancellation.check();
             if (y < first || y >= last || sw < 3) {
                 int o = y * stride + rowStart;
                 Arrays.fill(out, o, o + n, (byte) 128);
@@ -84,6 +86,7 @@ final class EmbossOptimized {
             short[] c = new short[EmbossVector.scratchLength(sw)];
             short[] q = new short[c.length];
             for (int y = first; y < last; y++) {
+                Cancellation.check();
                 final int o = y * stride + rowStart;
                 fillPixel(out, o);
                 EmbossVector.interior(in, out, o - stride, o, o + stride, sw, floorRounding, c, q);
@@ -98,6 +101,7 @@ final class EmbossOptimized {
         pack(in, (first - 1) * stride + rowStart, sw, above);
         pack(in, first * stride + rowStart, sw, here);
         for (int y = first; y < last; y++) {
+            Cancellation.check();
             pack(in, (y + 1) * stride + rowStart, sw, below);
             final int o = y * stride + rowStart;
             out[o] = (byte) 128;

@@ -1,5 +1,6 @@
 package org.medjava.plugin.emboss;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.Xv;
@@ -20,12 +21,14 @@ final class EmbossStraightforward {
 
         // Step 1: every region pixel of the output becomes (128,128,128)
         for (int y = sy; y < ey; y++) {
+            Cancellation.check();
             for (int x = sx; x < ex; x++) {
                 dst.setRgb(x, y, 0x808080);
             }
         }
         // Step 2: interior only, reading the input, per channel
         for (int y = sy + 1; y <= ey - 2; y++) {
+            Cancellation.check();
             for (int x = sx + 1; x <= ex - 2; x++) {
                 for (int c = 0; c < 3; c++) {
                     int s = 2 * p(in, w, x + 1, y + 1, c) + p(in, w, x, y + 1, c) + p(in, w, x + 1, y, c)
@@ -37,6 +40,7 @@ final class EmbossStraightforward {
         }
         // Step 3: every region pixel, frame included, becomes MONO of its (already truncated) channels
         for (int y = sy; y < ey; y++) {
+            Cancellation.check();
             for (int x = sx; x < ex; x++) {
                 int o = 3 * (y * w + x);
                 int m = Xv.mono(out[o] & 0xFF, out[o + 1] & 0xFF, out[o + 2] & 0xFF);

@@ -1,5 +1,6 @@
 package org.medjava.plugin.oilpaint;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
@@ -47,6 +48,7 @@ final class OilPaintGray16Optimized {
         final int[] count = new int[src.range() + 1];
         final int[] cells = new int[window.size * window.size];
         for (int y = fromRow; y < toRow; y++) {
+            Cancellation.check();
             int y0 = Math.max(y + window.lo, sy);
             int y1 = Math.min(y + window.hi, ey);
             for (int x = sx; x <= ex; x++) {

@@ -1,5 +1,6 @@
 package org.medjava.plugin.oilpaint;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Region;
 
@@ -15,6 +16,7 @@ final class OilPaintGray16Straightforward {
     static void apply(GrayRaster16 src, GrayRaster16 dst, Region region, OilPaintFilter.Window window) {
         int[] cells = new int[window.size * window.size];
         for (int y = region.y(); y < region.endY(); y++) {
+            Cancellation.check();
             for (int x = region.x(); x < region.endX(); x++) {
                 int m = 0;
                 for (int wy = y + window.lo; wy <= y + window.hi; wy++) {

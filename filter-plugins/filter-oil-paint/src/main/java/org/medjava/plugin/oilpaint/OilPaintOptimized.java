@@ -1,6 +1,7 @@
 package org.medjava.plugin.oilpaint;
 
 import java.util.Arrays;
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
@@ -184,6 +185,7 @@ final class OilPaintOptimized {
             int nextMask = Math.max(sy, fromRow - h); // next mask row to compute
             int nextPacked = nextMask;                 // next packed row to load
             for (int y = fromRow; y < toRow; y++) {
+                Cancellation.check();
                 int need = Math.min(ey - 1, y + hi);
                 while (nextMask <= need) {
                     int lastPacked = Math.min(ey - 1, nextMask + w - 1);
@@ -425,6 +427,7 @@ final class OilPaintOptimized {
             int nextEnter = Math.max(sy, fromRow + lo);
             int nextLeave = nextEnter;
             for (int y = fromRow; y < toRow; y++) {
+                Cancellation.check();
                 final int wy0 = Math.max(y + lo, sy);
                 final int wy1 = Math.min(y + hi, ey - 1);
                 while (nextLeave < wy0) {

@@ -1,5 +1,6 @@
 package org.medjava.plugin.oilpaint;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
@@ -15,6 +16,7 @@ final class OilPaintStraightforward {
     static void apply(Raster src, Raster dst, Region region, OilPaintFilter.Window window) {
         int[] cells = new int[window.size * window.size];
         for (int y = region.y(); y < region.endY(); y++) {
+            Cancellation.check();
             for (int x = region.x(); x < region.endX(); x++) {
                 // the window's cells inside the region, in row-major order; cells outside the region are skipped
                 int m = 0;

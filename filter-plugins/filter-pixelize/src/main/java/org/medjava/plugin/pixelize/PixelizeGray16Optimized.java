@@ -1,5 +1,6 @@
 package org.medjava.plugin.pixelize;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
@@ -60,6 +61,7 @@ final class PixelizeGray16Optimized {
         final long[] longCol = intSums ? null : new long[sw];
         final short[] pattern = new short[sw];
         for (int j = fromBlockRow; j < toBlockRow; j++) {
+            Cancellation.check();
             int by0 = Math.max(y0 + j * b, sy);
             int by1 = Math.min(y0 + (j + 1) * b, sy + sh);
             for (int y = by0; y < by1; y++) {

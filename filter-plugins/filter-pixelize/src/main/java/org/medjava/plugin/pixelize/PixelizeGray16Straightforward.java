@@ -1,5 +1,6 @@
 package org.medjava.plugin.pixelize;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Region;
 
@@ -22,6 +23,7 @@ final class PixelizeGray16Straightforward {
         int x0 = sx - (nw * a - sw) / 2; // the left gets floor(excess / 2), the right the rest
         int y0 = sy - (nh * b - sh) / 2;
         for (int j = 0; j < nh; j++) {
+            Cancellation.check();
             for (int i = 0; i < nw; i++) {
                 int bx0 = Math.max(x0 + i * a, sx);
                 int bx1 = Math.min(x0 + (i + 1) * a, sx + sw);

@@ -1,5 +1,6 @@
 package org.medjava.plugin.pixelize;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
@@ -90,6 +91,7 @@ final class PixelizeOptimized {
         final int[] col = new int[len];
         final byte[] pattern = new byte[len];
         for (int j = fromBlockRow; j < toBlockRow; j++) {
+            Cancellation.check();
             int by0 = Math.max(y0 + j * b, sy);
             int by1 = Math.min(y0 + (j + 1) * b, sy + sh);
             int rows = by1 - by0;

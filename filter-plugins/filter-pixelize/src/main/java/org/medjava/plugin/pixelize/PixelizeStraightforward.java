@@ -1,5 +1,6 @@
 package org.medjava.plugin.pixelize;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
@@ -24,6 +25,7 @@ final class PixelizeStraightforward {
         int x0 = sx - (nw * a - sw) / 2; // the left gets floor(excess / 2), the right the rest
         int y0 = sy - (nh * b - sh) / 2;
         for (int j = 0; j < nh; j++) {
+            Cancellation.check();
             for (int i = 0; i < nw; i++) {
                 // the block, clipped to the region: columns [bx0, bx1), rows [by0, by1)
                 int bx0 = Math.max(x0 + i * a, sx);

@@ -1,5 +1,6 @@
 package org.medjava.plugin.sharpen;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
@@ -59,6 +60,7 @@ final class SharpenGray16Optimized {
         values(in, (fromRow - 1) * width + sx, sw, min, range, top);
         values(in, fromRow * width + sx, sw, min, range, mid);
         for (int y = fromRow; y < toRow; y++) {
+            Cancellation.check();
             values(in, (y + 1) * width + sx, sw, min, range, bot);
             double t0 = top[0];
             double t1 = top[1];

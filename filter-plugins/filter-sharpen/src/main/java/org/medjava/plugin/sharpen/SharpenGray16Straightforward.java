@@ -1,5 +1,6 @@
 package org.medjava.plugin.sharpen;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Region;
 
@@ -23,6 +24,7 @@ final class SharpenGray16Straightforward {
         double f = p / 100.0;
         double g = 1.0 - f;
         for (int y = sy + 1; y <= sy + sh - 2; y++) {
+            Cancellation.check();
             for (int x = sx + 1; x <= sx + sw - 2; x++) {
                 double s = 0.0;
                 boolean first = true;

@@ -1,5 +1,6 @@
 package org.medjava.plugin.sharpen;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
@@ -88,6 +89,7 @@ final class SharpenOptimized {
         double kb = 1.0;
 
         for (int y = fromRow; y < toRow; y++) {
+            Cancellation.check();
             values(in, (y + 1) * stride + rowStart, sw, bot);
             int o = y * stride + rowStart + 3;
             double t0 = top[0];

@@ -1,5 +1,6 @@
 package org.medjava.plugin.sharpen;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
@@ -21,6 +22,7 @@ final class SharpenStraightforward {
         double[] hs = new double[2];
         int[] rgb = new int[3];
         for (int y = sy + 1; y <= sy + sh - 2; y++) {
+            Cancellation.check();
             for (int x = sx + 1; x <= sx + sw - 2; x++) {
                 // S: the nine V values summed strictly left to right in row-major order
                 double s = 0.0;

@@ -1,5 +1,6 @@
 package org.medjava.plugin.spread;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Extent;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Raster;
@@ -137,6 +138,7 @@ final class SpreadOptimized {
         }
 
         for (int y = sy; y <= ey; y++) {
+            Cancellation.check();
             rng.next(rnd, 2 * sw);
             // pass 1: every target of the row (they depend on the draws only, not on pixel values)
             if (!interior || y < iy0 || y > iy1) {

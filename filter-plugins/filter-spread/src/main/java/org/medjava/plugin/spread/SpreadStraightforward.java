@@ -1,5 +1,6 @@
 package org.medjava.plugin.spread;
 
+import org.medjava.filter.Cancellation;
 import org.medjava.filter.Extent;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Raster;
@@ -47,6 +48,7 @@ final class SpreadStraightforward {
         int ey = region.endY() - 1; // last row of the region
         Xvr rng = new Xvr(seed);
         for (int y = sy; y <= ey; y++) {
+            Cancellation.check();
             for (int x = sx; x <= ex; x++) {
                 int r1 = rng.next();
                 int r2 = rng.next();

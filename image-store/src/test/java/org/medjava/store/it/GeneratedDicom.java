@@ -1,0 +1,122 @@
+package org.medjava.store.it;
+
+import com.pixelmed.dicom.AttributeList;
+import com.pixelmed.dicom.AttributeTag;
+import com.pixelmed.dicom.DicomException;
+import com.pixelmed.dicom.FileMetaInformation;
+import com.pixelmed.dicom.IntegerStringAttribute;
+import com.pixelmed.dicom.TagFromName;
+import com.pixelmed.dicom.TransferSyntax;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.util.UUID;
+
+/**
+ * A valid multi-frame grey DICOM object (Multi-frame Grayscale Word Secondary Capture, Explicit VR Little Endian,
+ * 512 x 512 x 16 bits per frame) of any number of frames, generated as it is read: the header is made with PixelMed,
+ * the pixel data (all 0) are never held in memory. For uploads of objects near 1 GiB.
+ */
+final class GeneratedDicom extends InputStream {
+
+    static final int SIDE = 512;
+    static final long FRAME_BYTES = 2L * SIDE * SIDE;
+
+    private final byte[] header;
+    private final long pixelBytes;
+    private long at;
+
+    GeneratedDicom(int frames) {
+        this.pixelBytes = frames * FRAME_BYTES;
+        this.header = header(frames, pixelBytes);
+    }
+
+    /** The length of the object in bytes. */
+    long size() {
+        return header.length + pixelBytes;
+    }
+
+    @Override
+    public int read() {
+        byte[] one = new byte[1];
+        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+        if (len == 0) {
+            return 0;
+        }
+        long left = size() - at;
+        if (left <= 0) {
+            return -1;
+        }
+        int n = (int) Math.min(len, left);
+        for (int i = 0; i < n; i++) {
+            long p = at + i;
+            b[off + i] = p < header.length ? header[(int) p] : 0;
+        }
+        at += n;
+        return n;
+    }
+
+    private static byte[] header(int frames, long pixelBytes) {
+        try {
+            AttributeList list = new AttributeList();
+            String uid = "2.25." + new BigInteger(1, uuidBytes());
+            text(list, TagFromName.SOPClassUID, "1.2.840.10008.5.1.4.1.1.7.3");
+            text(list, TagFromName.SOPInstanceUID, uid + ".3");
+            text(list, TagFromName.StudyInstanceUID, uid + ".1");
+            text(list, TagFromName.SeriesInstanceUID, uid + ".2");
+            text(list, TagFromName.PatientID, "MEMORY-IT");
+            text(list, TagFromName.PatientName, "Memory^Test");
+            text(list, TagFromName.Modality, "OT");
+            text(list, TagFromName.PhotometricInterpretation, "MONOCHROME2");
+            for (AttributeTag tag : new AttributeTag[] {TagFromName.Rows, TagFromName.Columns}) {
+                unsigned(list, tag, SIDE);
+            }
+            unsigned(list, TagFromName.SamplesPerPixel, 1);
+            unsigned(list, TagFromName.BitsAllocated, 16);
+            unsigned(list, TagFromName.BitsStored, 16);
+            unsigned(list, TagFromName.HighBit, 15);
+            unsigned(list, TagFromName.PixelRepresentation, 0);
+            IntegerStringAttribute count = new IntegerStringAttribute(TagFromName.NumberOfFrames);
+            count.addValue(frames);
+            list.put(count);
+            FileMetaInformation.addFileMetaInformation(list, TransferSyntax.ExplicitVRLittleEndian, "MEMORYIT");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            list.write(out, TransferSyntax.ExplicitVRLittleEndian, true, true);
+            // Pixel Data (7FE0,0010) OW, reserved 0000, 32-bit length; the values follow
+            out.write(new byte[] {(byte) 0xE0, 0x7F, 0x10, 0x00, 'O', 'W', 0, 0});
+            for (int i = 0; i < 4; i++) {
+                out.write((int) (pixelBytes >>> (8 * i)));
+            }
+            return out.toByteArray();
+        } catch (DicomException e) {
+            throw new IllegalStateException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] uuidBytes() {
+        UUID u = UUID.randomUUID();
+        return java.nio.ByteBuffer.allocate(16).putLong(u.getMostSignificantBits())
+                .putLong(u.getLeastSignificantBits()).array();
+    }
+
+    private static void text(AttributeList list, AttributeTag tag, String value) throws DicomException {
+        com.pixelmed.dicom.Attribute a = com.pixelmed.dicom.AttributeFactory.newAttribute(tag,
+                list.getDictionary().getValueRepresentationFromTag(tag));
+        a.addValue(value);
+        list.put(a);
+    }
+
+    private static void unsigned(AttributeList list, AttributeTag tag, int value) throws DicomException {
+        com.pixelmed.dicom.UnsignedShortAttribute a = new com.pixelmed.dicom.UnsignedShortAttribute(tag);
+        a.addValue(value);
+        list.put(a);
+    }
+}

@@ -1,0 +1,252 @@
+package org.medjava.store.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.medjava.store.testsupport.PayaraStore;
+import org.medjava.store.testsupport.StoreClient;
+
+/**
+ * Memory and size limits on a real store (README "Memory and size limits"): a small PNG declaring a huge image is 413
+ * with the numbers; renders beyond the decode budget are 503 with Retry-After; a filter chain over the cap is 400;
+ * a third concurrent large upload is 503 with Retry-After; and two concurrent uploads of 1 GiB DICOM objects keep
+ * the store's peak resident memory (VmHWM) within its heap limit plus a stated margin.
+ */
+@Timeout(300)
+class MemoryLimitsIT {
+
+    private static final long MIB = 1 << 20;
+    private static final String HEAP = "4g";
+    private static final long HEAP_BYTES = 4L << 30;
+    /** Beyond the heap: metaspace, code cache, thread stacks, Payara's own native memory, small direct buffers. */
+    private static final long NATIVE_MARGIN = 1536 * MIB;
+    /** 2047 frames of 512 x 512 x 16 bits and the header: just under the default upload limit of 1 GiB. */
+    private static final int FRAMES = 2047;
+
+    private static PayaraStore store;
+    private static StoreClient admin;
+
+    @BeforeAll
+    @Timeout(300)
+    static void start() throws Exception {
+        Path data = Files.createTempDirectory(Path.of(System.getProperty("store.war")).getParent(), "it-data-memory-");
+        store = PayaraStore.named("memory").dataDir(data).heap(HEAP)
+                .property("medjava.memory.decode-budget-bytes", Long.toString(160 * MIB))
+                .property("medjava.upload.max-bytes", Long.toString(1L << 30))
+                .property("medjava.memory.decode-wait-millis", "0")
+                .property("medjava.seed.plugins", System.getProperty("store.plugins"))
+                .start();
+        admin = StoreClient.admin(store);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    @Test
+    void aSmallPngDeclaringAHugeImageIs413WithTheNumbers() throws Exception {
+        byte[] png = pngDeclaring(268_000_000, 1);
+        HttpResponse<String> r = admin.sendText(admin.request("/images/it/memory/wide.png")
+                .header("Content-Type", "image/png").PUT(HttpRequest.BodyPublishers.ofByteArray(png)));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
+        assertThat(r.body()).contains("268000000x1").contains("decode budget of 160 MiB")
+                .contains("medjava.memory.decode-budget-bytes");
+        assertThat(admin.get("/images/it/memory/wide.png").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void aChainLongerThanTheCapIs400NamingTheLimit() throws Exception {
+        assertThat(admin.put("/images/it/memory/small.png", GeneratedPng.bytes(40, 30, 1)).statusCode())
+                .isEqualTo(201);
+        String chain = String.join("%7C", java.util.Collections.nCopies(17, "blur"));
+        HttpResponse<String> r = admin.getJson("/images/it/memory/small.png?render=png&filter=" + chain);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+        assertThat(r.body()).contains("17 steps").contains("at most 16").contains("medjava.filters.max-chain");
+    }
+
+    @Test
+    void rendersBeyondTheDecodeBudgetAre503WithRetryAfter() throws Exception {
+        // 4000 x 4000 grey: about 61 MiB to decode, so two renders fit in the 160 MiB budget and a third does not
+        assertThat(admin.put("/images/it/memory/large.png", GeneratedPng.bytes(4000, 4000, 2)).statusCode())
+                .isEqualTo(201);
+        List<CompletableFuture<HttpResponse<String>>> renders = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            renders.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return admin.sendText(admin.request("/images/it/memory/large.png?render=png")
+                            .timeout(java.time.Duration.ofSeconds(120)));
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        List<Integer> statuses = new ArrayList<>();
+        for (CompletableFuture<HttpResponse<String>> f : renders) {
+            HttpResponse<String> r = f.get(150, TimeUnit.SECONDS);
+            statuses.add(r.statusCode());
+            if (r.statusCode() == 503) {
+                assertThat(r.headers().firstValue("Retry-After")).isPresent();
+                assertThat(r.body()).contains("decode budget");
+            }
+        }
+        System.out.println("MemoryLimitsIT: six concurrent renders answered " + statuses);
+        assertThat(statuses).contains(200, 503).containsOnly(200, 503);
+    }
+
+    @Test
+    @Timeout(240)
+    void twoConcurrentOneGibUploadsStayWithinTheHeapAndAThirdIs503() throws Exception {
+        long size = new GeneratedDicom(FRAMES).size();
+        long before = peakRss();
+        try (RawPut first = RawPut.begin(store, "/images/it/memory/a.dcm", size).notRefusedAtOnce();
+             RawPut second = RawPut.begin(store, "/images/it/memory/b.dcm", size).notRefusedAtOnce()) {
+            // both take their large-upload slot once their request reaches the resource; a third is then refused
+            String third = thirdLargeUploadAnswer(size);
+            assertThat(third).startsWith("HTTP/1.1 503").containsIgnoringCase("Retry-After:")
+                    .contains("large uploads");
+            CompletableFuture<String> a = CompletableFuture.supplyAsync(() -> first.finish(new GeneratedDicom(FRAMES)));
+            CompletableFuture<String> b = CompletableFuture.supplyAsync(() -> second.finish(new GeneratedDicom(FRAMES)));
+            assertThat(a.get(200, TimeUnit.SECONDS)).startsWith("HTTP/1.1 201");
+            assertThat(b.get(200, TimeUnit.SECONDS)).startsWith("HTTP/1.1 201");
+        }
+        long peak = peakRss();
+        System.out.printf("MemoryLimitsIT: two concurrent PUTs of %d bytes: peak RSS (VmHWM) %d MiB (before: %d MiB),"
+                + " heap limit %s, allowed %d MiB%n", size, peak / MIB, before / MIB, HEAP,
+                (HEAP_BYTES + NATIVE_MARGIN) / MIB);
+        assertThat(peak).isLessThanOrEqualTo(HEAP_BYTES + NATIVE_MARGIN);
+        assertThat(admin.delete("/images/it/memory/a.dcm").statusCode()).isEqualTo(204);
+        assertThat(admin.delete("/images/it/memory/b.dcm").statusCode()).isEqualTo(204);
+    }
+
+    /** Sends a third large PUT's headers until the store answers (503), or gives up after 20 s. */
+    private static String thirdLargeUploadAnswer(long size) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            try (RawPut third = RawPut.begin(store, "/images/it/memory/c.dcm", size)) {
+                String answer = third.answerWithin(2000);
+                if (answer != null && answer.contains("large uploads")) {
+                    return answer;
+                }
+            } // no answer: it got a slot before the others did (closing the connection gives it back), or it was
+              // refused for another reason (too many password checks at once): try again
+            Thread.sleep(300);
+        }
+        throw new AssertionError("no 503 for a third large upload within 20 s");
+    }
+
+    /** VmHWM of the store's JVM, in bytes. */
+    private static long peakRss() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + store.process().pid() + "/status"))) {
+            if (line.startsWith("VmHWM:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        }
+        throw new IllegalStateException("no VmHWM for the store's process");
+    }
+
+    /** A PNG signature and header declaring {@code width x height} grey pixels, one IDAT of nothing, IEND. */
+    private static byte[] pngDeclaring(int width, int height) {
+        byte[] whole = GeneratedPng.bytes(1, 1, 1);
+        byte[] png = whole.clone();
+        java.nio.ByteBuffer.wrap(png, 16, 8).putInt(width).putInt(height);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(png, 12, 17);
+        java.nio.ByteBuffer.wrap(png, 29, 4).putInt((int) crc.getValue());
+        return png;
+    }
+
+    /** A PUT over a plain socket: headers first, the body later, the answer read by hand. */
+    private static final class RawPut implements AutoCloseable {
+        private final Socket socket;
+
+        private RawPut(Socket socket) {
+            this.socket = socket;
+        }
+
+        static RawPut begin(PayaraStore store, String path, long length) throws IOException {
+            Socket socket = new Socket("127.0.0.1", store.port());
+            String head = "PUT " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + store.port() + "\r\nAuthorization: "
+                    + PayaraStore.admin() + "\r\nContent-Type: application/dicom\r\nContent-Length: " + length
+                    + "\r\nConnection: close\r\n\r\n";
+            socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            return new RawPut(socket);
+        }
+
+        /** This upload, after checking that the store did not refuse it on its headers alone. */
+        RawPut notRefusedAtOnce() throws IOException {
+            String early = answerWithin(500);
+            if (early != null) {
+                throw new AssertionError("the store refused an upload before its body: " + early);
+            }
+            return this;
+        }
+
+        /** The status line and headers if the store answers within {@code millis} without the body, else null. */
+        String answerWithin(int millis) throws IOException {
+            socket.setSoTimeout(millis);
+            try {
+                return readAnswer();
+            } catch (SocketTimeoutException e) {
+                return null;
+            }
+        }
+
+        String finish(InputStream body) {
+            try (body) {
+                OutputStream out = socket.getOutputStream();
+                byte[] buffer = new byte[1 << 16];
+                for (int n; (n = body.read(buffer)) > 0; ) {
+                    out.write(buffer, 0, n);
+                }
+                out.flush();
+                socket.setSoTimeout(180_000);
+                return readAnswer();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        private String readAnswer() throws IOException {
+            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
+                    StandardCharsets.ISO_8859_1));
+            StringBuilder answer = new StringBuilder();
+            for (String line; (line = in.readLine()) != null && !line.isEmpty(); ) {
+                answer.append(line).append('\n');
+            }
+            char[] body = new char[4096];
+            int n = in.read(body);
+            if (n > 0) {
+                answer.append(body, 0, n);
+            }
+            return answer.toString();
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
