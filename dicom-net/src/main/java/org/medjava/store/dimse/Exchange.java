@@ -7,6 +7,8 @@ import com.pixelmed.network.Association;
 import com.pixelmed.network.DicomNetworkException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import org.medjava.codec.dicom.DicomPreScan;
+import org.medjava.codec.dicom.DicomStructureException;
 
 /** One request being answered on an association: what was asked, and the way back. */
 final class Exchange {
@@ -46,6 +48,11 @@ final class Exchange {
     AttributeList identifier() throws DicomException, IOException, DicomNetworkException {
         if (received.dataFailure() != null) {
             throw new DicomException("the identifier could not be received: " + received.dataFailure().getMessage());
+        }
+        try {
+            DicomPreScan.checkDataSet(received.identifier(), transferSyntax()); // before PixelMed recurses into it
+        } catch (DicomStructureException e) {
+            throw new DicomException("the identifier is refused: " + e.getMessage());
         }
         AttributeList list = new AttributeList();
         list.read(new DicomInputStream(new ByteArrayInputStream(received.identifier()), transferSyntax(), false));

@@ -285,6 +285,7 @@ public final class DicomCodec {
     }
 
     private static AttributeList parse(byte[] file) throws ImageDecodeException {
+        DicomPreScan.checkPart10(file); // PixelMed recurses per sequence level: refuse what would overflow it
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false); // SourceImage decodes the frames; reading must not need a codec
         try (DicomInputStream in = new DicomInputStream(new ByteArrayInputStream(file))) {

@@ -48,6 +48,9 @@ final class IndexRebuild {
                     skipped++;
                     continue;
                 }
+                try (InputStream in = storage.open(path, 0, size)) {
+                    ParsedInstance.preScan(path, in, size);
+                }
                 ParsedInstance parsed;
                 try (InputStream in = storage.open(path, 0, size)) {
                     parsed = ParsedInstance.parse(path, in, size, entry.getValue().modified().toEpochMilli());
@@ -60,6 +63,10 @@ final class IndexRebuild {
             } catch (IndexException e) {
                 String message = e.getMessage();
                 failed.put(path, message.startsWith(path + ": ") ? message.substring(path.length() + 2) : message);
+            } catch (RuntimeException e) {
+                // one object the parser or the database chokes on is reported, never the end of the rebuild
+                LOG.log(System.Logger.Level.WARNING, "indexing " + path + " failed", e);
+                failed.put(path, "cannot be indexed: its header could not be read (the server log has the details)");
             }
         }
         // Entries without a good object behind them. One that is DICOM now but was not walked was PUT meanwhile.
@@ -89,11 +96,16 @@ final class IndexRebuild {
         ParsedInstance parsed = null;
         if (entry.isPresent() && !entry.get().directory() && isDicom(storage, path, entry.get().size())) {
             long size = entry.get().size();
-            try (InputStream in = storage.open(path, 0, size)) {
-                parsed = ParsedInstance.parse(path, in, size, entry.get().modified().toEpochMilli());
-            } catch (IndexException | StackOverflowError e) { // a damaged object is not indexed, as by a rebuild
+            try {
+                try (InputStream in = storage.open(path, 0, size)) {
+                    ParsedInstance.preScan(path, in, size); // before PixelMed recurses into hostile nesting
+                }
+                try (InputStream in = storage.open(path, 0, size)) {
+                    parsed = ParsedInstance.parse(path, in, size, entry.get().modified().toEpochMilli());
+                }
+            } catch (IndexException e) { // a damaged object is not indexed, as by a rebuild
                 LOG.log(System.Logger.Level.WARNING, "{0} cannot be indexed ({1}); its index entry is removed", path,
-                        e instanceof IndexException ? e.getMessage() : "nested too deeply");
+                        e.getMessage());
             }
         }
         if (parsed != null) {

@@ -2,6 +2,8 @@ package org.medjava.store.index;
 
 import org.medjava.codec.ImageFormat;
 import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.codec.dicom.DicomPreScan;
+import org.medjava.codec.dicom.DicomStructureException;
 
 import com.pixelmed.dicom.Attribute;
 import com.pixelmed.dicom.AttributeList;
@@ -57,6 +59,21 @@ record ParsedInstance(
      * @param modified  when the file was last modified (epoch ms)
      * @throws IndexException when the file cannot be read or parsed, or lacks a study, series or SOP Instance UID
      */
+    /**
+     * Checks the header of a file as {@link #parse} will read it (up to Pixel Data) against the reader's limits,
+     * before PixelMed recurses into it; the caller closes the stream.
+     *
+     * @throws IndexException when it is refused
+     * @throws IOException    when the file cannot be read
+     */
+    static void preScan(String storePath, InputStream in, long size) throws IOException {
+        try {
+            DicomPreScan.checkPart10(new BufferedInputStream(in), size, true);
+        } catch (DicomStructureException e) {
+            throw new IndexException(storePath + ": not a readable DICOM file: " + e.getMessage(), e);
+        }
+    }
+
     static ParsedInstance parse(String storePath, InputStream in, long size, long modified) {
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false);

@@ -7,10 +7,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.medjava.codec.ImageDecodeException;
 import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.codec.dicom.DicomPreScan;
+import org.medjava.codec.dicom.DicomStructureException;
 import org.medjava.store.memory.SmallReads;
-import org.medjava.codec.dicom.DicomExtent;
 
 /**
  * A received Part 10 object in its staging file, its data set parsed once from the file as a stream (pixel data
@@ -47,9 +47,9 @@ record ReceivedDataSet(AttributeList dataSet, Path file) {
             throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, size == 0 ? "the object is empty"
                     : "not a DICOM Part 10 object (no \"DICM\" after the 128-byte preamble)");
         }
-        try {
-            DicomExtent.requireWhole(file); // the parser stops quietly inside a cut-off last element
-        } catch (ImageDecodeException e) {
+        try (InputStream in = SmallReads.open(file)) {
+            DicomPreScan.checkPart10(in, size, false); // before PixelMed recurses into nesting that would overflow
+        } catch (DicomStructureException e) {
             throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, e.getMessage(), e);
         }
         AttributeList list = new AttributeList();

@@ -16,7 +16,6 @@ import org.medjava.codec.ImageDecodeException;
 import org.medjava.codec.ImageFormat;
 import org.medjava.codec.ImageHeader;
 import org.medjava.codec.dicom.DicomCodec;
-import org.medjava.codec.dicom.DicomExtent;
 import org.medjava.codec.dicom.UnsupportedDicomException;
 import org.medjava.store.memory.DecodeBudget;
 import org.medjava.store.memory.SmallReads;
@@ -127,7 +126,6 @@ public final class UploadValidator {
             // no usable header: the decoder gives its verdict below
         }
         try (DecodeBudget.Permit permit = budget.admit(cost, "this DICOM object")) {
-            DicomExtent.requireWhole(file); // the parser stops quietly inside a cut-off last element
             DicomCodec.read(file, 0, maxPixels); // parses the whole data set first, then decodes frame 0
         } catch (UnsupportedDicomException e) {
             // Well-formed, only not decodable here: kept as it is.

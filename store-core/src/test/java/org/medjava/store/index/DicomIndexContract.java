@@ -377,11 +377,30 @@ abstract class DicomIndexContract {
         brokenDicom(dicom);
         RebuildReport report = index.rebuild(storage(images));
         assertThat(report.failed()).containsOnlyKeys("img/x.dcm");
-        assertThat(report.failed().get("img/x.dcm")).contains("StudyInstanceUID").doesNotContain("Secret");
+        assertThat(report.failed().get("img/x.dcm")).contains("damaged or truncated").doesNotContain("Secret");
         assertThat(report.removed()).isEqualTo(2);
         assertThat(index.instance("img/x.dcm")).isEmpty();
         assertThat(index.instance("img/y.dcm")).isEmpty();
         assertThat(index.counts()).isEqualTo(new IndexCounts(0, 0, 0, 0));
+    }
+
+    @Test
+    void aDeeplyNestedObjectIsReportedAndTheRebuildGoesOn() throws IOException {
+        Path images = Files.createDirectories(tmp.resolve("images"));
+        TestDicom.ct().patient("P1", "Doe^John").study("1.2.826.11.1", "20200105")
+                .series("1.2.826.11.1.1", "CT", 1).instance("1.2.826.11.1.1.1", 1)
+                .writeTo(images.resolve("img/good.dcm"));
+        Files.createDirectories(images.resolve("img"));
+        Files.write(images.resolve("img/deep.dcm"), org.medjava.filter.testkit.NestedDicom.part10(5000,
+                org.medjava.filter.testkit.NestedDicom.Syntax.EXPLICIT_LE, true, "1.2.826.11.2"));
+
+        RebuildReport report = index.rebuild(storage(images));
+
+        assertThat(report.indexed()).isEqualTo(1);
+        assertThat(report.failed()).containsOnlyKeys("img/deep.dcm");
+        assertThat(report.failed().get("img/deep.dcm")).isEqualTo(
+                "not a readable DICOM file: DICOM sequence nesting deeper than 64 levels");
+        assertThat(index.instance("img/good.dcm")).isPresent();
     }
 
     @Test
@@ -426,7 +445,7 @@ abstract class DicomIndexContract {
             assertThat(report.indexed()).isEqualTo(4);
             assertThat(report.skipped()).isEqualTo(2);
             assertThat(report.failed()).containsOnlyKeys("broken/bad.dcm");
-            assertThat(report.failed().get("broken/bad.dcm")).contains("StudyInstanceUID");
+            assertThat(report.failed().get("broken/bad.dcm")).contains("damaged or truncated");
             assertThat(report.removed()).isZero();
             assertSameAnswers(rebuilt, index);
 

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.medjava.filter.testkit.NestedDicom;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.IndexDatabase;
 import org.medjava.store.index.InstanceQuery;
@@ -132,6 +133,21 @@ class IngestReceiveTest {
         byte[] whole = Files.readAllBytes(staged);
         Files.write(staged, java.util.Arrays.copyOf(whole, whole.length - 50));
         assertFailure(ingest(DuplicatePolicy.REJECT), staged, 0xC000);
+        assertThat(index.count()).isZero();
+        assertStagingEmpty();
+    }
+
+    @Test
+    void aDeeplyNestedObjectIsRefusedWithTheReasonAndNothingStored() throws Exception {
+        for (NestedDicom.Syntax syntax : NestedDicom.Syntax.values()) {
+            Path staged = images.newStagingFile("test-");
+            Files.write(staged, NestedDicom.part10(2000, syntax, syntax.ordinal() % 2 == 0, "1.2.826.0.1.3680043.9.7"));
+            assertThatThrownBy(() -> ingest(DuplicatePolicy.REJECT).receive(staged, Expected.NOTHING))
+                    .isInstanceOfSatisfying(IngestFailure.class, e -> {
+                        assertThat(e.status()).isEqualTo(0xC000);
+                        assertThat(e.getMessage()).isEqualTo("DICOM sequence nesting deeper than 64 levels");
+                    });
+        }
         assertThat(index.count()).isZero();
         assertStagingEmpty();
     }

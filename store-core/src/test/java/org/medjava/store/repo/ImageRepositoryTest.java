@@ -165,6 +165,19 @@ class ImageRepositoryTest {
         }
 
         @Test
+        void aDeeplyNestedDicomReplacesNothing() throws Exception {
+            put("keep.dcm", TestImages.dicom("CT_small.dcm"));
+            byte[] before = Files.readAllBytes(root.resolve("keep.dcm"));
+            byte[] deep = org.medjava.filter.testkit.NestedDicom.part10(2000,
+                    org.medjava.filter.testkit.NestedDicom.Syntax.IMPLICIT_LE, false, "1.2.826.0.1.3680043.9.8");
+            assertRefused(() -> put("keep.dcm", deep), Kind.UNPROCESSABLE)
+                    .hasMessage("the body is DICOM but does not decode: DICOM sequence nesting deeper than 64 levels");
+
+            assertThat(Files.readAllBytes(root.resolve("keep.dcm"))).isEqualTo(before);
+            assertStagingEmpty();
+        }
+
+        @Test
         void failedValidationOfANewFileCreatesNothing() {
             assertRefused(() -> put("new/dir/x.dcm", TestImages.dicom("MR_truncated.dcm")), Kind.UNPROCESSABLE);
 
