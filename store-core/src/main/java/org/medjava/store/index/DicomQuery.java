@@ -59,7 +59,8 @@ public abstract class DicomQuery<Q extends DicomQuery<Q>> {
     public Q with(String keyword, String matchingKey) {
         if (!supported.contains(keyword)) {
             throw new IllegalArgumentException("no matching key " + keyword + " at the " + getClass().getSimpleName()
-                    .replace("Query", "").toLowerCase(java.util.Locale.ROOT) + " level"); // callers list the keys
+                    .replace("Query", "").toLowerCase(java.util.Locale.ROOT) + " level; supported: "
+                    + supportedKeywords());
         }
         Matching.validate(keyword, matchingKey);
         Map<String, String> copy = new TreeMap<>(keys);
