@@ -1,7 +1,6 @@
 package org.medjava.store.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -31,9 +30,7 @@ import org.medjava.store.testsupport.StoreSnapshot;
  * Across the corpus: no 5xx (a 503 with Retry-After only where a case is about admission control), every 4xx with a
  * short body that names no class and not the server product, no answer naming the server product, and nothing
  * stored changed (files with their SHA-256 and index rows, before and after).
- *
- * <p>Cases that wait for other work in progress (marked {@code pendingOn}) are skipped unless
- * {@code -Dmedjava.badinput.pending=true}.
+
  */
 @ExtendWith(SharedStore.class)
 class BadInputIT {
@@ -43,7 +40,6 @@ class BadInputIT {
     private static final String SERIES = "1.3.6.1.4.1.5962.1.3.1.1.20040119072730.12322";
     private static final String SOP = "1.3.6.1.4.1.5962.1.1.1.1.1.20040119072730.12322";
     private static final String INSTANCE = "/dicomweb/studies/" + STUDY + "/series/" + SERIES + "/instances/" + SOP;
-    private static final boolean PENDING = Boolean.getBoolean("medjava.badinput.pending");
     /** A qualified class name or an exception's simple name, as a stack trace or an error page would show. */
     private static final Pattern CLASS_NAME = Pattern.compile(
             "\\b(java|javax|jakarta|org|com|sun|fish)\\.[a-z0-9_]+\\.[A-Za-z0-9_.$]+|\\b[A-Z]\\w+(Exception|Error)\\b");
@@ -67,12 +63,11 @@ class BadInputIT {
             assertThat(admin.put(DIR + fixture.getKey(), fixture.getValue()).statusCode()).isIn(201, 204);
         }
         List<HostileCase> corpus = corpus(store.port());
-        assertThat(corpus.stream().filter(c -> c.pendingOn() == null).count()).isGreaterThanOrEqualTo(250);
+        assertThat(corpus).hasSizeGreaterThanOrEqualTo(250);
         StoreSnapshot before = StoreSnapshot.take(store, admin);
         RawHttp http = RawHttp.to(store);
         Map<String, List<HostileCase>> groups = new TreeMap<>();
-        corpus.forEach(c -> groups.computeIfAbsent(c.pendingOn() == null ? c.group()
-                : "after merging: " + c.pendingOn(), g -> new ArrayList<>()).add(c));
+        corpus.forEach(c -> groups.computeIfAbsent(c.group(), g -> new ArrayList<>()).add(c));
         List<DynamicNode> nodes = new ArrayList<>();
         groups.forEach((group, cases) -> nodes.add(org.junit.jupiter.api.DynamicContainer.dynamicContainer(group,
                 cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> run(http, admin, c))))));
@@ -83,7 +78,6 @@ class BadInputIT {
     }
 
     private static void run(RawHttp http, StoreClient admin, HostileCase c) throws Exception {
-        assumeTrue(c.pendingOn() == null || PENDING, "waits for " + c.pendingOn());
         byte[] body = c.body() == null ? null : c.body().get();
         if (c.dropAfter() >= 0) {
             http.dropMidUpload(c.method(), c.target(), c.headers(), body.length, HostileBodies.cut(body, c.dropAfter()));
@@ -193,12 +187,11 @@ class BadInputIT {
         all.add(put(g, "2,000 nested sequences, cut before they close", "deep-cut.dcm",
                 HostileBodies.cut(deepCut, deepCut.length - 2000 * 8 - 50)).expect(422));
         all.add(put(g, "2,000 nested sequences", "deep.dcm", HostileBodies.nestedDicom(2000,
-                "1.2.826.0.1.3680043.9.15.2")).expect(422).pendingOn("DICOM parser limits (depth 422)"));
+                "1.2.826.0.1.3680043.9.15.2")).expect(422));
         all.add(HostileCase.of(g, "STOW-RS of 2,000 nested sequences", "POST", "/dicomweb/studies")
                 .headers(authorization()).header("Content-Type", "multipart/related; type=\"application/dicom\"; "
                         + "boundary=B15").body(() -> org.medjava.store.testsupport.Multipart.dicom("B15",
-                        List.of(HostileBodies.nestedDicom(2000, "1.2.826.0.1.3680043.9.15.3"))))
-                .pendingOn("DICOM parser limits (depth 422)"));
+                        List.of(HostileBodies.nestedDicom(2000, "1.2.826.0.1.3680043.9.15.3")))));
     }
 
     private static void images(List<HostileCase> all) {
@@ -224,10 +217,9 @@ class BadInputIT {
         all.add(put(g, "GIF89a only", "sig.gif", "GIF89a".getBytes(StandardCharsets.US_ASCII)));
         all.add(put(g, "JPEG SOI only", "sig.jpg", new byte[] {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF}));
         all.add(put(g, "PNG of 16384x16384 (782 KB on the wire)", "huge.png",
-                null).body(() -> HostileBodies.png(16384, 16384)).admission()
-                .pendingOn("memory admission (decoded-size estimate)"));
+                null).body(() -> HostileBodies.png(16384, 16384)).admission());
         all.add(put(g, "PNG of 268,000,000x1", "wide.png", null).body(() -> HostileBodies.png(268_000_000, 1))
-                .admission().pendingOn("memory admission (decoded-size estimate)"));
+                .admission());
     }
 
     private static void paths(List<HostileCase> all) {
@@ -326,8 +318,7 @@ class BadInputIT {
         for (int i = 1; i < 1000; i++) {
             chain.append("|blur");
         }
-        all.add(get(g, "a chain of 1,000 filters", DIR + "a.gif?render=png&filter=" + chain).expect(400)
-                .pendingOn("memory admission (chain length cap)"));
+        all.add(get(g, "a chain of 1,000 filters", DIR + "a.gif?render=png&filter=" + chain).expect(400));
         all.add(get(g, "a filter's parameters repeated 1,000 times", DIR + "a.gif?render=png&filter=blur:"
                 + "n=3,".repeat(999) + "n=3").below500());
     }

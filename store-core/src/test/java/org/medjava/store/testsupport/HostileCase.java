@@ -11,20 +11,19 @@ import java.util.function.Supplier;
  * @param admissionControl a 503 with Retry-After is allowed (a case about admission control)
  * @param emptyBodyWhy   null, or why an empty 4xx body is accepted (the container refused before the application)
  * @param mustNotContain text that must appear neither in the body nor in the Location header
- * @param pendingOn      null, or the piece of work this case waits for (run with -Dmedjava.badinput.pending=true)
  * @param dropAfter      -1, or the number of body bytes after which the connection is reset instead of answered
  */
 public record HostileCase(String group, String name, String method, String target, String headers,
                           Supplier<byte[]> body, int expectedStatus, boolean admissionControl, String emptyBodyWhy,
-                          String mustNotContain, String pendingOn, int dropAfter) {
+                          String mustNotContain, int dropAfter) {
 
     public static HostileCase of(String group, String name, String method, String target) {
-        return new HostileCase(group, name, method, target, "", null, 0, false, null, null, null, -1);
+        return new HostileCase(group, name, method, target, "", null, 0, false, null, null, -1);
     }
 
     public HostileCase headers(String lines) {
         return new HostileCase(group, name, method, target, headers + lines, body, expectedStatus, admissionControl,
-                emptyBodyWhy, mustNotContain, pendingOn, dropAfter);
+                emptyBodyWhy, mustNotContain, dropAfter);
     }
 
     public HostileCase header(String name, String value) {
@@ -33,8 +32,7 @@ public record HostileCase(String group, String name, String method, String targe
 
     public HostileCase body(Supplier<byte[]> body) {
         return new HostileCase(group, name, method, target, headers, body, expectedStatus, admissionControl,
-                emptyBodyWhy,
-                mustNotContain, pendingOn, dropAfter);
+                emptyBodyWhy, mustNotContain, dropAfter);
     }
 
     public HostileCase body(byte[] body) {
@@ -42,8 +40,7 @@ public record HostileCase(String group, String name, String method, String targe
     }
 
     public HostileCase expect(int status) {
-        return new HostileCase(group, name, method, target, headers, body, status, admissionControl, emptyBodyWhy,
-                mustNotContain, pendingOn, dropAfter);
+        return new HostileCase(group, name, method, target, headers, body, status, admissionControl, emptyBodyWhy, mustNotContain, dropAfter);
     }
 
     /** Any answer below 500 is right (the case probes for crashes, not for one refusal). */
@@ -52,31 +49,23 @@ public record HostileCase(String group, String name, String method, String targe
     }
 
     public HostileCase admission() {
-        return new HostileCase(group, name, method, target, headers, body, expectedStatus, true, emptyBodyWhy,
-                mustNotContain, pendingOn, dropAfter);
+        return new HostileCase(group, name, method, target, headers, body, expectedStatus, true, emptyBodyWhy, mustNotContain, dropAfter);
     }
 
     public HostileCase emptyBodyAllowed(String why) {
         return new HostileCase(group, name, method, target, headers, body, expectedStatus, admissionControl, why,
-                mustNotContain, pendingOn, dropAfter);
+                mustNotContain, dropAfter);
     }
 
     public HostileCase mustNotContain(String text) {
         return new HostileCase(group, name, method, target, headers, body, expectedStatus, admissionControl,
-                emptyBodyWhy,
-                text, pendingOn, dropAfter);
+                emptyBodyWhy, text, dropAfter);
     }
 
-    public HostileCase pendingOn(String work) {
-        return new HostileCase(group, name, method, target, headers, body, expectedStatus, admissionControl,
-                emptyBodyWhy,
-                mustNotContain, work, dropAfter);
-    }
 
     public HostileCase dropAfter(int bytes) {
         return new HostileCase(group, name, method, target, headers, body, expectedStatus, admissionControl,
-                emptyBodyWhy,
-                mustNotContain, pendingOn, bytes);
+                emptyBodyWhy, mustNotContain, bytes);
     }
 
     @Override
