@@ -62,10 +62,14 @@ export async function waitPosition(page, index, timeout = 20_000) {
     index, { timeout });
 }
 
-/** A PNG of random RGB noise, stored without compression: width × height × 3 bytes and a little more. */
-export function noisePng(width, height) {
+/** A PNG of width × height RGB: noise (stored, incompressible) or a gradient. */
+export function png(width, height, noise) {
   const raw = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) randomBytes(width * 3).copy(raw, y * (width * 3 + 1) + 1);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 3 + 1);
+    if (noise) randomBytes(width * 3).copy(raw, row + 1);
+    else for (let x = 0; x < width * 3; x++) raw[row + 1 + x] = (x + y) & 255;
+  }
   const chunk = (type, data) => {
     const out = Buffer.alloc(12 + data.length);
     out.writeUInt32BE(data.length, 0);
@@ -79,7 +83,7 @@ export function noisePng(width, height) {
   header.writeUInt32BE(height, 4);
   header.set([8, 2, 0, 0, 0], 8);
   return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw, { level: 0 })), chunk('IEND', Buffer.alloc(0))]);
+    chunk('IDAT', deflateSync(raw, { level: noise ? 0 : 6 })), chunk('IEND', Buffer.alloc(0))]);
 }
 
 function crc32(bytes) {

@@ -5,9 +5,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync, readFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateSync } from 'node:zlib';
-import { randomBytes } from 'node:crypto';
 import { launch, newPage, login, base, fixtures, api, screenshot } from './harness.mjs';
+import { png } from './10-support.mjs';
 
 let browser;
 const run = `e2e-upload/${Date.now().toString(36)}`;
@@ -221,39 +220,6 @@ test('a reader sees no Upload or Administration, and is told why when she goes t
   }
   await page.context().close();
 });
-
-/** A PNG of width × height RGB: noise (stored, incompressible) or a gradient. */
-function png(width, height, noise) {
-  const raw = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    const row = y * (width * 3 + 1);
-    if (noise) randomBytes(width * 3).copy(raw, row + 1);
-    else for (let x = 0; x < width * 3; x++) raw[row + 1 + x] = (x + y) & 255;
-  }
-  const chunk = (type, data) => {
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    out.write(type, 4, 'latin1');
-    data.copy(out, 8);
-    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw, { level: noise ? 0 : 6 })), chunk('IEND', Buffer.alloc(0))]);
-}
-
-function crc32(bytes) {
-  let c = ~0;
-  for (const b of bytes) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xEDB88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
 
 /** The file with another SOP Instance UID of the same length (meta header and data set), so STOW takes it as new. */
 function withNewInstanceUid(file) {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launch, newPage, login, fixtures, api } from './harness.mjs';
-import { noisePng } from './10-support.mjs';
+import { png } from './10-support.mjs';
 
 let browser;
 const run = `e2e-resumable/${Date.now().toString(36)}`;
@@ -16,7 +16,7 @@ const file = join(work, 'large-scan.png');
 before(async () => {
   browser = await launch();
   mkdirSync(work, { recursive: true });
-  writeFileSync(file, noisePng(1800, 1700)); // ~9.2 MB: over the 8 MiB threshold, three chunks
+  writeFileSync(file, png(1800, 1700, true)); // ~9.2 MB: over the 8 MiB threshold, three chunks
 });
 after(async () => { await browser?.close(); });
 

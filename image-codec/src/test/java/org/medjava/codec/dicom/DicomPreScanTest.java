@@ -119,7 +119,7 @@ class DicomPreScanTest {
         dataSet.writeBytes(new byte[] {0, 0, 0x40, 0});
         dataSet.writeBytes(zeros);
         byte[] file = NestedDicom.withMeta(NestedDicom.SECONDARY_CAPTURE, "1.2.3", Syntax.DEFLATED_LE.uid,
-                deflate(dataSet.toByteArray()));
+                NestedDicom.deflate(dataSet.toByteArray(), Deflater.BEST_COMPRESSION));
         assertThat(file.length).isLessThan(64 << 10);
         assertThatThrownBy(() -> DicomPreScan.checkPart10(new ByteArrayInputStream(file), file.length, false,
                 1 << 20)).isInstanceOf(DicomStructureException.class)
@@ -175,18 +175,6 @@ class DicomPreScanTest {
         }
     }
 
-    private static byte[] deflate(byte[] data) {
-        Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION, true);
-        deflater.setInput(data);
-        deflater.finish();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] buffer = new byte[8192];
-        while (!deflater.finished()) {
-            out.write(buffer, 0, deflater.deflate(buffer));
-        }
-        deflater.end();
-        return out.toByteArray();
-    }
 
     private static int indexOf(byte[] data, byte[] pattern) {
         outer:

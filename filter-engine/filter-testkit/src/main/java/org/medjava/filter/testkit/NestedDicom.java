@@ -57,7 +57,7 @@ public final class NestedDicom {
         ds.element(0x7FE0, 0x0010, "OB", new byte[] {0, 64, (byte) 128, (byte) 255});
         byte[] dataSet = ds.bytes();
         if (syntax == Syntax.DEFLATED_LE) {
-            dataSet = deflate(dataSet);
+            dataSet = deflate(dataSet, Deflater.DEFAULT_COMPRESSION);
         }
         return withMeta(SECONDARY_CAPTURE, sopInstance, syntax.uid, dataSet);
     }
@@ -114,8 +114,9 @@ public final class NestedDicom {
         return inner;
     }
 
-    private static byte[] deflate(byte[] data) {
-        Deflater deflater = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
+    /** Raw deflate (no zlib header), as the Deflated Explicit VR Little Endian transfer syntax encodes a data set. */
+    public static byte[] deflate(byte[] data, int level) {
+        Deflater deflater = new Deflater(level, true);
         deflater.setInput(data);
         deflater.finish();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
