@@ -11,6 +11,8 @@ public class StoreException extends RuntimeException {
         BAD_REQUEST(400), UNAUTHORIZED(401), FORBIDDEN(403), NOT_FOUND(404), NOT_ACCEPTABLE(406), CONFLICT(409),
         PRECONDITION_FAILED(412), TOO_LARGE(413), UNSUPPORTED_MEDIA_TYPE(415), RANGE_NOT_SATISFIABLE(416),
         UNPROCESSABLE(422), BAD_GATEWAY(502), UNAVAILABLE(503),
+        /** The client stopped sending its request body (the container's read timed out). */
+        REQUEST_TIMEOUT(408),
         /** The disk that writes land on is (nearly) full: writes are refused, reads go on. */
         INSUFFICIENT_STORAGE(507),
         /** A resumable upload that expired (tus 1.0). */

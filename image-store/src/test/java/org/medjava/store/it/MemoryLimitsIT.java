@@ -92,6 +92,7 @@ class MemoryLimitsIT {
         assertThat(admin.put("/images/it/memory/large.png", GeneratedPng.bytes(4000, 4000, 2)).statusCode())
                 .isEqualTo(201);
         List<CompletableFuture<HttpResponse<String>>> renders = new ArrayList<>();
+        java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(6);
         for (int i = 0; i < 6; i++) {
             renders.add(CompletableFuture.supplyAsync(() -> {
                 try {
@@ -100,8 +101,9 @@ class MemoryLimitsIT {
                 } catch (IOException | InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
-            }));
+            }, clients)); // a thread each, so the six overlap (the common pool has one thread on two cores)
         }
+        clients.shutdown();
         List<Integer> statuses = new ArrayList<>();
         for (CompletableFuture<HttpResponse<String>> f : renders) {
             HttpResponse<String> r = f.get(150, TimeUnit.SECONDS);
@@ -126,10 +128,19 @@ class MemoryLimitsIT {
             String third = thirdLargeUploadAnswer(size);
             assertThat(third).startsWith("HTTP/1.1 503").containsIgnoringCase("Retry-After:")
                     .contains("large uploads");
-            CompletableFuture<String> a = CompletableFuture.supplyAsync(() -> first.finish(new GeneratedDicom(FRAMES)));
-            CompletableFuture<String> b = CompletableFuture.supplyAsync(() -> second.finish(new GeneratedDicom(FRAMES)));
-            assertThat(a.get(200, TimeUnit.SECONDS)).startsWith("HTTP/1.1 201");
-            assertThat(b.get(200, TimeUnit.SECONDS)).startsWith("HTTP/1.1 201");
+            // a thread each: the common pool has one thread on two cores, and a body left waiting while the other is
+            // sent would time out on the server's side
+            java.util.concurrent.ExecutorService senders = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                CompletableFuture<String> a = CompletableFuture.supplyAsync(
+                        () -> first.finish(new GeneratedDicom(FRAMES)), senders);
+                CompletableFuture<String> b = CompletableFuture.supplyAsync(
+                        () -> second.finish(new GeneratedDicom(FRAMES)), senders);
+                assertThat(a.get(200, TimeUnit.SECONDS)).startsWith("HTTP/1.1 201");
+                assertThat(b.get(200, TimeUnit.SECONDS)).startsWith("HTTP/1.1 201");
+            } finally {
+                senders.shutdownNow();
+            }
         }
         long peak = peakRss();
         System.out.printf("MemoryLimitsIT: two concurrent PUTs of %d bytes: peak RSS (VmHWM) %d MiB (before: %d MiB),"

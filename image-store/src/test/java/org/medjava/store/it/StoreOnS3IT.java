@@ -102,6 +102,8 @@ class StoreOnS3IT {
                 .property("medjava.storage.s3.access-key", S3ProxyServer.ACCESS_KEY)
                 .property("medjava.storage.s3.secret-key", S3ProxyServer.SECRET_KEY)
                 .property("medjava.upload.max-bytes", Long.toString(64 * MIB))
+                // the large PNG (4096 x 10000 grey) needs ~273 MiB to decode: above a 1 GiB heap's default budget
+                .property("medjava.memory.decode-budget-bytes", Long.toString(512 * MIB))
                 .property("medjava.seed.images", Samples.dir().toString())
                 .seedPlugins()
                 .start();

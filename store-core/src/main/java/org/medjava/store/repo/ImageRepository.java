@@ -135,7 +135,8 @@ public final class ImageRepository {
      * body is chunked.
      *
      * @throws StoreException TOO_LARGE before anything is read when the declared length is over the limit, or as
-     *                        soon as the body grows past it; BAD_REQUEST when it ends before its Content-Length;
+     *                        soon as the body grows past it; BAD_REQUEST when it ends before its Content-Length or
+     *                        the connection breaks; REQUEST_TIMEOUT when the client stops sending;
      *                        INSUFFICIENT_STORAGE before anything is read when the disk is nearly full, or when it
      *                        fills up while the body is written
      */
@@ -151,7 +152,7 @@ public final class ImageRepository {
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
                 OutputStream out = Channels.newOutputStream(channel);
                 byte[] buffer = new byte[1 << 16];
-                for (int n; (n = body.read(buffer)) >= 0; ) {
+                for (int n; (n = readBody(body, buffer, total)) >= 0; ) {
                     total += n;
                     if (total > maxUploadBytes) {
                         throw tooLarge("more than " + maxUploadBytes + " bytes");
@@ -175,6 +176,22 @@ public final class ImageRepository {
             if (!received) {
                 Files.deleteIfExists(temp);
             }
+        }
+    }
+
+    /**
+     * One read of a client's body: a failure here is the client's (it stalled or hung up), not the store's, so it is
+     * a 4xx naming how far the body came, never a 500; the staging file is removed by the caller.
+     */
+    private static int readBody(InputStream body, byte[] buffer, long received) {
+        try {
+            return body.read(buffer);
+        } catch (IOException e) {
+            boolean timedOut = e instanceof java.net.SocketTimeoutException
+                    || e.getCause() instanceof java.util.concurrent.TimeoutException;
+            throw new StoreException(timedOut ? StoreException.Kind.REQUEST_TIMEOUT : StoreException.Kind.BAD_REQUEST,
+                    (timedOut ? "the request body stopped arriving" : "the connection broke") + " after " + received
+                    + " bytes; nothing was stored", e);
         }
     }
 
