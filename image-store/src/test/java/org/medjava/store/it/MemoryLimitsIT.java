@@ -120,10 +120,13 @@ class MemoryLimitsIT {
     @Test
     @Timeout(240)
     void twoConcurrentOneGibUploadsStayWithinTheHeapAndAThirdIs503() throws Exception {
-        long size = new GeneratedDicom(FRAMES).size();
+        // each object has its own UIDs, whose length varies: every Content-Length is taken from the body it announces
+        GeneratedDicom bodyA = new GeneratedDicom(FRAMES);
+        GeneratedDicom bodyB = new GeneratedDicom(FRAMES);
+        long size = bodyA.size();
         long before = peakRss();
-        try (RawPut first = RawPut.begin(store, "/images/it/memory/a.dcm", size).notRefusedAtOnce();
-             RawPut second = RawPut.begin(store, "/images/it/memory/b.dcm", size).notRefusedAtOnce()) {
+        try (RawPut first = RawPut.begin(store, "/images/it/memory/a.dcm", bodyA.size()).notRefusedAtOnce();
+             RawPut second = RawPut.begin(store, "/images/it/memory/b.dcm", bodyB.size()).notRefusedAtOnce()) {
             // both take their large-upload slot once their request reaches the resource; a third is then refused
             String third = thirdLargeUploadAnswer(size);
             assertThat(third).startsWith("HTTP/1.1 503").containsIgnoringCase("Retry-After:")
@@ -133,9 +136,9 @@ class MemoryLimitsIT {
             java.util.concurrent.ExecutorService senders = java.util.concurrent.Executors.newFixedThreadPool(2);
             try {
                 CompletableFuture<String> a = CompletableFuture.supplyAsync(
-                        () -> first.finish(new GeneratedDicom(FRAMES)), senders);
+                        () -> first.finish(bodyA), senders);
                 CompletableFuture<String> b = CompletableFuture.supplyAsync(
-                        () -> second.finish(new GeneratedDicom(FRAMES)), senders);
+                        () -> second.finish(bodyB), senders);
                 assertThat(a.get(200, TimeUnit.SECONDS)).startsWith("HTTP/1.1 201");
                 assertThat(b.get(200, TimeUnit.SECONDS)).startsWith("HTTP/1.1 201");
             } finally {
