@@ -2,10 +2,8 @@ package org.medjava.store.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -14,6 +12,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.medjava.store.testsupport.MovableClock;
 
 /**
  * {@link LoginThrottle}: counting failures per address and per account and address, the doubling delay and its cap,
@@ -24,31 +23,7 @@ class LoginThrottleTest {
     private static final String ATTACKER = "203.0.113.7";
     private static final String REAL_USER = "198.51.100.20";
 
-    /** A clock the test moves. */
-    private static final class TestClock extends Clock {
-        Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-    }
-
-    private final TestClock clock = new TestClock();
+    private final MovableClock clock = new MovableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final AtomicInteger checks = new AtomicInteger();
 
     private LoginThrottle throttle(int maxFailures, int maxAddressFailures, int maxEntries) {

@@ -3,14 +3,13 @@ package org.medjava.store.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.medjava.store.testsupport.MovableClock;
 
 /**
  * {@link Sessions}: login, the idle timeout with its sliding renewal, the absolute limit, logout, and the account
@@ -20,30 +19,6 @@ class SessionsTest {
 
     static final Duration IDLE = Duration.ofMinutes(30);
     static final Duration MAX = Duration.ofHours(12);
-
-    /** A clock the test sets. */
-    static final class TestClock extends Clock {
-        Instant now = Instant.parse("2026-03-01T08:00:00Z");
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-    }
 
     /** Accounts in memory, with cheap hashes. */
     static final class Book implements AccountBook {
@@ -70,7 +45,7 @@ class SessionsTest {
         }
     }
 
-    TestClock clock;
+    MovableClock clock;
     UserStore users;
     Revocations revocations;
     Sessions sessions;
@@ -80,7 +55,7 @@ class SessionsTest {
         Book book = new Book();
         book.entries.put("rita", "reader:" + PasswordHasher.hash("rita-pass-1".toCharArray(), 1000));
         book.entries.put("ulf", "uploader:" + PasswordHasher.hash("ulf-pass-1".toCharArray(), 1000));
-        clock = new TestClock();
+        clock = new MovableClock(Instant.parse("2026-03-01T08:00:00Z"));
         users = new UserStore(book);
         revocations = Revocations.local();
         sessions = new Sessions(SessionCodecTest.KEY, users, revocations, IDLE, MAX, clock);
@@ -91,7 +66,7 @@ class SessionsTest {
         Sessions.Issued issued = sessions.login("ulf", "ulf-pass-1".toCharArray()).orElseThrow();
         assertThat(issued.role()).isEqualTo(Role.UPLOADER);
         assertThat(issued.token().user()).isEqualTo("ulf");
-        assertThat(issued.token().expires()).isEqualTo(clock.now.plus(IDLE));
+        assertThat(issued.token().expires()).isEqualTo(clock.instant().plus(IDLE));
         Sessions.Checked checked = sessions.check(issued.text(), true);
         assertThat(checked.valid()).isTrue();
         assertThat(checked.role()).isEqualTo(Role.UPLOADER);
@@ -110,7 +85,7 @@ class SessionsTest {
         clock.advance(Duration.ofMinutes(1));
         Sessions.Checked checked = sessions.check(token, true);
         assertThat(checked.renewed()).isNotNull();
-        assertThat(checked.token().expires()).isEqualTo(clock.now.plus(IDLE));
+        assertThat(checked.token().expires()).isEqualTo(clock.instant().plus(IDLE));
         assertThat(sessions.check(token, false).renewed()).as("a Bearer token is not renewed").isNull();
 
         String renewed = checked.renewed();
@@ -136,7 +111,7 @@ class SessionsTest {
     @Test
     void renewalsStopAtTheAbsoluteLimit() {
         String token = sessions.login("rita", "rita-pass-1".toCharArray()).orElseThrow().text();
-        Instant login = clock.now;
+        Instant login = clock.instant();
         for (int i = 0; i < 60; i++) { // a request every 20 minutes
             clock.advance(Duration.ofMinutes(20));
             Sessions.Checked c = sessions.check(token, true);
@@ -148,7 +123,7 @@ class SessionsTest {
                 token = c.renewed();
             }
         }
-        assertThat(clock.now).isAfterOrEqualTo(login.plus(MAX)).isBefore(login.plus(MAX).plusSeconds(1201));
+        assertThat(clock.instant()).isAfterOrEqualTo(login.plus(MAX)).isBefore(login.plus(MAX).plusSeconds(1201));
         assertThat(sessions.check(token, true).valid()).isFalse();
     }
 

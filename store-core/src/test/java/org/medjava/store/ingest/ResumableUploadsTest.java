@@ -9,10 +9,8 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -32,6 +30,7 @@ import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.repo.StorePath;
 import org.medjava.store.repo.UploadValidator;
 import org.medjava.store.storage.LocalFileStorage;
+import org.medjava.store.testsupport.MovableClock;
 
 /**
  * The state machine behind tus uploads ({@link ResumableUploads}) on a temp repository and an H2 index: chunks at the
@@ -365,33 +364,5 @@ class ResumableUploadsTest {
 
     private static String base64(String algorithm, byte[] bytes) throws Exception {
         return Base64.getEncoder().encodeToString(MessageDigest.getInstance(algorithm).digest(bytes));
-    }
-
-    /** A clock the test moves forward. */
-    private static final class MovableClock extends Clock {
-        private Instant now;
-
-        MovableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }
