@@ -53,6 +53,8 @@ public class UploadsResource {
     private static final String RULES = "tus 1.0 (https://tus.io/protocols/resumable-upload) with the creation, "
             + "expiration, checksum (sha1, sha256; 460 on a mismatch) and termination extensions. Every request but "
             + "OPTIONS carries Tus-Resumable: 1.0.0 (else 412).";
+    /** The most of a refused chunk read and dropped so that its sender gets the refusal (a client's chunk size). */
+    private static final long DISCARD_LIMIT = 64L << 20;
     private static final String TUS_VERSION = "Tus-Resumable: 1.0.0 (412 otherwise)";
 
     @Inject
@@ -237,9 +239,17 @@ public class UploadsResource {
         if (at < 0) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "Upload-Offset is required");
         }
-        ResumableUploads.Appended appended = uploads.append(id, user(), at, body,
-                TusHeaders.bytes(contentLength, HttpHeaders.CONTENT_LENGTH),
-                checksum == null ? null : ResumableUploads.ChunkChecksum.parse(checksum));
+        long declared = TusHeaders.bytes(contentLength, HttpHeaders.CONTENT_LENGTH);
+        ResumableUploads.Appended appended;
+        try {
+            appended = uploads.append(id, user(), at, body, declared,
+                    checksum == null ? null : ResumableUploads.ChunkChecksum.parse(checksum));
+        } catch (StoreException refusal) {
+            if (refusal.kind() != StoreException.Kind.BAD_REQUEST) { // not when the body itself broke off
+                discardUnread(body, declared);
+            }
+            throw refusal;
+        }
         Response.ResponseBuilder response = tus(Response.noContent())
                 .header(TusHeaders.UPLOAD_OFFSET, appended.upload().offset())
                 .header(TusHeaders.UPLOAD_EXPIRES, TusHeaders.httpDate(appended.upload().expires()));
@@ -250,6 +260,28 @@ public class UploadsResource {
                             "images/" + encoded(stored.file().path())));
         }
         return response.build();
+    }
+
+    /**
+     * Reads and drops what is left of a refused chunk (409 while another PATCH is still appending, 423, 404...), so
+     * that the client, still sending, gets the refusal instead of a connection reset: the container closes a
+     * connection whose body was left unread, and a tus client sending 8 MiB saw only "EOF". Bounded by
+     * {@link #DISCARD_LIMIT}; beyond it the connection may close as before. A body that stalls ends at the
+     * container's read timeout.
+     */
+    private static void discardUnread(InputStream body, long declared) {
+        if (declared > DISCARD_LIMIT) {
+            return;
+        }
+        byte[] buffer = new byte[64 << 10];
+        long left = DISCARD_LIMIT;
+        try {
+            for (int n; left > 0 && (n = body.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0; ) {
+                left -= n;
+            }
+        } catch (IOException gone) {
+            // the client went: nobody is waiting for the refusal either
+        }
     }
 
     @DELETE

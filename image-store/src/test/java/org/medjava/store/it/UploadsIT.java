@@ -8,6 +8,7 @@ import com.pixelmed.dicom.OtherByteAttribute;
 import com.pixelmed.dicom.SOPClass;
 import com.pixelmed.dicom.TagFromName;
 import com.pixelmed.dicom.TransferSyntax;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpRequest;
@@ -194,7 +195,15 @@ class UploadsIT {
                 first = offset;
             }
             int end = (int) Math.min(object.length, offset + CHUNK);
-            HttpResponse<String> r = patch(upload, offset, Arrays.copyOfRange(object, (int) offset, end), null);
+            HttpResponse<String> r;
+            try {
+                r = patch(upload, offset, Arrays.copyOfRange(object, (int) offset, end), null);
+            } catch (IOException networkError) { // as tus clients do: ask HEAD again and go on from there
+                System.out.println("UploadsIT: PATCH at " + offset + " failed (" + networkError + "); resuming");
+                first = -1; // as after a 409 or 423: the cut-off chunk may still have been on its way in
+                Thread.sleep(200);
+                continue;
+            }
             if (r.statusCode() == 204 && end == object.length) {
                 assertThat(r.headers().firstValue("Content-Location")).get().asString()
                         .endsWith("/images/resumable/large.dcm");
@@ -216,8 +225,9 @@ class UploadsIT {
         long deadline = System.nanoTime() + 30_000_000_000L;
         HttpResponse<String> r;
         do {
-            // at offset 0, so that it cannot append when it comes first (then 409: the raw PATCH is still on its way)
-            r = patch(upload, 0, Arrays.copyOfRange(object, 0, 16), null);
+            // at offset 0, so that it cannot append when it comes first (then 409: the raw PATCH is still on its way);
+            // a whole chunk, so that the refusal must reach a client still sending (the store reads and drops it)
+            r = patch(upload, 0, Arrays.copyOfRange(object, 0, CHUNK), null);
             if (r.statusCode() == 423) {
                 return r;
             }
