@@ -28,6 +28,11 @@ record ReportData(Map<String, String> environment, List<Measurement> measurement
                 .collect(Collectors.toList());
     }
 
+    /** A quick run: it proves the pipeline; its numbers are not measurements and are never judged. */
+    boolean isSmokeTest() {
+        return "quick".equals(environment.get("mode"));
+    }
+
     /** The filters measured, in the spec's order. */
     List<String> filters() {
         Set<String> seen = measurements.stream().filter(m -> !m.isCopy()).map(Measurement::filter)

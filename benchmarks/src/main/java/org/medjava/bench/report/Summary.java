@@ -5,6 +5,11 @@ import java.util.Map;
 
 /** The Markdown summary and the HTML page: environment block, tables, charts, problems. */
 final class Summary {
+    /** Heads both pages of a quick run, so that nobody quotes its numbers. */
+    static final String SMOKE_BANNER = "Smoke test (./medjava bench --quick): one small image, a few unwarmed "
+            + "iterations. It proves that every column runs; its times are not measurements and no target is judged. "
+            + "Measure with ./medjava bench --standard (about 10 minutes) or the full run.";
+
     private Summary() {
     }
 
@@ -15,6 +20,9 @@ final class Summary {
     /** With the experiments' own sections after the summary tables. */
     static String markdown(ReportData data, List<Table> tables, List<Section> sections) {
         StringBuilder md = new StringBuilder("# MedJava benchmark report\n\n");
+        if (data.isSmokeTest()) {
+            md.append("> **").append(SMOKE_BANNER).append("**\n\n");
+        }
         md.append("Environment:\n\n```\n");
         environment(data).forEach((k, v) -> md.append(String.format("%-14s %s%n", k + ":", v)));
         md.append("```\n\n");
@@ -45,7 +53,12 @@ final class Summary {
                 .append("td.met{background:#e8f5e9}td.miss{background:#fdecea}")
                 .append(".note{font-size:13px;color:#444;max-width:1100px}")
                 .append("pre{background:#f8f8f8;padding:.8em}img{max-width:100%;border:1px solid #eee}")
-                .append("\n</style>\n</head>\n<body>\n<h1>MedJava benchmark report</h1>\n<h2>Environment</h2>\n<pre>");
+                .append(".smoke{background:#fff3cd;border:1px solid #e0c060;padding:.6em 1em;font-weight:bold}")
+                .append("\n</style>\n</head>\n<body>\n<h1>MedJava benchmark report</h1>\n");
+        if (data.isSmokeTest()) {
+            h.append("<p class=\"smoke\" id=\"smoke-test\">").append(Html.escape(SMOKE_BANNER)).append("</p>\n");
+        }
+        h.append("<h2>Environment</h2>\n<pre>");
         environment(data).forEach((k, v) -> h.append(Html.escape(String.format("%-14s %s%n", k + ":", v))));
         h.append("</pre>\n");
         if (!data.problems().isEmpty()) {

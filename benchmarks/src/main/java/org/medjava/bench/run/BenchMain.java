@@ -23,7 +23,10 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 /**
  * {@code java -jar benchmarks.jar} — the whole benchmark run and its report:
  * <pre>
- *   [--quick]                 one small size, short iterations (~1 min): proves the pipeline
+ *   [--quick]                 a smoke test: one small size, short iterations (~1 min): proves the pipeline
+ *   [--standard]              every filter at 512², 1024², 4096²: Java optimized/parallel (JDK 17 and 25), C, OpenCV,
+ *                             the store (~10 min; issue 20's experiments are left to the full run)
+ *   [--full]                  the paper's complete figures (default, ~45 min)
  *   [--out DIR]               default benchmarks/target/report (raw results in DIR/raw)
  *   [--sizes 256,4096,WxH]    [--filters blur,emboss]   narrow the full run
  *   [--data rgb8|gray16|all]  the 8-bit RGB benchmarks, the 16-bit grey ones, or both (default)
@@ -54,7 +57,7 @@ public final class BenchMain {
             System.exit(new BenchMain().run(Options.parse(args)));
         } catch (IllegalArgumentException e) {
             System.err.println("bench: " + e.getMessage());
-            System.err.println("usage: bench [--quick] [--out DIR] [--sizes a,b] [--filters a,b] [--data rgb8|gray16|all] "
+            System.err.println("usage: bench [--quick|--standard|--full] [--out DIR] [--sizes a,b] [--filters a,b] [--data rgb8|gray16|all] "
                     + "[--skip jmh,c,transport,store] | report [DIR] | jmh [JMH options]");
             System.exit(2);
         }
@@ -86,10 +89,17 @@ public final class BenchMain {
     }
 
     /** Command-line choices. */
-    record Options(boolean quick, Path out, List<String> sizes, List<String> filters, List<String> skip,
+    record Options(String mode, Path out, List<String> sizes, List<String> filters, List<String> skip,
                    RunPlan.Data data) {
+        /** Issue 20's experiments (ipc, blocks, zmq, ffm): the full run measures them, a quick run smoke-tests them. */
+        static final List<String> EXPERIMENTS = List.of("ipc", "blocks", "zmq", "ffm");
+
+        boolean quick() {
+            return mode.equals("quick");
+        }
+
         static Options parse(String[] args) {
-            boolean quick = false;
+            String mode = "full";
             Path out = defaultOut();
             List<String> sizes = RunPlan.FULL_SIZES;
             List<String> filters = JavaFilters.ids();
@@ -97,10 +107,8 @@ public final class BenchMain {
             RunPlan.Data data = RunPlan.Data.ALL;
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
-                if (a.equals("--quick")) {
-                    quick = true;
-                } else if (a.equals("--full")) {
-                    quick = false;
+                if (a.equals("--quick") || a.equals("--standard") || a.equals("--full")) {
+                    mode = a.substring(2);
                 } else if (i + 1 < args.length && a.equals("--out")) {
                     out = Paths.get(args[++i]);
                 } else if (i + 1 < args.length && a.equals("--sizes")) {
@@ -117,12 +125,18 @@ public final class BenchMain {
                     throw new IllegalArgumentException("unknown argument " + a);
                 }
             }
-            return new Options(quick, out.toAbsolutePath(), sizes, filters, skip, data);
+            if (mode.equals("standard")) { // ten minutes: the filter targets and the store, not the experiments
+                List<String> more = new ArrayList<>(skip);
+                EXPERIMENTS.stream().filter(e -> !more.contains(e)).forEach(more::add);
+                skip = List.copyOf(more);
+            }
+            return new Options(mode, out.toAbsolutePath(), sizes, filters, skip, data);
         }
     }
 
     int run(Options options) throws IOException {
         RunPlan plan = options.quick() ? RunPlan.quick()
+                : options.mode().equals("standard") ? RunPlan.standard(options.filters(), !options.skip().contains("store"))
                 : RunPlan.full(options.sizes(), options.filters(), !options.skip().contains("store"), options.data());
         Path raw = options.out().resolve(ReportGenerator.RAW);
         clean(options.out());
@@ -162,6 +176,9 @@ public final class BenchMain {
         Files.write(raw.resolve("problems.txt"), problems);
         ReportGenerator.generate(options.out());
         console.printf(Locale.ROOT, "done in %s: %s%n", env.get("duration"), options.out().resolve("index.html"));
+        if (plan.smokeTest()) {
+            console.println("a smoke test: its times are not measurements (./medjava bench --standard measures)");
+        }
         problems.forEach(p -> console.println("problem: " + p));
         return problems.isEmpty() ? 0 : 1;
     }
@@ -172,7 +189,8 @@ public final class BenchMain {
 
     private void step(String name, Options options, Step step) {
         if (options.skip().contains(name)) {
-            console.println(name + ": skipped (--skip)");
+            console.println(name + ": skipped (" + (options.mode().equals("standard")
+                    && Options.EXPERIMENTS.contains(name) ? "the full run measures it" : "--skip") + ")");
             return;
         }
         try {

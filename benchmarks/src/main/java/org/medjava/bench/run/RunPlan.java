@@ -9,8 +9,10 @@ import org.medjava.bench.variant.Impl;
 import org.medjava.bench.variant.JavaFilters;
 
 /**
- * What a benchmark run measures. {@link #full} is the report's run (about 40–50 minutes on 2 cores, 16-bit grey included); {@link #quick}
- * proves the whole pipeline in about a minute (one small size, a few implementations per filter, one of each column).
+ * What a benchmark run measures. {@link #full} is the paper's complete run (about 40–50 minutes on 2 cores, 16-bit
+ * grey included); {@link #standard} measures what a performance engineer compares — every filter at three sizes,
+ * the fast Java ports against C and OpenCV on JDK 17 and 25 — in about 10 minutes; {@link #quick} is a smoke test
+ * that proves the whole pipeline in about a minute (one small size, a few implementations per filter).
  */
 public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, TransportPlan transport,
                       StorePlan store) {
@@ -143,6 +145,42 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
         return full(FULL_SIZES, JavaFilters.ids(), true);
     }
 
+    /** The standard run's sizes: a small image, and the two the targets are stated at. */
+    public static final List<String> STANDARD_SIZES = List.of("512", "1024", "4096");
+
+    /**
+     * The standard run: every filter at {@link #STANDARD_SIZES}, measured as the full run measures (same iteration
+     * settings), but only the columns the targets compare — Java optimized and parallel (JDK 17, and JDK 25 when
+     * installed), C optimized at -O2 and -O3 -march=native, OpenCV, the copy floor — without the straightforward
+     * ports, the interpreter and the 16-bit groups (which the full run adds); the image store at 1 and 16 MiB.
+     */
+    public static RunPlan standard(List<String> filters, boolean withStore) {
+        List<String> openCvFilters = filters.stream().filter(Impl.OPENCV::supports).collect(Collectors.toList());
+        List<Impl> java = List.of(Impl.JAVA_OPTIMIZED, Impl.JAVA_PARALLEL);
+        List<Impl> c = List.of(Impl.C_OPTIMIZED_O2, Impl.C_OPTIMIZED_NATIVE);
+        List<JmhGroup> groups = new ArrayList<>();
+        for (String size : STANDARD_SIZES) {
+            Timing t = Timing.full(ImageSize.parse(size), false);
+            groups.add(new JmhGroup("copy " + size, true, List.of(size), List.of(), List.of(), JvmColumn.JIT, t,
+                    List.of()));
+            groups.add(new JmhGroup("java " + size, false, List.of(size), filters, ids(java), JvmColumn.JIT, t,
+                    List.of()));
+            groups.add(new JmhGroup("c " + size, false, List.of(size), filters, ids(c), JvmColumn.JIT, t, List.of()));
+            if (!openCvFilters.isEmpty()) {
+                groups.add(new JmhGroup("opencv " + size, false, List.of(size), openCvFilters,
+                        ids(List.of(Impl.OPENCV)), JvmColumn.JIT, t, List.of()));
+            }
+            if (JvmColumn.jdk25Installed()) {
+                groups.add(new JmhGroup("jdk25 " + size, false, List.of(size), filters, ids(java), JvmColumn.JDK25, t,
+                        List.of()));
+            }
+        }
+        return new RunPlan("standard", groups,
+                new HarnessPlan(STANDARD_SIZES, filters, 0.1, 0.3),
+                new TransportPlan(List.of(8192, 65536), 64L << 20, 3),
+                new StorePlan(withStore, List.of(1, 16), 3));
+    }
+
     /** One size (256²), every filter, one of each kind of column, short iterations; no image store. */
     public static RunPlan quick() {
         String size = "256";
@@ -168,6 +206,11 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
                 new HarnessPlan(List.of(size), filters, 0.05, 0.1),
                 new TransportPlan(List.of(8192, 65536), 32L << 20, 2),
                 new StorePlan(false, List.of(), 0));
+    }
+
+    /** A smoke test: its numbers prove that every column runs, they are not measurements. */
+    public boolean smokeTest() {
+        return mode.equals("quick");
     }
 
     /** Issue 20's ØMQ experiment: the quick run's smoke test, else the standard counts. */

@@ -32,25 +32,7 @@ class ReportGeneratorTest {
 
     @Test
     void writesEveryPart(@TempDir Path out) throws Exception {
-        Path raw = Files.createDirectories(out.resolve("raw"));
-        String runs = String.join(",", List.of(
-                result("CopyBaseline.copy", "256", null, null, "jit", 0.01),
-                result("CopyBaseline.copy", "512", null, null, "jit", 0.04),
-                result("FilterBenchmark.run", "256", "blur", "java-optimized", "jit", 0.2),
-                result("FilterBenchmark.run", "512", "blur", "java-optimized", "jit", 0.8),
-                result("FilterBenchmark.run", "512", "blur", "java-parallel", "jit", 0.4),
-                result("FilterBenchmark.run", "512", "blur", "java-optimized", "jdk25", 0.7),
-                result("FilterBenchmark.run", "256", "blur", "java-optimized", "xint", 9.0),
-                result("FilterBenchmark.run", "512", "blur", "c-optimized-O2", "jit", 1.0),
-                result("FilterBenchmark.run", "512", "blur", "opencv", "jit", 0.3),
-                result("FilterBenchmark.run", "512", "spread", "c-optimized-O2", "jit", 2.0)));
-        Files.writeString(raw.resolve("jmh-01.json"), "[" + runs + "]");
-        Files.write(raw.resolve("c-harness.csv"), List.of("via,build,filter,width,height,impl,runs,mean_ms,min_ms",
-                "c,O2,blur,512,512,optimized,10,0.9,0.8", "jni,O2,blur,512,512,optimized,10,1.0,0.84"));
-        Files.write(raw.resolve("transport.csv"), List.of("impl,buffer,rep,bytes,seconds",
-                "c-sockets,8192,0,1048576,1.0", "c-sockets,8192,1,1048576,0.010",
-                "java-nio,8192,1,1048576,0.0100", "java-streams,8192,1,1048576,0.0200"));
-        Files.write(raw.resolve("environment.properties"), List.of("mode=test", "cores=2"));
+        writeRun(out, "test");
 
         List<Path> written = ReportGenerator.generate(out);
 
@@ -69,6 +51,44 @@ class ReportGeneratorTest {
                 "JNI ÷ C (best)", "| blur | c-optimized-O2 | 0.840 | 0.800 | 1.05 | 1.00 | 0.900 | 1.11 |", "| 8 KiB | 100 | 50 | 100 | 0.50 ✗ | 1.00 ✓ |");
         assertThat(out.resolve("index.html")).content().contains("<img src=\"charts/blur.svg\"",
                 "charts/transport.svg");
+    }
+
+    /** One small run's raw files: 8-bit blur and spread at two sizes, the C harness, the transport. */
+    private static void writeRun(Path out, String mode) throws Exception {
+        Path raw = Files.createDirectories(out.resolve("raw"));
+        String runs = String.join(",", List.of(
+                result("CopyBaseline.copy", "256", null, null, "jit", 0.01),
+                result("CopyBaseline.copy", "512", null, null, "jit", 0.04),
+                result("FilterBenchmark.run", "256", "blur", "java-optimized", "jit", 0.2),
+                result("FilterBenchmark.run", "512", "blur", "java-optimized", "jit", 0.8),
+                result("FilterBenchmark.run", "512", "blur", "java-parallel", "jit", 0.4),
+                result("FilterBenchmark.run", "512", "blur", "java-optimized", "jdk25", 0.7),
+                result("FilterBenchmark.run", "256", "blur", "java-optimized", "xint", 9.0),
+                result("FilterBenchmark.run", "512", "blur", "c-optimized-O2", "jit", 1.0),
+                result("FilterBenchmark.run", "512", "blur", "opencv", "jit", 0.3),
+                result("FilterBenchmark.run", "512", "spread", "c-optimized-O2", "jit", 2.0)));
+        Files.writeString(raw.resolve("jmh-01.json"), "[" + runs + "]");
+        Files.write(raw.resolve("c-harness.csv"), List.of("via,build,filter,width,height,impl,runs,mean_ms,min_ms",
+                "c,O2,blur,512,512,optimized,10,0.9,0.8", "jni,O2,blur,512,512,optimized,10,1.0,0.84"));
+        Files.write(raw.resolve("transport.csv"), List.of("impl,buffer,rep,bytes,seconds",
+                "c-sockets,8192,0,1048576,1.0", "c-sockets,8192,1,1048576,0.010",
+                "java-nio,8192,1,1048576,0.0100", "java-streams,8192,1,1048576,0.0200"));
+        Files.write(raw.resolve("environment.properties"), List.of("mode=" + mode, "cores=2"));
+    }
+
+    @Test
+    void aQuickRunIsLabelledASmokeTestOnEveryPageAndJudgesNothing(@TempDir Path out) throws Exception {
+        writeRun(out, "quick");
+
+        ReportGenerator.generate(out);
+
+        String md = Files.readString(out.resolve("summary.md"));
+        String html = Files.readString(out.resolve("index.html"));
+        assertThat(md).contains(Summary.SMOKE_BANNER, SummaryTables.SMOKE_NOTE, "| blur | 0.800 | 0.80 |", "2.67",
+                "| 8 KiB | 100 | 50 | 100 | 0.50 | 1.00 |").doesNotContain("✓", "✗");
+        assertThat(html).contains("id=\"smoke-test\"").doesNotContain("✓", "✗", "class=\"miss\"");
+        // tables at every size, the small one too
+        assertThat(md).contains("Time per image at 256²", "Time per image at 512²", "Targets at 256²");
     }
 
     /** The 16-bit results get their own tables, ratios and charts; the 8-bit tables and charts stay 8-bit. */

@@ -60,4 +60,14 @@ class BenchMainTest {
         assertThat(BenchMain.jmhArgs(new String[] {"Gray16Benchmark", "-p", "format=s16"}))
                 .containsExactly("Gray16Benchmark", "-p", "format=s16");
     }
+    @Test
+    void standardModeLeavesIssue20sExperimentsToTheFullRun() {
+        BenchMain.Options standard = BenchMain.Options.parse(new String[] {"--standard", "--skip", "store"});
+        assertThat(standard.mode()).isEqualTo("standard");
+        assertThat(standard.quick()).isFalse();
+        assertThat(standard.skip()).containsExactly("store", "ipc", "blocks", "zmq", "ffm");
+        assertThat(BenchMain.Options.parse(new String[] {"--quick"}).quick()).isTrue();
+        assertThat(BenchMain.Options.parse(new String[0]).mode()).isEqualTo("full");
+        assertThat(BenchMain.Options.parse(new String[] {"--full"}).skip()).isEmpty();
+    }
 }

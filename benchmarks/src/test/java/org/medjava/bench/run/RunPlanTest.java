@@ -97,4 +97,31 @@ class RunPlanTest {
         assertThat(plan.groups()).extracting(JmhGroup::jvm).contains(JvmColumn.JIT, JvmColumn.XINT);
         assertThat(plan.store().enabled()).isFalse();
     }
+    @Test
+    void standardPlanMeasuresEveryFilterAtThreeSizesAgainstCAndOpenCvInAboutTenMinutes() {
+        RunPlan plan = RunPlan.standard(JavaFilters.ids(), true);
+        assertThat(plan.mode()).isEqualTo("standard");
+        assertThat(plan.smokeTest()).isFalse();
+        for (String size : RunPlan.STANDARD_SIZES) {
+            for (String impl : List.of("java-optimized", "java-parallel", "c-optimized-O2", "c-optimized-native")) {
+                assertThat(plan.groups()).as(impl + " at " + size).anySatisfy(g -> {
+                    assertThat(g.sizes()).containsExactly(size);
+                    assertThat(g.impls()).contains(impl);
+                    assertThat(g.filters()).containsExactlyElementsOf(JavaFilters.ids());
+                });
+            }
+            assertThat(plan.groups()).anySatisfy(g -> assertThat(g.copyBaseline() && g.sizes().contains(size))
+                    .isTrue());
+        }
+        assertThat(plan.groups()).flatExtracting(JmhGroup::impls).noneMatch(i -> i.contains("straightforward"));
+        assertThat(plan.groups()).extracting(JmhGroup::jvm).doesNotContain(JvmColumn.XINT);
+        assertThat(plan.groups()).noneSatisfy(g -> assertThat(g.gray16()).isTrue());
+        // measured as the full run measures: the same iteration settings at every size
+        assertThat(plan.groups()).allSatisfy(g -> assertThat(g.timing())
+                .isEqualTo(Timing.full(org.medjava.bench.ImageSize.parse(g.sizes().get(0)), false)));
+        double minutes = plan.groups().stream().mapToDouble(CostModel::groupSeconds).sum() / 60;
+        assertThat(minutes).as("planned JMH minutes").isBetween(3.0, 12.0);
+        assertThat(plan.store().enabled()).isTrue();
+        assertThat(RunPlan.quick().smokeTest()).isTrue();
+    }
 }
