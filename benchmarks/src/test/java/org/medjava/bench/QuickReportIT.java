@@ -123,12 +123,18 @@ class QuickReportIT {
                 "Interpreter (-Xint", "16-bit grey: Java ÷ C and Java ÷ OpenCV per filter",
                 "16-bit grey s16 (16-bit signed, OpenCV 16S): time per image at 256²");
         assertThat(Files.readAllLines(out.resolve("raw/problems.txt"))).isEmpty();
+        // a smoke test, said at the top of both pages, and nothing marked met or missed
+        assertThat(md).startsWith("# MedJava benchmark report\n\n> **Smoke test (./medjava bench --quick)")
+                .doesNotContain("✓", "✗");
+        assertThat(Files.readString(out.resolve("index.html"))).contains("<p class=\"smoke\" id=\"smoke-test\">")
+                .doesNotContain("✓", "✗");
         Document html = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(
                 new org.xml.sax.InputSource(new java.io.StringReader(Files.readString(out.resolve("index.html"))
                         .replace("<!DOCTYPE html>", ""))));
         NodeList imgs = html.getElementsByTagName("img");
-        // + transport + blur-gray16; + issue 20's IPC (one-way, round trip, Java ÷ C) and building blocks; ØMQ, FFM
-        assertThat(imgs.getLength()).isEqualTo(JavaFilters.ids().size() + 2 + 3 + 1
+        // time and Java ÷ C ratio per filter; + transport + blur-gray16; + issue 20's IPC (one-way, round trip,
+        // Java ÷ C) and building blocks; ØMQ, FFM
+        assertThat(imgs.getLength()).isEqualTo(2 * JavaFilters.ids().size() + 2 + 3 + 1
                 + ISSUE20_ZMQ_FFM_CHARTS.size());
         for (int i = 0; i < imgs.getLength(); i++) {
             String src = ((Element) imgs.item(i)).getAttribute("src");

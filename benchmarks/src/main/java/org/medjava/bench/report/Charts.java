@@ -12,6 +12,8 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
 import org.medjava.bench.ImageSize;
+import org.medjava.bench.run.JvmColumn;
+import org.medjava.bench.variant.Impl;
 
 /** Builds the report's charts and writes each as {@code charts/NAME.svg} and {@code charts/NAME.png}. */
 final class Charts {
@@ -47,11 +49,68 @@ final class Charts {
         }
         bySeries.forEach((key, ms) -> {
             List<double[]> points = ms.stream().sorted(Comparator.comparingLong(m -> m.size().pixels()))
-                    .map(m -> new double[] {m.size().pixels(), m.scoreMs()}).collect(Collectors.toList());
+                    .map(m -> withError(m.size().pixels(), m.scoreMs(), m.errorMs())).collect(Collectors.toList());
             chart.add(new LineChart.Series(key.id(), key.title(), SeriesStyle.color(key), SeriesStyle.stroke(key),
                     SeriesStyle.width(key), points));
         });
         return chart;
+    }
+
+    /** A point with its error bar when JMH gave one (a smoke run's single iteration has none). */
+    private static double[] withError(double x, double y, double error) {
+        if (Double.isNaN(error) || error <= 0) {
+            return new double[] {x, y};
+        }
+        return new double[] {x, y, Math.max(y - error, y * 0.01), y + error};
+    }
+
+    /** The columns Java optimized is divided by in the ratio charts, with the JVM of the Java side. */
+    private static final List<SeriesKey[]> RATIOS = List.of(
+            new SeriesKey[] {SeriesKey.of(Impl.JAVA_OPTIMIZED, JvmColumn.JIT), SeriesKey.of(Impl.C_OPTIMIZED_O2, JvmColumn.JIT)},
+            new SeriesKey[] {SeriesKey.of(Impl.JAVA_OPTIMIZED, JvmColumn.JIT),
+                SeriesKey.of(Impl.C_OPTIMIZED_NATIVE, JvmColumn.JIT)},
+            new SeriesKey[] {SeriesKey.of(Impl.JAVA_OPTIMIZED, JvmColumn.JIT), SeriesKey.of(Impl.OPENCV, JvmColumn.JIT)},
+            new SeriesKey[] {SeriesKey.of(Impl.JAVA_OPTIMIZED, JvmColumn.JDK25),
+                SeriesKey.of(Impl.C_OPTIMIZED_NATIVE, JvmColumn.JIT)},
+            new SeriesKey[] {SeriesKey.of(Impl.JAVA_OPTIMIZED, JvmColumn.JDK25), SeriesKey.of(Impl.OPENCV, JvmColumn.JIT)});
+
+    /**
+     * Java optimized ÷ C (and ÷ OpenCV) by image size for one filter, on JDK 17 and JDK 25: below the 1× line Java is
+     * faster. Error bars: the two means' confidence intervals combined (relative errors added in quadrature).
+     */
+    static LineChart ratioChart(String filter, List<Measurement> all) {
+        TreeMap<Long, ImageSize> sizes = new TreeMap<>();
+        all.stream().filter(m -> filter.equals(m.filter())).forEach(m -> sizes.put(m.size().pixels(), m.size()));
+        List<LineChart.Tick> ticks = sizes.values().stream()
+                .map(s -> new LineChart.Tick(s.pixels(), s.label())).collect(Collectors.toList());
+        LineChart chart = new LineChart(filter + ": Java optimized ÷ C and OpenCV by size (below 1: Java faster)",
+                "image size (pixels, log scale)", "time ratio", false, ticks, LineChart::number).reference(1, "1×");
+        for (SeriesKey[] pair : RATIOS) {
+            List<double[]> points = new ArrayList<>();
+            for (ImageSize size : sizes.values()) {
+                Measurement java = find(all, filter, size, pair[0]);
+                Measurement other = find(all, filter, size, pair[1]);
+                if (java != null && other != null) {
+                    double r = java.scoreMs() / other.scoreMs();
+                    double rel = Math.hypot(relative(java), relative(other));
+                    points.add(withError(size.pixels(), r, r * rel));
+                }
+            }
+            String jdk = pair[0].jvm() == JvmColumn.JDK25 ? "JDK 25" : "JDK 17";
+            chart.add(new LineChart.Series(pair[0].id() + "/" + pair[1].id(), jdk + " ÷ " + pair[1].impl().title(),
+                    SeriesStyle.color(pair[1]), pair[0].jvm() == JvmColumn.JDK25 ? Canvas.Stroke.DASHED
+                    : Canvas.Stroke.SOLID, 2.2, points));
+        }
+        return chart;
+    }
+
+    private static Measurement find(List<Measurement> all, String filter, ImageSize size, SeriesKey key) {
+        return all.stream().filter(m -> filter.equals(m.filter()) && m.size().equals(size) && m.series().equals(key))
+                .findFirst().orElse(null);
+    }
+
+    private static double relative(Measurement m) {
+        return Double.isNaN(m.errorMs()) ? 0 : m.errorMs() / m.scoreMs();
     }
 
     /** Figure 17: throughput against sender buffer size, one line per transport. */

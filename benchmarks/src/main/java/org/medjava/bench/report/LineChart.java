@@ -20,7 +20,10 @@ final class LineChart {
     private static final Color GRID = new Color(0xE4E4E4);
     private static final Color AXIS = new Color(0x444444);
 
-    /** One line: points as (x, y) with x on the tick scale. */
+    /**
+     * One line: points as (x, y) with x on the tick scale, or (x, y, low, high) with an error bar from low to high
+     * (JMH's 99.9% confidence interval of the mean).
+     */
     record Series(String id, String title, Color color, Canvas.Stroke stroke, double width, List<double[]> points) {
     }
 
@@ -35,6 +38,9 @@ final class LineChart {
     private final List<Tick> xTicks;
     private final DoubleFunction<String> yFormat;
     private final List<Series> series = new ArrayList<>();
+    /** A horizontal reference line (the ratio charts' 1×), or NaN. */
+    private double reference = Double.NaN;
+    private String referenceLabel = "";
 
     LineChart(String title, String xLabel, String yLabel, boolean logY, List<Tick> xTicks,
               DoubleFunction<String> yFormat) {
@@ -54,6 +60,13 @@ final class LineChart {
 
     List<Series> series() {
         return series;
+    }
+
+    /** Draws a dashed horizontal line at {@code y}, labelled, and keeps it inside the y range. */
+    LineChart reference(double y, String label) {
+        this.reference = y;
+        this.referenceLabel = label;
+        return this;
     }
 
     String svg() {
@@ -105,6 +118,11 @@ final class LineChart {
             c.text(x, TOP + plotH + (lowered ? 30 : 17), t.label(), 11, Canvas.Anchor.MIDDLE, AXIS, false);
             lastLabel = x;
         }
+        if (!Double.isNaN(reference)) {
+            double y = py.apply(reference);
+            c.line(LEFT, y, LEFT + plotW, y, AXIS, 1.2, Canvas.Stroke.DASHED);
+            c.text(LEFT + plotW - 4, y - 5, referenceLabel, 11, Canvas.Anchor.END, AXIS, false);
+        }
         c.rect(LEFT, TOP, plotW, plotH, null, AXIS);
         c.text(LEFT + plotW / 2, HEIGHT - 10, xLabel, 13, Canvas.Anchor.MIDDLE, AXIS, false);
         c.text(20, TOP + plotH / 2, yLabel, 13, Canvas.Anchor.MIDDLE, AXIS, true);
@@ -122,6 +140,14 @@ final class LineChart {
             c.polyline(xs, ys, s.color(), s.width(), s.stroke());
             for (int i = 0; i < xs.length; i++) {
                 c.circle(xs[i], ys[i], 2.8, s.color());
+                double[] p = s.points().get(i);
+                if (p.length >= 4 && p[3] > p[2]) { // the error bar, with caps
+                    double lo = py.apply(clampY(p[2], yTicks));
+                    double hi = py.apply(clampY(p[3], yTicks));
+                    c.line(xs[i], lo, xs[i], hi, s.color(), 1, Canvas.Stroke.SOLID);
+                    c.line(xs[i] - 4, lo, xs[i] + 4, lo, s.color(), 1, Canvas.Stroke.SOLID);
+                    c.line(xs[i] - 4, hi, xs[i] + 4, hi, s.color(), 1, Canvas.Stroke.SOLID);
+                }
             }
             c.line(legendX, legendY + 6, legendX + 30, legendY + 6, s.color(), s.width(), s.stroke());
             c.circle(legendX + 15, legendY + 6, 2.8, s.color());
@@ -144,11 +170,17 @@ final class LineChart {
         double max = Double.NEGATIVE_INFINITY;
         for (Series s : series) {
             for (double[] p : s.points()) {
-                if (p[1] > 0 && Double.isFinite(p[1])) {
-                    min = Math.min(min, p[1]);
-                    max = Math.max(max, p[1]);
+                for (int i = 1; i < Math.min(p.length, 4); i++) { // the value and its error bar
+                    if (p[i] > 0 && Double.isFinite(p[i])) {
+                        min = Math.min(min, p[i]);
+                        max = Math.max(max, p[i]);
+                    }
                 }
             }
+        }
+        if (!Double.isNaN(reference)) {
+            min = Math.min(min, reference);
+            max = Math.max(max, reference);
         }
         if (min > max) {
             return new double[] {1, 10};

@@ -61,6 +61,11 @@ public final class ReportGenerator {
         for (String filter : data.filters()) {
             Charts.write(Charts.filterChart(filter, data.measurements()), charts, filter);
             chartNames.add(filter);
+            LineChart ratios = Charts.ratioChart(filter, data.measurements());
+            if (!ratios.series().isEmpty()) {
+                Charts.write(ratios, charts, filter + "-ratio");
+                chartNames.add(filter + "-ratio");
+            }
         }
         // the 16-bit grey charts (unsigned data: every implementation was measured on it)
         List<String> formats = everything.grayFormats();

@@ -40,6 +40,10 @@ class ReportGeneratorTest {
         assertThat(out.resolve("charts/blur.svg")).content()
                 .contains("data-series=\"java-optimized\"", "data-series=\"java-optimized@jdk25\"",
                         "data-series=\"java-optimized@xint\"", "data-series=\"opencv\"", "data-series=\"copy\"");
+        // Java ÷ C and ÷ OpenCV by size, JDK 17 and 25, with the 1× line
+        assertThat(out.resolve("charts/blur-ratio.svg")).content().contains(
+                "data-series=\"java-optimized/c-optimized-O2\"", "data-series=\"java-optimized/opencv\"",
+                "data-series=\"java-optimized@jdk25/opencv\"", "1×");
         assertThat(out.resolve("charts/spread.svg")).content().contains("data-series=\"c-optimized-O2\"")
                 .doesNotContain("data-series=\"java-optimized\"");
         assertThat(out.resolve("results.csv")).content().startsWith("filter,size,").contains("best_ms").contains(
@@ -140,5 +144,21 @@ class ReportGeneratorTest {
         assertThat(LineChart.logTicks(0.03, 700)).containsExactly(0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0,
                 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0);
         assertThat(LineChart.linearTicks(0, 2705)).startsWith(0.0, 500.0).endsWith(3000.0);
+    }
+    @Test
+    void errorBarsAreDrawnWithCapsAndWidenTheRange() {
+        List<LineChart.Tick> ticks = List.of(new LineChart.Tick(1, "a"), new LineChart.Tick(4, "b"));
+        LineChart plain = new LineChart("t", "x", "y", false, ticks, LineChart::number);
+        plain.add(new LineChart.Series("s", "s", java.awt.Color.RED, Canvas.Stroke.SOLID, 2,
+                List.of(new double[] {1, 2}, new double[] {4, 3})));
+        LineChart bars = new LineChart("t", "x", "y", false, ticks, LineChart::number).reference(1, "1×");
+        bars.add(new LineChart.Series("s", "s", java.awt.Color.RED, Canvas.Stroke.SOLID, 2,
+                List.of(new double[] {1, 2, 1.5, 2.5}, new double[] {4, 3, 2, 9})));
+        long plainLines = plain.svg().lines().filter(l -> l.startsWith("<line")).count();
+        String svg = bars.svg();
+        // three lines per bar (the bar and two caps) and the reference line
+        assertThat(svg.lines().filter(l -> l.startsWith("<line")).count() - plainLines).isGreaterThanOrEqualTo(7);
+        assertThat(svg).contains(">1×<");
+        assertThat(svg).contains(">10<"); // the upper end of a bar (9) widened the axis past 3
     }
 }
