@@ -84,7 +84,8 @@ final class Charts {
         List<LineChart.Tick> ticks = sizes.values().stream()
                 .map(s -> new LineChart.Tick(s.pixels(), s.label())).collect(Collectors.toList());
         LineChart chart = new LineChart(filter + ": Java optimized ÷ C and OpenCV by size (below 1: Java faster)",
-                "image size (pixels, log scale)", "time ratio", false, ticks, LineChart::number).reference(1, "1×");
+                "image size (pixels, log scale)", "time ratio (log scale)", true, ticks, LineChart::number)
+                .reference(1, "1×");
         for (SeriesKey[] pair : RATIOS) {
             List<double[]> points = new ArrayList<>();
             for (ImageSize size : sizes.values()) {
