@@ -2,12 +2,6 @@ package org.medjava.store.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.pixelmed.dicom.AttributeList;
-import com.pixelmed.dicom.FileMetaInformation;
-import com.pixelmed.dicom.OtherByteAttribute;
-import com.pixelmed.dicom.SOPClass;
-import com.pixelmed.dicom.TagFromName;
-import com.pixelmed.dicom.TransferSyntax;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -21,7 +15,6 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Random;
 import java.util.stream.Stream;
 import javax.json.Json;
 import javax.json.JsonArray;
@@ -29,6 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.medjava.store.testsupport.LargeDicom;
 import org.medjava.store.testsupport.PayaraStore;
 import org.medjava.store.testsupport.StoreClient;
 import org.medjava.store.testsupport.TestStudy;
@@ -76,7 +70,7 @@ class UploadsIT {
     @Test
     void aLargeObjectResumesAfterADroppedConnectionAndIsStoredByteForByteAndIndexed() throws Exception {
         String series = TestStudy.newUid();
-        byte[] object = largeDicom(series, 7000);
+        byte[] object = LargeDicom.secondaryCapture(series, 7000);
         assertThat(object.length).isGreaterThan(48_000_000);
         String upload = create("resumable/large.dcm", object.length, sha256Hex(object));
 
@@ -289,47 +283,5 @@ class UploadsIT {
 
     private static String sha256Hex(byte[] bytes) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-    }
-
-    /** A Secondary Capture of side × side random 8-bit pixels, Explicit VR Little Endian. */
-    static byte[] largeDicom(String seriesInstanceUid, int side) throws Exception {
-        AttributeList list = new AttributeList();
-        put(list, TagFromName.SOPClassUID, SOPClass.SecondaryCaptureImageStorage);
-        put(list, TagFromName.SOPInstanceUID, TestStudy.newUid());
-        put(list, TagFromName.StudyInstanceUID, TestStudy.newUid());
-        put(list, TagFromName.SeriesInstanceUID, seriesInstanceUid);
-        put(list, TagFromName.PatientID, "RESUMABLE-1");
-        put(list, TagFromName.PatientName, "Resumable^Upload");
-        put(list, TagFromName.Modality, "OT");
-        put(list, TagFromName.ConversionType, "WSD");
-        put(list, TagFromName.PhotometricInterpretation, "MONOCHROME2");
-        putInt(list, TagFromName.Rows, side);
-        putInt(list, TagFromName.Columns, side);
-        putInt(list, TagFromName.SamplesPerPixel, 1);
-        putInt(list, TagFromName.BitsAllocated, 8);
-        putInt(list, TagFromName.BitsStored, 8);
-        putInt(list, TagFromName.HighBit, 7);
-        putInt(list, TagFromName.PixelRepresentation, 0);
-        byte[] pixels = new byte[side * side];
-        new Random(42).nextBytes(pixels);
-        OtherByteAttribute data = new OtherByteAttribute(TagFromName.PixelData);
-        data.setValues(pixels);
-        list.put(data);
-        FileMetaInformation.addFileMetaInformation(list, TransferSyntax.ExplicitVRLittleEndian, "MEDJAVA");
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(side * side + 4096);
-        list.write(out, TransferSyntax.ExplicitVRLittleEndian, true, true);
-        return out.toByteArray();
-    }
-
-    private static void put(AttributeList list, com.pixelmed.dicom.AttributeTag tag, String value) throws Exception {
-        com.pixelmed.dicom.Attribute a = com.pixelmed.dicom.AttributeFactory.newAttribute(tag);
-        a.addValue(value);
-        list.put(a);
-    }
-
-    private static void putInt(AttributeList list, com.pixelmed.dicom.AttributeTag tag, int value) throws Exception {
-        com.pixelmed.dicom.Attribute a = com.pixelmed.dicom.AttributeFactory.newAttribute(tag);
-        a.addValue(value);
-        list.put(a);
     }
 }

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.testsupport.Dcmtk;
+import org.medjava.store.testsupport.LargeDicom;
 import org.medjava.store.testsupport.PacsStore;
 import org.medjava.store.testsupport.PayaraStore;
 import org.medjava.store.testsupport.Samples;
@@ -217,5 +218,41 @@ class LogsAndAuditIT {
         for (String line : text.split("\n")) {
             assertThat(line).matches("(\\d{4}-\\d\\d-\\d\\dT\\S+ [A-Z]+ \\S+ \\[.*\\] .*|    .*)");
         }
+    }
+    /** A viewer that scrolls past an image hangs up mid-download: the client's business, not an error in the log. */
+    @Test
+    void aClientThatHangsUpMidDownloadIsNotAnErrorInTheLog() throws Exception {
+        byte[] big = LargeDicom.secondaryCapture(TestStudy.newUid(), 4000); // 16 MB: more than the socket buffers
+        assertThat(admin.put("/images/audit-it/big.dcm", big).statusCode()).isEqualTo(201);
+        Path log = logs.resolve("medjava.log");
+        long before = Files.size(log);
+        int hangups = 3;
+        for (int i = 0; i < hangups; i++) {
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", PacsStore.store().port())) {
+                socket.getOutputStream().write(("GET /images/audit-it/big.dcm HTTP/1.1\r\nHost: 127.0.0.1:"
+                        + PacsStore.store().port() + "\r\nAuthorization: " + PayaraStore.admin() + "\r\n\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                assertThat(socket.getInputStream().readNBytes(64 << 10)).hasSize(64 << 10);
+                socket.setSoLinger(true, 0); // a reset, as a browser tab closing does
+            }
+        }
+        // each request ends (in the access log) once the store noticed; then the log must say nothing of it
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (Files.readAllLines(logs.resolve("access.log"), StandardCharsets.UTF_8).stream()
+                .filter(l -> l.contains(" GET /images/audit-it/big.dcm ")).count() < hangups
+                && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(Files.readAllLines(logs.resolve("access.log"), StandardCharsets.UTF_8).stream()
+                .filter(l -> l.contains(" GET /images/audit-it/big.dcm ")).count()).isEqualTo(hangups);
+        String after;
+        try (java.io.InputStream in = Files.newInputStream(log)) {
+            in.skipNBytes(before);
+            after = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertThat(after).doesNotContain("SEVERE", "Connection closed", "Broken pipe")
+                .doesNotContainPattern("(?m)^\\s+at [a-z]"); // no stack trace
+        // and the store serves the file whole to the next client
+        assertThat(admin.get("/images/audit-it/big.dcm").body()).isEqualTo(big);
     }
 }
