@@ -48,13 +48,22 @@ final class JpegExtendedDecoder {
         int pred;
     }
 
-    private JpegExtendedDecoder(byte[] data) {
+    private final int expectedWidth;
+    private final int expectedHeight;
+
+    private JpegExtendedDecoder(byte[] data, int expectedWidth, int expectedHeight) {
         this.data = data;
+        this.expectedWidth = expectedWidth;
+        this.expectedHeight = expectedHeight;
     }
 
-    static Frame decode(byte[] codestream) throws ImageDecodeException {
+    /**
+     * Decodes a frame that must be {@code width} x {@code height} (what the DICOM header says): another size is
+     * refused at the frame header, before any memory is spent on it.
+     */
+    static Frame decode(byte[] codestream, int width, int height) throws ImageDecodeException {
         try {
-            return new JpegExtendedDecoder(codestream).run();
+            return new JpegExtendedDecoder(codestream, width, height).run();
         } catch (ArrayIndexOutOfBoundsException e) {
             throw new ImageDecodeException("JPEG data is truncated or damaged");
         }
@@ -132,6 +141,10 @@ final class JpegExtendedDecoder {
         if (height == 0 || width == 0 || count < 1 || count > 4) {
             throw new ImageDecodeException("JPEG frame header: " + width + "x" + height + ", " + count
                     + " components");
+        }
+        if (width != expectedWidth || height != expectedHeight) {
+            throw new ImageDecodeException("JPEG frame is " + width + "x" + height + ", the DICOM header says "
+                    + expectedWidth + "x" + expectedHeight);
         }
         components = new Component[count];
         for (int i = 0; i < count; i++) {

@@ -98,6 +98,19 @@ class DecodedPixelsTest {
     }
 
     @Test
+    void aCodestreamOfAnotherSizeThanTheHeaderSaysIsRefusedBeforeDecoding() throws IOException {
+        byte[] frame = PixelFrames.nativeFrame(DicomCodecTest.bytes("MR_small_jpeg_ls_lossless.dcm"), 0);
+        byte[] jls = CharLs.encodeFrame(frame, 64, 64, 16, 1, 0);
+        assertThatThrownBy(() -> PixelFrames.decodeFrame(PixelFrames.JPEG_LS_LOSSLESS, jls,
+                new PixelFrames.Layout(4096, 4096, 1, 16, 16, 0))).isInstanceOf(ImageDecodeException.class)
+                .hasMessage("JPEG-LS frame is 64x64x1, the DICOM header says 4096x4096x1");
+        byte[] jpeg = PixelFrames.nativeFrame(DicomCodecTest.bytes("JPEG-lossy.dcm"), 0);
+        assertThat(jpeg).hasSize(256 * 1024 * 2);
+        assertThatThrownBy(() -> PixelFrames.nativeFrame(DicomCodecTest.bytes("JPEG-lossy.dcm"), 1))
+                .isInstanceOf(ImageDecodeException.class).hasMessageContaining("frame 1 does not exist");
+    }
+
+    @Test
     void damagedCompressedFramesFailWithAClearMessage() {
         PixelFrames.Layout layout = new PixelFrames.Layout(64, 64, 1, 16, 16, 0);
         assertThatThrownBy(() -> PixelFrames.decodeFrame(PixelFrames.JPEG_LS_LOSSLESS, new byte[] {1, 2, 3}, layout))
