@@ -25,7 +25,7 @@ declare -A tool=([jpeg-ls]=dcmdjpls [jpeg-ls-near2]=dcmdjpls [jpeg-12bit]=dcmdjp
 (cd "$root" && mvn -B -ntp -o -q -pl image-codec dependency:build-classpath -Dmdep.includeScope=test \
   -Dmdep.outputFile="$work/cp" >/dev/null)
 (cd "$work" && java -cp "$root/image-codec/target/classes:$root/image-codec/target/test-classes:$(cat "$work/cp")" \
-  org.medjava.codec.dicom.DecodeSpeed $runs "${files[@]/%/.dcm}" | sed "s|^|java\t|" >"$work/java.tsv")
+  org.medjava.codec.dicom.DecodeSpeed $runs "${files[@]/%/.dcm}" 2>/dev/null | sed "s|^|java\t|" >"$work/java.tsv")
 
 for f in "${files[@]}"; do
   python3 - "$work" "$f" "${tool[$f]}" $runs <<'PY' >>"$work/dcmtk.tsv"
@@ -64,7 +64,8 @@ for name in names:
 PY
 fi
 
-python3 - "$work" "${files[@]}" <<'PY'
+# Debian's python3-pydicom (installed by bootstrap/install-deps.sh --test) reads DCMTK's output
+/usr/bin/python3 - "$work" "${files[@]}" <<'PY'
 import hashlib, os, sys
 work, names = sys.argv[1], sys.argv[2:]
 java = {l.split("\t")[1]: dict(kv.split("=", 1) for kv in l.strip().split("\t")[2:]) for l in open(f"{work}/java.tsv")}
