@@ -132,6 +132,19 @@ class RenderIT {
     }
 
     @Test
+    void rendersRtDoseInRleAsTheUncompressedDose() throws Exception {
+        Path codecSamples = Path.of(System.getProperty("medjava.root", "..")).resolve(
+                "image-codec/src/test/resources/dicom");
+        byte[] rle = Files.readAllBytes(codecSamples.resolve("rtdose_rle.dcm"));
+        assertThat(admin.put("/images/it/render/dose-rle.dcm", rle).statusCode()).isIn(201, 204);
+        HttpResponse<byte[]> render = admin.get("/images/it/render/dose-rle.dcm?render=png&frame=7");
+        assertThat(render.statusCode()).as(new String(render.body())).isEqualTo(200);
+        byte[] plain = Samples.bytes(Samples.dicom("rtdose.dcm"));
+        assertThat(ImageCodec.read(render.body()).sameContent(DicomCodec.read(plain, 7, Raster.MAX_PIXELS)
+                .render())).isTrue();
+    }
+
+    @Test
     void keepsAFilteredRenderingAsDerivedDicomThatRendersAsServed() throws Exception {
         String body = "{\"source\": \"it/render/ct.dcm\", \"window\": \"40,400\", \"filters\": [\"blur:n=5\", "
                 + "\"sharpen:p=50\"], \"region\": \"10,20,80,60\"}";
