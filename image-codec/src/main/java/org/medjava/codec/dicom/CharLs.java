@@ -136,14 +136,18 @@ public final class CharLs {
             version(); // the bridge loaded; this proves CharLS itself resolved
             return null;
         } catch (UnsatisfiedLinkError e) {
-            String message = String.valueOf(e.getMessage());
-            return message.contains("libcharls")
-                    ? "JPEG-LS needs the CharLS library libcharls.so.2 (Debian package libcharls2), which is not "
-                            + "installed"
-                    : "JPEG-LS needs the CharLS bridge, which could not be loaded: " + message;
+            return whyNotLoaded(e);
         } catch (IOException | SecurityException e) {
             return "JPEG-LS needs the CharLS bridge, which could not be unpacked: " + e.getMessage();
         }
+    }
+
+    /** What a failed load says to the user: the missing Debian package when it is CharLS itself. */
+    static String whyNotLoaded(UnsatisfiedLinkError e) {
+        String message = String.valueOf(e.getMessage());
+        return message.contains("libcharls")
+                ? "JPEG-LS needs the CharLS library libcharls.so.2 (Debian package libcharls2), which is not installed"
+                : "JPEG-LS needs the CharLS bridge, which could not be loaded: " + message;
     }
 
     private static native byte[] decode(byte[] codestream, int[] info, long expectedSize);

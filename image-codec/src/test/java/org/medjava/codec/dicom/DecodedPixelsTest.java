@@ -111,6 +111,15 @@ class DecodedPixelsTest {
     }
 
     @Test
+    void aMissingCharLsIsNamedAsTheDebianPackageToInstall() {
+        // what System.load says when the bridge is there but libcharls2 is not
+        assertThat(CharLs.whyNotLoaded(new UnsatisfiedLinkError("/tmp/medjava_charls1.so: libcharls.so.2: cannot "
+                + "open shared object file: No such file or directory"))).isEqualTo("JPEG-LS needs the CharLS "
+                + "library libcharls.so.2 (Debian package libcharls2), which is not installed");
+        assertThat(CharLs.unavailable()).isNull(); // here it is installed (bootstrap/install-deps.sh)
+    }
+
+    @Test
     void damagedCompressedFramesFailWithAClearMessage() {
         PixelFrames.Layout layout = new PixelFrames.Layout(64, 64, 1, 16, 16, 0);
         assertThatThrownBy(() -> PixelFrames.decodeFrame(PixelFrames.JPEG_LS_LOSSLESS, new byte[] {1, 2, 3}, layout))
