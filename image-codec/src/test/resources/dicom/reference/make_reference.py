@@ -25,7 +25,9 @@ from pydicom.pixels import apply_color_lut, pixel_array
 
 FILES = [
     "JLSL_08_07_0_1F.dcm", "JLSL_16_15_1_1F.dcm", "JLSL_RGB_ILV0.dcm", "JLSL_RGB_ILV1.dcm", "JLSL_RGB_ILV2.dcm",
-    "JLSN_RGB_ILV0.dcm", "MR_small_jpeg_ls_lossless.dcm", "emri_small_jpeg_ls_lossless.dcm", "JPEG-lossy.dcm", "emri_small_jpeg_12bit_dcmtk.dcm",
+    "JLSN_RGB_ILV0.dcm", "MR_small_jpeg_ls_lossless.dcm", "emri_small_jpeg_ls_lossless.dcm",
+    "emri_small_jpeg_ls_near_dcmtk.dcm", "image_8bit_jpeg_ls_near_dcmtk.dcm", "JPEG-lossy.dcm",
+    "emri_small_jpeg_12bit_dcmtk.dcm",
     "SC_rgb_32bit.dcm", "SC_rgb_rle_16bit.dcm", "SC_rgb_rle_32bit.dcm", "rtdose_rle.dcm",
     "rtdose_rle_1frame.dcm", "MR_small_RLE.dcm", "SC_rgb_rle.dcm",
 ]
