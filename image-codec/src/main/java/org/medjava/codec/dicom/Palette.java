@@ -92,7 +92,7 @@ final class Palette {
             }
         }
         java.util.List<Integer> lut = new java.util.ArrayList<>();
-        expand(units, 0, -1, null, lut, 0);
+        expand(units, 0, -1, null, lut, 0, new int[] {1 << 20});
         if (lut.isEmpty()) {
             throw new ImageDecodeException("DICOM segmented palette colour lookup table is empty");
         }
@@ -103,8 +103,9 @@ final class Palette {
         return table;
     }
 
+    /** @param budget segments left to read over the whole expansion: indirect segments must not multiply work */
     private static void expand(int[] data, int start, int segments, Integer lastValue, java.util.List<Integer> lut,
-            int depth) throws ImageDecodeException {
+            int depth, int[] budget) throws ImageDecodeException {
         if (depth > 4) {
             throw new ImageDecodeException("DICOM segmented palette colour lookup table nests indirect segments too "
                     + "deeply");
@@ -112,6 +113,9 @@ final class Palette {
         int offset = start;
         int read = 0;
         while (offset + 1 < data.length) {
+            if (--budget[0] < 0) {
+                throw new ImageDecodeException("DICOM segmented palette colour lookup table has too many segments");
+            }
             int opcode = data[offset];
             int length = data[offset + 1];
             offset += 2;
@@ -154,7 +158,7 @@ final class Palette {
                         throw new ImageDecodeException("DICOM segmented palette: an indirect segment points outside"
                                 + " the table");
                     }
-                    expand(data, target, length, lut.get(lut.size() - 1), lut, depth + 1);
+                    expand(data, target, length, lut.get(lut.size() - 1), lut, depth + 1, budget);
                 }
                 default -> throw new ImageDecodeException("DICOM segmented palette: unknown segment type " + opcode);
             }

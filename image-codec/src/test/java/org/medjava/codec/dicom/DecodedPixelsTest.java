@@ -120,6 +120,27 @@ class DecodedPixelsTest {
     }
 
     @Test
+    void aSegmentedPaletteThatPointsBackAtItselfIsRefused() throws Exception {
+        com.pixelmed.dicom.AttributeList list = new com.pixelmed.dicom.AttributeList();
+        // discrete [7], then 65535 times "repeat the 2 segments from word 0", which holds this very segment
+        short[] looping = {0, 1, 7, 2, (short) 65535, 0, 0};
+        for (int c = 0; c < 3; c++) {
+            com.pixelmed.dicom.Attribute descriptor = new com.pixelmed.dicom.UnsignedShortAttribute(
+                    new com.pixelmed.dicom.AttributeTag(0x0028, 0x1101 + c));
+            descriptor.addValue(256);
+            descriptor.addValue(0);
+            descriptor.addValue(16);
+            list.put(descriptor);
+            com.pixelmed.dicom.OtherWordAttribute data = new com.pixelmed.dicom.OtherWordAttribute(
+                    new com.pixelmed.dicom.AttributeTag(0x0028, 0x1221 + c));
+            data.setValues(looping);
+            list.put(data);
+        }
+        assertThatThrownBy(() -> Palette.of(list)).isInstanceOf(ImageDecodeException.class)
+                .hasMessageStartingWith("DICOM segmented palette colour lookup table");
+    }
+
+    @Test
     void damagedCompressedFramesFailWithAClearMessage() {
         PixelFrames.Layout layout = new PixelFrames.Layout(64, 64, 1, 16, 16, 0);
         assertThatThrownBy(() -> PixelFrames.decodeFrame(PixelFrames.JPEG_LS_LOSSLESS, new byte[] {1, 2, 3}, layout))
