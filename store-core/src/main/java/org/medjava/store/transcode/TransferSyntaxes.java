@@ -3,12 +3,13 @@ package org.medjava.store.transcode;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.medjava.codec.dicom.CharLs;
 
 /**
  * The transfer syntaxes the store converts between when a peer does not accept the one an object is stored in: any
  * uncompressed syntax to any other, and the compressed ones whose pixel data PixelMed decodes (with the ImageIO
- * codecs image-codec brings: the JDK's 8-bit JPEG, PixelMed's JPEG lossless, jai-imageio's JPEG 2000) to an
- * uncompressed one. Nothing is ever compressed.
+ * codecs image-codec brings: the JDK's 8-bit JPEG, PixelMed's JPEG lossless, jai-imageio's JPEG 2000) or image-codec
+ * itself (JPEG-LS through CharLS, 12-bit JPEG, RLE) to an uncompressed one. Nothing is ever compressed.
  */
 public final class TransferSyntaxes {
     public static final String IMPLICIT_LE = "1.2.840.10008.1.2";
@@ -23,7 +24,9 @@ public final class TransferSyntaxes {
 
     private static final String JPEG_BASELINE = "1.2.840.10008.1.2.4.50";
     private static final String JPEG_EXTENDED = "1.2.840.10008.1.2.4.51";
-    /** Compressed syntaxes decoded here (JPEG baseline and extended only at 8 bits), by name for messages. */
+    private static final String JPEG_LS_LOSSLESS = "1.2.840.10008.1.2.4.80";
+    private static final String JPEG_LS_NEAR_LOSSLESS = "1.2.840.10008.1.2.4.81";
+    /** Compressed syntaxes decoded here, by name for messages. */
     private static final Map<String, String> DECODABLE = Map.of(
             "1.2.840.10008.1.2.5", "RLE Lossless",
             JPEG_BASELINE, "JPEG Baseline",
@@ -31,10 +34,9 @@ public final class TransferSyntaxes {
             "1.2.840.10008.1.2.4.57", "JPEG Lossless",
             "1.2.840.10008.1.2.4.70", "JPEG Lossless SV1",
             "1.2.840.10008.1.2.4.90", "JPEG 2000 Lossless",
-            "1.2.840.10008.1.2.4.91", "JPEG 2000");
-    private static final Map<String, String> NOT_DECODABLE = Map.of(
-            "1.2.840.10008.1.2.4.80", "JPEG-LS Lossless",
-            "1.2.840.10008.1.2.4.81", "JPEG-LS Near-Lossless");
+            "1.2.840.10008.1.2.4.91", "JPEG 2000",
+            JPEG_LS_LOSSLESS, "JPEG-LS Lossless",
+            JPEG_LS_NEAR_LOSSLESS, "JPEG-LS Near-Lossless");
 
     private TransferSyntaxes() {
     }
@@ -46,8 +48,8 @@ public final class TransferSyntaxes {
     /**
      * Why an object stored in {@code from} cannot be delivered in {@code to}, or null when it can.
      *
-     * @param bitsAllocated of the object's pixel data, or null when unknown (then 12-bit JPEG shows only when its
-     *                      decoding fails)
+     * @param bitsAllocated of the object's pixel data, or null when unknown (no longer decides anything: 12-bit JPEG
+     *                      decodes here too)
      */
     public static String whyNot(String from, String to, Integer bitsAllocated) {
         if (from.equals(to)) {
@@ -59,13 +61,8 @@ public final class TransferSyntaxes {
         if (isNative(from)) {
             return null;
         }
-        if (NOT_DECODABLE.containsKey(from)) {
-            return NOT_DECODABLE.get(from) + " (" + from + ") cannot be decompressed here: there is no pure-Java "
-                    + "JPEG-LS decoder (dcmdjpls can)";
-        }
-        if ((from.equals(JPEG_BASELINE) || from.equals(JPEG_EXTENDED)) && bitsAllocated != null && bitsAllocated > 8) {
-            return "12-bit " + DECODABLE.get(from) + " (" + from + ") cannot be decompressed here: the JDK's JPEG "
-                    + "decoder is 8-bit only (dcmdjpeg can)";
+        if ((from.equals(JPEG_LS_LOSSLESS) || from.equals(JPEG_LS_NEAR_LOSSLESS)) && CharLs.unavailable() != null) {
+            return DECODABLE.get(from) + " (" + from + ") cannot be decompressed here: " + CharLs.unavailable();
         }
         if (!DECODABLE.containsKey(from)) {
             return "transfer syntax " + from + " cannot be decompressed here";
@@ -80,7 +77,7 @@ public final class TransferSyntaxes {
             case EXPLICIT_LE -> "Explicit VR Little Endian";
             case DEFLATED_LE -> "Deflated Explicit VR Little Endian";
             case EXPLICIT_BE -> "Explicit VR Big Endian";
-            default -> DECODABLE.getOrDefault(ts, NOT_DECODABLE.getOrDefault(ts, ts));
+            default -> DECODABLE.getOrDefault(ts, ts);
         };
     }
 }

@@ -144,12 +144,50 @@ class TranscoderTest {
         assertThat(DecodedPixels.of(convert(deflated, ELE))).isEqualTo(DecodedPixels.of(deflated));
     }
 
+    /** A sample of image-codec's test corpus (JPEG-LS colour, RLE of 16/32-bit colour and dose). */
+    private static Path codecSample(String name) {
+        return Path.of(System.getProperty("medjava.root", "..")).resolve("image-codec/src/test/resources/dicom")
+                .resolve(name);
+    }
+
+    @Test
+    void jpegLsDecompressesToTheOriginalPixelsAndToWhatDcmtkDecompresses() throws Exception {
+        Path lossless = Samples.dicom("MR_small_jpeg_ls_lossless.dcm");
+        Path converted = convert(lossless, ELE);
+        assertThat(PixelData.of(converted)).isEqualTo(PixelData.of(Samples.dicom("MR_small.dcm")));
+        assertThat(header(converted).get(TagFromName.LossyImageCompression)).isNull();
+        for (String name : new String[] {"JLSL_RGB_ILV0.dcm", "JLSL_RGB_ILV1.dcm", "JLSN_RGB_ILV0.dcm",
+            "emri_small_jpeg_ls_lossless.dcm"}) {
+            Path stored = codecSample(name);
+            Path ours = convert(stored, ILE);
+            assertThat(PixelData.of(ours)).as(name).isEqualTo(PixelData.of(dcmtkDecompressed("dcmdjpls", stored)));
+            assertThat(DecodedPixels.of(ours)).as(name).isEqualTo(DecodedPixels.of(stored));
+        }
+        Path near = convert(codecSample("JLSN_RGB_ILV0.dcm"), ELE);
+        assertThat(value(near, TagFromName.LossyImageCompression)).isEqualTo("01");
+        assertThat(value(near, TagFromName.LossyImageCompressionMethod)).isEqualTo("ISO_14495_1");
+    }
+
+    @Test
+    void twelveBitJpegDecompressesExactlyAsDcmtkDoesAndStaysMarkedLossy() throws Exception {
+        Path stored = Samples.dicom("JPEG-lossy.dcm"); // JPEG Extended, 12 bits stored
+        Path converted = convert(stored, ELE);
+        assertThat(PixelData.of(converted)).isEqualTo(PixelData.of(dcmtkDecompressed("dcmdjpeg", stored)));
+        assertThat(value(converted, TagFromName.LossyImageCompression)).isEqualTo("01");
+        assertThat(value(converted, TagFromName.LossyImageCompressionMethod)).contains("ISO_10918_1");
+    }
+
+    @Test
+    void rleOfWideColourAndDoseDecompressesAsDcmtkDoes() throws Exception {
+        for (String name : new String[] {"SC_rgb_rle_16bit.dcm", "SC_rgb_rle_32bit.dcm", "rtdose_rle.dcm"}) {
+            Path stored = codecSample(name);
+            Path converted = convert(stored, ELE);
+            assertThat(PixelData.of(converted)).as(name).isEqualTo(PixelData.of(dcmtkDecompressed("dcmdrle", stored)));
+        }
+    }
+
     @Test
     void whatCannotBeDecodedHereIsRefusedWithTheReason() {
-        assertThatThrownBy(() -> convert(Samples.dicom("MR_small_jpeg_ls_lossless.dcm"), ELE))
-                .isInstanceOf(NotTranscodable.class).hasMessageContaining("JPEG-LS").hasMessageContaining("dcmdjpls");
-        assertThatThrownBy(() -> convert(Samples.dicom("JPEG-lossy.dcm"), ELE)) // 12-bit JPEG extended
-                .isInstanceOf(NotTranscodable.class).hasMessageContaining("12-bit").hasMessageContaining("dcmdjpeg");
         assertThatThrownBy(() -> convert(Samples.dicom("MR_small.dcm"), "1.2.840.10008.1.2.4.50"))
                 .isInstanceOf(NotTranscodable.class).hasMessageContaining("only to uncompressed");
     }
