@@ -5,36 +5,50 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The transfer syntaxes the store converts between when a peer does not accept the one an object is stored in: any
- * uncompressed syntax to any other, and the compressed ones whose pixel data PixelMed decodes (with the ImageIO
- * codecs image-codec brings: the JDK's 8-bit JPEG, PixelMed's JPEG lossless, jai-imageio's JPEG 2000) to an
- * uncompressed one. Nothing is ever compressed.
+ * The transfer syntaxes the store converts between (see {@link Transcoder}): any uncompressed syntax to any other;
+ * the compressed ones whose pixel data PixelMed decodes (with the ImageIO codecs image-codec brings: the JDK's
+ * 8-bit JPEG, PixelMed's JPEG lossless, jai-imageio's JPEG 2000) to an uncompressed one; and any decodable 8- or
+ * 16-bit grey or three-sample image to RLE, JPEG Lossless SV1, JPEG 2000 (lossless or lossy) and 8-bit JPEG
+ * Baseline. Lossy targets ({@link #isLossy}) are for callers who were asked for them.
  */
 public final class TransferSyntaxes {
     public static final String IMPLICIT_LE = "1.2.840.10008.1.2";
     public static final String EXPLICIT_LE = "1.2.840.10008.1.2.1";
     public static final String DEFLATED_LE = "1.2.840.10008.1.2.1.99";
     public static final String EXPLICIT_BE = "1.2.840.10008.1.2.2";
+    public static final String RLE = "1.2.840.10008.1.2.5";
+    public static final String JPEG_BASELINE = "1.2.840.10008.1.2.4.50";
+    public static final String JPEG_EXTENDED = "1.2.840.10008.1.2.4.51";
+    public static final String JPEG_LOSSLESS = "1.2.840.10008.1.2.4.57";
+    public static final String JPEG_LOSSLESS_SV1 = "1.2.840.10008.1.2.4.70";
+    public static final String JPEG_LS_LOSSLESS = "1.2.840.10008.1.2.4.80";
+    public static final String JPEG_LS_NEAR_LOSSLESS = "1.2.840.10008.1.2.4.81";
+    public static final String J2K_LOSSLESS = "1.2.840.10008.1.2.4.90";
+    public static final String J2K = "1.2.840.10008.1.2.4.91";
 
     /** The uncompressed syntaxes, the encodings every DICOM application can read. */
     public static final Set<String> NATIVE = Set.of(IMPLICIT_LE, EXPLICIT_LE, DEFLATED_LE, EXPLICIT_BE);
     /** What the store falls back to, in order of preference, when a peer does not take the stored syntax. */
     public static final List<String> FALLBACK = List.of(EXPLICIT_LE, IMPLICIT_LE, EXPLICIT_BE);
+    /** The compressed syntaxes the store encodes without loss, in the order it offers them to peers. */
+    public static final List<String> LOSSLESS_ENCODED = List.of(JPEG_LOSSLESS_SV1, J2K_LOSSLESS, RLE);
+    /** The compressed syntaxes the store encodes with loss, only when asked for. */
+    public static final List<String> LOSSY_ENCODED = List.of(JPEG_BASELINE, J2K);
 
-    private static final String JPEG_BASELINE = "1.2.840.10008.1.2.4.50";
-    private static final String JPEG_EXTENDED = "1.2.840.10008.1.2.4.51";
+    private static final Set<String> LOSSY = Set.of(JPEG_BASELINE, JPEG_EXTENDED, JPEG_LS_NEAR_LOSSLESS, J2K);
+
     /** Compressed syntaxes decoded here (JPEG baseline and extended only at 8 bits), by name for messages. */
     private static final Map<String, String> DECODABLE = Map.of(
-            "1.2.840.10008.1.2.5", "RLE Lossless",
+            RLE, "RLE Lossless",
             JPEG_BASELINE, "JPEG Baseline",
             JPEG_EXTENDED, "JPEG Extended",
-            "1.2.840.10008.1.2.4.57", "JPEG Lossless",
-            "1.2.840.10008.1.2.4.70", "JPEG Lossless SV1",
-            "1.2.840.10008.1.2.4.90", "JPEG 2000 Lossless",
-            "1.2.840.10008.1.2.4.91", "JPEG 2000");
+            JPEG_LOSSLESS, "JPEG Lossless",
+            JPEG_LOSSLESS_SV1, "JPEG Lossless SV1",
+            J2K_LOSSLESS, "JPEG 2000 Lossless",
+            J2K, "JPEG 2000");
     private static final Map<String, String> NOT_DECODABLE = Map.of(
-            "1.2.840.10008.1.2.4.80", "JPEG-LS Lossless",
-            "1.2.840.10008.1.2.4.81", "JPEG-LS Near-Lossless");
+            JPEG_LS_LOSSLESS, "JPEG-LS Lossless",
+            JPEG_LS_NEAR_LOSSLESS, "JPEG-LS Near-Lossless");
 
     private TransferSyntaxes() {
     }
@@ -43,32 +57,47 @@ public final class TransferSyntaxes {
         return NATIVE.contains(ts);
     }
 
+    /** Whether pixel data in {@code ts} may have lost information (JPEG baseline/extended, JPEG-LS near-lossless, JPEG 2000). */
+    public static boolean isLossy(String ts) {
+        return LOSSY.contains(ts);
+    }
+
+    /** Whether the store can write {@code ts}. */
+    public static boolean isEncodable(String ts) {
+        return isNative(ts) || LOSSLESS_ENCODED.contains(ts) || LOSSY_ENCODED.contains(ts);
+    }
+
     /**
-     * Why an object stored in {@code from} cannot be delivered in {@code to}, or null when it can.
+     * Why an object stored in {@code from} cannot be delivered in {@code to}, or null when it can. Says nothing of
+     * loss: whether a lossy {@code to} was asked for is the caller's to decide.
      *
-     * @param bitsAllocated of the object's pixel data, or null when unknown (then 12-bit JPEG shows only when its
-     *                      decoding fails)
+     * @param bitsAllocated of the object's pixel data, or null when unknown (then 12-bit JPEG, or a depth an
+     *                      encoder does not take, shows only when it is converted)
      */
     public static String whyNot(String from, String to, Integer bitsAllocated) {
         if (from.equals(to)) {
             return null;
         }
-        if (!isNative(to)) {
-            return "the store converts only to uncompressed transfer syntaxes, not to " + to;
+        if (!isEncodable(to)) {
+            return "the store does not encode " + name(to) + (to.equals(name(to)) ? "" : " (" + to + ")");
         }
-        if (isNative(from)) {
-            return null;
+        if (!isNative(from)) {
+            if (NOT_DECODABLE.containsKey(from)) {
+                return NOT_DECODABLE.get(from) + " (" + from + ") cannot be decompressed here: there is no pure-Java "
+                        + "JPEG-LS decoder (dcmdjpls can)";
+            }
+            if ((from.equals(JPEG_BASELINE) || from.equals(JPEG_EXTENDED)) && bitsAllocated != null
+                    && bitsAllocated > 8) {
+                return "12-bit " + DECODABLE.get(from) + " (" + from + ") cannot be decompressed here: the JDK's "
+                        + "JPEG decoder is 8-bit only (dcmdjpeg can)";
+            }
+            if (!DECODABLE.containsKey(from)) {
+                return "transfer syntax " + from + " cannot be decompressed here";
+            }
         }
-        if (NOT_DECODABLE.containsKey(from)) {
-            return NOT_DECODABLE.get(from) + " (" + from + ") cannot be decompressed here: there is no pure-Java "
-                    + "JPEG-LS decoder (dcmdjpls can)";
-        }
-        if ((from.equals(JPEG_BASELINE) || from.equals(JPEG_EXTENDED)) && bitsAllocated != null && bitsAllocated > 8) {
-            return "12-bit " + DECODABLE.get(from) + " (" + from + ") cannot be decompressed here: the JDK's JPEG "
-                    + "decoder is 8-bit only (dcmdjpeg can)";
-        }
-        if (!DECODABLE.containsKey(from)) {
-            return "transfer syntax " + from + " cannot be decompressed here";
+        if (!isNative(to) && bitsAllocated != null && bitsAllocated > (to.equals(JPEG_BASELINE) ? 8 : 16)) {
+            return name(to) + " is written here for " + (to.equals(JPEG_BASELINE) ? "8" : "8- and 16")
+                    + "-bit pixel data only, and this has " + bitsAllocated + "-bit";
         }
         return null;
     }
