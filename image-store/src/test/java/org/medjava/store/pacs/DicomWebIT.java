@@ -220,6 +220,58 @@ class DicomWebIT {
                 + " not delivered in 1.2.840.10008.1.2.1: JPEG-LS");
     }
 
+    @Test
+    void wadoTranscodesOnRequestToTheCompressedSyntaxesAndCompressesWithLossOnlyWhenNamed() throws Exception {
+        String sv1 = "1.2.840.10008.1.2.4.70";
+        HttpResponse<byte[]> r = reader.send(reader.request("/dicomweb/studies/" + study.studyUid()).header("Accept",
+                "multipart/related; type=\"application/dicom\"; transfer-syntax=" + sv1));
+        assertThat(r.statusCode()).isEqualTo(200);
+        List<Multipart.Part> parts = Multipart.parse(r.body(), r.headers().firstValue("Content-Type").orElseThrow());
+        assertThat(parts).hasSize(3);
+        for (Multipart.Part part : parts) {
+            assertThat(part.contentType()).contains("transfer-syntax=" + sv1);
+            Path file = Files.write(work.resolve("sv1-" + parts.indexOf(part) + ".dcm"), part.body());
+            String sop = Part10File.read(file).sopInstanceUid();
+            TestStudy.Instance i = study.instances().stream().filter(x -> x.sopInstanceUid().equals(sop))
+                    .findFirst().orElseThrow();
+            assertThat(Part10File.read(file).transferSyntaxUid()).isEqualTo(sv1);
+            Path plain = work.resolve("sv1-" + parts.indexOf(part) + "-dcmdjpeg.dcm");
+            Command.run(Command.of("dcmdjpeg", file, plain)).assertOk();
+            assertThat(DecodedPixels.of(plain)).as(i.sample()).isEqualTo(DecodedPixels.of(stored(i)));
+            if (!i.sample().equals("SC_rgb_jpeg_dcmtk.dcm")) {
+                assertThat(PixelData.of(plain)).as(i.sample()).isEqualTo(PixelData.of(stored(i)));
+            }
+        }
+
+        TestStudy.Instance ct = study.instance("CT_small.dcm");
+        HttpResponse<byte[]> rle = reader.send(reader.request(instancePath(ct)).header("Accept",
+                "application/dicom; transfer-syntax=1.2.840.10008.1.2.5"));
+        assertThat(rle.statusCode()).isEqualTo(200);
+        assertThat(rle.headers().firstValue("Content-Type").orElseThrow()).contains("1.2.840.10008.1.2.5");
+        Path rleFile = Files.write(work.resolve("ct-rle.dcm"), rle.body());
+        Path rleDecoded = work.resolve("ct-rle-dcmdrle.dcm");
+        Command.run(Command.of("dcmdrle", rleFile, rleDecoded)).assertOk();
+        assertThat(PixelData.of(rleDecoded)).isEqualTo(PixelData.of(stored(ct)));
+
+        HttpResponse<byte[]> lossy = reader.send(reader.request(instancePath(ct)).header("Accept",
+                "application/dicom; transfer-syntax=1.2.840.10008.1.2.4.91"));
+        assertThat(lossy.statusCode()).isEqualTo(200);
+        Path j2k = Files.write(work.resolve("ct-j2k-lossy.dcm"), lossy.body());
+        assertThat(dump(j2k)).contains("(0028,2110) CS [01]", "(0028,2114) CS [ISO_15444_1]",
+                "1.2.840.10008.1.2.4.91");
+
+        HttpResponse<String> notEightBit = reader.sendText(reader.request(instancePath(ct)).header("Accept",
+                "application/dicom; transfer-syntax=1.2.840.10008.1.2.4.50"));
+        assertThat(notEightBit.statusCode()).isEqualTo(406);
+        assertThat(notEightBit.body()).contains("8-bit", "transfer-syntax=*");
+
+        HttpResponse<byte[]> any = reader.send(reader.request(instancePath(ct)).header("Accept",
+                "application/dicom; transfer-syntax=*, "
+                        + "application/dicom; transfer-syntax=1.2.840.10008.1.2.4.50;q=0.5"));
+        assertThat(any.statusCode()).isEqualTo(200);
+        assertThat(any.body()).isEqualTo(Samples.bytes(stored(ct))); // as stored, never lossy unless named
+    }
+
     private Path retrieved(String path, String accept, String name) throws Exception {
         HttpResponse<byte[]> r = reader.send(reader.request(path).header("Accept", accept));
         assertThat(r.statusCode()).isEqualTo(200);

@@ -288,6 +288,69 @@ class DimseIT {
         }
     }
 
+    @Test
+    void getByAPeerPreferringJpegLosslessSendsWhatCanBeDecodedHereInIt() throws Exception {
+        Path into = Files.createDirectories(work.resolve("get-jpeg-lossless"));
+
+        // +xs: getscu proposes JPEG Lossless SV1 first, then the uncompressed syntaxes; the store takes SV1
+        Command.Result r = Dcmtk.get(List.of("+xs"), into, "QueryRetrieveLevel=STUDY",
+                "StudyInstanceUID=" + everySyntax.studyUid());
+
+        assertThat(r.output()).contains("Number of Completed Suboperations : 8",
+                "Number of Failed Suboperations    : 2");
+        assertTranscoded(everySyntax, into, TransferSyntaxes.JPEG_LOSSLESS_SV1, "dcmdjpeg");
+    }
+
+    @Test
+    void moveToADestinationTakingOnlyRleEncodesItHere() throws Exception {
+        java.util.Set<String> classes = new java.util.HashSet<>();
+        everySyntax.instances().forEach(i -> classes.add(i.sopClassUid()));
+        try (Storescp destination = Storescp.acceptingOnly(PacsStore.DESTINATION_AE, PacsStore.moveDestinationPort(),
+                work.resolve("move-rle"), TransferSyntaxes.RLE, classes)) {
+            Command.Result r = Dcmtk.move(PacsStore.DESTINATION_AE, "QueryRetrieveLevel=STUDY",
+                    "StudyInstanceUID=" + everySyntax.studyUid());
+
+            assertThat(r.output()).as(destination.log())
+                    .contains("Received Final Move Response (Warning: SubOperationsCompleteOneOrMoreFailures)");
+            assertTranscoded(everySyntax, destination.dir(), TransferSyntaxes.RLE, "dcmdrle");
+        }
+    }
+
+    /**
+     * The 8 instances (of 10) that can be decoded here arrived encoded in {@code syntax}; DCMTK's {@code decoder}
+     * decodes each to the stored object's pixels: exactly its native samples when it was stored uncompressed or
+     * lossless, the same decoded image otherwise (lossy sources stay marked lossy).
+     */
+    private static void assertTranscoded(TestStudy study, Path dir, String syntax, String decoder) throws Exception {
+        List<Path> received;
+        try (var files = Files.list(dir)) {
+            received = files.toList();
+        }
+        assertThat(received).hasSize(8);
+        Path decoded = Files.createDirectories(work.resolve("decoded-" + syntax));
+        for (TestStudy.Instance i : study.instances()) {
+            Path got = received.stream().filter(p -> p.getFileName().toString().endsWith(i.sopInstanceUid()))
+                    .findFirst().orElse(null);
+            if (i.sample().equals("MR_small_jpeg_ls_lossless.dcm") || i.sample().equals("JPEG-lossy.dcm")) {
+                assertThat(got).as(i.sample()).isNull();
+                continue;
+            }
+            assertThat(got).as(i.sample() + " in " + received).isNotNull();
+            Path stored = stored(study, i);
+            assertThat(Part10File.read(got).transferSyntaxUid()).as(i.sample()).isEqualTo(syntax);
+            Path plain = decoded.resolve(i.sopInstanceUid() + ".dcm");
+            Command.run(Command.of(decoder, got, plain)).assertOk();
+            assertThat(DecodedPixels.of(plain)).as(i.sample()).isEqualTo(DecodedPixels.of(stored));
+            if (TransferSyntaxes.isNative(i.transferSyntaxUid())) {
+                assertThat(PixelData.of(plain)).as(i.sample()).isEqualTo(PixelData.of(stored));
+            }
+            if (TransferSyntaxes.isLossy(i.transferSyntaxUid())) {
+                assertThat(Command.run(Command.of("dcmdump", "-q", "+P", "0028,2110", got)).output())
+                        .as(i.sample()).contains("[01]");
+            }
+        }
+    }
+
     /**
      * Every instance that can be decoded here arrived in {@code syntax}, uncompressed, decoding to the same pixels
      * as the stored object; the lossless ones hold exactly what DCMTK's decompression of the stored object holds.

@@ -38,7 +38,8 @@ final class JpegLosslessEncoder {
                     if (diff > 32768) {
                         diff -= 65536;
                     }
-                    int category = diff == 0 ? 0 : diff == 32768 ? 16 : 32 - Integer.numberOfLeadingZeros(Math.abs(diff));
+                    int category = diff == 0 ? 0
+                            : diff == 32768 ? 16 : 32 - Integer.numberOfLeadingZeros(Math.abs(diff));
                     categories[i] = category;
                     differences[i] = diff;
                     frequency[category]++;

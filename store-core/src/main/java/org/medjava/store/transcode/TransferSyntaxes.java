@@ -57,7 +57,10 @@ public final class TransferSyntaxes {
         return NATIVE.contains(ts);
     }
 
-    /** Whether pixel data in {@code ts} may have lost information (JPEG baseline/extended, JPEG-LS near-lossless, JPEG 2000). */
+    /**
+     * Whether pixel data in {@code ts} may have lost information: JPEG baseline and extended, JPEG-LS near-lossless,
+     * JPEG 2000 (.91).
+     */
     public static boolean isLossy(String ts) {
         return LOSSY.contains(ts);
     }
