@@ -20,7 +20,7 @@ class NegotiationTest {
             Representation.multipart("image/jpeg", JPEG, true, null),
             Representation.multipart(OCTET, JPEG, true, null),
             Representation.multipart(OCTET, ELE, false, null)));
-    /** One frame of a JPEG-LS image: the store cannot decode it. */
+    /** One frame of a JPEG-LS image the store cannot decode (as before CharLS, or when libcharls2 is missing). */
     private static final List<Representation> JLS_FRAME = both(List.of(
             Representation.multipart("image/jls", JLS, true, null),
             Representation.multipart(OCTET, JLS, true, null),

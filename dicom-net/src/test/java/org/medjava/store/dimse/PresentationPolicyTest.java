@@ -37,7 +37,7 @@ class PresentationPolicyTest {
         String jpegBaseline = "1.2.840.10008.1.2.4.50";
         String jpegLossless = "1.2.840.10008.1.2.4.70";
         PresentationContext storage = new PresentationContext((byte) 1, CT,
-                new LinkedList<>(List.of(jpegBaseline, JPEG_LS, jpegLossless, PresentationPolicy.EXPLICIT_LE)));
+                new LinkedList<>(List.of(jpegBaseline, MPEG2, jpegLossless, PresentationPolicy.EXPLICIT_LE)));
         PresentationContext onlyLossy = new PresentationContext((byte) 3, CT, new LinkedList<>(List.of(jpegBaseline)));
         PresentationContext retrieve = new PresentationContext((byte) 5, get,
                 new LinkedList<>(List.of(PresentationPolicy.EXPLICIT_LE)));

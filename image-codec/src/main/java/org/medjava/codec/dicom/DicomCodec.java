@@ -43,6 +43,8 @@ public final class DicomCodec {
             Map.entry("1.2.840.10008.1.2.4.51", "JPEG Extended"),
             Map.entry("1.2.840.10008.1.2.4.57", "JPEG Lossless"),
             Map.entry("1.2.840.10008.1.2.4.70", "JPEG Lossless SV1"),
+            Map.entry("1.2.840.10008.1.2.4.80", "JPEG-LS Lossless"),
+            Map.entry("1.2.840.10008.1.2.4.81", "JPEG-LS Near-Lossless"),
             Map.entry("1.2.840.10008.1.2.4.90", "JPEG 2000 Lossless"),
             Map.entry("1.2.840.10008.1.2.4.91", "JPEG 2000"));
 
@@ -134,7 +136,7 @@ public final class DicomCodec {
             throw new ImageDecodeException("DICOM " + columns + "x" + rows + " image has no Pixel Data (7FE0,0010): "
                     + "the file is truncated (pixel data cut short) or holds no pixels");
         }
-        checkCodec(tsUid, bitsAllocated);
+        checkCodec(tsUid);
         boolean compressed = !isNative(tsUid);
         if (!compressed) {
             // YBR_FULL_422 native data holds 2 samples a pixel (Y Y Cb Cr for each pair of pixels).
@@ -169,6 +171,21 @@ public final class DicomCodec {
             throw new ImageDecodeException("DICOM " + photometric + " with " + samples + " samples per pixel");
         }
 
+        if (PixelFrames.decodesHere(tsUid, bitsAllocated, samples)) {
+            PixelFrames.Layout layout = new PixelFrames.Layout(rows, columns, samples, bitsAllocated, bitsStored,
+                    intValue(list, TagFromName.PlanarConfiguration, "Planar Configuration", 0));
+            byte[] frameData = compressed ? PixelFrames.decodeFrame(tsUid, pixelData, frame, layout)
+                    : PixelFrames.nativeFrame32(pixelData, tsUid.equals(EXPLICIT_BE), frame, layout);
+            if (grey) {
+                return new DicomImage(header, ids, columns, rows, frame, frames, photometric, bitsStored, signed, slope,
+                        intercept, windows, greyValues(frameData, bitsAllocated, bitsStored, signed), null);
+            }
+            byte[] rgb = photometric.equals("PALETTE COLOR")
+                    ? Palette.of(list).apply(greyValues(frameData, bitsAllocated, bitsStored, false))
+                    : colour(frameData, bitsAllocated, bitsStored, photometric.startsWith("YBR_FULL"));
+            return new DicomImage(header, ids, columns, rows, frame, frames, photometric, bitsStored, false, 1, 0,
+                    List.of(), null, rgb);
+        }
         if (bitsAllocated == 32) {
             if (!grey || compressed) {
                 throw new UnsupportedDicomException("DICOM 32-bit pixel data is decoded only for uncompressed grey images,"
@@ -265,15 +282,7 @@ public final class DicomCodec {
         return ts;
     }
 
-    private static void checkCodec(String ts, int bitsAllocated) throws ImageDecodeException {
-        if (ts.equals("1.2.840.10008.1.2.4.80") || ts.equals("1.2.840.10008.1.2.4.81")) {
-            throw new UnsupportedDicomException("DICOM transfer syntax " + ts + ": JPEG-LS is not supported (no pure-Java "
-                    + "decoder); transcode with dcmdjpls");
-        }
-        if ((ts.equals("1.2.840.10008.1.2.4.50") || ts.equals("1.2.840.10008.1.2.4.51")) && bitsAllocated > 8) {
-            throw new UnsupportedDicomException("DICOM transfer syntax " + ts + ": 12-bit JPEG is not supported (the JDK's"
-                    + " JPEG decoder is 8-bit only); transcode with dcmdjpeg");
-        }
+    private static void checkCodec(String ts) throws ImageDecodeException {
         if (!DECODED.containsKey(ts)) {
             throw new UnsupportedDicomException("DICOM transfer syntax " + ts + " is not supported; decoded are: "
                     + String.join(", ", new java.util.TreeSet<>(DECODED.values())));
@@ -284,7 +293,7 @@ public final class DicomCodec {
         return ts.equals(IMPLICIT_LE) || ts.equals(EXPLICIT_LE) || ts.equals(DEFLATED_LE) || ts.equals(EXPLICIT_BE);
     }
 
-    private static AttributeList parse(byte[] file) throws ImageDecodeException {
+    static AttributeList parse(byte[] file) throws ImageDecodeException {
         DicomPreScan.checkPart10(file); // PixelMed recurses per sequence level: refuse what would overflow it
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false); // SourceImage decodes the frames; reading must not need a codec
@@ -363,6 +372,68 @@ public final class DicomCodec {
             values[i] = signed && (v & sign) != 0 ? v - (1 << bitsStored) : v;
         }
         return values;
+    }
+
+    /**
+     * Stored values from a native frame (little endian, Bits Allocated bits a sample): only the Bits Stored bits,
+     * sign-extended when signed.
+     */
+    static int[] greyValues(byte[] frame, int bitsAllocated, int bitsStored, boolean signed)
+            throws ImageDecodeException {
+        int bytes = bitsAllocated / 8;
+        int[] values = new int[frame.length / bytes];
+        long mask = bitsStored >= 32 ? 0xFFFFFFFFL : (1L << bitsStored) - 1;
+        for (int i = 0; i < values.length; i++) {
+            long v = 0;
+            for (int k = bytes - 1; k >= 0; k--) {
+                v = v << 8 | (frame[i * bytes + k] & 0xFF);
+            }
+            v &= mask;
+            if (signed && v >= 1L << (bitsStored - 1)) {
+                v -= 1L << bitsStored;
+            } else if (!signed && v > Integer.MAX_VALUE) {
+                throw new ImageDecodeException("DICOM unsigned 32-bit value " + v + " exceeds 2^31-1, which is not "
+                        + "supported for grey images");
+            }
+            values[i] = (int) v;
+        }
+        return values;
+    }
+
+    /**
+     * 8-bit RGB from a native colour frame: the top 8 of the Bits Stored bits of each sample, YBR_FULL converted as
+     * below.
+     */
+    private static byte[] colour(byte[] frame, int bitsAllocated, int bitsStored, boolean ybr) {
+        int bytes = bitsAllocated / 8;
+        int shift = Math.max(0, bitsStored - 8);
+        long mask = bitsStored >= 32 ? 0xFFFFFFFFL : (1L << bitsStored) - 1;
+        int[] samples = new int[frame.length / bytes];
+        for (int i = 0; i < samples.length; i++) {
+            long v = 0;
+            for (int k = bytes - 1; k >= 0; k--) {
+                v = v << 8 | (frame[i * bytes + k] & 0xFF);
+            }
+            samples[i] = (int) ((v & mask) >>> shift);
+        }
+        byte[] rgb = new byte[samples.length];
+        for (int i = 0; i + 2 < samples.length; i += 3) {
+            int a = samples[i];
+            int b = samples[i + 1];
+            int c = samples[i + 2];
+            if (ybr) {
+                double cb = b - 128.0;
+                double cr = c - 128.0;
+                rgb[i] = clamp(a + 1.402 * cr);
+                rgb[i + 1] = clamp(a - 0.344136 * cb - 0.714136 * cr);
+                rgb[i + 2] = clamp(a + 1.772 * cb);
+            } else {
+                rgb[i] = (byte) a;
+                rgb[i + 1] = (byte) b;
+                rgb[i + 2] = (byte) c;
+            }
+        }
+        return rgb;
     }
 
     /** RGB bytes from a 3-band image; YBR_FULL samples (uncompressed YBR) converted per PS3.3 C.7.6.3.1.2. */

@@ -16,19 +16,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Set;
+import org.medjava.codec.ImageDecodeException;
+import org.medjava.codec.dicom.CharLs;
+import org.medjava.codec.dicom.PixelFrames;
 
 /**
  * Re-encodes a stored Part 10 file in another transfer syntax. Uncompressed to uncompressed: the same attributes in
  * the other encoding. From a compressed syntax: PixelMed decodes the pixel data (all frames), and the Image Pixel
  * module is made to describe what was decoded: Photometric Interpretation RGB where the decoder turned YBR into RGB
- * (JPEG), Planar Configuration of the decoded samples, native Pixel Data. To a compressed syntax: the decoded
- * frames are encoded here (RLE, JPEG Lossless SV1, JPEG 2000, JPEG Baseline) and encapsulated, one fragment a
- * frame. Anything once lossy-compressed is marked Lossy Image Compression "01" with its methods and ratios, as
- * PS3.3 C.7.6.1.1.5 requires; lossy encoding happens only when the caller says it was asked for. The SOP Instance
- * UID is kept: this is the same instance delivered in another encoding, as a WADO-RS or C-GET answer.
+ * (JPEG), Planar Configuration of the decoded samples, native Pixel Data. JPEG-LS, 12-bit JPEG and RLE are decoded
+ * by image-codec's {@link PixelFrames} (CharLS, its own 12-bit JPEG decoder, RLE of every layout) rather than by
+ * PixelMed. To a compressed syntax: the decoded frames are encoded here (RLE, JPEG Lossless SV1, JPEG 2000, JPEG
+ * Baseline; JPEG-LS through image-codec's CharLS bridge) and encapsulated, one fragment a frame. Anything once
+ * lossy-compressed is marked Lossy Image Compression "01" with its methods and ratios, as PS3.3 C.7.6.1.1.5
+ * requires; lossy encoding happens only when the caller says it was asked for. The SOP Instance UID is kept: this
+ * is the same instance delivered in another encoding, as a WADO-RS or C-GET answer.
  * Objects are held in memory while they are converted, as the HTTP upload's validation does.
  */
 public final class Transcoder {
+
+    /** JPEG-LS near-lossless: the largest error allowed in a sample (NEAR), when that lossy form is asked for. */
+    static final int JPEG_LS_NEAR = 2;
 
     /** Photometric interpretations whose native samples are one value per sample per pixel, encodable as they are. */
     private static final Set<String> ENCODABLE_PHOTOMETRIC = Set.of("MONOCHROME1", "MONOCHROME2", "PALETTE COLOR",
@@ -64,6 +72,25 @@ public final class Transcoder {
             throw new NotTranscodable("the store compresses with loss (" + TransferSyntaxes.name(to)
                     + ") only when asked to, and the object is stored in " + TransferSyntaxes.name(from));
         }
+        AttributeList list;
+        if (!from.equals(to) && !TransferSyntaxes.isNative(from) && decodedByImageCodec(file, from)) {
+            list = decodeHere(file, from);
+        } else {
+            list = decodedByPixelMed(file, from);
+        }
+        if (!TransferSyntaxes.isNative(to) && !to.equals(from)) {
+            try {
+                compress(list, to);
+            } catch (DicomException e) {
+                throw new NotTranscodable("cannot encode " + file.getFileName() + " in " + TransferSyntaxes.name(to)
+                        + ": " + e.getMessage(), e);
+            }
+        }
+        return list;
+    }
+
+    /** Read by PixelMed, decompressed if {@code from} is compressed. */
+    private static AttributeList decodedByPixelMed(Path file, String from) throws IOException, NotTranscodable {
         boolean decompress = !TransferSyntaxes.isNative(from);
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(decompress);
@@ -71,8 +98,8 @@ public final class Transcoder {
             list.read(file.toString());
             if (decompress) {
                 if (list.getPixelData() instanceof OtherByteAttributeMultipleCompressedFrames) {
-                    throw new NotTranscodable("the " + TransferSyntaxes.name(from) + " pixel data of " + file.getFileName()
-                            + " could not be decoded");
+                    throw new NotTranscodable("the " + TransferSyntaxes.name(from) + " pixel data of "
+                            + file.getFileName() + " could not be decoded");
                 }
                 list.correctDecompressedImagePixelModule();
                 list.insertLossyImageCompressionHistoryIfDecompressed();
@@ -84,14 +111,43 @@ public final class Transcoder {
         list.removeGroupLengthAttributes();
         list.removeMetaInformationHeaderAttributes();
         list.remove(TagFromName.DataSetTrailingPadding);
-        if (!TransferSyntaxes.isNative(to) && !to.equals(from)) {
-            try {
-                compress(list, to);
-            } catch (DicomException e) {
-                throw new NotTranscodable("cannot encode " + file.getFileName() + " in " + TransferSyntaxes.name(to)
-                        + ": " + e.getMessage(), e);
-            }
+        return list;
+    }
+
+    /**
+     * JPEG-LS, 12-bit JPEG, and the RLE layouts PixelMed does not decode (colour of more than 8 bits, 32 bits);
+     * other RLE stays with PixelMed, whose output (planar configuration included) matches dcmdrle's.
+     */
+    private static boolean decodedByImageCodec(Path file, String from) throws IOException {
+        if (from.equals(PixelFrames.JPEG_LS_LOSSLESS) || from.equals(PixelFrames.JPEG_LS_NEAR_LOSSLESS)) {
+            return true;
         }
+        if (!from.equals(PixelFrames.RLE) && !needsBitsAllocated(from)) {
+            return false;
+        }
+        AttributeList header = header(file);
+        int bits = Attribute.getSingleIntegerValueOrDefault(header, TagFromName.BitsAllocated, 0);
+        int samples = Attribute.getSingleIntegerValueOrDefault(header, TagFromName.SamplesPerPixel, 1);
+        return from.equals(PixelFrames.RLE) ? bits > 16 || bits > 8 && samples > 1 : bits > 8;
+    }
+
+    /** Decompressed by image-codec's PixelFrames (JPEG-LS, 12-bit JPEG, RLE). */
+    private static AttributeList decodeHere(Path file, String from) throws IOException, NotTranscodable {
+        AttributeList list = new AttributeList();
+        list.setDecompressPixelData(false);
+        try {
+            list.read(file.toString());
+            PixelFrames.decompress(list, from);
+        } catch (ImageDecodeException e) {
+            throw new NotTranscodable("the " + TransferSyntaxes.name(from) + " pixel data of " + file.getFileName()
+                    + " could not be decoded: " + e.getMessage(), e);
+        } catch (DicomException | RuntimeException e) {
+            throw new NotTranscodable("the " + TransferSyntaxes.name(from) + " data set " + file.getFileName()
+                    + " could not be decoded: " + e.getMessage(), e);
+        }
+        list.removeGroupLengthAttributes();
+        list.removeMetaInformationHeaderAttributes();
+        list.remove(TagFromName.DataSetTrailingPadding);
         return list;
     }
 
@@ -145,6 +201,8 @@ public final class Transcoder {
             byte[] encoded = switch (to) {
                 case TransferSyntaxes.RLE -> RleEncoder.encode(image, f);
                 case TransferSyntaxes.JPEG_LOSSLESS_SV1 -> JpegLosslessEncoder.encode(image, f);
+                case TransferSyntaxes.JPEG_LS_LOSSLESS -> jpegLs(image, f, 0);
+                case TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS -> jpegLs(image, f, JPEG_LS_NEAR);
                 case TransferSyntaxes.J2K_LOSSLESS -> ImageIoEncoders.jpeg2000(image, f, true);
                 case TransferSyntaxes.J2K -> ImageIoEncoders.jpeg2000(image, f, false);
                 case TransferSyntaxes.JPEG_BASELINE -> ImageIoEncoders.jpegBaseline(image, f);
@@ -164,8 +222,33 @@ public final class Transcoder {
         }
         if (TransferSyntaxes.isLossy(to)) {
             double ratio = (double) image.bytesPerFrame() * image.frames() / compressed;
-            markLossy(list, String.format(Locale.ROOT, "%.2f", ratio),
-                    to.equals(TransferSyntaxes.JPEG_BASELINE) ? "ISO_10918_1" : "ISO_15444_1");
+            markLossy(list, String.format(Locale.ROOT, "%.2f", ratio), switch (to) {
+                case TransferSyntaxes.JPEG_BASELINE -> "ISO_10918_1";
+                case TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS -> "ISO_14495_1";
+                default -> "ISO_15444_1";
+            });
+        }
+    }
+
+    /**
+     * One frame as JPEG-LS by CharLS (image-codec's bridge): samples pixel-interleaved, one byte each up to 8 bits,
+     * else two little-endian; the precision is Bits Allocated, so every stored bit pattern comes back.
+     */
+    private static byte[] jpegLs(NativeFrames image, int frame, int near) throws NotTranscodable {
+        int[] s = image.samples()[frame];
+        int bytes = image.bitsAllocated() / 8;
+        byte[] samples = new byte[s.length * bytes];
+        for (int i = 0; i < s.length; i++) {
+            samples[i * bytes] = (byte) s[i];
+            if (bytes == 2) {
+                samples[i * bytes + 1] = (byte) (s[i] >>> 8);
+            }
+        }
+        try {
+            return CharLs.encodeFrame(samples, image.columns(), image.rows(), image.bitsAllocated(),
+                    image.samplesPerPixel(), near);
+        } catch (ImageDecodeException e) {
+            throw new NotTranscodable("JPEG-LS encoding failed: " + e.getMessage(), e);
         }
     }
 
@@ -195,13 +278,17 @@ public final class Transcoder {
         return fragment.length % 2 == 0 ? fragment : java.util.Arrays.copyOf(fragment, fragment.length + 1);
     }
 
-    /** Whether the bit depth matters: 12-bit JPEG hides in baseline and extended; encoders take 8 or 16 bits. */
+    /** Whether the bit depth matters: encoders take 8 or 16 bits (JPEG Baseline 8). */
     private static boolean needsBitsAllocated(String from, String to) {
-        return from.equals(TransferSyntaxes.JPEG_BASELINE) || from.equals(TransferSyntaxes.JPEG_EXTENDED)
-                || !TransferSyntaxes.isNative(to) && !to.equals(from);
+        return !TransferSyntaxes.isNative(to) && !to.equals(from);
     }
 
-    private static Integer bitsAllocated(Path file) throws IOException {
+    /** Whether a 12-bit object could hide in {@code ts}: PixelMed decodes JPEG baseline and extended at 8 bits. */
+    private static boolean needsBitsAllocated(String ts) {
+        return ts.equals(TransferSyntaxes.JPEG_BASELINE) || ts.equals(TransferSyntaxes.JPEG_EXTENDED);
+    }
+
+    private static AttributeList header(Path file) throws IOException {
         AttributeList header = new AttributeList();
         header.setDecompressPixelData(false);
         try {
@@ -209,6 +296,11 @@ public final class Transcoder {
         } catch (DicomException e) {
             throw new IOException("cannot read " + file.getFileName() + ": " + e.getMessage(), e);
         }
+        return header;
+    }
+
+    private static Integer bitsAllocated(Path file) throws IOException {
+        AttributeList header = header(file);
         int bits = Attribute.getSingleIntegerValueOrDefault(header, TagFromName.BitsAllocated, -1);
         return bits < 0 ? null : bits;
     }

@@ -3,13 +3,15 @@ package org.medjava.store.transcode;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.medjava.codec.dicom.CharLs;
 
 /**
  * The transfer syntaxes the store converts between (see {@link Transcoder}): any uncompressed syntax to any other;
  * the compressed ones whose pixel data PixelMed decodes (with the ImageIO codecs image-codec brings: the JDK's
- * 8-bit JPEG, PixelMed's JPEG lossless, jai-imageio's JPEG 2000) to an uncompressed one; and any decodable 8- or
- * 16-bit grey or three-sample image to RLE, JPEG Lossless SV1, JPEG 2000 (lossless or lossy) and 8-bit JPEG
- * Baseline. Lossy targets ({@link #isLossy}) are for callers who were asked for them.
+ * 8-bit JPEG, PixelMed's JPEG lossless, jai-imageio's JPEG 2000) or image-codec itself (JPEG-LS through CharLS,
+ * 12-bit JPEG, RLE) to an uncompressed one; and any decodable 8- or 16-bit grey or three-sample image to RLE, JPEG
+ * Lossless SV1, JPEG-LS (CharLS), JPEG 2000 (lossless or lossy) and 8-bit JPEG Baseline. Lossy targets
+ * ({@link #isLossy}) are for callers who were asked for them.
  */
 public final class TransferSyntaxes {
     public static final String IMPLICIT_LE = "1.2.840.10008.1.2";
@@ -31,13 +33,14 @@ public final class TransferSyntaxes {
     /** What the store falls back to, in order of preference, when a peer does not take the stored syntax. */
     public static final List<String> FALLBACK = List.of(EXPLICIT_LE, IMPLICIT_LE, EXPLICIT_BE);
     /** The compressed syntaxes the store encodes without loss, in the order it offers them to peers. */
-    public static final List<String> LOSSLESS_ENCODED = List.of(JPEG_LOSSLESS_SV1, J2K_LOSSLESS, RLE);
+    public static final List<String> LOSSLESS_ENCODED = List.of(JPEG_LOSSLESS_SV1, JPEG_LS_LOSSLESS, J2K_LOSSLESS,
+            RLE);
     /** The compressed syntaxes the store encodes with loss, only when asked for. */
-    public static final List<String> LOSSY_ENCODED = List.of(JPEG_BASELINE, J2K);
+    public static final List<String> LOSSY_ENCODED = List.of(JPEG_BASELINE, JPEG_LS_NEAR_LOSSLESS, J2K);
 
     private static final Set<String> LOSSY = Set.of(JPEG_BASELINE, JPEG_EXTENDED, JPEG_LS_NEAR_LOSSLESS, J2K);
 
-    /** Compressed syntaxes decoded here (JPEG baseline and extended only at 8 bits), by name for messages. */
+    /** Compressed syntaxes decoded here, by name for messages. */
     private static final Map<String, String> DECODABLE = Map.of(
             RLE, "RLE Lossless",
             JPEG_BASELINE, "JPEG Baseline",
@@ -45,8 +48,7 @@ public final class TransferSyntaxes {
             JPEG_LOSSLESS, "JPEG Lossless",
             JPEG_LOSSLESS_SV1, "JPEG Lossless SV1",
             J2K_LOSSLESS, "JPEG 2000 Lossless",
-            J2K, "JPEG 2000");
-    private static final Map<String, String> NOT_DECODABLE = Map.of(
+            J2K, "JPEG 2000",
             JPEG_LS_LOSSLESS, "JPEG-LS Lossless",
             JPEG_LS_NEAR_LOSSLESS, "JPEG-LS Near-Lossless");
 
@@ -74,8 +76,8 @@ public final class TransferSyntaxes {
      * Why an object stored in {@code from} cannot be delivered in {@code to}, or null when it can. Says nothing of
      * loss: whether a lossy {@code to} was asked for is the caller's to decide.
      *
-     * @param bitsAllocated of the object's pixel data, or null when unknown (then 12-bit JPEG, or a depth an
-     *                      encoder does not take, shows only when it is converted)
+     * @param bitsAllocated of the object's pixel data, or null when unknown (then a depth an encoder does not take
+     *                      shows only when it is converted)
      */
     public static String whyNot(String from, String to, Integer bitsAllocated) {
         if (from.equals(to)) {
@@ -85,24 +87,25 @@ public final class TransferSyntaxes {
             return "the store does not encode " + name(to) + (to.equals(name(to)) ? "" : " (" + to + ")");
         }
         if (!isNative(from)) {
-            if (NOT_DECODABLE.containsKey(from)) {
-                return NOT_DECODABLE.get(from) + " (" + from + ") cannot be decompressed here: there is no pure-Java "
-                        + "JPEG-LS decoder (dcmdjpls can)";
-            }
-            if ((from.equals(JPEG_BASELINE) || from.equals(JPEG_EXTENDED)) && bitsAllocated != null
-                    && bitsAllocated > 8) {
-                return "12-bit " + DECODABLE.get(from) + " (" + from + ") cannot be decompressed here: the JDK's "
-                        + "JPEG decoder is 8-bit only (dcmdjpeg can)";
+            if (isJpegLs(from) && CharLs.unavailable() != null) {
+                return DECODABLE.get(from) + " (" + from + ") cannot be decompressed here: " + CharLs.unavailable();
             }
             if (!DECODABLE.containsKey(from)) {
                 return "transfer syntax " + from + " cannot be decompressed here";
             }
+        }
+        if (isJpegLs(to) && CharLs.unavailable() != null) {
+            return name(to) + " cannot be written here: " + CharLs.unavailable();
         }
         if (!isNative(to) && bitsAllocated != null && bitsAllocated > (to.equals(JPEG_BASELINE) ? 8 : 16)) {
             return name(to) + " is written here for " + (to.equals(JPEG_BASELINE) ? "8" : "8- and 16")
                     + "-bit pixel data only, and this has " + bitsAllocated + "-bit";
         }
         return null;
+    }
+
+    private static boolean isJpegLs(String ts) {
+        return ts.equals(JPEG_LS_LOSSLESS) || ts.equals(JPEG_LS_NEAR_LOSSLESS);
     }
 
     /** A name for messages. */
@@ -112,7 +115,7 @@ public final class TransferSyntaxes {
             case EXPLICIT_LE -> "Explicit VR Little Endian";
             case DEFLATED_LE -> "Deflated Explicit VR Little Endian";
             case EXPLICIT_BE -> "Explicit VR Big Endian";
-            default -> DECODABLE.getOrDefault(ts, NOT_DECODABLE.getOrDefault(ts, ts));
+            default -> DECODABLE.getOrDefault(ts, ts);
         };
     }
 }

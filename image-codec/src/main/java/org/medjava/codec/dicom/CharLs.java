@@ -1,0 +1,131 @@
+package org.medjava.codec.dicom;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
+
+/**
+ * JPEG-LS through CharLS (Debian's libcharls2), reached by a small JNI bridge that the build compiles into this jar
+ * (src/main/c). Loaded once, on first use; when the bridge or CharLS itself cannot be loaded every call throws an
+ * {@link UnsupportedDicomException} that names what is missing, so a store without libcharls2 answers 422 rather than
+ * failing.
+ */
+public final class CharLs {
+    private static final String RESOURCE = "/org/medjava/codec/native/linux-x86_64/libmedjava_charls.so";
+    /** Null when loaded, else why not. */
+    private static final String UNAVAILABLE = load();
+
+    private CharLs() {
+    }
+
+    /** A decoded frame: samples of {@code bits} precision, 1 byte each up to 8 bits, else 2 (little endian). */
+    public record Frame(int width, int height, int bits, int components, int interleave, int near, byte[] samples) {
+    }
+
+    /** Null when JPEG-LS can be decoded and encoded here, else a sentence saying what is missing. */
+    public static String unavailable() {
+        return UNAVAILABLE;
+    }
+
+    /** The CharLS version in use, e.g. "2.4.1". */
+    public static String libraryVersion() throws UnsupportedDicomException {
+        check();
+        return version();
+    }
+
+    /**
+     * Decodes one JPEG-LS codestream. Colour frames come back pixel-interleaved (R G B R G B …) whatever the
+     * codestream's interleave mode, which {@link Frame#interleave()} still reports (0 none, 1 line, 2 sample).
+     */
+    public static Frame decodeFrame(byte[] codestream) throws UnsupportedDicomException,
+            org.medjava.codec.ImageDecodeException {
+        check();
+        int[] info = new int[6];
+        byte[] samples;
+        try {
+            samples = decode(codestream, info);
+        } catch (IllegalArgumentException e) {
+            throw new org.medjava.codec.ImageDecodeException(e.getMessage(), e);
+        }
+        int bytes = info[2] > 8 ? 2 : 1;
+        if (info[3] > 1 && info[4] == 0) {
+            samples = interleave(samples, info[0] * info[1], info[3], bytes);
+        }
+        return new Frame(info[0], info[1], info[2], info[3], info[4], info[5], samples);
+    }
+
+    /**
+     * Encodes one frame: {@code samples} pixel-interleaved, 1 byte a sample up to 8 bits, else 2 (little endian);
+     * {@code near} 0 for lossless, more for near-lossless (the largest error a sample may have). Colour is encoded
+     * sample-interleaved, the mode DICOM readers most often handle.
+     */
+    public static byte[] encodeFrame(byte[] samples, int width, int height, int bits, int components, int near)
+            throws UnsupportedDicomException, org.medjava.codec.ImageDecodeException {
+        check();
+        try {
+            return encode(samples, width, height, bits, components, components > 1 ? 2 : 0, near);
+        } catch (IllegalArgumentException e) {
+            throw new org.medjava.codec.ImageDecodeException(e.getMessage(), e);
+        }
+    }
+
+    private static byte[] interleave(byte[] planes, int pixels, int components, int bytes) {
+        byte[] out = new byte[planes.length];
+        for (int c = 0; c < components; c++) {
+            for (int p = 0; p < pixels; p++) {
+                int from = (c * pixels + p) * bytes;
+                int to = (p * components + c) * bytes;
+                out[to] = planes[from];
+                if (bytes == 2) {
+                    out[to + 1] = planes[from + 1];
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void check() throws UnsupportedDicomException {
+        if (UNAVAILABLE != null) {
+            throw new UnsupportedDicomException(UNAVAILABLE);
+        }
+    }
+
+    private static String load() {
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")
+                || !(arch.equals("amd64") || arch.equals("x86_64"))) {
+            return "JPEG-LS needs the CharLS bridge, built only for Linux x86-64 (this is " + System.getProperty(
+                    "os.name") + " " + arch + ")";
+        }
+        try (InputStream in = CharLs.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                return "JPEG-LS needs the CharLS bridge, which this build of image-codec lacks (built without "
+                        + "libcharls-dev?)";
+            }
+            Path file = Files.createTempFile("medjava_charls", ".so");
+            file.toFile().deleteOnExit();
+            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+            System.load(file.toAbsolutePath().toString());
+            version(); // the bridge loaded; this proves CharLS itself resolved
+            return null;
+        } catch (UnsatisfiedLinkError e) {
+            String message = String.valueOf(e.getMessage());
+            return message.contains("libcharls")
+                    ? "JPEG-LS needs the CharLS library libcharls.so.2 (Debian package libcharls2), which is not "
+                            + "installed"
+                    : "JPEG-LS needs the CharLS bridge, which could not be loaded: " + message;
+        } catch (IOException | SecurityException e) {
+            return "JPEG-LS needs the CharLS bridge, which could not be unpacked: " + e.getMessage();
+        }
+    }
+
+    private static native byte[] decode(byte[] codestream, int[] info);
+
+    private static native byte[] encode(byte[] samples, int width, int height, int bits, int components,
+            int interleave, int near);
+
+    private static native String version();
+}
