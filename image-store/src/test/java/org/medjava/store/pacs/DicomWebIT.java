@@ -254,16 +254,19 @@ class DicomWebIT {
         assertThat(PixelData.of(rleDecoded)).isEqualTo(PixelData.of(stored(ct)));
 
         HttpResponse<byte[]> lossy = reader.send(reader.request(instancePath(ct)).header("Accept",
-                "application/dicom; transfer-syntax=1.2.840.10008.1.2.4.91"));
+                "application/dicom; transfer-syntax=1.2.840.10008.1.2.4.81"));
         assertThat(lossy.statusCode()).isEqualTo(200);
-        Path j2k = Files.write(work.resolve("ct-j2k-lossy.dcm"), lossy.body());
-        assertThat(dump(j2k)).contains("(0028,2110) CS [01]", "(0028,2114) CS [ISO_15444_1]",
-                "1.2.840.10008.1.2.4.91");
+        Path nearLossless = Files.write(work.resolve("ct-jpeg-ls-near.dcm"), lossy.body());
+        assertThat(Part10File.read(nearLossless).transferSyntaxUid()).isEqualTo("1.2.840.10008.1.2.4.81");
+        assertThat(dump(nearLossless)).contains("(0028,2110) CS [01]", "(0028,2114) CS [ISO_14495_1]");
+        Command.run(Command.of("dcmdjpls", nearLossless, work.resolve("ct-jpeg-ls-near-dcmdjpls.dcm"))).assertOk();
 
-        HttpResponse<String> notEightBit = reader.sendText(reader.request(instancePath(ct)).header("Accept",
-                "application/dicom; transfer-syntax=1.2.840.10008.1.2.4.50"));
-        assertThat(notEightBit.statusCode()).isEqualTo(406);
-        assertThat(notEightBit.body()).contains("8-bit", "transfer-syntax=*");
+        for (String eightBitOnly : new String[] {"1.2.840.10008.1.2.4.50", "1.2.840.10008.1.2.4.91"}) {
+            HttpResponse<String> refused = reader.sendText(reader.request(instancePath(ct)).header("Accept",
+                    "application/dicom; transfer-syntax=" + eightBitOnly));
+            assertThat(refused.statusCode()).as(eightBitOnly).isEqualTo(406);
+            assertThat(refused.body()).as(eightBitOnly).contains("8-bit", "transfer-syntax=*");
+        }
 
         HttpResponse<byte[]> any = reader.send(reader.request(instancePath(ct)).header("Accept",
                 "application/dicom; transfer-syntax=*, "

@@ -11,7 +11,8 @@ import com.pixelmed.dicom.TagFromName;
  * Planar Configuration), each sample as its bit pattern (0..255 or 0..65535; signed values are not sign-extended
  * here, so encoding them keeps their bits).
  */
-record NativeFrames(int rows, int columns, int samplesPerPixel, int bitsAllocated, int frames, int[][] samples) {
+record NativeFrames(int rows, int columns, int samplesPerPixel, int bitsAllocated, int bitsStored, boolean signed,
+                    int frames, int[][] samples) {
 
     static NativeFrames of(AttributeList list) throws NotTranscodable {
         int rows = Attribute.getSingleIntegerValueOrDefault(list, TagFromName.Rows, 0);
@@ -46,7 +47,10 @@ record NativeFrames(int rows, int columns, int samplesPerPixel, int bitsAllocate
         } catch (DicomException e) {
             throw new NotTranscodable("the pixel data cannot be read: " + e.getMessage(), e);
         }
-        return new NativeFrames(rows, columns, spp, bits, frames, out);
+        int stored = Attribute.getSingleIntegerValueOrDefault(list, TagFromName.BitsStored, bits);
+        boolean signed = Attribute.getSingleIntegerValueOrDefault(list, TagFromName.PixelRepresentation, 0) == 1;
+        return new NativeFrames(rows, columns, spp, bits, stored <= 0 || stored > bits ? bits : stored, signed,
+                frames, out);
     }
 
     private static void need(long have, long want) throws NotTranscodable {
@@ -66,6 +70,25 @@ record NativeFrames(int rows, int columns, int samplesPerPixel, int bitsAllocate
             return i;
         }
         return (i % pixels) * spp + i / pixels;
+    }
+
+    /**
+     * The fewest bits that hold every sample as stored: Bits Stored for unsigned samples that fit in it, else Bits
+     * Allocated (signed samples narrower than Bits Allocated are sign-extended, their upper bits in use).
+     */
+    int precision() {
+        if (signed && bitsStored < bitsAllocated) {
+            return bitsAllocated;
+        }
+        int limit = 1 << bitsStored;
+        for (int[] frame : samples) {
+            for (int v : frame) {
+                if (v >= limit) {
+                    return bitsAllocated;
+                }
+            }
+        }
+        return bitsStored;
     }
 
     int bytesPerFrame() {

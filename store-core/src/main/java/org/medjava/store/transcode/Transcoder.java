@@ -232,9 +232,16 @@ public final class Transcoder {
 
     /**
      * One frame as JPEG-LS by CharLS (image-codec's bridge): samples pixel-interleaved, one byte each up to 8 bits,
-     * else two little-endian; the precision is Bits Allocated, so every stored bit pattern comes back.
+     * else two little-endian. Lossless: precision Bits Allocated, so every stored bit pattern comes back.
+     * Near-lossless: the precision that holds the samples (Bits Stored where it can), so that CharLS keeps the
+     * reconstructed values within the stored range rather than spilling a 10-bit 1023 into the 11th bit.
      */
     private static byte[] jpegLs(NativeFrames image, int frame, int near) throws NotTranscodable {
+        int precision = near == 0 ? image.bitsAllocated() : image.precision();
+        if (near > 0 && precision != image.bitsAllocated() && image.signed()) {
+            throw new NotTranscodable("JPEG-LS near-lossless is written here for unsigned or full-width signed "
+                    + "samples only");
+        }
         int[] s = image.samples()[frame];
         int bytes = image.bitsAllocated() / 8;
         byte[] samples = new byte[s.length * bytes];
@@ -245,8 +252,8 @@ public final class Transcoder {
             }
         }
         try {
-            return CharLs.encodeFrame(samples, image.columns(), image.rows(), image.bitsAllocated(),
-                    image.samplesPerPixel(), near);
+            return CharLs.encodeFrame(samples, image.columns(), image.rows(), precision, image.samplesPerPixel(),
+                    near);
         } catch (ImageDecodeException e) {
             throw new NotTranscodable("JPEG-LS encoding failed: " + e.getMessage(), e);
         }

@@ -97,8 +97,9 @@ public final class TransferSyntaxes {
         if (isJpegLs(to) && CharLs.unavailable() != null) {
             return name(to) + " cannot be written here: " + CharLs.unavailable();
         }
-        if (!isNative(to) && bitsAllocated != null && bitsAllocated > (to.equals(JPEG_BASELINE) ? 8 : 16)) {
-            return name(to) + " is written here for " + (to.equals(JPEG_BASELINE) ? "8" : "8- and 16")
+        boolean eightBitOnly = to.equals(JPEG_BASELINE) || to.equals(J2K); // lossy JPEG 2000: see ImageIoEncoders
+        if (!isNative(to) && bitsAllocated != null && bitsAllocated > (eightBitOnly ? 8 : 16)) {
+            return name(to) + " is written here for " + (eightBitOnly ? "8" : "8- and 16")
                     + "-bit pixel data only, and this has " + bitsAllocated + "-bit";
         }
         return null;

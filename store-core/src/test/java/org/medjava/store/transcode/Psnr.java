@@ -32,6 +32,21 @@ final class Psnr {
         return mse == 0 ? Double.POSITIVE_INFINITY : 10 * Math.log10(peak * peak / mse);
     }
 
+    /** The largest difference between two files' decoded samples. */
+    static int maxError(Path reference, Path other) throws Exception {
+        int[] x = values(DicomCodec.read(reference, 0, Long.MAX_VALUE));
+        int[] y = values(DicomCodec.read(other, 0, Long.MAX_VALUE));
+        int max = 0;
+        for (int i = 0; i < x.length; i++) {
+            max = Math.max(max, Math.abs(x[i] - y[i]));
+        }
+        return max;
+    }
+
+    private static int[] values(DicomImage image) {
+        return image.isGrey() ? image.storedValues() : bytes(image.render().rgb());
+    }
+
     private static int[] bytes(byte[] b) {
         int[] out = new int[b.length];
         for (int i = 0; i < b.length; i++) {

@@ -188,8 +188,10 @@ class TranscoderTest {
 
     @Test
     void whatCannotBeDecodedHereIsRefusedWithTheReason() {
-        assertThatThrownBy(() -> convert(Samples.dicom("MR_small.dcm"), TransferSyntaxes.J2K))
+        assertThatThrownBy(() -> convert(Samples.dicom("image_dfl.dcm"), TransferSyntaxes.J2K))
                 .isInstanceOf(NotTranscodable.class).hasMessageContaining("only when asked");
+        assertThatThrownBy(() -> Transcoder.part10(Samples.dicom("MR_small.dcm"), ELE, TransferSyntaxes.J2K, "T", true))
+                .isInstanceOf(NotTranscodable.class).hasMessageContaining("8-bit");
         assertThatThrownBy(() -> convert(Samples.dicom("MR_small.dcm"), TransferSyntaxes.JPEG_BASELINE))
                 .isInstanceOf(NotTranscodable.class).hasMessageContaining("8-bit");
         assertThatThrownBy(() -> convert(Samples.dicom("MR_small.dcm"), "1.2.840.10008.1.2.4.100")) // MPEG2
@@ -250,7 +252,8 @@ class TranscoderTest {
         }
         for (Case c : new Case[] {new Case("examples_rgb_color.dcm", TransferSyntaxes.JPEG_BASELINE, "ISO_10918_1"),
             new Case("image_dfl.dcm", TransferSyntaxes.JPEG_BASELINE, "ISO_10918_1"),
-            new Case("CT_small.dcm", TransferSyntaxes.J2K, "ISO_15444_1"),
+            new Case("image_dfl.dcm", TransferSyntaxes.J2K, "ISO_15444_1"),
+            new Case("JPEG-lossy.dcm", TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS, "ISO_10918_1\\ISO_14495_1"), // 12 bits
             new Case("examples_rgb_color.dcm", TransferSyntaxes.J2K, "ISO_15444_1"),
             new Case("CT_small.dcm", TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS, "ISO_14495_1"),
             new Case("examples_rgb_color.dcm", TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS, "ISO_14495_1")}) {
@@ -266,6 +269,9 @@ class TranscoderTest {
             assertThat(ratio).as(what).isGreaterThan(1.5);
             double psnr = Psnr.of(source, encoded);
             assertThat(psnr).as(what + ", ratio " + ratio).isGreaterThan(30);
+            if (c.to().equals(TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS)) {
+                assertThat(Psnr.maxError(source, encoded)).as(what).isLessThanOrEqualTo(Transcoder.JPEG_LS_NEAR);
+            }
             String decoder = c.to().equals(TransferSyntaxes.JPEG_BASELINE) ? "dcmdjpeg"
                     : c.to().equals(TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS) ? "dcmdjpls" : null;
             if (decoder != null) {
