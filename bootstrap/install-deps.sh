@@ -28,6 +28,10 @@ fi
 # PixelMed (DICOM, for image-codec) from Debian into the local Maven repository.
 "$here/install-pixelmed.sh"
 
+# CharLS (JPEG-LS): image-codec's JNI bridge is compiled against its headers (libcharls-dev), and the store and the
+# viewer load libcharls2 at run time to decode JPEG-LS (without it JPEG-LS objects are kept but answer 422).
+ensure_packages libcharls2 libcharls-dev
+
 case "${1:-}" in --test | --cluster) ;; *) exit 0 ;; esac
 
 # PostgreSQL server binaries: the index's production database, which the tests start privately (LocalPostgres)

@@ -20,9 +20,13 @@ static void throw_error(JNIEnv *env, const char *what, charls_jpegls_errc error)
     }
 }
 
-/* info receives: width, height, bits per sample, components, interleave mode, NEAR (of component 0) */
+/*
+ * info receives: width, height, bits per sample, components, interleave mode, NEAR (of component 0). A frame whose
+ * decoded size is not expected_size (when > 0) is not decoded: info is filled and null returned, so the caller can say
+ * how it differs from the DICOM header before any memory is spent on it.
+ */
 JNIEXPORT jbyteArray JNICALL Java_org_medjava_codec_dicom_CharLs_decode(JNIEnv *env, jclass cls, jbyteArray source,
-                                                                        jintArray info) {
+                                                                        jintArray info, jlong expected_size) {
     (void) cls;
     jsize length = (*env)->GetArrayLength(env, source);
     jbyte *in = (*env)->GetByteArrayElements(env, source, NULL);
@@ -58,6 +62,12 @@ JNIEXPORT jbyteArray JNICALL Java_org_medjava_codec_dicom_CharLs_decode(JNIEnv *
     }
     if (error != CHARLS_JPEGLS_ERRC_SUCCESS) {
         throw_error(env, "JPEG-LS header unreadable", error);
+        goto done;
+    }
+    if (expected_size > 0 && (jlong) size != expected_size) {
+        jint values[6] = {(jint) frame.width, (jint) frame.height, frame.bits_per_sample, frame.component_count,
+                          (jint) interleave, near_lossless};
+        (*env)->SetIntArrayRegion(env, info, 0, 6, values);
         goto done;
     }
     if (size > 0x7FFFFFF0u) {

@@ -26,10 +26,13 @@ class RenderedImagesTest {
 
     @Test
     void imagesTheStoreCannotDecodeStandForNothingWhileOthersCan() {
-        InstanceSummary jpegLs = instance("1.2.1", 1, "1.2.1.1", 1, true, "1.2.840.10008.1.2.4.80");
+        // MPEG-2 video: no decoder here (JPEG-LS, which once stood here, decodes through CharLS)
+        InstanceSummary mpeg = instance("1.2.1", 1, "1.2.1.1", 1, true, "1.2.840.10008.1.2.4.100");
         InstanceSummary plain = instance("1.2.2", 2, "1.2.2.1", 1, true);
-        assertThat(RenderedImages.representative(List.of(jpegLs, plain))).isEqualTo(plain);
-        assertThat(RenderedImages.representative(List.of(jpegLs))).isEqualTo(jpegLs); // then 422 says why
+        assertThat(RenderedImages.representative(List.of(mpeg, plain))).isEqualTo(plain);
+        assertThat(RenderedImages.representative(List.of(mpeg))).isEqualTo(mpeg); // then 422 says why
+        InstanceSummary jpegLs = instance("1.2.1", 1, "1.2.1.1", 1, true, "1.2.840.10008.1.2.4.80");
+        assertThat(RenderedImages.representative(List.of(jpegLs, plain))).isEqualTo(jpegLs);
     }
 
     @Test

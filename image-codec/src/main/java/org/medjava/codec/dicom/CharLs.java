@@ -42,13 +42,28 @@ public final class CharLs {
      */
     public static Frame decodeFrame(byte[] codestream) throws UnsupportedDicomException,
             org.medjava.codec.ImageDecodeException {
+        return decodeFrame(codestream, 0, 0, 0);
+    }
+
+    /**
+     * As {@link #decodeFrame(byte[])}, refusing before decoding a codestream that is not {@code width} x {@code height}
+     * x {@code components} (what the DICOM header says), so a damaged or hostile header cannot claim memory.
+     */
+    public static Frame decodeFrame(byte[] codestream, int width, int height, int components)
+            throws UnsupportedDicomException, org.medjava.codec.ImageDecodeException {
         check();
         int[] info = new int[6];
         byte[] samples;
         try {
-            samples = decode(codestream, info);
+            // the size the header's dimensions give at either sample width; the exact one is checked below
+            samples = width > 0 ? decodeChecked(codestream, info, width, height, components)
+                    : decode(codestream, info, 0);
         } catch (IllegalArgumentException e) {
             throw new org.medjava.codec.ImageDecodeException(e.getMessage(), e);
+        }
+        if (samples == null) {
+            throw new org.medjava.codec.ImageDecodeException("JPEG-LS frame is " + info[0] + "x" + info[1] + "x"
+                    + info[3] + ", the DICOM header says " + width + "x" + height + "x" + components);
         }
         int bytes = info[2] > 8 ? 2 : 1;
         if (info[3] > 1 && info[4] == 0) {
@@ -70,6 +85,15 @@ public final class CharLs {
         } catch (IllegalArgumentException e) {
             throw new org.medjava.codec.ImageDecodeException(e.getMessage(), e);
         }
+    }
+
+    private static byte[] decodeChecked(byte[] codestream, int[] info, int width, int height, int components) {
+        long pixels = (long) width * height * components;
+        byte[] samples = decode(codestream, info, pixels);
+        if (samples == null && info[0] == width && info[1] == height && info[3] == components && info[2] > 8) {
+            samples = decode(codestream, info, 2 * pixels); // more than 8 bits: 2 bytes a sample
+        }
+        return samples;
     }
 
     private static byte[] interleave(byte[] planes, int pixels, int components, int bytes) {
@@ -112,17 +136,21 @@ public final class CharLs {
             version(); // the bridge loaded; this proves CharLS itself resolved
             return null;
         } catch (UnsatisfiedLinkError e) {
-            String message = String.valueOf(e.getMessage());
-            return message.contains("libcharls")
-                    ? "JPEG-LS needs the CharLS library libcharls.so.2 (Debian package libcharls2), which is not "
-                            + "installed"
-                    : "JPEG-LS needs the CharLS bridge, which could not be loaded: " + message;
+            return whyNotLoaded(e);
         } catch (IOException | SecurityException e) {
             return "JPEG-LS needs the CharLS bridge, which could not be unpacked: " + e.getMessage();
         }
     }
 
-    private static native byte[] decode(byte[] codestream, int[] info);
+    /** What a failed load says to the user: the missing Debian package when it is CharLS itself. */
+    static String whyNotLoaded(UnsatisfiedLinkError e) {
+        String message = String.valueOf(e.getMessage());
+        return message.contains("libcharls")
+                ? "JPEG-LS needs the CharLS library libcharls.so.2 (Debian package libcharls2), which is not installed"
+                : "JPEG-LS needs the CharLS bridge, which could not be loaded: " + message;
+    }
+
+    private static native byte[] decode(byte[] codestream, int[] info, long expectedSize);
 
     private static native byte[] encode(byte[] samples, int width, int height, int bits, int components,
             int interleave, int near);

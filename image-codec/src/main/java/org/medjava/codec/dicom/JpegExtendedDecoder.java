@@ -48,13 +48,22 @@ final class JpegExtendedDecoder {
         int pred;
     }
 
-    private JpegExtendedDecoder(byte[] data) {
+    private final int expectedWidth;
+    private final int expectedHeight;
+
+    private JpegExtendedDecoder(byte[] data, int expectedWidth, int expectedHeight) {
         this.data = data;
+        this.expectedWidth = expectedWidth;
+        this.expectedHeight = expectedHeight;
     }
 
-    static Frame decode(byte[] codestream) throws ImageDecodeException {
+    /**
+     * Decodes a frame that must be {@code width} x {@code height} (what the DICOM header says): another size is
+     * refused at the frame header, before any memory is spent on it.
+     */
+    static Frame decode(byte[] codestream, int width, int height) throws ImageDecodeException {
         try {
-            return new JpegExtendedDecoder(codestream).run();
+            return new JpegExtendedDecoder(codestream, width, height).run();
         } catch (ArrayIndexOutOfBoundsException e) {
             throw new ImageDecodeException("JPEG data is truncated or damaged");
         }
@@ -132,6 +141,10 @@ final class JpegExtendedDecoder {
         if (height == 0 || width == 0 || count < 1 || count > 4) {
             throw new ImageDecodeException("JPEG frame header: " + width + "x" + height + ", " + count
                     + " components");
+        }
+        if (width != expectedWidth || height != expectedHeight) {
+            throw new ImageDecodeException("JPEG frame is " + width + "x" + height + ", the DICOM header says "
+                    + expectedWidth + "x" + expectedHeight);
         }
         components = new Component[count];
         for (int i = 0; i < count; i++) {
@@ -319,6 +332,7 @@ final class JpegExtendedDecoder {
 
     // IJG jidctint.c (islow), for the frame's precision
     private static final int CONST_BITS = 13;
+    private static final int LOOKAHEAD = 9;
     private static final long FIX_0_298631336 = 2446;
     private static final long FIX_0_390180644 = 3196;
     private static final long FIX_0_541196100 = 4433;
@@ -332,12 +346,15 @@ final class JpegExtendedDecoder {
     private static final long FIX_2_562915447 = 20995;
     private static final long FIX_3_072711026 = 25172;
 
+    private final int[] workspace = new int[64];
+    private final long[] row8 = new long[8];
+
     private void idct(int[] coef, int offset, int[] q, int[] out) {
         int pass1 = precision == 8 ? 2 : 1;
         int maxSample = (1 << precision) - 1;
         int center = 1 << (precision - 1);
         int rangeBits = precision + 2; // IJG's RANGE_MASK is 4 * (MAXJSAMPLE + 1) - 1
-        int[] ws = new int[64];
+        int[] ws = workspace;
         for (int col = 0; col < 8; col++) {
             boolean acZero = true;
             for (int row = 1; row < 8; row++) {
@@ -353,12 +370,11 @@ final class JpegExtendedDecoder {
                 }
                 continue;
             }
-            long[] r = oneDimension(
+            long[] r = oneDimension(row8,
                     (long) coef[offset + col] * q[col], (long) coef[offset + 8 + col] * q[8 + col],
                     (long) coef[offset + 16 + col] * q[16 + col], (long) coef[offset + 24 + col] * q[24 + col],
                     (long) coef[offset + 32 + col] * q[32 + col], (long) coef[offset + 40 + col] * q[40 + col],
-                    (long) coef[offset + 48 + col] * q[48 + col], (long) coef[offset + 56 + col] * q[56 + col],
-                    0);
+                    (long) coef[offset + 48 + col] * q[48 + col], (long) coef[offset + 56 + col] * q[56 + col]);
             for (int row = 0; row < 8; row++) {
                 ws[row * 8 + col] = (int) descale(r[row], CONST_BITS - pass1);
             }
@@ -379,8 +395,8 @@ final class JpegExtendedDecoder {
                 }
                 continue;
             }
-            long[] r = oneDimension(ws[b], ws[b + 1], ws[b + 2], ws[b + 3], ws[b + 4], ws[b + 5], ws[b + 6],
-                    ws[b + 7], 0);
+            long[] r = oneDimension(row8, ws[b], ws[b + 1], ws[b + 2], ws[b + 3], ws[b + 4], ws[b + 5], ws[b + 6],
+                    ws[b + 7]);
             for (int i = 0; i < 8; i++) {
                 out[b + i] = limit(descale(r[i], CONST_BITS + pass1 + 3), rangeBits, center, maxSample);
             }
@@ -388,8 +404,8 @@ final class JpegExtendedDecoder {
     }
 
     /** IJG's even/odd butterfly on one row or column; results before descaling, in output order 0..7. */
-    private static long[] oneDimension(long d0, long d1, long d2, long d3, long d4, long d5, long d6, long d7,
-            int unused) {
+    private static long[] oneDimension(long[] out, long d0, long d1, long d2, long d3, long d4, long d5, long d6,
+            long d7) {
         long z2 = d2;
         long z3 = d6;
         long z1 = (z2 + z3) * FIX_0_541196100;
@@ -424,8 +440,15 @@ final class JpegExtendedDecoder {
         tmp1 += z2 + z4;
         tmp2 += z2 + z3;
         tmp3 += z1 + z4;
-        return new long[] {tmp10 + tmp3, tmp11 + tmp2, tmp12 + tmp1, tmp13 + tmp0, tmp13 - tmp0, tmp12 - tmp1,
-            tmp11 - tmp2, tmp10 - tmp3};
+        out[0] = tmp10 + tmp3;
+        out[1] = tmp11 + tmp2;
+        out[2] = tmp12 + tmp1;
+        out[3] = tmp13 + tmp0;
+        out[4] = tmp13 - tmp0;
+        out[5] = tmp12 - tmp1;
+        out[6] = tmp11 - tmp2;
+        out[7] = tmp10 - tmp3;
+        return out;
     }
 
     private static long descale(long x, int n) {
@@ -453,6 +476,7 @@ final class JpegExtendedDecoder {
         private final int[] valPtr = new int[17];
         private final int[] minCode = new int[17];
         private final int[] values;
+        private final int[] lookahead = new int[1 << LOOKAHEAD];
 
         Huffman(int[] counts, int[] values) {
             this.values = values;
@@ -467,15 +491,30 @@ final class JpegExtendedDecoder {
                 code <<= 1;
             }
             maxCode[17] = Integer.MAX_VALUE;
+            // codes of up to LOOKAHEAD bits: (length << 8 | value) for every LOOKAHEAD-bit prefix starting with them
+            for (int len = 1; len <= LOOKAHEAD; len++) {
+                for (int i = 0; maxCode[len] >= 0 && i <= maxCode[len] - minCode[len]; i++) {
+                    int prefix = (minCode[len] + i) << (LOOKAHEAD - len);
+                    for (int fill = 0; fill < 1 << (LOOKAHEAD - len); fill++) {
+                        lookahead[prefix | fill] = len << 8 | values[valPtr[len] + i];
+                    }
+                }
+            }
         }
 
         int decode(BitReader bits) throws ImageDecodeException {
-            int code = bits.bit();
-            for (int len = 1; len <= 16; len++) {
+            int peek = bits.peek16();
+            int fast = lookahead[peek >>> (16 - LOOKAHEAD)];
+            if (fast != 0) {
+                bits.skip(fast >>> 8);
+                return fast & 0xFF;
+            }
+            for (int len = LOOKAHEAD + 1; len <= 16; len++) {
+                int code = peek >>> (16 - len);
                 if (maxCode[len] >= 0 && code <= maxCode[len]) {
+                    bits.skip(len);
                     return values[valPtr[len] + code - minCode[len]];
                 }
-                code = code << 1 | bits.bit();
             }
             throw new ImageDecodeException("JPEG data holds a Huffman code no table defines (damaged data)");
         }
@@ -483,7 +522,7 @@ final class JpegExtendedDecoder {
 
     /** Entropy-coded bits, with 0xFF00 unstuffed; a marker ends the data (zeros are read past it, as IJG does). */
     private final class BitReader {
-        private int buffer;
+        private long buffer; // the next bits, right-aligned: the lowest `count` bits are unread
         private int count;
         private int at = pos;
         private boolean atMarker;
@@ -493,40 +532,56 @@ final class JpegExtendedDecoder {
                 fill();
             }
             count--;
-            return buffer >> count & 1;
+            return (int) (buffer >>> count) & 1;
         }
 
         int bits(int n) {
-            int v = 0;
-            for (int i = 0; i < n; i++) {
-                v = v << 1 | bit();
+            if (count < n) {
+                fill();
             }
-            return v;
+            count -= n;
+            return (int) (buffer >>> count) & ((1 << n) - 1);
         }
 
+        /** The next 16 bits without consuming them. */
+        int peek16() {
+            if (count < 16) {
+                fill();
+            }
+            return (int) (buffer >>> (count - 16)) & 0xFFFF;
+        }
+
+        void skip(int n) {
+            count -= n;
+        }
+
+        /** Tops the buffer up to at least 48 bits. */
         private void fill() {
-            int b = 0;
-            if (!atMarker && at < data.length) {
-                b = data[at] & 0xFF;
-                if (b == 0xFF) {
-                    int next = at + 1 < data.length ? data[at + 1] & 0xFF : 0xD9;
-                    if (next == 0) {
-                        at += 2;
+            while (count <= 48) {
+                int b = 0;
+                if (!atMarker && at < data.length) {
+                    b = data[at] & 0xFF;
+                    if (b == 0xFF) {
+                        int next = at + 1 < data.length ? data[at + 1] & 0xFF : 0xD9;
+                        if (next == 0) {
+                            at += 2;
+                        } else {
+                            atMarker = true;
+                            b = 0;
+                        }
                     } else {
-                        atMarker = true;
-                        b = 0;
+                        at++;
                     }
-                } else {
-                    at++;
                 }
+                buffer = buffer << 8 | b;
+                count += 8;
             }
-            buffer = b;
-            count = 8;
         }
 
-        /** Skips to just after the RSTn marker that should come next. */
+        /** Skips to just after the RSTn marker that should come next (buffered bits are dropped). */
         void restart() throws ImageDecodeException {
             count = 0;
+            buffer = 0;
             while (at + 1 < data.length && !((data[at] & 0xFF) == 0xFF && (data[at + 1] & 0xFF) >= 0xD0
                     && (data[at + 1] & 0xFF) <= 0xD7)) {
                 at++;

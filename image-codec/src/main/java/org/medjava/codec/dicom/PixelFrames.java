@@ -72,6 +72,11 @@ public final class PixelFrames {
         if (pixelData == null) {
             throw new ImageDecodeException("DICOM object has no Pixel Data");
         }
+        int frames = Math.max(1, Attribute.getSingleIntegerValueOrDefault(list, TagFromName.NumberOfFrames, 1));
+        if (frame < 0 || frame >= frames) {
+            throw new ImageDecodeException("frame " + frame + " does not exist: the DICOM image has " + frames
+                    + (frames == 1 ? " frame" : " frames"));
+        }
         return DicomCodec.isNative(ts) ? nativeFrame32(pixelData, ts.equals(DicomCodec.EXPLICIT_BE), frame, layout)
                 : decodeFrame(ts, pixelData, frame, layout);
     }
@@ -165,7 +170,10 @@ public final class PixelFrames {
     }
 
     private static byte[] jpegLs(byte[] data, Layout layout) throws ImageDecodeException {
-        CharLs.Frame f = CharLs.decodeFrame(data);
+        return jpegLs(CharLs.decodeFrame(data, layout.columns(), layout.rows(), layout.samples()), layout);
+    }
+
+    private static byte[] jpegLs(CharLs.Frame f, Layout layout) throws ImageDecodeException {
         if (f.width() != layout.columns() || f.height() != layout.rows() || f.components() != layout.samples()) {
             throw new ImageDecodeException("JPEG-LS frame is " + f.width() + "x" + f.height() + "x" + f.components()
                     + ", the DICOM header says " + layout.columns() + "x" + layout.rows() + "x" + layout.samples());
@@ -187,7 +195,7 @@ public final class PixelFrames {
     }
 
     private static byte[] jpeg12(byte[] data, Layout layout) throws ImageDecodeException {
-        JpegExtendedDecoder.Frame f = JpegExtendedDecoder.decode(data);
+        JpegExtendedDecoder.Frame f = JpegExtendedDecoder.decode(data, layout.columns(), layout.rows());
         if (f.width() != layout.columns() || f.height() != layout.rows() || f.components() != layout.samples()) {
             throw new ImageDecodeException("JPEG frame is " + f.width() + "x" + f.height() + "x" + f.components()
                     + ", the DICOM header says " + layout.columns() + "x" + layout.rows() + "x" + layout.samples());
@@ -236,10 +244,14 @@ public final class PixelFrames {
                 throw new ImageDecodeException("DICOM frame " + f + " is missing from the encapsulated pixel data");
             }
             compressedBytes += data.length;
-            if (ts.equals(JPEG_LS_NEAR_LOSSLESS)) {
-                lossy |= CharLs.decodeFrame(data).near() > 0;
+            byte[] frame;
+            if (ts.equals(JPEG_LS_NEAR_LOSSLESS)) { // lossy only if some frame was coded with NEAR > 0
+                CharLs.Frame decoded = CharLs.decodeFrame(data, layout.columns(), layout.rows(), layout.samples());
+                lossy |= decoded.near() > 0;
+                frame = jpegLs(decoded, layout);
+            } else {
+                frame = decodeFrame(ts, data, layout);
             }
-            byte[] frame = decodeFrame(ts, data, layout);
             all.write(frame, 0, frame.length);
         }
         byte[] bytes = all.toByteArray();

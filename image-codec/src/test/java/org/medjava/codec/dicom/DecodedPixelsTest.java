@@ -98,6 +98,28 @@ class DecodedPixelsTest {
     }
 
     @Test
+    void aCodestreamOfAnotherSizeThanTheHeaderSaysIsRefusedBeforeDecoding() throws IOException {
+        byte[] frame = PixelFrames.nativeFrame(DicomCodecTest.bytes("MR_small_jpeg_ls_lossless.dcm"), 0);
+        byte[] jls = CharLs.encodeFrame(frame, 64, 64, 16, 1, 0);
+        assertThatThrownBy(() -> PixelFrames.decodeFrame(PixelFrames.JPEG_LS_LOSSLESS, jls,
+                new PixelFrames.Layout(4096, 4096, 1, 16, 16, 0))).isInstanceOf(ImageDecodeException.class)
+                .hasMessage("JPEG-LS frame is 64x64x1, the DICOM header says 4096x4096x1");
+        byte[] jpeg = PixelFrames.nativeFrame(DicomCodecTest.bytes("JPEG-lossy.dcm"), 0);
+        assertThat(jpeg).hasSize(256 * 1024 * 2);
+        assertThatThrownBy(() -> PixelFrames.nativeFrame(DicomCodecTest.bytes("JPEG-lossy.dcm"), 1))
+                .isInstanceOf(ImageDecodeException.class).hasMessageContaining("frame 1 does not exist");
+    }
+
+    @Test
+    void aMissingCharLsIsNamedAsTheDebianPackageToInstall() {
+        // what System.load says when the bridge is there but libcharls2 is not
+        assertThat(CharLs.whyNotLoaded(new UnsatisfiedLinkError("/tmp/medjava_charls1.so: libcharls.so.2: cannot "
+                + "open shared object file: No such file or directory"))).isEqualTo("JPEG-LS needs the CharLS "
+                + "library libcharls.so.2 (Debian package libcharls2), which is not installed");
+        assertThat(CharLs.unavailable()).isNull(); // here it is installed (bootstrap/install-deps.sh)
+    }
+
+    @Test
     void damagedCompressedFramesFailWithAClearMessage() {
         PixelFrames.Layout layout = new PixelFrames.Layout(64, 64, 1, 16, 16, 0);
         assertThatThrownBy(() -> PixelFrames.decodeFrame(PixelFrames.JPEG_LS_LOSSLESS, new byte[] {1, 2, 3}, layout))

@@ -122,12 +122,26 @@ class RenderIT {
     }
 
     @Test
-    void storesDicomItCannotDecodeButSaysSoWhenAskedToRenderIt() throws Exception {
+    void keepsJpegLsAsSentAndRendersItAsItsUncompressedOriginal() throws Exception {
         byte[] stored = admin.get("/images/it/render/jpegls.dcm").body();
         assertThat(stored).isEqualTo(Samples.bytes(Samples.dicom("MR_small_jpeg_ls_lossless.dcm")));
         HttpResponse<byte[]> render = admin.get("/images/it/render/jpegls.dcm?render=png");
-        assertThat(render.statusCode()).isEqualTo(422);
-        assertThat(new String(render.body())).contains("JPEG-LS");
+        assertThat(render.statusCode()).as(new String(render.body())).isEqualTo(200);
+        assertThat(ImageCodec.read(render.body()).sameContent(DicomCodec.read(Samples.dicom("MR_small.dcm"))
+                .render())).isTrue();
+    }
+
+    @Test
+    void rendersRtDoseInRleAsTheUncompressedDose() throws Exception {
+        Path codecSamples = Path.of(System.getProperty("medjava.root", "..")).resolve(
+                "image-codec/src/test/resources/dicom");
+        byte[] rle = Files.readAllBytes(codecSamples.resolve("rtdose_rle.dcm"));
+        assertThat(admin.put("/images/it/render/dose-rle.dcm", rle).statusCode()).isIn(201, 204);
+        HttpResponse<byte[]> render = admin.get("/images/it/render/dose-rle.dcm?render=png&frame=7");
+        assertThat(render.statusCode()).as(new String(render.body())).isEqualTo(200);
+        byte[] plain = Samples.bytes(Samples.dicom("rtdose.dcm"));
+        assertThat(ImageCodec.read(render.body()).sameContent(DicomCodec.read(plain, 7, Raster.MAX_PIXELS)
+                .render())).isTrue();
     }
 
     @Test

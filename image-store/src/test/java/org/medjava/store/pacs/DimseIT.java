@@ -360,6 +360,8 @@ class DimseIT {
                 }
                 String reference = switch (i.sample()) {
                     case "MR_small_RLE.dcm" -> "dcmdrle";
+                    case "MR_small_jpeg_ls_lossless.dcm" -> "dcmdjpls";
+                    case "JPEG-lossy.dcm" -> "dcmdjpeg"; // lossy, but image-codec's 12-bit decoder matches IJG's
                     case "MR_small_jp2klossless.dcm" -> "original"; // no JPEG 2000 decoder in Debian's DCMTK
                     default -> null;
                 };

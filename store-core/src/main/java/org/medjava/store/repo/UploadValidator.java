@@ -24,8 +24,8 @@ import org.medjava.store.memory.DecodeCost;
 /**
  * Decides whether an uploaded body may be stored: it must be DICOM, GIF, PNG or JPEG by its content, agree with
  * its declared Content-Type and file-name extension, and decode. DICOM whose pixels this store cannot decode
- * (JPEG-LS, 12-bit JPEG: {@link UnsupportedDicomException}) is accepted when the whole dataset parses, and served
- * as it is; only rendering it fails.
+ * (a transfer syntax without a decoder here, JPEG-LS without libcharls2: {@link UnsupportedDicomException}) is
+ * accepted when the whole dataset parses, and served as it is; only rendering it fails.
  */
 public final class UploadValidator {
 
@@ -112,8 +112,9 @@ public final class UploadValidator {
 
     /**
      * Checks a whole DICOM Part 10 file held in memory as {@link #validate} does: the data set must parse to its end
-     * and its first frame decode. A well-formed object whose pixels this store cannot decode (JPEG-LS, 12-bit JPEG)
-     * passes: it is stored and served as it is, only rendering it fails.
+     * and its first frame decode. A well-formed object whose pixels this store cannot decode (no decoder for its
+     * transfer syntax, or JPEG-LS without libcharls2) passes: it is stored and served as it is, only rendering it
+     * fails.
      *
      * @throws StoreException UNPROCESSABLE with the decoder's reason
      */
