@@ -283,7 +283,7 @@ class DimseIT {
     }
 
     @Test
-    void getByAPeerPreferringJpegLosslessSendsWhatCanBeDecodedHereInIt() throws Exception {
+    void getByAPeerPreferringJpegLosslessSendsEverySyntaxInIt() throws Exception {
         Path into = Files.createDirectories(work.resolve("get-jpeg-lossless"));
 
         // +xs: getscu proposes JPEG Lossless SV1 first, then the uncompressed syntaxes; the store takes SV1

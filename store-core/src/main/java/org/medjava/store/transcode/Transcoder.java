@@ -190,6 +190,10 @@ public final class Transcoder {
         if (!ENCODABLE_PHOTOMETRIC.contains(photometric)) {
             throw new NotTranscodable("pixel data in " + photometric + " are not compressed here");
         }
+        if (TransferSyntaxes.isLossy(to) && photometric.equals("PALETTE COLOR")) {
+            throw new NotTranscodable("palette colour indices are not compressed with loss: a near value is another "
+                    + "colour");
+        }
         NativeFrames image = NativeFrames.of(list);
         if (to.equals(TransferSyntaxes.JPEG_BASELINE) && !(photometric.startsWith("MONOCHROME")
                 || photometric.equals("RGB"))) {

@@ -196,6 +196,9 @@ class TranscoderTest {
                 .isInstanceOf(NotTranscodable.class).hasMessageContaining("8-bit");
         assertThatThrownBy(() -> convert(Samples.dicom("MR_small.dcm"), "1.2.840.10008.1.2.4.100")) // MPEG2
                 .isInstanceOf(NotTranscodable.class).hasMessageContaining("does not encode");
+        assertThatThrownBy(() -> Transcoder.part10(Samples.dicom("examples_palette.dcm"), ELE,
+                TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS, "T", true))
+                .isInstanceOf(NotTranscodable.class).hasMessageContaining("palette");
         assertThatThrownBy(() -> convert(Samples.dicom("rtdose.dcm"), TransferSyntaxes.RLE))
                 .isInstanceOf(NotTranscodable.class).hasMessageContaining("32-bit");
     }
