@@ -31,7 +31,8 @@ import org.medjava.store.transcode.Transcoder;
 
 /**
  * WADO-RS (PS3.18 10.4): studies, series and instances as {@code multipart/related; type="application/dicom"} (as
- * stored, or in an uncompressed transfer syntax on request, decompressed if need be), their metadata as DICOM JSON
+ * stored, or transcoded on request to a transfer syntax the store encodes: uncompressed, deflate, RLE, JPEG
+ * Lossless SV1, JPEG 2000, and the lossy JPEG Baseline and JPEG 2000 only when named), their metadata as DICOM JSON
  * from the index, frames and bulk data (as stored, or decoded on request). What is sent is negotiated from the
  * Accept header ({@link Negotiation}); rendered images and thumbnails are {@link RenderedImages}.
  */
@@ -84,7 +85,8 @@ public final class WadoService {
     /**
      * Instances of a study, series or one instance as {@code multipart/related; type="application/dicom"} (or a
      * single {@code application/dicom} body for one instance): as stored ({@code transfer-syntax=*}, or no
-     * parameter) or converted to an uncompressed syntax named by a UID. 406 when one of them cannot be converted.
+     * parameter) or converted to a syntax named by a UID (see {@link #CONVERTED_TO}). 406 when one of them cannot
+     * be converted.
      */
     public Body retrieve(List<InstanceSummary> instances, AcceptHeader accept) {
         Representation form;
@@ -97,6 +99,10 @@ public final class WadoService {
         }
         if (!form.multipart()) {
             InstanceSummary i = instances.get(0);
+            if (!form.asStored() && !form.transferSyntax().equals(syntax(i))) {
+                byte[] converted = convertedBeforeAnswering(i, form.transferSyntax());
+                return new Body(DICOM + "; transfer-syntax=" + form.transferSyntax(), out -> out.write(converted));
+            }
             return new Body(DICOM + "; transfer-syntax=" + (form.asStored() ? syntax(i) : form.transferSyntax()),
                     out -> writeInstance(i, form, (type, in) -> in.transferTo(out), bytes -> out.write(bytes)));
         }
@@ -142,8 +148,7 @@ public final class WadoService {
                 ? syntax(instances.get(0)) : null;
         List<Representation> forms = new ArrayList<>();
         forms.add(Representation.multipart(DICOM, common, true, null));
-        for (String ts : List.of(TransferSyntaxes.EXPLICIT_LE, TransferSyntaxes.IMPLICIT_LE,
-                TransferSyntaxes.EXPLICIT_BE, TransferSyntaxes.DEFLATED_LE)) {
+        for (String ts : CONVERTED_TO) {
             if (!ts.equals(common)) {
                 forms.add(Representation.multipart(DICOM, ts, false, whyNot(instances, ts)));
             }
@@ -164,12 +169,44 @@ public final class WadoService {
         return null;
     }
 
+    /**
+     * The syntaxes instances are converted to on request: uncompressed, then the compressed ones the store encodes
+     * (lossy ones only when named, since {@code transfer-syntax=*} or none prefers the stored form).
+     */
+    private static final List<String> CONVERTED_TO = convertedTo();
+
+    private static List<String> convertedTo() {
+        List<String> all = new ArrayList<>(List.of(TransferSyntaxes.EXPLICIT_LE, TransferSyntaxes.IMPLICIT_LE,
+                TransferSyntaxes.EXPLICIT_BE, TransferSyntaxes.DEFLATED_LE));
+        all.addAll(TransferSyntaxes.LOSSLESS_ENCODED);
+        all.addAll(TransferSyntaxes.LOSSY_ENCODED);
+        return List.copyOf(all);
+    }
+
+    /** One instance converted before the response begins, so that what cannot be encoded is a 406. */
+    private byte[] convertedBeforeAnswering(InstanceSummary i, String to) {
+        try (LocalCopy file = copy(i)) {
+            return Transcoder.part10(file.path(), syntax(i), to, aeTitle, true);
+        } catch (NotTranscodable e) {
+            LOG.log(Level.INFO, "WADO-RS: instance {0} not converted: {1}", new Object[] {i.sopInstanceUid(),
+                e.getMessage()});
+            throw new StoreException(StoreException.Kind.NOT_ACCEPTABLE, "instance " + i.sopInstanceUid()
+                    + " cannot be sent in " + TransferSyntaxes.name(to) + ": " + e.getMessage()
+                    + "; it can be sent as stored (transfer-syntax=*)");
+        } catch (IOException e) {
+            throw new StoreException(StoreException.Kind.UNAVAILABLE, "cannot read " + i.path() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Converted while the multipart answer is written: a lossy syntax here was named in the request. */
     private byte[] convert(Path file, String from, String to) throws IOException {
         try {
-            return Transcoder.part10(file, from, to, aeTitle);
+            return Transcoder.part10(file, from, to, aeTitle, true);
         } catch (NotTranscodable e) {
-            // checked before the response began, so only a damaged file gets here: the multipart body breaks off
-            LOG.log(Level.WARNING, "WADO-RS: " + e.getMessage(), e);
+            // the syntaxes were checked before the response began; what the encoder refuses breaks the body off
+            LOG.log(Level.INFO, "WADO-RS: {0} not converted, the answer breaks off: {1}", new Object[] {
+                file.getFileName(), e.getMessage()});
             throw new IOException(e.getMessage(), e);
         }
     }

@@ -6,11 +6,13 @@ import com.pixelmed.network.PresentationContextSelectionPolicy;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Set;
+import org.medjava.store.transcode.TransferSyntaxes;
 
 /**
  * Which presentation contexts the store accepts (PS3.8 9.3.3.2 result/reason): Verification; the image storage SOP
  * classes, in the transfer syntaxes the store keeps, choosing the first one the caller proposes (so objects are
- * stored as sent); Study Root and Patient Root C-FIND, C-MOVE and C-GET in an uncompressed syntax. Anything else is
+ * stored as sent) — on a C-GET association the first one the store can convert anything to without loss
+ * (uncompressed, RLE, JPEG Lossless SV1, JPEG 2000 lossless), if the caller proposes one; Study Root and Patient Root C-FIND, C-MOVE and C-GET in an uncompressed syntax. Anything else is
  * refused in negotiation: "abstract syntax not supported" (3) or "transfer syntaxes not supported" (4).
  */
 final class PresentationPolicy implements PresentationContextSelectionPolicy {
@@ -30,6 +32,14 @@ final class PresentationPolicy implements PresentationContextSelectionPolicy {
             "1.2.840.10008.1.2.4.70", "1.2.840.10008.1.2.4.80", "1.2.840.10008.1.2.4.81", "1.2.840.10008.1.2.4.90",
             "1.2.840.10008.1.2.4.91");
     private static final Set<String> UNCOMPRESSED = Set.of(EXPLICIT_LE, IMPLICIT_LE, EXPLICIT_BE);
+    /** What the store can send any object it decodes in, without loss: uncompressed and its lossless encoders. */
+    private static final Set<String> SERVABLE_FROM_ANY = servableFromAny();
+
+    private static Set<String> servableFromAny() {
+        Set<String> s = new java.util.HashSet<>(TransferSyntaxes.NATIVE);
+        s.addAll(TransferSyntaxes.LOSSLESS_ENCODED);
+        return Set.copyOf(s);
+    }
 
     @Override
     public LinkedList applyPresentationContextSelectionPolicy(LinkedList contexts, int associationNumber,
@@ -40,13 +50,23 @@ final class PresentationPolicy implements PresentationContextSelectionPolicy {
     @Override
     @SuppressWarnings("rawtypes")
     public LinkedList applyPresentationContextSelectionPolicy(LinkedList contexts, int associationNumber) {
+        boolean retrieve = false;
         for (Object o : contexts) {
-            select((PresentationContext) o);
+            String as = ((PresentationContext) o).getAbstractSyntaxUID();
+            retrieve |= SOPClass.isStudyRootCompositeInstanceRetrieveWithGet(as)
+                    || SOPClass.isPatientRootCompositeInstanceRetrieveWithGet(as);
+        }
+        for (Object o : contexts) {
+            select((PresentationContext) o, retrieve);
         }
         return contexts;
     }
 
-    private static void select(PresentationContext pc) {
+    /**
+     * @param retrieve whether the association asks for C-GET: its storage contexts then carry what the store sends,
+     *                 so a syntax the store can convert any decodable object to losslessly comes first
+     */
+    private static void select(PresentationContext pc, boolean retrieve) {
         String as = pc.getAbstractSyntaxUID();
         Set<String> acceptable;
         if (SOPClass.isImageStorage(as)) {
@@ -57,7 +77,11 @@ final class PresentationPolicy implements PresentationContextSelectionPolicy {
             pc.setResultReason(ABSTRACT_SYNTAX_NOT_SUPPORTED);
             return;
         }
-        String chosen = firstAcceptable(pc.getTransferSyntaxUIDs(), acceptable);
+        String chosen = retrieve && acceptable == STORABLE ? firstAcceptable(pc.getTransferSyntaxUIDs(),
+                SERVABLE_FROM_ANY) : null;
+        if (chosen == null) {
+            chosen = firstAcceptable(pc.getTransferSyntaxUIDs(), acceptable);
+        }
         pc.newTransferSyntaxUIDs();
         if (chosen == null) {
             pc.setResultReason(TRANSFER_SYNTAXES_NOT_SUPPORTED);

@@ -30,9 +30,9 @@ import org.medjava.store.transcode.Transcoder;
 /**
  * C-STORE SCU for stored files. Each data set is sent byte for byte as stored when the peer accepts its SOP class in
  * the transfer syntax it is stored in (PixelMed's own storage SCU picks contexts by SOP class alone and then tries to
- * convert, which garbles compressed data); otherwise it is converted by the {@link Transcoder} to an uncompressed
- * syntax the peer accepted, decompressed if need be. A file that can go neither way (JPEG-LS to a peer that takes
- * only uncompressed data) fails alone, with the reason. Used for C-MOVE (a new association to the destination), C-GET (the
+ * convert, which garbles compressed data); otherwise it is converted by the {@link Transcoder} to a syntax the
+ * peer accepted that the store writes without loss (uncompressed, RLE, JPEG Lossless SV1, JPEG 2000 lossless). A file
+ * that can go no way (JPEG-LS to a peer that takes only other syntaxes) fails alone, with the reason. Used for C-MOVE (a new association to the destination), C-GET (the
  * requester's association) and the store's "send to a remote PACS".
  */
 public final class StorageSender {
@@ -212,26 +212,41 @@ public final class StorageSender {
 
     /**
      * The file goes as stored when the peer accepted its SOP class in its stored syntax; else converted to the first
-     * uncompressed syntax the peer accepted for the class (decompressed if need be); else it cannot go.
+     * syntax the peer accepted for the class that the store can convert it to without loss (uncompressed first, then
+     * JPEG Lossless SV1, JPEG 2000 lossless, RLE); else it cannot go. Lossy syntaxes serve only what is stored so.
      */
     private static Delivery deliveryFor(Association association, Part10File f) throws NoContext {
         Byte asStored = contextFor(association, f.sopClassUid(), f.transferSyntaxUid());
         if (asStored != null) {
             return new Delivery(asStored, null);
         }
-        for (String ts : TransferSyntaxes.FALLBACK) {
+        String firstWhyNot = null;
+        for (String ts : CONVERSIONS) {
             Byte converted = contextFor(association, f.sopClassUid(), ts);
             if (converted != null) {
                 String why = TransferSyntaxes.whyNot(f.transferSyntaxUid(), ts, null);
-                if (why != null) {
-                    throw refused(f, "the peer does not take SOP class " + f.sopClassUid() + " in "
-                            + TransferSyntaxes.name(f.transferSyntaxUid()) + ", and " + why);
+                if (why == null) {
+                    return new Delivery(converted, ts);
                 }
-                return new Delivery(converted, ts);
+                firstWhyNot = firstWhyNot == null ? why : firstWhyNot;
             }
         }
+        if (firstWhyNot != null) {
+            throw refused(f, "the peer does not take SOP class " + f.sopClassUid() + " in "
+                    + TransferSyntaxes.name(f.transferSyntaxUid()) + ", and " + firstWhyNot);
+        }
         throw refused(f, "the peer accepts SOP class " + f.sopClassUid() + " neither in "
-                + TransferSyntaxes.name(f.transferSyntaxUid()) + " nor uncompressed");
+                + TransferSyntaxes.name(f.transferSyntaxUid()) + " nor in a syntax the store converts to without loss");
+    }
+
+    /** The syntaxes a file is converted to when the peer does not take its own, in order of preference. */
+    private static final List<String> CONVERSIONS = conversions();
+
+    private static List<String> conversions() {
+        List<String> all = new ArrayList<>(TransferSyntaxes.FALLBACK);
+        all.add(TransferSyntaxes.DEFLATED_LE);
+        all.addAll(TransferSyntaxes.LOSSLESS_ENCODED);
+        return List.copyOf(all);
     }
 
     private static Byte contextFor(Association association, String sopClass, String ts) {
@@ -249,7 +264,7 @@ public final class StorageSender {
 
     /**
      * Splits the files so that each association needs at most 128 presentation contexts: one per SOP class and
-     * stored transfer syntax, and one per SOP class for the uncompressed fallback.
+     * stored transfer syntax, and two per SOP class for the uncompressed and compressed conversions.
      */
     private static List<List<Part10File>> batches(List<Part10File> files) {
         List<List<Part10File>> batches = new ArrayList<>();
@@ -258,8 +273,8 @@ public final class StorageSender {
         Set<String> classes = new HashSet<>();
         for (Part10File f : files) {
             String pair = f.sopClassUid() + "|" + f.transferSyntaxUid();
-            int more = (pairs.contains(pair) ? 0 : 1) + (classes.contains(f.sopClassUid()) ? 0 : 1);
-            if (pairs.size() + classes.size() + more > MAX_CONTEXTS) {
+            int more = (pairs.contains(pair) ? 0 : 1) + (classes.contains(f.sopClassUid()) ? 0 : 2);
+            if (pairs.size() + 2 * classes.size() + more > MAX_CONTEXTS) {
                 batches.add(current);
                 current = new ArrayList<>();
                 pairs.clear();
@@ -277,7 +292,8 @@ public final class StorageSender {
 
     /**
      * For each SOP class: a context per stored transfer syntax (so that what the peer takes goes byte for byte as
-     * stored) and one offering Explicit and Implicit VR Little Endian (for what it does not: converted).
+     * stored), one offering Explicit and Implicit VR Little Endian and one offering the lossless compressed syntaxes
+     * the store encodes (for what it does not: converted, for peers that take only compressed data).
      */
     @SuppressWarnings({"rawtypes", "unchecked"})
     private static LinkedList contexts(List<Part10File> files) {
@@ -297,6 +313,9 @@ public final class StorageSender {
         for (String sopClass : classes) {
             LinkedList uncompressed = new LinkedList(List.of(TransferSyntaxes.EXPLICIT_LE, TransferSyntaxes.IMPLICIT_LE));
             contexts.add(new PresentationContext((byte) id, sopClass, uncompressed));
+            id += 2;
+            contexts.add(new PresentationContext((byte) id, sopClass,
+                    new LinkedList(TransferSyntaxes.LOSSLESS_ENCODED)));
             id += 2;
         }
         return contexts;

@@ -32,6 +32,24 @@ class PresentationPolicyTest {
     }
 
     @Test
+    void onACGetAssociationTheFirstSyntaxTheStoreConvertsAnythingToWithoutLossComesFirst() {
+        String get = "1.2.840.10008.5.1.4.1.2.2.3"; // Study Root C-GET
+        String jpegBaseline = "1.2.840.10008.1.2.4.50";
+        String jpegLossless = "1.2.840.10008.1.2.4.70";
+        PresentationContext storage = new PresentationContext((byte) 1, CT,
+                new LinkedList<>(List.of(jpegBaseline, MPEG2, jpegLossless, PresentationPolicy.EXPLICIT_LE)));
+        PresentationContext onlyLossy = new PresentationContext((byte) 3, CT, new LinkedList<>(List.of(jpegBaseline)));
+        PresentationContext retrieve = new PresentationContext((byte) 5, get,
+                new LinkedList<>(List.of(PresentationPolicy.EXPLICIT_LE)));
+        new PresentationPolicy().applyPresentationContextSelectionPolicy(
+                new LinkedList<>(List.of(storage, onlyLossy, retrieve)), 1);
+
+        assertThat(storage.getTransferSyntaxUIDs()).containsExactly(jpegLossless);
+        assertThat(onlyLossy.getTransferSyntaxUIDs()).containsExactly(jpegBaseline); // serves what is stored so
+        assertThat(retrieve.getResultReason()).isZero();
+    }
+
+    @Test
     void unsupportedSyntaxesAndSopClassesAreRefusedWithTheirReasons() {
         assertThat(select(CT, MPEG2).getResultReason()).isEqualTo((byte) 4);
         assertThat(select(RT_PLAN, PresentationPolicy.EXPLICIT_LE).getResultReason()).isEqualTo((byte) 3);

@@ -209,9 +209,70 @@ class DicomWebIT {
         Path decoded = retrieved(compressedPath(compressed, j2k), explicitLe, "j2k-as-ele.dcm");
         assertThat(PixelData.of(decoded)).isEqualTo(PixelData.of(Samples.dicom("MR_small.dcm"))); // the original
 
-        TestStudy.Instance jls = compressed.instance("MR_small_jpeg_ls_lossless.dcm"); // CharLS
-        Path jlsDecoded = retrieved(compressedPath(compressed, jls), explicitLe, "jls-as-ele.dcm");
-        assertThat(PixelData.of(jlsDecoded)).isEqualTo(PixelData.of(Samples.dicom("MR_small.dcm")));
+        TestStudy.Instance jls = compressed.instance("MR_small_jpeg_ls_lossless.dcm");
+        Path fromJls = retrieved(compressedPath(compressed, jls), explicitLe, "jls-as-ele.dcm");
+        assertThat(PixelData.of(fromJls)).isEqualTo(PixelData.of(Samples.dicom("MR_small.dcm")));
+
+        HttpResponse<String> refused = reader.sendText(reader.request("/dicomweb/studies/" + compressed.studyUid())
+                .header("Accept", "multipart/related; type=\"application/dicom\"; "
+                        + "transfer-syntax=1.2.840.10008.1.2.4.100"));
+        assertThat(refused.statusCode()).isEqualTo(406); // MPEG2: not written here
+        assertThat(refused.body()).contains("transfer-syntax=*");
+    }
+
+    @Test
+    void wadoTranscodesOnRequestToTheCompressedSyntaxesAndCompressesWithLossOnlyWhenNamed() throws Exception {
+        String sv1 = "1.2.840.10008.1.2.4.70";
+        HttpResponse<byte[]> r = reader.send(reader.request("/dicomweb/studies/" + study.studyUid()).header("Accept",
+                "multipart/related; type=\"application/dicom\"; transfer-syntax=" + sv1));
+        assertThat(r.statusCode()).isEqualTo(200);
+        List<Multipart.Part> parts = Multipart.parse(r.body(), r.headers().firstValue("Content-Type").orElseThrow());
+        assertThat(parts).hasSize(3);
+        for (Multipart.Part part : parts) {
+            assertThat(part.contentType()).contains("transfer-syntax=" + sv1);
+            Path file = Files.write(work.resolve("sv1-" + parts.indexOf(part) + ".dcm"), part.body());
+            String sop = Part10File.read(file).sopInstanceUid();
+            TestStudy.Instance i = study.instances().stream().filter(x -> x.sopInstanceUid().equals(sop))
+                    .findFirst().orElseThrow();
+            assertThat(Part10File.read(file).transferSyntaxUid()).isEqualTo(sv1);
+            Path plain = work.resolve("sv1-" + parts.indexOf(part) + "-dcmdjpeg.dcm");
+            Command.run(Command.of("dcmdjpeg", file, plain)).assertOk();
+            assertThat(DecodedPixels.of(plain)).as(i.sample()).isEqualTo(DecodedPixels.of(stored(i)));
+            if (!i.sample().equals("SC_rgb_jpeg_dcmtk.dcm")) {
+                assertThat(PixelData.of(plain)).as(i.sample()).isEqualTo(PixelData.of(stored(i)));
+            }
+        }
+
+        TestStudy.Instance ct = study.instance("CT_small.dcm");
+        HttpResponse<byte[]> rle = reader.send(reader.request(instancePath(ct)).header("Accept",
+                "application/dicom; transfer-syntax=1.2.840.10008.1.2.5"));
+        assertThat(rle.statusCode()).isEqualTo(200);
+        assertThat(rle.headers().firstValue("Content-Type").orElseThrow()).contains("1.2.840.10008.1.2.5");
+        Path rleFile = Files.write(work.resolve("ct-rle.dcm"), rle.body());
+        Path rleDecoded = work.resolve("ct-rle-dcmdrle.dcm");
+        Command.run(Command.of("dcmdrle", rleFile, rleDecoded)).assertOk();
+        assertThat(PixelData.of(rleDecoded)).isEqualTo(PixelData.of(stored(ct)));
+
+        HttpResponse<byte[]> lossy = reader.send(reader.request(instancePath(ct)).header("Accept",
+                "application/dicom; transfer-syntax=1.2.840.10008.1.2.4.81"));
+        assertThat(lossy.statusCode()).isEqualTo(200);
+        Path nearLossless = Files.write(work.resolve("ct-jpeg-ls-near.dcm"), lossy.body());
+        assertThat(Part10File.read(nearLossless).transferSyntaxUid()).isEqualTo("1.2.840.10008.1.2.4.81");
+        assertThat(dump(nearLossless)).contains("(0028,2110) CS [01]", "(0028,2114) CS [ISO_14495_1]");
+        Command.run(Command.of("dcmdjpls", nearLossless, work.resolve("ct-jpeg-ls-near-dcmdjpls.dcm"))).assertOk();
+
+        for (String eightBitOnly : new String[] {"1.2.840.10008.1.2.4.50", "1.2.840.10008.1.2.4.91"}) {
+            HttpResponse<String> refused = reader.sendText(reader.request(instancePath(ct)).header("Accept",
+                    "application/dicom; transfer-syntax=" + eightBitOnly));
+            assertThat(refused.statusCode()).as(eightBitOnly).isEqualTo(406);
+            assertThat(refused.body()).as(eightBitOnly).contains("8-bit", "transfer-syntax=*");
+        }
+
+        HttpResponse<byte[]> any = reader.send(reader.request(instancePath(ct)).header("Accept",
+                "application/dicom; transfer-syntax=*, "
+                        + "application/dicom; transfer-syntax=1.2.840.10008.1.2.4.50;q=0.5"));
+        assertThat(any.statusCode()).isEqualTo(200);
+        assertThat(any.body()).isEqualTo(Samples.bytes(stored(ct))); // as stored, never lossy unless named
     }
 
     private Path retrieved(String path, String accept, String name) throws Exception {

@@ -259,13 +259,12 @@ class DimseIT {
     }
 
     @Test
-    void getToAPeerTakingOnlyUncompressedDataDecompressesWhatCanBeDecodedHere() throws Exception {
+    void getToAPeerTakingOnlyUncompressedDataDecompressesEverySyntax() throws Exception {
         Path into = Files.createDirectories(work.resolve("get-uncompressed"));
 
         // getscu proposes the storage SOP classes in uncompressed syntaxes only, explicit VR little endian first
         Command.Result r = Dcmtk.get(into, "QueryRetrieveLevel=STUDY", "StudyInstanceUID=" + everySyntax.studyUid());
 
-        // JPEG-LS (CharLS) and 12-bit JPEG decode here too: all ten are served
         assertThat(r.output()).contains("Number of Completed Suboperations : 10",
                 "Number of Failed Suboperations    : 0");
         assertDecompressed(everySyntax, into, TransferSyntaxes.EXPLICIT_LE);
@@ -278,14 +277,71 @@ class DimseIT {
             Command.Result r = Dcmtk.move(PacsStore.DESTINATION_AE, "QueryRetrieveLevel=STUDY",
                     "StudyInstanceUID=" + everySyntax.studyUid());
 
-            assertThat(r.output()).as(destination.log())
-                    .contains("Received Final Move Response (Success)");
-            assertDecompressed(everySyntax, destination.dir(), TransferSyntaxes.IMPLICIT_LE); // all 10
+            assertThat(r.output()).as(destination.log()).contains("Received Final Move Response (Success)");
+            assertDecompressed(everySyntax, destination.dir(), TransferSyntaxes.IMPLICIT_LE);
+        }
+    }
+
+    @Test
+    void getByAPeerPreferringJpegLosslessSendsEverySyntaxInIt() throws Exception {
+        Path into = Files.createDirectories(work.resolve("get-jpeg-lossless"));
+
+        // +xs: getscu proposes JPEG Lossless SV1 first, then the uncompressed syntaxes; the store takes SV1
+        Command.Result r = Dcmtk.get(List.of("+xs"), into, "QueryRetrieveLevel=STUDY",
+                "StudyInstanceUID=" + everySyntax.studyUid());
+
+        assertThat(r.output()).contains("Number of Completed Suboperations : 10",
+                "Number of Failed Suboperations    : 0");
+        assertTranscoded(everySyntax, into, TransferSyntaxes.JPEG_LOSSLESS_SV1, "dcmdjpeg");
+    }
+
+    @Test
+    void moveToADestinationTakingOnlyRleEncodesItHere() throws Exception {
+        java.util.Set<String> classes = new java.util.HashSet<>();
+        everySyntax.instances().forEach(i -> classes.add(i.sopClassUid()));
+        try (Storescp destination = Storescp.acceptingOnly(PacsStore.DESTINATION_AE, PacsStore.moveDestinationPort(),
+                work.resolve("move-rle"), TransferSyntaxes.RLE, classes)) {
+            Command.Result r = Dcmtk.move(PacsStore.DESTINATION_AE, "QueryRetrieveLevel=STUDY",
+                    "StudyInstanceUID=" + everySyntax.studyUid());
+
+            assertThat(r.output()).as(destination.log()).contains("Received Final Move Response (Success)");
+            assertTranscoded(everySyntax, destination.dir(), TransferSyntaxes.RLE, "dcmdrle");
         }
     }
 
     /**
-     * Every instance that can be decoded here arrived in {@code syntax}, uncompressed, decoding to the same pixels
+     * Every instance arrived encoded in {@code syntax}; DCMTK's {@code decoder}
+     * decodes each to the stored object's pixels: exactly its native samples when it was stored uncompressed or
+     * lossless, the same decoded image otherwise (lossy sources stay marked lossy).
+     */
+    private static void assertTranscoded(TestStudy study, Path dir, String syntax, String decoder) throws Exception {
+        List<Path> received;
+        try (var files = Files.list(dir)) {
+            received = files.toList();
+        }
+        assertThat(received).hasSize(study.instances().size());
+        Path decoded = Files.createDirectories(work.resolve("decoded-" + syntax));
+        for (TestStudy.Instance i : study.instances()) {
+            Path got = received.stream().filter(p -> p.getFileName().toString().endsWith(i.sopInstanceUid()))
+                    .findFirst().orElse(null);
+            assertThat(got).as(i.sample() + " in " + received).isNotNull();
+            Path stored = stored(study, i);
+            assertThat(Part10File.read(got).transferSyntaxUid()).as(i.sample()).isEqualTo(syntax);
+            Path plain = decoded.resolve(i.sopInstanceUid() + ".dcm");
+            Command.run(Command.of(decoder, got, plain)).assertOk();
+            assertThat(DecodedPixels.of(plain)).as(i.sample()).isEqualTo(DecodedPixels.of(stored));
+            if (TransferSyntaxes.isNative(i.transferSyntaxUid())) {
+                assertThat(PixelData.of(plain)).as(i.sample()).isEqualTo(PixelData.of(stored));
+            }
+            if (TransferSyntaxes.isLossy(i.transferSyntaxUid())) {
+                assertThat(Command.run(Command.of("dcmdump", "-q", "+P", "0028,2110", got)).output())
+                        .as(i.sample()).contains("[01]");
+            }
+        }
+    }
+
+    /**
+     * Every instance arrived in {@code syntax}, uncompressed, decoding to the same pixels
      * as the stored object; the lossless ones hold exactly what DCMTK's decompression of the stored object holds.
      */
     private static void assertDecompressed(TestStudy study, Path dir, String syntax) throws Exception {

@@ -45,8 +45,14 @@ public final class Dcmtk {
     }
 
     public static Command.Result get(Path into, String... keys) throws IOException, InterruptedException {
-        return Command.run(Command.of("getscu", "-v", "-S", "+B", "-aet", "GETSCU", "-aec", PacsStore.AE, "127.0.0.1",
-                PacsStore.dicomPort(), "-od", into, keyArgs(keys)));
+        return get(List.of(), into, keys);
+    }
+
+    /** getscu with options, such as the storage syntax it prefers ({@code +xs}: JPEG Lossless SV1). */
+    public static Command.Result get(List<String> options, Path into, String... keys) throws IOException,
+            InterruptedException {
+        return Command.run(Command.of("getscu", "-v", "-S", "+B", "-aet", "GETSCU", "-aec", PacsStore.AE, options,
+                "127.0.0.1", PacsStore.dicomPort(), "-od", into, keyArgs(keys)));
     }
 
     public static Command.Result move(String destination, String... keys) throws IOException, InterruptedException {

@@ -37,10 +37,37 @@ public final class Storescp implements AutoCloseable {
      */
     public static Storescp start(String aeTitle, int port, Path dir, String syntaxes) throws IOException,
             InterruptedException {
+        return start(aeTitle, port, dir, List.of(syntaxes));
+    }
+
+    /**
+     * A destination that accepts only {@code transferSyntax} for the given SOP classes (and Verification
+     * uncompressed), through a storescp association configuration file written beside {@code dir}.
+     */
+    public static Storescp acceptingOnly(String aeTitle, int port, Path dir, String transferSyntax,
+            java.util.Collection<String> sopClasses) throws IOException, InterruptedException {
+        StringBuilder cfg = new StringBuilder("[[TransferSyntaxes]]\n[Uncompressed]\nTransferSyntax1 = ")
+                .append("1.2.840.10008.1.2.1\n[Only]\nTransferSyntax1 = ").append(transferSyntax)
+                .append("\n[[PresentationContexts]]\n[Contexts]\n")
+                .append("PresentationContext1 = 1.2.840.10008.1.1\\Uncompressed\n");
+        int n = 2;
+        for (String sopClass : new java.util.TreeSet<>(sopClasses)) {
+            cfg.append("PresentationContext").append(n++).append(" = ").append(sopClass).append("\\Only\n");
+        }
+        cfg.append("[[Profiles]]\n[Only]\nPresentationContexts = Contexts\n");
+        Files.createDirectories(dir);
+        Path file = Files.writeString(dir.resolveSibling(dir.getFileName() + ".storescp.cfg"), cfg);
+        return start(aeTitle, port, dir, List.of("-xf", file.toString(), "Only"));
+    }
+
+    private static Storescp start(String aeTitle, int port, Path dir, List<String> options) throws IOException,
+            InterruptedException {
         Files.createDirectories(dir);
         Path log = dir.resolveSibling(dir.getFileName() + ".storescp.log");
-        Process p = new ProcessBuilder(List.of("storescp", "-aet", aeTitle, syntaxes, "+B", "-od", dir.toString(),
-                Integer.toString(port))).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        List<String> command = new java.util.ArrayList<>(List.of("storescp", "-aet", aeTitle));
+        command.addAll(options);
+        command.addAll(List.of("+B", "-od", dir.toString(), Integer.toString(port)));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         Storescp scp = new Storescp(p, dir, log, port, aeTitle);
         try {
             Ports.awaitListening(port, Duration.ofSeconds(20), p, "storescp");

@@ -188,8 +188,100 @@ class TranscoderTest {
 
     @Test
     void whatCannotBeDecodedHereIsRefusedWithTheReason() {
-        assertThatThrownBy(() -> convert(Samples.dicom("MR_small.dcm"), "1.2.840.10008.1.2.4.50"))
-                .isInstanceOf(NotTranscodable.class).hasMessageContaining("only to uncompressed");
+        assertThatThrownBy(() -> convert(Samples.dicom("image_dfl.dcm"), TransferSyntaxes.J2K))
+                .isInstanceOf(NotTranscodable.class).hasMessageContaining("only when asked");
+        assertThatThrownBy(() -> Transcoder.part10(Samples.dicom("MR_small.dcm"), ELE, TransferSyntaxes.J2K, "T", true))
+                .isInstanceOf(NotTranscodable.class).hasMessageContaining("8-bit");
+        assertThatThrownBy(() -> convert(Samples.dicom("MR_small.dcm"), TransferSyntaxes.JPEG_BASELINE))
+                .isInstanceOf(NotTranscodable.class).hasMessageContaining("8-bit");
+        assertThatThrownBy(() -> convert(Samples.dicom("MR_small.dcm"), "1.2.840.10008.1.2.4.100")) // MPEG2
+                .isInstanceOf(NotTranscodable.class).hasMessageContaining("does not encode");
+        assertThatThrownBy(() -> Transcoder.part10(Samples.dicom("examples_palette.dcm"), ELE,
+                TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS, "T", true))
+                .isInstanceOf(NotTranscodable.class).hasMessageContaining("palette");
+        assertThatThrownBy(() -> convert(Samples.dicom("rtdose.dcm"), TransferSyntaxes.RLE))
+                .isInstanceOf(NotTranscodable.class).hasMessageContaining("32-bit");
+    }
+
+    /**
+     * Every lossless encoder, from uncompressed and compressed sources, grey 16-bit (signed and not), 8-bit grey,
+     * RGB and palette colour, single and multi-frame: the encoded object decodes (with PixelMed and, where Debian's
+     * DCMTK has the decoder, with dcmdrle and dcmdjpeg) to exactly the source's decoded pixels, and converts back.
+     */
+    @Test
+    void losslessEncodingsDecodeToTheSourcePixelsHereAndInDcmtk() throws Exception {
+        String[] samples = {"MR_small.dcm", "CT_small.dcm", "image_dfl.dcm", "examples_rgb_color.dcm",
+            "examples_palette.dcm", "MR_small_jp2klossless.dcm", "MR_small_jpeg_ls_lossless.dcm", "SC_rgb_rle.dcm"};
+        for (String sample : samples) {
+            Path source = Samples.dicom(sample);
+            byte[] expected = PixelData.of(convert(source, ELE));
+            for (String to : TransferSyntaxes.LOSSLESS_ENCODED) {
+                if (to.equals(syntaxOf(source))) {
+                    continue;
+                }
+                Path encoded = convert(source, to);
+                String what = sample + " in " + TransferSyntaxes.name(to);
+                assertThat(syntaxOf(encoded)).as(what).isEqualTo(to);
+                Command.run(Command.of("dcmdump", "-q", "-E", encoded)).assertOk();
+                assertThat(PixelData.of(convert(encoded, ELE))).as(what).isEqualTo(expected);
+                String dcmtk = switch (to) {
+                    case TransferSyntaxes.RLE -> "dcmdrle";
+                    case TransferSyntaxes.JPEG_LOSSLESS_SV1 -> "dcmdjpeg";
+                    case TransferSyntaxes.JPEG_LS_LOSSLESS -> "dcmdjpls";
+                    default -> null; // no JPEG 2000 decoder in Debian's DCMTK
+                };
+                if (dcmtk != null) {
+                    assertThat(PixelData.of(dcmtkDecompressed(dcmtk, encoded))).as(what + ", " + dcmtk)
+                            .isEqualTo(expected);
+                }
+                assertThat(value(encoded, TagFromName.LossyImageCompression)).as(what)
+                        .isEqualTo(value(convert(source, ELE), TagFromName.LossyImageCompression));
+            }
+            Path deflated = convert(source, TransferSyntaxes.DEFLATED_LE);
+            assertThat(PixelData.of(convert(deflated, ELE))).as(sample + " deflated").isEqualTo(expected);
+        }
+        Path multiFrame = Samples.dicom("examples_ybr_color.dcm"); // 30 frames of JPEG Baseline, one fragment each
+        Path rle = convert(multiFrame, TransferSyntaxes.RLE);
+        assertThat(PixelData.of(dcmtkDecompressed("dcmdrle", rle))).isEqualTo(PixelData.of(convert(multiFrame, ELE)));
+    }
+
+    /**
+     * Lossy encodings happen only when asked for, are marked (PS3.3 C.7.6.1.1.5: "01", ratio, method), stay close
+     * to the source (PSNR over 30 dB at the settings used) and decode in DCMTK where it has the decoder.
+     */
+    @Test
+    void lossyEncodingsAreMarkedAndCloseToTheSource() throws Exception {
+        record Case(String sample, String to, String method) {
+        }
+        for (Case c : new Case[] {new Case("examples_rgb_color.dcm", TransferSyntaxes.JPEG_BASELINE, "ISO_10918_1"),
+            new Case("image_dfl.dcm", TransferSyntaxes.JPEG_BASELINE, "ISO_10918_1"),
+            new Case("image_dfl.dcm", TransferSyntaxes.J2K, "ISO_15444_1"),
+            new Case("JPEG-lossy.dcm", TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS, "ISO_10918_1\\ISO_14495_1"), // 12 bits
+            new Case("examples_rgb_color.dcm", TransferSyntaxes.J2K, "ISO_15444_1"),
+            new Case("CT_small.dcm", TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS, "ISO_14495_1"),
+            new Case("examples_rgb_color.dcm", TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS, "ISO_14495_1")}) {
+            Path source = Samples.dicom(c.sample());
+            Path encoded = dir.resolve(c.sample() + "-lossy-" + c.to() + ".dcm");
+            Files.write(encoded, Transcoder.part10(source, syntaxOf(source), c.to(), "TEST", true));
+            AttributeList h = header(encoded);
+            String what = c.sample() + " in " + TransferSyntaxes.name(c.to());
+            assertThat(value(encoded, TagFromName.LossyImageCompression)).as(what).isEqualTo("01");
+            assertThat(Attribute.getDelimitedStringValuesOrEmptyString(h, TagFromName.LossyImageCompressionMethod))
+                    .as(what).isEqualTo(c.method());
+            double ratio = Attribute.getSingleDoubleValueOrDefault(h, TagFromName.LossyImageCompressionRatio, 0);
+            assertThat(ratio).as(what).isGreaterThan(1.5);
+            double psnr = Psnr.of(source, encoded);
+            assertThat(psnr).as(what + ", ratio " + ratio).isGreaterThan(30);
+            if (c.to().equals(TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS)) {
+                assertThat(Psnr.maxError(source, encoded)).as(what).isLessThanOrEqualTo(Transcoder.JPEG_LS_NEAR);
+            }
+            String decoder = c.to().equals(TransferSyntaxes.JPEG_BASELINE) ? "dcmdjpeg"
+                    : c.to().equals(TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS) ? "dcmdjpls" : null;
+            if (decoder != null) {
+                assertThat(Psnr.of(source, dcmtkDecompressed(decoder, encoded))).as(what + ", " + decoder)
+                        .isGreaterThan(30);
+            }
+        }
     }
 
     @Test
