@@ -267,15 +267,13 @@ final class FilterParamsDialog extends JDialog {
                 previewPanel.showBefore(p.before());
             }
             previewPanel.showAfter(after);
-            previewPanel.status(String.format(Locale.ROOT, "<html><body style='width: %dpx'>%s (%d ms)%s</body>"
-                    + "</html>", 2 * PreviewPanel.BOX, html(p == null ? "Preview" : p.describe()), millis,
-                    p != null && p.storedValues() ? "; on the stored values" : ""));
+            previewPanel.status(String.format(Locale.ROOT, "%s (%d ms)%s", p == null ? "Preview" : p.describe(),
+                    millis, p != null && p.storedValues() ? "; on the stored values" : ""));
         }
 
         @Override
         public void failed(String reason) {
-            previewPanel.status("<html><body style='width: " + 2 * PreviewPanel.BOX + "px'>No preview: "
-                    + html(reason == null ? "it failed" : reason) + "</body></html>");
+            previewPanel.status("No preview: " + (reason == null ? "it failed" : reason));
         }
     }
 

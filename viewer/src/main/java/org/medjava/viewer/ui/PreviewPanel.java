@@ -26,7 +26,7 @@ final class PreviewPanel extends JPanel {
 
     private final Picture before = new Picture("previewBefore");
     private final Picture after = new Picture("previewAfter");
-    private final JLabel state = new JLabel("Preparing the preview…");
+    private final JLabel state = new JLabel();
     private final JCheckBox live = new JCheckBox("Live preview", true);
 
     PreviewPanel() {
@@ -37,11 +37,15 @@ final class PreviewPanel extends JPanel {
         pictures.add(captioned("Before", before));
         pictures.add(captioned("After", after));
         state.setName("previewStatus");
+        // a fixed size, so a longer message does not squeeze the form beside it
+        state.setPreferredSize(new Dimension(2 * BOX + 6, 3 * state.getFontMetrics(state.getFont()).getHeight()));
+        state.setVerticalAlignment(SwingConstants.TOP);
         live.setName("livePreview");
         live.setToolTipText("Filter a part of the image as the values change (off: only Apply filters)");
         add(live, BorderLayout.NORTH);
         add(pictures, BorderLayout.CENTER);
         add(state, BorderLayout.SOUTH);
+        status("Preparing the preview…");
     }
 
     private static JPanel captioned(String caption, Picture picture) {
@@ -71,8 +75,10 @@ final class PreviewPanel extends JPanel {
         return before.image;
     }
 
+    /** Plain text; wrapped to the panel's width. */
     void status(String text) {
-        state.setText(text);
+        state.setText("<html><body style='width: " + (2 * BOX - 10) + "px'>" + text.replace("&", "&amp;")
+                .replace("<", "&lt;").replace(">", "&gt;") + "</body></html>");
     }
 
     String status() {
