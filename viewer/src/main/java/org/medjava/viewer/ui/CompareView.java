@@ -240,6 +240,7 @@ final class CompareView extends JPanel {
 
         SourceView() {
             setName("sourceView");
+            setFocusable(true);
             setOpaque(true);
             setBackground(Color.BLACK);
             MouseAdapter forward = new MouseAdapter() {
@@ -275,6 +276,9 @@ final class CompareView extends JPanel {
 
         /** The same gesture at the same view point of the result view (both have the same geometry). */
         private void pass(MouseEvent e) {
+            if (e.getID() == MouseEvent.MOUSE_PRESSED) {
+                requestFocusInWindow(); // keys (B) follow the side clicked, as with the view itself
+            }
             MouseEvent moved = e instanceof MouseWheelEvent w
                     ? new MouseWheelEvent(result, w.getID(), w.getWhen(), w.getModifiersEx(), w.getX(), w.getY(),
                     w.getXOnScreen(), w.getYOnScreen(), w.getClickCount(), w.isPopupTrigger(), w.getScrollType(),
