@@ -77,7 +77,7 @@ final class PreviewPanel extends JPanel {
 
     /** Plain text; wrapped to the panel's width. */
     void status(String text) {
-        state.setText("<html><body style='width: " + (2 * BOX - 10) + "px'>" + text.replace("&", "&amp;")
+        state.setText("<html><body style='width: " + (2 * BOX * 3 / 4) + "px'>" + text.replace("&", "&amp;")
                 .replace("<", "&lt;").replace(">", "&gt;") + "</body></html>");
     }
 
