@@ -104,8 +104,12 @@ final class CompareView extends JPanel {
             return;
         }
         mode = next;
+        boolean focused = result.isFocusOwner() || source.isFocusOwner();
         source.setVisible(mode != Mode.RESULT);
         result.setVisible(mode != Mode.BEFORE);
+        if (focused) { // the keys (B again) stay with the image when the focused side is hidden
+            (mode == Mode.BEFORE ? source : result).requestFocusInWindow();
+        }
         revalidate();
         repaint();
         refresh();
