@@ -6,9 +6,12 @@ public final class FilterApi {
      * {@code major.minor}. A host accepts a plugin built for the same major version and a minor version no newer
      * than its own. 1.1 added grey data ({@link GrayRaster16}, {@link Filter#applyGray16}); plugins built for 1.0
      * keep loading and refuse grey data. 1.2 added cooperative cancellation ({@link Cancellation#check()}); plugins
-     * built for 1.0/1.1 keep loading and simply never check (a host stops them by quarantine, not cooperation).
+     * built for 1.0/1.1 keep loading and simply never check (a host stops them by quarantine, not cooperation). 1.3 added
+     * plain-language help ({@link ParamSpec#withHelp}, {@link ParamSpec#label()}, {@link ParamSpec#help()},
+     * {@link FilterDescriptor#help()}); plugins built for 1.0 to 1.2 keep loading, their parameters labelled by name
+     * with empty help, and hosts show the spec description instead.
      */
-    public static final String VERSION = "1.2";
+    public static final String VERSION = "1.3";
 
     private FilterApi() {
     }

@@ -21,6 +21,7 @@ public final class FilterDescriptor {
     private final String version;
     private final String specSection;
     private final String description;
+    private final String help;
     private final boolean parallelizable;
     private final List<ParamSpec> params;
 
@@ -39,6 +40,7 @@ public final class FilterDescriptor {
         this.version = b.version == null ? "0" : b.version;
         this.specSection = b.specSection == null ? "" : b.specSection;
         this.description = b.description == null ? "" : b.description;
+        this.help = b.help == null ? "" : b.help.strip();
         this.parallelizable = b.parallelizable;
         this.params = List.copyOf(b.params);
     }
@@ -64,8 +66,17 @@ public final class FilterDescriptor {
         return specSection;
     }
 
+    /** What the filter computes, in the spec's terms. */
     public String description() {
         return description;
+    }
+
+    /**
+     * What the filter does to an image in a reader's words (API 1.3), or "" when the plugin gave none (plugins built
+     * for API 1.0 to 1.2); hosts then show {@link #description()}.
+     */
+    public String help() {
+        return help;
     }
 
     /** Whether {@link Implementation#PARALLEL} really splits the work (false for Spread, which is sequential). */
@@ -121,6 +132,7 @@ public final class FilterDescriptor {
         private String version;
         private String specSection;
         private String description;
+        private String help;
         private boolean parallelizable = true;
         private final List<ParamSpec> params = new ArrayList<>();
 
@@ -145,6 +157,12 @@ public final class FilterDescriptor {
 
         public Builder description(String description) {
             this.description = description;
+            return this;
+        }
+
+        /** Plain-language summary for dialogs and menus (API 1.3); see {@link FilterDescriptor#help()}. */
+        public Builder help(String help) {
+            this.help = help;
             return this;
         }
 

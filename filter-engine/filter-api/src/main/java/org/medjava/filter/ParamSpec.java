@@ -8,6 +8,12 @@ import java.util.regex.Pattern;
 /**
  * One typed filter parameter: name, type, default and the rule its values must follow. Built only from
  * filter-api types, so a host may keep descriptors without pinning a plugin's class loader.
+ *
+ * <p>{@link #description()} states the rule in the spec's terms (for error messages and details). Since API 1.3 a
+ * plugin may add plain-language help for people who are not reading the spec ({@link #withHelp}): a short
+ * {@link #label()} ("Neighbourhood size") and a sentence or two of {@link #help()} saying what the value does, in
+ * which units, and which way is stronger. A parameter without it (every plugin built for 1.0 to 1.2) answers its
+ * name as the label and an empty help, so hosts fall back to the description.
  */
 public final class ParamSpec {
 
@@ -23,9 +29,16 @@ public final class ParamSpec {
     private final int max;
     private final boolean oddOnly;
     private final List<String> choices;
+    private final String label;
+    private final String help;
 
     private ParamSpec(String name, Type type, String defaultValue, String description, int min, int max,
                       boolean oddOnly, List<String> choices) {
+        this(name, type, defaultValue, description, min, max, oddOnly, choices, null, null);
+    }
+
+    private ParamSpec(String name, Type type, String defaultValue, String description, int min, int max,
+                      boolean oddOnly, List<String> choices, String label, String help) {
         if (name == null || !name.matches("[a-z][a-z0-9-]*")) {
             throw new IllegalArgumentException("parameter name must match [a-z][a-z0-9-]*, got " + name);
         }
@@ -40,6 +53,8 @@ public final class ParamSpec {
         this.oddOnly = oddOnly;
         this.choices = List.copyOf(choices);
         this.defaultValue = defaultValue;
+        this.label = label == null || label.isBlank() ? name : label.strip();
+        this.help = help == null ? "" : help.strip();
         parse("(default)", defaultValue); // a spec whose own default breaks its rule is a programming error
     }
 
@@ -69,6 +84,33 @@ public final class ParamSpec {
 
     public String name() {
         return name;
+    }
+
+    /**
+     * This parameter with plain-language help (API 1.3): {@code label} is a short name for a form ("Strength"),
+     * {@code help} says in a reader's words what the value changes, its units and range, and which way is stronger.
+     * The rule, default and spec description are unchanged.
+     *
+     * @param label null or blank keeps the parameter's name as its label
+     * @param help  null or blank for none
+     */
+    public ParamSpec withHelp(String label, String help) {
+        return new ParamSpec(name, type, defaultValue, description, min, max, oddOnly, choices, label, help);
+    }
+
+    /** A short human name for forms; the parameter's name when the plugin gave none. */
+    public String label() {
+        return label;
+    }
+
+    /** Plain-language help, or "" when the plugin gave none (plugins built for API 1.0 to 1.2). */
+    public String help() {
+        return help;
+    }
+
+    /** Whether the plugin gave plain-language help for this parameter. */
+    public boolean hasHelp() {
+        return !help.isEmpty();
     }
 
     public Type type() {

@@ -40,7 +40,9 @@ class FiltersIT {
                 "pixelize", "spread"}) {
             assertThat(manifest.body()).contains("\"id\":\"" + id + "\"", "\"download\":\"/filters/");
         }
-        assertThat(manifest.body()).contains("\"filterApiVersion\":\"1.2\"", "\"rule\":", "\"defaultValue\":");
+        assertThat(manifest.body()).contains("\"filterApiVersion\":\"" + org.medjava.filter.FilterApi.VERSION + "\"",
+                "\"rule\":", "\"defaultValue\":", "\"label\":\"Strength (%)\"",
+                "\"help\":\"How strongly edges are lifted"); // plain-language help, filter API 1.3
 
         HttpResponse<byte[]> jar = admin.get("/filters/blur.jar");
         assertThat(jar.statusCode()).isEqualTo(200);

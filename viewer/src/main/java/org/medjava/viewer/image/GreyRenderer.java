@@ -54,6 +54,25 @@ public final class GreyRenderer {
         return out;
     }
 
+    /**
+     * Stored values of any size (a crop of the frame, for previews) with the frame's bits stored, signedness, rescale
+     * and photometric interpretation, through {@code window}.
+     */
+    public static BufferedImage renderPart(DicomImage image, GrayRaster16 part, Window window) {
+        if (!image.isGray16() || part.bitsStored() != image.bitsStored() || part.signed() != image.isSigned()) {
+            throw new IllegalArgumentException(part + " are not stored values of " + image);
+        }
+        BufferedImage out = new BufferedImage(part.width(), part.height(), BufferedImage.TYPE_BYTE_GRAY);
+        byte[] grey = pixels(out);
+        byte[] lut = lut(image, window);
+        short[] words = part.words();
+        int min = part.minValue();
+        for (int p = 0; p < words.length; p++) {
+            grey[p] = lut[(words[p] - min) & 0xFFFF];
+        }
+        return out;
+    }
+
     /** Grey levels indexed by stored value minus the smallest stored value of the frame's bits and signedness. */
     private static byte[] lut(DicomImage image, Window window) {
         int bits = image.bitsStored();

@@ -18,6 +18,7 @@ import org.medjava.filter.runtime.RegistryEvent;
 import org.medjava.viewer.filters.FilterCatalog;
 import org.medjava.viewer.filters.FilterEntry;
 import org.medjava.viewer.image.DocState;
+import org.medjava.viewer.image.FilterPreview;
 import org.medjava.viewer.image.GreyRenderer;
 import org.medjava.viewer.image.ImageDocument;
 import org.medjava.viewer.image.OpenedImage;
@@ -64,8 +65,13 @@ final class FilterFlow {
         Region region = controller.view().selection();
         String target = region == null ? "the whole image" : "the selected region " + region.width() + "×"
                 + region.height() + " at " + region.x() + "," + region.y();
+        DocState shown = d.state();
+        OpenedImage shownImage = d.image();
+        Window shownWindow = d.window();
         Map<String, String> raw = new FilterParamsDialog(controller.owner(), entry.descriptor(),
-                lastParams.getOrDefault(entry.id(), Map.of()), target).ask();
+                lastParams.getOrDefault(entry.id(), Map.of()), target, () -> FilterPreview.prepare(catalog.registry(),
+                entry.id(), entry.descriptor().displayName(), shownImage, shown, shownWindow, region),
+                implementation.get()).ask();
         if (raw == null) {
             return;
         }
@@ -148,7 +154,7 @@ final class FilterFlow {
     private void timed(RegistryEvent event) {
         if (event instanceof RegistryEvent.FilterApplied applied) {
             LAST_TIMING.set(applied.record());
-            if (csv != null) {
+            if (csv != null && !FilterPreview.isPreviewThread()) { // previews are not applications
                 try {
                     csv.append(applied.record());
                 } catch (IOException e) {

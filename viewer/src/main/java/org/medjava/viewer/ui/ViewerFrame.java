@@ -41,6 +41,7 @@ public final class ViewerFrame extends JFrame {
     private final StatusBar status = new StatusBar();
     private final transient Tasks tasks = new Tasks(status);
     private final ImageView view = new ImageView();
+    private final CompareView compare = new CompareView(view, tasks);
     private final AttributesPanel attributes = new AttributesPanel();
     private final ThumbnailPanel thumbnail = new ThumbnailPanel(tasks);
     private final transient ViewerController controller = new ViewerController(this, view, attributes, status,
@@ -141,7 +142,7 @@ public final class ViewerFrame extends JFrame {
         browser.setPreferredSize(new Dimension(320, 600));
         attributes.setPreferredSize(new Dimension(400, 600));
         attributes.setMinimumSize(new Dimension(0, 0));
-        imageArea.add(view, BorderLayout.CENTER);
+        imageArea.add(compare, BorderLayout.CENTER); // the view, with its source before/beside it when asked
         right = new JSplitPane(JSplitPane.HORIZONTAL_SPLIT, imageArea, attributes);
         right.setResizeWeight(1);
         right.setBorder(BorderFactory.createEmptyBorder());
@@ -150,6 +151,7 @@ public final class ViewerFrame extends JFrame {
         add(toolbar, BorderLayout.NORTH);
         add(main, BorderLayout.CENTER);
         add(status, BorderLayout.SOUTH);
+        new CompareFlow(this, compare);
         setSize(1560, 940);
         keys.install();
         controller.changed();
@@ -269,6 +271,11 @@ public final class ViewerFrame extends JFrame {
 
     public ImageView imageView() {
         return view;
+    }
+
+    /** The image area: the view with its source before or beside it (before/after, side by side). */
+    CompareView compareView() {
+        return compare;
     }
 
     public StatusBar statusBar() {

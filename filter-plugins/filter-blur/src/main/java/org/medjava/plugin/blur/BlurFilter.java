@@ -26,7 +26,12 @@ public final class BlurFilter implements Filter {
             .specSection("2.1")
             .description("Box blur: each channel becomes floor(sum / count) over the n×n window centred on the "
                     + "pixel, clipped to the region (xv's Blur).")
-            .param(ParamSpec.oddInteger(N, 3, 1, 255, "mask size (1 = identity)"))
+            .help("Smooths the image: each pixel becomes the average of its square neighbourhood. Reduces noise "
+                    + "and fine detail alike; edges get softer.")
+            .param(ParamSpec.oddInteger(N, 3, 1, 255, "mask size (1 = identity)")
+                    .withHelp("Neighbourhood size", "Width of the averaged square, in pixels (odd, 1 to 255). "
+                            + "Higher smooths more and blurs edges more; 1 leaves the image unchanged; 3 is a light "
+                            + "smoothing."))
             .build();
 
     @FunctionalInterface

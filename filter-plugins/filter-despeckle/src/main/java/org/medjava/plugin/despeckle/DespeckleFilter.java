@@ -28,7 +28,12 @@ public final class DespeckleFilter implements Filter {
             .description("Median filter: each channel independently becomes the median of the n×n window centred "
                     + "on the pixel, clipped to the region; an even count gives floor((a[k-1] + a[k]) / 2) "
                     + "(xv's DeSpeckle).")
-            .param(ParamSpec.oddInteger(N, 3, 1, 255, "mask size"))
+            .help("Removes isolated bright or dark specks (salt-and-pepper noise) with a median: each pixel takes "
+                    + "the middle value of its neighbourhood, so edges stay sharper than with Blur.")
+            .param(ParamSpec.oddInteger(N, 3, 1, 255, "mask size")
+                    .withHelp("Neighbourhood size", "Width of the square whose middle value each pixel takes, in "
+                            + "pixels (odd, 1 to 255). Higher removes larger specks but also erases small "
+                            + "structures such as thin vessels or calcifications; 1 leaves the image unchanged."))
             .build();
 
     @FunctionalInterface

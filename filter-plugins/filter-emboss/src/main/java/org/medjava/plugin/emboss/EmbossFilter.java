@@ -27,9 +27,14 @@ public final class EmbossFilter implements Filter {
             .description("Grey relief: each interior channel becomes 128 + S/8 with the kernel "
                     + "[-2 -1 0; -1 0 +1; 0 +1 +2], the frame becomes 128, and every region pixel becomes the MONO "
                     + "luminance of its channels.")
+            .help("Turns the image into a grey relief, as if lit from the upper left: edges stand out as raised "
+                    + "or sunken ridges, even areas become mid-grey. Colour is dropped.")
             .param(ParamSpec.choice("rounding", "xv", List.of("xv", "floor"),
                     "xv: S / 8 truncated toward zero (dead zone -7..+7); floor: floor(S / 8), bins of equal width "
-                            + "(non-xv)"))
+                            + "(non-xv)")
+                    .withHelp("Faint edges", "How the faintest brightness steps are shown. xv (default): very "
+                            + "small steps are flattened to mid-grey, so the relief looks calmer. floor: every step, "
+                            + "however small, shows as relief (more detail, more visible noise)."))
             .build();
 
     @FunctionalInterface

@@ -25,7 +25,12 @@ public final class SharpenFilter implements Filter {
             .description("Sharpens brightness: v' = (V - p/100 * mean3x3(V)) / (1 - p/100) on the HSV value of "
                     + "interior pixels, keeping hue and saturation; the 1-pixel frame of the region is unchanged "
                     + "and regions narrower or shorter than 3 pixels are left alone.")
-            .param(ParamSpec.integer("p", 75, 0, 99, "enhancement factor in percent"))
+            .help("Lifts edges and fine detail by subtracting a blurred copy (unsharp masking). Colours keep "
+                    + "their hue; the outermost pixel ring of the region is left as it was.")
+            .param(ParamSpec.integer("p", 75, 0, 99, "enhancement factor in percent")
+                    .withHelp("Strength (%)", "How strongly edges are lifted, in percent (0 to 99). Higher is "
+                            + "stronger and also amplifies noise; 0 leaves the image unchanged; above about 90 "
+                            + "noise dominates."))
             .build();
 
     @FunctionalInterface
