@@ -83,6 +83,8 @@ public final class ImageView extends JComponent {
     /** When set, a left drag draws this kind of measurement instead of doing {@link #tool}. */
     private Measurement.Kind measureTool;
     private transient Measurement drawing;
+    /** What measurements are measured with, asked each time the image changes (a filter, undo, another frame). */
+    private transient java.util.function.Supplier<Measurer> measurerSource;
 
     public ImageView() {
         setName("imageView");
@@ -134,7 +136,18 @@ public final class ImageView extends JComponent {
             drawing = null;
             fit();
         }
+        if (measurerSource != null) {
+            measurements.setMeasurer(measurerSource.get());
+        }
         repaint();
+    }
+
+    /** Where the view gets the {@link Measurer} of what it shows (e.g. the document's current state). */
+    public void setMeasurerSource(java.util.function.Supplier<Measurer> source) {
+        measurerSource = source;
+        if (source != null) {
+            measurements.setMeasurer(source.get());
+        }
     }
 
     /** The measurements drawn on this image. */
