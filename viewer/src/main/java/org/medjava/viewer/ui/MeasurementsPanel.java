@@ -47,8 +47,8 @@ public final class MeasurementsPanel extends JPanel {
         AbstractAction delete = action("Delete", e -> deleteSelected());
         AbstractAction clear = action("Clear all", e -> measurements.clear());
         int menu = Toolkit.getDefaultToolkit().getMenuShortcutKeyMaskEx();
-        list.getInputMap(JComponent.WHEN_FOCUSED).put(KeyStroke.getKeyStroke(KeyEvent.VK_C, menu), "copyMeasurements");
-        list.getActionMap().put("copyMeasurements", copy);
+        list.getInputMap(JComponent.WHEN_FOCUSED).put(KeyStroke.getKeyStroke(KeyEvent.VK_C, menu), "copy");
+        list.getActionMap().put("copy", javax.swing.TransferHandler.getCopyAction());
         list.getInputMap(JComponent.WHEN_FOCUSED).put(KeyStroke.getKeyStroke(KeyEvent.VK_DELETE, 0),
                 "deleteMeasurements");
         list.getActionMap().put("deleteMeasurements", delete);
@@ -60,6 +60,20 @@ public final class MeasurementsPanel extends JPanel {
         popup.add(item("deleteMeasurement", delete));
         popup.add(item("clearMeasurements", clear));
         list.setComponentPopupMenu(popup);
+        // the list's own copy (Ctrl-C, Ctrl-Insert, drag) exports the same text as the menu
+        list.setTransferHandler(new javax.swing.TransferHandler() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public int getSourceActions(JComponent c) {
+                return COPY;
+            }
+
+            @Override
+            protected java.awt.datatransfer.Transferable createTransferable(JComponent c) {
+                return new StringSelection(text(false));
+            }
+        });
         measurements.addListener(this::refresh);
         refresh();
     }

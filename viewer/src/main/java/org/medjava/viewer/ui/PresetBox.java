@@ -99,12 +99,13 @@ final class PresetBox {
     /** Shows "custom" with {@code window} (after a drag changed it). */
     void showCustom(Window window) {
         Object last = box.getItemCount() == 0 ? null : box.getItemAt(box.getItemCount() - 1);
-        if (last instanceof Custom) {
-            box.removeItemAt(box.getItemCount() - 1);
-        }
         Custom custom = new Custom(window);
+        // select the new entry before dropping the old: removing the selected entry would select (and apply) another
         box.addItem(custom);
         box.setSelectedItem(custom);
+        if (last instanceof Custom) {
+            box.removeItem(last);
+        }
     }
 
     private void dropCustom() {
