@@ -52,14 +52,6 @@ public final class ImageView extends JComponent {
         void selectionChanged(Region region);
 
         void zoomChanged();
-
-        /** A measurement was drawn (its result is in {@link ImageView#measurements()}). */
-        default void measured(Measurer.Result result) {
-        }
-
-        /** Rotation, flip or inversion changed. */
-        default void orientationChanged() {
-        }
     }
 
     private final ViewTransform transform = new ViewTransform();
@@ -85,6 +77,13 @@ public final class ImageView extends JComponent {
     private transient Measurement drawing;
     /** What measurements are measured with, asked each time the image changes (a filter, undo, another frame). */
     private transient java.util.function.Supplier<Measurer> measurerSource;
+    /** Observers besides the one listener: measurement features follow the view without taking it over. */
+    private final transient java.util.List<java.util.function.Consumer<Measurer.Result>> measuredObservers =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final transient java.util.List<Runnable> orientationObservers =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final transient java.util.List<Runnable> windowDragObservers =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public ImageView() {
         setName("imageView");
@@ -148,6 +147,21 @@ public final class ImageView extends JComponent {
         if (source != null) {
             measurements.setMeasurer(source.get());
         }
+    }
+
+    /** Called with each measurement drawn, after it is added to {@link #measurements()}. */
+    public void onMeasured(java.util.function.Consumer<Measurer.Result> observer) {
+        measuredObservers.add(observer);
+    }
+
+    /** Called when rotation, flip or inversion changed. */
+    public void onOrientationChanged(Runnable observer) {
+        orientationObservers.add(observer);
+    }
+
+    /** Called after each step of a window/level drag has gone to the listener (the window is then the dragged one). */
+    public void onWindowDragged(Runnable observer) {
+        windowDragObservers.add(observer);
     }
 
     /** The measurements drawn on this image. */
@@ -219,9 +233,7 @@ public final class ImageView extends JComponent {
 
     private void orientationChanged() {
         repaint();
-        if (listener != null) {
-            listener.orientationChanged();
-        }
+        orientationObservers.forEach(Runnable::run);
     }
 
     private int displayWidth() {
@@ -264,8 +276,16 @@ public final class ImageView extends JComponent {
         repaint();
     }
 
+    /** The text shown in corner {@code i}; the bottom-right one ends with the view state when turned or inverted. */
     public String corner(int i) {
-        return corners[i];
+        String state = viewState();
+        return i == 3 && !state.isEmpty() ? (corners[3].isEmpty() ? state : corners[3] + "\n" + state) : corners[i];
+    }
+
+    /** "rotated 90° right, flipped, inverted"; "" when upright and not inverted. */
+    public String viewState() {
+        String turned = image == null ? "" : orientation.describe();
+        return inverted ? (turned.isEmpty() ? "inverted" : turned + ", inverted") : turned;
     }
 
     public Region selection() {
@@ -469,10 +489,11 @@ public final class ImageView extends JComponent {
         FontMetrics fm = g.getFontMetrics();
         int pad = 8;
         for (int c = 0; c < 4; c++) {
-            if (corners[c] == null || corners[c].isEmpty()) {
+            String text = corner(c);
+            if (text == null || text.isEmpty()) {
                 continue;
             }
-            String[] lines = corners[c].split("\n");
+            String[] lines = text.split("\n");
             boolean right = c == 1 || c == 3;
             boolean bottom = c >= 2;
             int y = bottom ? getHeight() - pad - (lines.length - 1) * fm.getHeight() - fm.getDescent()
@@ -526,6 +547,7 @@ public final class ImageView extends JComponent {
                 case WINDOW_LEVEL -> {
                     if (listener != null) {
                         listener.windowDragged(e.getX() - press.x, e.getY() - press.y);
+                        windowDragObservers.forEach(Runnable::run);
                     }
                 }
                 case SELECT -> {
@@ -546,9 +568,7 @@ public final class ImageView extends JComponent {
                     Point2D b = imagePoint(e.getX(), e.getY());
                     Measurer.Result r = measurements.add(Measurement.of(measureTool, a.getX(), a.getY(), b.getX(),
                             b.getY()));
-                    if (listener != null) {
-                        listener.measured(r);
-                    }
+                    measuredObservers.forEach(o -> o.accept(r));
                 }
                 repaint();
                 press = null;

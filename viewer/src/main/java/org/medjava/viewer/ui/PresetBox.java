@@ -21,7 +21,7 @@ import org.medjava.viewer.model.UserPresets;
 import org.medjava.viewer.model.WindowLevel;
 
 /**
- * What the window preset box offers for an image, in order: the file's own windows, the full range, the modality's
+ * What the window preset box offers for an image after the file's own windows and the full range: the modality's
  * presets (CT's Hounsfield windows; for other modalities percentiles of the image's values, computed in the
  * background), then the user's saved presets for the modality ("My: …"). After a drag the box shows "custom" with
  * the window now applied; picking anything else drops it. Keys 1–9 on the image pick the first nine entries.
@@ -58,16 +58,11 @@ final class PresetBox {
     }
 
     /**
-     * Fills the box for grey DICOM {@code dicom}, {@code fullRange} standing for the full range entry. The caller
-     * keeps the box from applying the entries while it fills (the first one is selected).
+     * Appends the presets of grey DICOM {@code dicom}'s modality and the user's own for it to the box, which already
+     * holds the file's windows and the full range; the caller keeps the box from applying entries while it fills.
      */
-    void fill(DicomImage dicom, Object fullRange) {
+    void addModalityPresets(DicomImage dicom) {
         int mine = ++generation;
-        int n = 1;
-        for (Window w : dicom.windowPresets()) {
-            box.addItem(new WindowLevel.Preset("File " + n++, w));
-        }
-        box.addItem(fullRange);
         String modality = dicom.attributes().modality();
         boolean ct = modality != null && modality.trim().equalsIgnoreCase("CT");
         if (ct) {
@@ -85,11 +80,6 @@ final class PresetBox {
                 }
             }, e -> status.accept("Presets for " + modality + ": " + e.getMessage()));
         }
-    }
-
-    /** Another image is coming: results of earlier background work no longer apply. */
-    void forget() {
-        generation++;
     }
 
     private List<WindowLevel.Preset> userPresets(String modality) {
@@ -137,7 +127,7 @@ final class PresetBox {
     }
 
     /** "Save window as preset…": asks a name and saves the current window for the image's modality. */
-    Action saveAction(Component parent, Supplier<ImageDocument> doc, Runnable refill) {
+    Action saveAction(Component parent, Supplier<ImageDocument> doc) {
         return new AbstractAction("Save window as preset…") {
             private static final long serialVersionUID = 1L;
 
@@ -159,7 +149,7 @@ final class PresetBox {
                     saved.save(modality, new WindowLevel.Preset(name.trim(), d.window()));
                     status.accept("Saved preset \"" + name.trim() + "\" for " + label(modality) + " in "
                             + saved.file());
-                    refill.run();
+                    refreshUserPresets(modality);
                 } catch (IOException | IllegalArgumentException ex) {
                     Dialogs.error(parent, "Could not save the preset", ex.getMessage());
                 }
@@ -168,7 +158,7 @@ final class PresetBox {
     }
 
     /** "Delete a saved preset…": picks one of the modality's saved presets and deletes it. */
-    Action deleteAction(Component parent, Supplier<ImageDocument> doc, Runnable refill) {
+    Action deleteAction(Component parent, Supplier<ImageDocument> doc) {
         return new AbstractAction("Delete a saved preset…") {
             private static final long serialVersionUID = 1L;
 
@@ -190,12 +180,35 @@ final class PresetBox {
                 try {
                     saved.delete(modality, pick.toString());
                     status.accept("Deleted preset \"" + pick + "\"");
-                    refill.run();
+                    refreshUserPresets(modality);
                 } catch (IOException ex) {
                     Dialogs.error(parent, "Could not delete the preset", ex.getMessage());
                 }
             }
         };
+    }
+
+    /** Replaces the user's presets in the box by those saved now (before a custom entry, if any). */
+    private void refreshUserPresets(String modality) {
+        for (int i = box.getItemCount() - 1; i >= 0; i--) {
+            if (box.getItemAt(i) instanceof WindowLevel.Preset p && p.name().startsWith(MINE)
+                    && box.getSelectedIndex() != i) {
+                box.removeItemAt(i);
+            }
+        }
+        int at = box.getItemCount();
+        while (at > 0 && box.getItemAt(at - 1) instanceof Custom) {
+            at--;
+        }
+        for (WindowLevel.Preset p : userPresets(modality)) {
+            boolean shown = false;
+            for (int i = 0; i < box.getItemCount(); i++) {
+                shown |= p.equals(box.getItemAt(i));
+            }
+            if (!shown) {
+                box.insertItemAt(p, at++);
+            }
+        }
     }
 
     private static String label(String modality) {
