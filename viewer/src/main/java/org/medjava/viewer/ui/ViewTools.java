@@ -10,11 +10,7 @@ import java.util.function.Consumer;
 import javax.swing.AbstractAction;
 import javax.swing.AbstractButton;
 import javax.swing.Action;
-import javax.swing.ButtonGroup;
 import javax.swing.JButton;
-import javax.swing.JCheckBoxMenuItem;
-import javax.swing.JMenu;
-import javax.swing.JMenuItem;
 import javax.swing.JToggleButton;
 import javax.swing.KeyStroke;
 import org.medjava.viewer.measure.Measurement;
@@ -39,7 +35,6 @@ final class ViewTools {
         int menu = Toolkit.getDefaultToolkit().getMenuShortcutKeyMaskEx();
         invert = action("Invert grey levels", KeyStroke.getKeyStroke(KeyEvent.VK_I, menu),
                 e -> view.setInverted(!view.inverted()));
-        invert.putValue(Action.SELECTED_KEY, false);
         rotateRight = action("Rotate 90° right", KeyStroke.getKeyStroke(KeyEvent.VK_R, menu), e -> view.rotateRight());
         rotateLeft = action("Rotate 90° left", KeyStroke.getKeyStroke(KeyEvent.VK_R, menu | InputEvent.SHIFT_DOWN_MASK),
                 e -> view.rotateLeft());
@@ -48,11 +43,6 @@ final class ViewTools {
         flipVertical = action("Flip vertically", KeyStroke.getKeyStroke(KeyEvent.VK_V,
                 menu | InputEvent.SHIFT_DOWN_MASK), e -> view.flipVertical());
         upright = action("Upright (no rotation or flip)", null, e -> view.setOrientation(Orientation.IDENTITY));
-    }
-
-    /** Keeps the invert check mark true to the view. */
-    void sync() {
-        invert.putValue(Action.SELECTED_KEY, view.inverted());
     }
 
     private static Action action(String name, KeyStroke key, Consumer<ActionEvent> body) {
@@ -70,45 +60,24 @@ final class ViewTools {
         return a;
     }
 
-    /** Adds the transforms to a menu (the View menu). */
-    void addTo(JMenu menu) {
-        JCheckBoxMenuItem inv = new JCheckBoxMenuItem(invert);
-        inv.setName("invertItem");
-        menu.add(inv);
-        menu.add(item("rotateRightItem", rotateRight));
-        menu.add(item("rotateLeftItem", rotateLeft));
-        menu.add(item("flipHorizontalItem", flipHorizontal));
-        menu.add(item("flipVerticalItem", flipVertical));
-        menu.add(item("uprightItem", upright));
-    }
-
-    private static JMenuItem item(String name, Action action) {
-        JMenuItem item = new JMenuItem(action);
-        item.setName(name);
-        return item;
-    }
-
     /**
-     * Toolbar toggles for the measurement tools, in {@code group} with the other left-drag tools so one shows
-     * selected. Named {@code tool-distance}, {@code tool-rectangle}, {@code tool-ellipse}.
+     * Toolbar toggles for the measurement tools (to join the other mouse tools' group). Named {@code tool-distance},
+     * {@code tool-rectangle}, {@code tool-ellipse}.
      */
-    List<AbstractButton> measureButtons(ButtonGroup group) {
-        return List.of(measureButton("Distance", Measurement.Kind.DISTANCE, group,
+    List<AbstractButton> measureButtons() {
+        return List.of(measureButton("Distance", Measurement.Kind.DISTANCE,
                         "Drag a line: its length in mm (pixels when the image has no pixel spacing)"),
-                measureButton("Rect ROI", Measurement.Kind.RECTANGLE, group,
+                measureButton("Rect ROI", Measurement.Kind.RECTANGLE,
                         "Drag a rectangle: mean, SD, min, max in modality units (HU for CT), area, pixels"),
-                measureButton("Ellipse ROI", Measurement.Kind.ELLIPSE, group,
+                measureButton("Ellipse ROI", Measurement.Kind.ELLIPSE,
                         "Drag an ellipse: mean, SD, min, max in modality units (HU for CT), area, pixels"));
     }
 
-    private AbstractButton measureButton(String label, Measurement.Kind kind, ButtonGroup group, String tip) {
+    private AbstractButton measureButton(String label, Measurement.Kind kind, String tip) {
         JToggleButton b = new JToggleButton(label);
         b.setName("tool-" + kind.name().toLowerCase(Locale.ROOT));
         b.setToolTipText(tip);
         b.addActionListener(e -> view.setMeasureTool(kind));
-        if (group != null) {
-            group.add(b);
-        }
         return b;
     }
 

@@ -118,6 +118,7 @@ public final class ViewerFrame extends JFrame {
         addMenuItem(viewMenu, "actualSize", Actions.of("Actual size (1:1)", KeyEvent.VK_1, e -> view.actualSize()));
         addMenuItem(viewMenu, "zoomIn", Actions.of("Zoom in", KeyEvent.VK_EQUALS, e -> view.zoom(1.25)));
         addMenuItem(viewMenu, "zoomOut", Actions.of("Zoom out", KeyEvent.VK_MINUS, e -> view.zoom(0.8)));
+        new ReadingTools(this, windowControls); // measurements, invert/rotate/flip, presets by modality
         menus.add(filtersMenu);
         setJMenuBar(menus);
 
@@ -184,6 +185,12 @@ public final class ViewerFrame extends JFrame {
         JButton b = toolbar.addButton(label, name, action);
         toolbar.revalidate();
         return b;
+    }
+
+    /** Adds a mouse tool (a toggle) after W/L, Pan and Select, in their group. */
+    void addTool(javax.swing.AbstractButton tool) {
+        toolbar.addTool(tool);
+        toolbar.revalidate();
     }
 
     /** Appends a separated group of tool bar controls, after {@code label} when not null. */
