@@ -118,7 +118,6 @@ public final class ViewerFrame extends JFrame {
         addMenuItem(viewMenu, "actualSize", Actions.of("Actual size (1:1)", KeyEvent.VK_1, e -> view.actualSize()));
         addMenuItem(viewMenu, "zoomIn", Actions.of("Zoom in", KeyEvent.VK_EQUALS, e -> view.zoom(1.25)));
         addMenuItem(viewMenu, "zoomOut", Actions.of("Zoom out", KeyEvent.VK_MINUS, e -> view.zoom(0.8)));
-        new ReadingTools(this, windowControls); // measurements, invert/rotate/flip, presets by modality
         menus.add(filtersMenu);
         setJMenuBar(menus);
 
@@ -151,6 +150,7 @@ public final class ViewerFrame extends JFrame {
         add(toolbar, BorderLayout.NORTH);
         add(main, BorderLayout.CENTER);
         add(status, BorderLayout.SOUTH);
+        new ReadingTools(this, windowControls); // measurements, invert/rotate/flip, presets by modality (after layout)
         setSize(1560, 940);
         keys.install();
         controller.changed();
