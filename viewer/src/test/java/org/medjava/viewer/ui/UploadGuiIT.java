@@ -34,6 +34,7 @@ class UploadGuiIT extends ViewerGuiFixture {
         viewer.await("uploaded", () -> viewer.frame.statusBar().message()
                 .startsWith("Uploaded derived/samples/gif/ct-small.png"));
         assertThat(store.send(store.admin("/images/derived/samples/gif/ct-small.png")).statusCode()).isEqualTo(200);
+        awaitInTree("derived/samples/gif/ct-small.png");
     }
 
     @Test
@@ -62,6 +63,7 @@ class UploadGuiIT extends ViewerGuiFixture {
         String series = new String(store.send(store.admin("/index/studies/" + a.studyInstanceUid() + "/series"))
                 .body(), StandardCharsets.UTF_8);
         assertThat(series).contains(a.seriesInstanceUid());
+        awaitInTree(path);
     }
 
     @Test
@@ -86,6 +88,7 @@ class UploadGuiIT extends ViewerGuiFixture {
                 .startsWith("Uploaded derived/samples/gif/after-relogin.png"));
         assertThat(store.send(store.admin("/images/derived/samples/gif/after-relogin.png")).statusCode())
                 .isEqualTo(200);
+        awaitInTree("derived/samples/gif/after-relogin.png");
     }
 
     @Test
@@ -135,6 +138,12 @@ class UploadGuiIT extends ViewerGuiFixture {
         });
         viewer.await(path + " is open", () -> viewer.frame.document() != null);
         viewer.awaitIdle();
+    }
+
+    /** The tree opens the new directories down to an upload (several levels may be new). */
+    private void awaitInTree(String path) {
+        viewer.await("the tree shows " + path, () -> ((StoreTree) viewer.window.tree("storeTree").target())
+                .rowOf(path) >= 0);
     }
 
     private DialogFixture openUploadDialog() {
