@@ -32,9 +32,13 @@ public final class RecentServers {
 
     /** {@code ~/.medjava/viewer.properties}, or under {@code -Dmedjava.viewer.home}. */
     public static RecentServers standard() {
+        return new RecentServers(settingsDirectory().resolve("viewer.properties"));
+    }
+
+    /** The viewer's per-user settings directory: {@code ~/.medjava}, or {@code -Dmedjava.viewer.home}. */
+    public static Path settingsDirectory() {
         String home = System.getProperty("medjava.viewer.home");
-        Path dir = home != null ? Path.of(home) : Path.of(System.getProperty("user.home"), ".medjava");
-        return new RecentServers(dir.resolve("viewer.properties"));
+        return home != null ? Path.of(home) : Path.of(System.getProperty("user.home"), ".medjava");
     }
 
     public List<Server> list() {

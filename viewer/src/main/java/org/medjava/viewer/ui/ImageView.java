@@ -15,11 +15,19 @@ import java.awt.event.ComponentEvent;
 import java.awt.event.MouseAdapter;
 import java.awt.event.MouseEvent;
 import java.awt.event.MouseWheelEvent;
+import java.awt.geom.AffineTransform;
+import java.awt.geom.Ellipse2D;
+import java.awt.geom.Line2D;
 import java.awt.geom.Point2D;
+import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import javax.swing.JComponent;
 import javax.swing.SwingUtilities;
 import org.medjava.filter.Region;
+import org.medjava.viewer.measure.Measurement;
+import org.medjava.viewer.measure.Measurements;
+import org.medjava.viewer.measure.Measurer;
+import org.medjava.viewer.measure.Orientation;
 import org.medjava.viewer.model.RegionSelection;
 import org.medjava.viewer.model.ViewTransform;
 
@@ -58,6 +66,24 @@ public final class ImageView extends JComponent {
     private boolean leftDrag;
     private final String[] corners = {"", "", "", ""};
     private String placeholder = "Open an image: File ▸ Open, or double-click one in the store browser";
+    /** View transforms of the image: they never touch the image, its values or the measurements. */
+    private Orientation orientation = Orientation.IDENTITY;
+    private boolean inverted;
+    private transient BufferedImage invertedOf;
+    private transient BufferedImage invertedImage;
+    private final transient Measurements measurements = new Measurements();
+    /** When set, a left drag draws this kind of measurement instead of doing {@link #tool}. */
+    private Measurement.Kind measureTool;
+    private transient Measurement drawing;
+    /** What measurements are measured with, asked each time the image changes (a filter, undo, another frame). */
+    private transient java.util.function.Supplier<Measurer> measurerSource;
+    /** Observers besides the one listener: measurement features follow the view without taking it over. */
+    private final transient java.util.List<java.util.function.Consumer<Measurer.Result>> measuredObservers =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final transient java.util.List<Runnable> orientationObservers =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final transient java.util.List<Runnable> windowDragObservers =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public ImageView() {
         setName("imageView");
@@ -68,6 +94,7 @@ public final class ImageView extends JComponent {
         addMouseListener(mouse);
         addMouseMotionListener(mouse);
         addMouseWheelListener(mouse);
+        measurements.addListener(this::repaint);
         addComponentListener(new ComponentAdapter() {
             @Override
             public void componentResized(ComponentEvent e) {
@@ -88,20 +115,147 @@ public final class ImageView extends JComponent {
 
     public void setTool(Tool tool) {
         this.tool = tool;
+        this.measureTool = null;
         setCursor(Cursor.getPredefinedCursor(tool == Tool.PAN ? Cursor.MOVE_CURSOR
                 : tool == Tool.SELECT ? Cursor.CROSSHAIR_CURSOR : Cursor.DEFAULT_CURSOR));
     }
 
-    /** Shows a new image; {@code sameGeometry} keeps zoom and pan (window/level, filters), else it is fitted. */
+    /**
+     * Shows a new image; {@code sameGeometry} keeps zoom and pan (window/level, filters), else it is fitted, upright,
+     * without measurements.
+     */
     public void setImage(BufferedImage next, boolean sameGeometry) {
         boolean resized = image == null || next == null || image.getWidth() != next.getWidth()
                 || image.getHeight() != next.getHeight();
         image = next;
         if (!sameGeometry || resized) {
             selection = null;
+            orientation = Orientation.IDENTITY;
+            measurements.clear();
+            drawing = null;
             fit();
         }
+        if (measurerSource != null) {
+            measurements.setMeasurer(measurerSource.get());
+        }
         repaint();
+    }
+
+    /** Where the view gets the {@link Measurer} of what it shows (e.g. the document's current state). */
+    public void setMeasurerSource(java.util.function.Supplier<Measurer> source) {
+        measurerSource = source;
+        if (source != null) {
+            measurements.setMeasurer(source.get());
+        }
+    }
+
+    /** Called with each measurement drawn, after it is added to {@link #measurements()}. */
+    public void onMeasured(java.util.function.Consumer<Measurer.Result> observer) {
+        measuredObservers.add(observer);
+    }
+
+    /** Called when rotation, flip or inversion changed. */
+    public void onOrientationChanged(Runnable observer) {
+        orientationObservers.add(observer);
+    }
+
+    /** Called after each step of a window/level drag has gone to the listener (the window is then the dragged one). */
+    public void onWindowDragged(Runnable observer) {
+        windowDragObservers.add(observer);
+    }
+
+    /** The measurements drawn on this image. */
+    public Measurements measurements() {
+        return measurements;
+    }
+
+    /** Makes a left drag draw {@code kind} (null: back to the current {@link Tool}). */
+    public void setMeasureTool(Measurement.Kind kind) {
+        measureTool = kind;
+        setCursor(Cursor.getPredefinedCursor(kind != null || tool == Tool.SELECT ? Cursor.CROSSHAIR_CURSOR
+                : tool == Tool.PAN ? Cursor.MOVE_CURSOR : Cursor.DEFAULT_CURSOR));
+    }
+
+    public Measurement.Kind measureTool() {
+        return measureTool;
+    }
+
+    public Orientation orientation() {
+        return orientation;
+    }
+
+    /** Turns or flips the view (refitted when fitted, else kept about the view's centre). */
+    public void setOrientation(Orientation next) {
+        if (next.equals(orientation)) {
+            return;
+        }
+        orientation = next;
+        if (image != null) {
+            if (fitted) {
+                fit();
+            } else { // the same zoom, centred
+                double scale = transform.scale();
+                transform.actualSize(getWidth(), getHeight(), displayWidth(), displayHeight());
+                transform.zoom(scale, new Point(getWidth() / 2, getHeight() / 2));
+                changed();
+            }
+        }
+        orientationChanged();
+    }
+
+    public void rotateRight() {
+        setOrientation(orientation.rotateRight());
+    }
+
+    public void rotateLeft() {
+        setOrientation(orientation.rotateLeft());
+    }
+
+    public void flipHorizontal() {
+        setOrientation(orientation.flipHorizontal());
+    }
+
+    public void flipVertical() {
+        setOrientation(orientation.flipVertical());
+    }
+
+    public boolean inverted() {
+        return inverted;
+    }
+
+    /** Shows the grey levels inverted (a view transform: the values and the window are unchanged). */
+    public void setInverted(boolean on) {
+        if (on != inverted) {
+            inverted = on;
+            orientationChanged();
+        }
+    }
+
+    private void orientationChanged() {
+        repaint();
+        orientationObservers.forEach(Runnable::run);
+    }
+
+    private int displayWidth() {
+        return orientation.displayWidth(image.getWidth(), image.getHeight());
+    }
+
+    private int displayHeight() {
+        return orientation.displayHeight(image.getWidth(), image.getHeight());
+    }
+
+    /** Image coordinates to view coordinates: orientation, then zoom and pan. */
+    private AffineTransform viewFromImage() {
+        AffineTransform t = new AffineTransform(transform.scale(), 0, 0, transform.scale(), transform.originX(),
+                transform.originY());
+        t.concatenate(orientation.toDisplay(image.getWidth(), image.getHeight()));
+        return t;
+    }
+
+    /** The image point under view point {@code (x, y)} (may lie outside the image). */
+    public Point2D imagePoint(double x, double y) {
+        Point2D d = transform.toImage(x, y);
+        return orientation.toImage(d.getX(), d.getY(), image.getWidth(), image.getHeight());
     }
 
     public BufferedImage image() {
@@ -122,8 +276,16 @@ public final class ImageView extends JComponent {
         repaint();
     }
 
+    /** The text shown in corner {@code i}; the bottom-right one ends with the view state when turned or inverted. */
     public String corner(int i) {
-        return corners[i];
+        String state = viewState();
+        return i == 3 && !state.isEmpty() ? (corners[3].isEmpty() ? state : corners[3] + "\n" + state) : corners[i];
+    }
+
+    /** "rotated 90° right, flipped, inverted"; "" when upright and not inverted. */
+    public String viewState() {
+        String turned = image == null ? "" : orientation.describe();
+        return inverted ? (turned.isEmpty() ? "inverted" : turned + ", inverted") : turned;
     }
 
     public Region selection() {
@@ -148,7 +310,7 @@ public final class ImageView extends JComponent {
 
     public void fit() {
         if (image != null) {
-            transform.fit(getWidth(), getHeight(), image.getWidth(), image.getHeight());
+            transform.fit(getWidth(), getHeight(), displayWidth(), displayHeight());
             fitted = true;
             changed();
         }
@@ -156,7 +318,7 @@ public final class ImageView extends JComponent {
 
     public void actualSize() {
         if (image != null) {
-            transform.actualSize(getWidth(), getHeight(), image.getWidth(), image.getHeight());
+            transform.actualSize(getWidth(), getHeight(), displayWidth(), displayHeight());
             fitted = false;
             changed();
         }
@@ -183,8 +345,12 @@ public final class ImageView extends JComponent {
 
     /** The view point of image pixel (x, y)'s centre: for tests and tools that aim at pixels. */
     public Point viewPoint(double x, double y) {
-        return new Point((int) Math.round(transform.originX() + x * transform.scale()),
-                (int) Math.round(transform.originY() + y * transform.scale()));
+        if (image == null) {
+            return new Point((int) Math.round(transform.originX() + x * transform.scale()),
+                    (int) Math.round(transform.originY() + y * transform.scale()));
+        }
+        Point2D p = viewFromImage().transform(new Point2D.Double(x, y), null);
+        return new Point((int) Math.round(p.getX()), (int) Math.round(p.getY()));
     }
 
     @Override
@@ -203,9 +369,14 @@ public final class ImageView extends JComponent {
             // nearest neighbour when magnifying (pixels stay visible, as radiologists want), smooth when reducing
             g.setRenderingHint(RenderingHints.KEY_INTERPOLATION, transform.scale() >= 1
                     ? RenderingHints.VALUE_INTERPOLATION_NEAREST_NEIGHBOR : RenderingHints.VALUE_INTERPOLATION_BILINEAR);
-            Rectangle r = transform.toView(0, 0, image.getWidth(), image.getHeight());
-            g.drawImage(image, r.x, r.y, r.width, r.height, null);
+            if (orientation.equals(Orientation.IDENTITY)) { // the common case: exact pixel edges as before
+                Rectangle r = transform.toView(0, 0, image.getWidth(), image.getHeight());
+                g.drawImage(shown(), r.x, r.y, r.width, r.height, null);
+            } else {
+                g.drawImage(shown(), viewFromImage(), null);
+            }
             paintSelection(g);
+            paintMeasurements(g);
             paintCorners(g);
         } finally {
             g.dispose();
@@ -215,7 +386,8 @@ public final class ImageView extends JComponent {
     private void paintSelection(Graphics2D g) {
         Rectangle r = rubberBand;
         if (r == null && selection != null) {
-            r = transform.toView(selection.x(), selection.y(), selection.width(), selection.height());
+            r = viewFromImage().createTransformedShape(new Rectangle(selection.x(), selection.y(), selection.width(),
+                    selection.height())).getBounds();
         }
         if (r == null) {
             return;
@@ -225,15 +397,103 @@ public final class ImageView extends JComponent {
         g.drawRect(r.x, r.y, r.width, r.height);
     }
 
+    /** The image as shown: inverted when asked (one copy, kept while the image stays). */
+    private BufferedImage shown() {
+        if (!inverted) {
+            return image;
+        }
+        if (invertedOf != image) {
+            invertedImage = invert(image);
+            invertedOf = image;
+        }
+        return invertedImage;
+    }
+
+    static BufferedImage invert(BufferedImage in) {
+        if (in.getType() == BufferedImage.TYPE_BYTE_GRAY) {
+            BufferedImage out = new BufferedImage(in.getWidth(), in.getHeight(), BufferedImage.TYPE_BYTE_GRAY);
+            byte[] src = ((java.awt.image.DataBufferByte) in.getRaster().getDataBuffer()).getData();
+            byte[] dst = ((java.awt.image.DataBufferByte) out.getRaster().getDataBuffer()).getData();
+            for (int i = 0; i < src.length; i++) {
+                dst[i] = (byte) ~src[i];
+            }
+            return out;
+        }
+        BufferedImage out = new BufferedImage(in.getWidth(), in.getHeight(), BufferedImage.TYPE_INT_RGB);
+        int[] row = new int[in.getWidth()];
+        for (int y = 0; y < in.getHeight(); y++) {
+            in.getRGB(0, y, row.length, 1, row, 0, row.length);
+            for (int x = 0; x < row.length; x++) {
+                row[x] ^= 0xFFFFFF;
+            }
+            out.setRGB(0, y, row.length, 1, row, 0, row.length);
+        }
+        return out;
+    }
+
+    private static final Color MEASURE = new Color(80, 220, 255);
+
+    private void paintMeasurements(Graphics2D g) {
+        if (measurements.size() == 0 && drawing == null) {
+            return;
+        }
+        AffineTransform t = viewFromImage();
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setStroke(new BasicStroke(1.5f));
+        g.setFont(getFont().deriveFont(Font.PLAIN, 12f));
+        for (int i = 0; i < measurements.size(); i++) {
+            paintMeasurement(g, t, measurements.get(i), (i + 1) + ": " + measurements.result(i).label());
+        }
+        if (drawing != null) {
+            paintMeasurement(g, t, drawing, drawing instanceof Measurement.Distance
+                    ? measurements.measurer().measure(drawing).label() : "");
+        }
+    }
+
+    private void paintMeasurement(Graphics2D g, AffineTransform t, Measurement m, String label) {
+        java.awt.Shape shape = switch (m.kind()) {
+            case DISTANCE -> new Line2D.Double(m.x0(), m.y0(), m.x1(), m.y1());
+            case RECTANGLE -> new Rectangle2D.Double(m.x0(), m.y0(), m.x1() - m.x0(), m.y1() - m.y0());
+            case ELLIPSE -> new Ellipse2D.Double(m.x0(), m.y0(), m.x1() - m.x0(), m.y1() - m.y0());
+        };
+        java.awt.Shape onView = t.createTransformedShape(shape);
+        g.setColor(Color.BLACK);
+        g.translate(1, 1);
+        g.draw(onView);
+        g.translate(-1, -1);
+        g.setColor(MEASURE);
+        g.draw(onView);
+        if (m.kind() == Measurement.Kind.DISTANCE) { // end ticks
+            for (Point2D end : new Point2D[] {new Point2D.Double(m.x0(), m.y0()), new Point2D.Double(m.x1(), m.y1())}) {
+                Point2D p = t.transform(end, null);
+                g.fillOval((int) Math.round(p.getX()) - 2, (int) Math.round(p.getY()) - 2, 5, 5);
+            }
+        }
+        if (label.isEmpty()) {
+            return;
+        }
+        Rectangle b = onView.getBounds();
+        FontMetrics fm = g.getFontMetrics();
+        int y = b.y + b.height + fm.getAscent() + 2;
+        for (String line : label.split("\n")) {
+            g.setColor(Color.BLACK);
+            g.drawString(line, b.x + 1, y + 1);
+            g.setColor(MEASURE);
+            g.drawString(line, b.x, y);
+            y += fm.getHeight();
+        }
+    }
+
     private void paintCorners(Graphics2D g) {
         g.setFont(getFont().deriveFont(Font.PLAIN, 12f));
         FontMetrics fm = g.getFontMetrics();
         int pad = 8;
         for (int c = 0; c < 4; c++) {
-            if (corners[c] == null || corners[c].isEmpty()) {
+            String text = corner(c);
+            if (text == null || text.isEmpty()) {
                 continue;
             }
-            String[] lines = corners[c].split("\n");
+            String[] lines = text.split("\n");
             boolean right = c == 1 || c == 3;
             boolean bottom = c >= 2;
             int y = bottom ? getHeight() - pad - (lines.length - 1) * fm.getHeight() - fm.getDescent()
@@ -256,6 +516,9 @@ public final class ImageView extends JComponent {
             press = e.getPoint();
             last = e.getPoint();
             leftDrag = SwingUtilities.isLeftMouseButton(e);
+            if (leftDrag && measureTool != null) {
+                return;
+            }
             if (leftDrag && tool == Tool.WINDOW_LEVEL && listener != null) {
                 listener.windowDragStarted();
             }
@@ -264,6 +527,14 @@ public final class ImageView extends JComponent {
         @Override
         public void mouseDragged(MouseEvent e) {
             if (image == null || press == null) {
+                return;
+            }
+            if (leftDrag && measureTool != null) {
+                Point2D a = imagePoint(press.x, press.y);
+                Point2D b = imagePoint(e.getX(), e.getY());
+                drawing = Measurement.of(measureTool, a.getX(), a.getY(), b.getX(), b.getY());
+                last = e.getPoint();
+                repaint();
                 return;
             }
             Tool effective = leftDrag ? tool : Tool.PAN;
@@ -276,6 +547,7 @@ public final class ImageView extends JComponent {
                 case WINDOW_LEVEL -> {
                     if (listener != null) {
                         listener.windowDragged(e.getX() - press.x, e.getY() - press.y);
+                        windowDragObservers.forEach(Runnable::run);
                     }
                 }
                 case SELECT -> {
@@ -289,10 +561,23 @@ public final class ImageView extends JComponent {
 
         @Override
         public void mouseReleased(MouseEvent e) {
+            if (image != null && leftDrag && measureTool != null && press != null) {
+                drawing = null;
+                if (press.distance(e.getPoint()) >= 3) {
+                    Point2D a = imagePoint(press.x, press.y);
+                    Point2D b = imagePoint(e.getX(), e.getY());
+                    Measurer.Result r = measurements.add(Measurement.of(measureTool, a.getX(), a.getY(), b.getX(),
+                            b.getY()));
+                    measuredObservers.forEach(o -> o.accept(r));
+                }
+                repaint();
+                press = null;
+                return;
+            }
             if (image != null && leftDrag && tool == Tool.SELECT && press != null) {
                 rubberBand = null;
-                Point2D a = transform.toImage(press.x, press.y);
-                Point2D b = transform.toImage(e.getX(), e.getY());
+                Point2D a = imagePoint(press.x, press.y);
+                Point2D b = imagePoint(e.getX(), e.getY());
                 boolean click = press.distance(e.getPoint()) < 3;
                 setSelection(click ? null : RegionSelection.between(a, b, image.getWidth(), image.getHeight()));
             }

@@ -152,6 +152,7 @@ public final class ViewerFrame extends JFrame {
         add(main, BorderLayout.CENTER);
         add(status, BorderLayout.SOUTH);
         new CompareFlow(this, compare);
+        new ReadingTools(this, windowControls); // measurements, invert/rotate/flip, presets by modality (after layout)
         setSize(1560, 940);
         keys.install();
         controller.changed();
@@ -186,6 +187,12 @@ public final class ViewerFrame extends JFrame {
         JButton b = toolbar.addButton(label, name, action);
         toolbar.revalidate();
         return b;
+    }
+
+    /** Adds a mouse tool (a toggle) after W/L, Pan and Select, in their group. */
+    void addTool(javax.swing.AbstractButton tool) {
+        toolbar.addTool(tool);
+        toolbar.revalidate();
     }
 
     /** Appends a separated group of tool bar controls, after {@code label} when not null. */

@@ -3,6 +3,7 @@ package org.medjava.viewer.ui;
 import java.awt.event.ActionEvent;
 import java.util.Locale;
 import java.util.function.Consumer;
+import javax.swing.AbstractButton;
 import javax.swing.Action;
 import javax.swing.ButtonGroup;
 import javax.swing.JButton;
@@ -15,9 +16,12 @@ import javax.swing.JToolBar;
 final class ViewerToolBar extends JToolBar {
     private static final long serialVersionUID = 1L;
 
+    /** The mouse tools: one is selected at a time. */
+    private final ButtonGroup tools = new ButtonGroup();
+    private int toolCount;
+
     ViewerToolBar(ImageView view) {
         setFloatable(false);
-        ButtonGroup tools = new ButtonGroup();
         for (ImageView.Tool t : ImageView.Tool.values()) {
             String label = switch (t) {
                 case WINDOW_LEVEL -> "W/L";
@@ -34,7 +38,14 @@ final class ViewerToolBar extends JToolBar {
             b.addActionListener(e -> view.setTool(t));
             tools.add(b);
             add(b);
+            toolCount++;
         }
+    }
+
+    /** Adds a mouse tool after the others, in their group (selecting it deselects W/L, Pan, Select, …). */
+    void addTool(AbstractButton tool) {
+        tools.add(tool);
+        add(tool, toolCount++);
     }
 
     /** Appends a button named {@code name} showing {@code label} (not the action's longer menu name). */

@@ -22,6 +22,9 @@ final class WindowControls implements ViewerController.Listener {
     private final JSpinner frameSpinner = new JSpinner(new SpinnerNumberModel(1, 1, 1, 1));
     private final JLabel frameCount = new JLabel(" / 1");
     private boolean updating;
+    /** Adds the presets after the file's windows and the full range: CT's, unless a feature offers more. */
+    private java.util.function.Consumer<org.medjava.codec.dicom.DicomImage> modalityPresets =
+            dicom -> WindowLevel.CT_PRESETS.forEach(presets::addItem);
 
     WindowControls(ViewerController controller) {
         this.controller = controller;
@@ -48,6 +51,11 @@ final class WindowControls implements ViewerController.Listener {
         return presets;
     }
 
+    /** Replaces what follows the full range in the box for a grey DICOM image (called while the box is filled). */
+    void setModalityPresets(java.util.function.Consumer<org.medjava.codec.dicom.DicomImage> adder) {
+        modalityPresets = adder;
+    }
+
     JSpinner frameSpinner() {
         return frameSpinner;
     }
@@ -72,7 +80,7 @@ final class WindowControls implements ViewerController.Listener {
                 presets.addItem(new WindowLevel.Preset("File " + n++, w));
             }
             presets.addItem(FULL_RANGE);
-            WindowLevel.CT_PRESETS.forEach(presets::addItem);
+            modalityPresets.accept(dicom);
             presets.setSelectedIndex(0);
         } finally {
             updating = false;
