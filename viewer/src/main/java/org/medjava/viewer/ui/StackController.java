@@ -35,8 +35,11 @@ final class StackController {
         /** Whether the image on screen may be replaced (false while it carries filters, with a message why). */
         boolean maySwitchImage();
 
-        /** Shows {@code image}, keeping window, zoom and pan; item {@code index} of {@code count}. */
-        void showSlice(OpenedImage image, int index, int count);
+        /**
+         * Shows {@code image}, item {@code index} of {@code count}: keeping window, zoom and pan while scrolling;
+         * {@code first} (a series just opened) with the image's own window, fitted.
+         */
+        void showSlice(OpenedImage image, int index, int count, boolean first);
 
         /** The stack changed (opened, closed, moved): overlays and controls follow. */
         void stackChanged();
@@ -76,9 +79,19 @@ final class StackController {
         this.budgetBytes = budgetBytes;
     }
 
-    /** A cache of an eighth of the heap, at most 512 MiB (the undo history has a quarter). */
+    /** The system property that sets the stack cache's budget in MiB. */
+    static final String BUDGET_PROPERTY = "medjava.viewer.stack-cache-mb";
+
+    /**
+     * The cache's budget: {@value #BUDGET_PROPERTY} MiB when set, else an eighth of the heap, at most 256 MiB (the
+     * undo history may take a quarter); 256 MiB hold about 170 CT slices of 512×512.
+     */
     static long defaultBudget() {
-        return Math.min(512L << 20, Runtime.getRuntime().maxMemory() / 8);
+        String mib = System.getProperty(BUDGET_PROPERTY);
+        if (mib != null && mib.trim().matches("[0-9]{1,6}") && Long.parseLong(mib.trim()) > 0) {
+            return Long.parseLong(mib.trim()) << 20;
+        }
+        return Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 8);
     }
 
     // ------------------------------------------------------------------ opening
@@ -282,6 +295,16 @@ final class StackController {
         return stack == null ? null : stack.basis();
     }
 
+    /** Moves to the item of store path (or local file name) {@code key}, frame {@code frame}; false when none. */
+    boolean goTo(String key, int frame) {
+        int at = stack == null ? -1 : stack.indexOf(key, frame);
+        if (at < 0) {
+            return false;
+        }
+        go(at);
+        return true;
+    }
+
     /** Moves by {@code delta} images, stopping at the ends. Event thread. */
     void step(int delta) {
         if (isOpen()) {
@@ -308,8 +331,9 @@ final class StackController {
     }
 
     private void show(int index, Slice s) {
+        boolean first = shown < 0;
         shown = index;
-        host.showSlice(s.image(), index, count());
+        host.showSlice(s.image(), index, count(), first);
         if (onFirstImage != null) {
             firstImageMillis = (System.nanoTime() - openedAt) / 1_000_000;
             Runnable r = onFirstImage;
