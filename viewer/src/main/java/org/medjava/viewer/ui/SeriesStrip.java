@@ -40,7 +40,7 @@ final class SeriesStrip extends JScrollPane {
         setName("seriesStrip");
         setViewportView(row);
         setBorder(BorderFactory.createEmptyBorder());
-        setPreferredSize(new Dimension(400, ICON + 56));
+        setPreferredSize(new Dimension(400, ICON + 72));
         setVisible(false);
     }
 
@@ -54,15 +54,16 @@ final class SeriesStrip extends JScrollPane {
         study = studyUid;
         row.removeAll();
         for (IndexRows.Series s : series) {
-            JButton b = new JButton("<html><center>Se " + (s.seriesNumber() == null ? "?" : s.seriesNumber()) + " · "
-                    + escape(s.modality()) + "<br>" + s.instances() + (s.instances() == 1 ? " image" : " images")
-                    + "</center></html>");
+            String name = s.seriesNumber() != null ? "Se " + s.seriesNumber()
+                    : s.seriesDescription().isBlank() ? "Series" : shorten(s.seriesDescription());
+            JButton b = new JButton("<html><center>" + escape(name) + " · " + escape(s.modality()) + "<br>"
+                    + s.instances() + (s.instances() == 1 ? " image" : " images") + "</center></html>");
             b.setName("series:" + s.seriesInstanceUid());
             b.setToolTipText(s.seriesDescription().isBlank() ? s.seriesInstanceUid() : s.seriesDescription());
             b.setVerticalTextPosition(SwingConstants.BOTTOM);
             b.setHorizontalTextPosition(SwingConstants.CENTER);
             b.setFocusable(false);
-            b.setPreferredSize(new Dimension(ICON + 40, ICON + 48));
+            b.setPreferredSize(new Dimension(ICON + 64, ICON + 60));
             b.addActionListener(e -> open.accept(s));
             row.add(b);
             tasks.background(p -> icon(client.seriesThumbnail(studyUid, s.seriesInstanceUid())), icon -> {
@@ -115,6 +116,10 @@ final class SeriesStrip extends JScrollPane {
         double scale = Math.min(1, (double) ICON / Math.max(image.getWidth(), image.getHeight()));
         return image.getScaledInstance(Math.max(1, (int) (image.getWidth() * scale)),
                 Math.max(1, (int) (image.getHeight() * scale)), Image.SCALE_SMOOTH);
+    }
+
+    private static String shorten(String s) {
+        return s.length() <= 14 ? s : s.substring(0, 13) + "…";
     }
 
     private static String escape(String s) {

@@ -62,6 +62,9 @@ final class StackController {
         return t;
     });
     private final Timer cine = new Timer(100, e -> cineTick());
+    private final java.util.concurrent.atomic.AtomicLong downloadNanos = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong decodeNanos = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong storeLoads = new java.util.concurrent.atomic.AtomicLong();
     private SeriesOrder.Ordered stack;
     private Prefetcher<Slice> prefetcher;
     private String studyUid = "";
@@ -222,14 +225,26 @@ final class StackController {
         String server = client.base().toString();
         return (i, progress) -> {
             StackItem item = ordered.items().get(i);
+            long start = System.nanoTime();
             Download d = client.download(item.path(), progress);
+            long downloaded = System.nanoTime();
             OpenedImage image = OpenedImage.decode(new ImageOrigin.StoreFile(server, item.path(), d.etag()),
                     d.bytes());
             if (item.frame() > 0) {
                 image = image.frame(item.frame());
             }
+            downloadNanos.addAndGet(downloaded - start);
+            decodeNanos.addAndGet(System.nanoTime() - downloaded);
+            storeLoads.incrementAndGet();
             return new Slice(image, decodedBytes(image) + d.bytes().length);
         };
+    }
+
+    /** Mean download and decode milliseconds of the store loads so far, for measurements. */
+    String loadTimes() {
+        long n = Math.max(1, storeLoads.get());
+        return String.format(java.util.Locale.ROOT, "%d loads: download %.1f ms, decode %.1f ms on average",
+                storeLoads.get(), downloadNanos.get() / 1e6 / n, decodeNanos.get() / 1e6 / n);
     }
 
     private Slice slice(OpenedImage image, SeriesOrder.Ordered ordered) {
