@@ -1,9 +1,9 @@
 package org.medjava.viewer.ui;
 
-import java.util.function.BiConsumer;
-import java.util.function.Supplier;
+import java.util.function.Consumer;
 import javax.swing.JFrame;
 import javax.swing.JOptionPane;
+import org.medjava.viewer.image.ImageDocument;
 import org.medjava.viewer.image.ImageOrigin;
 import org.medjava.viewer.image.UploadEncoder;
 import org.medjava.viewer.image.UploadFormat;
@@ -16,27 +16,51 @@ import org.medjava.viewer.store.StoreException;
  * choose another name, retry). The open image and its history are never touched by a failed upload.
  */
 final class UploadFlow {
+    private final ViewerController controller;
+    private final ConnectFlow connect;
+    private final Consumer<String> reveal;
     private final JFrame owner;
     private final Tasks tasks;
     private final StatusBar status;
-    private final Supplier<StoreClient> relogin;
-    private final BiConsumer<String, String> uploaded;
 
-    /**
-     * @param relogin  asks for a login again (after a 401); the new client, or null
-     * @param uploaded told the stored path and its new ETag
-     */
-    UploadFlow(JFrame owner, Tasks tasks, StatusBar status, Supplier<StoreClient> relogin,
-               BiConsumer<String, String> uploaded) {
-        this.owner = owner;
-        this.tasks = tasks;
-        this.status = status;
-        this.relogin = relogin;
-        this.uploaded = uploaded;
+    /** @param reveal shows a store directory in the file tree (where the upload went) */
+    UploadFlow(ViewerController controller, ConnectFlow connect, Consumer<String> reveal) {
+        this.controller = controller;
+        this.connect = connect;
+        this.reveal = reveal;
+        this.owner = controller.owner();
+        this.tasks = controller.tasks();
+        this.status = controller.status();
+    }
+
+    /** Uploads the open image, connecting first when not connected. Event thread. */
+    void upload() {
+        ImageDocument doc = controller.document();
+        if (doc == null) {
+            status.message("Open an image first");
+            return;
+        }
+        if (controller.client() == null) {
+            connect.askConnect(null, null);
+            if (controller.client() == null) {
+                return;
+            }
+        }
+        start(controller.client(), UploadEncoder.Snapshot.of(doc), doc.origin());
+    }
+
+    /** The store now holds {@code path} with {@code etag}: the open image's origin follows, the tree shows it. */
+    private void uploaded(String path, String etag) {
+        ImageDocument doc = controller.document();
+        if (doc != null && doc.origin() instanceof ImageOrigin.StoreFile f && f.path().equals(path)) {
+            doc.setOrigin(new ImageOrigin.StoreFile(f.server(), path, etag));
+        }
+        int slash = path.lastIndexOf('/');
+        reveal.accept(slash < 0 ? "" : path.substring(0, slash + 1));
     }
 
     /** Event thread. */
-    void start(StoreClient client, UploadEncoder.Snapshot snapshot, ImageOrigin origin) {
+    private void start(StoreClient client, UploadEncoder.Snapshot snapshot, ImageOrigin origin) {
         String dir = origin instanceof ImageOrigin.StoreFile f ? f.directory() : "uploads/";
         UploadFormat initial = snapshot.source().isDicom() ? UploadFormat.DICOM : UploadFormat.PNG;
         UploadTarget target = new UploadDialog(owner, client.base().toString(), dir, origin.name(),
@@ -62,7 +86,7 @@ final class UploadFlow {
         }, stored -> {
             status.message("Uploaded " + target.path() + " (" + stored.size() / 1024 + " KiB) to " + client.base()
                     + (stored.reducedColours() ? "; GIF reduced it to 256 colours (PNG keeps every pixel)" : ""));
-            uploaded.accept(target.path(), stored.etag());
+            uploaded(target.path(), stored.etag());
         }, e -> failed(client, snapshot, target, precondition, e));
     }
 
@@ -89,7 +113,7 @@ final class UploadFlow {
                 if (Dialogs.choose(owner, "Login needed (401)", "The store did not accept your login for this upload"
                         + " (the password may have changed or the session expired)." + server,
                         JOptionPane.WARNING_MESSAGE, "Log in again", "Cancel") == 0) {
-                    StoreClient fresh = relogin.get();
+                    StoreClient fresh = connect.relogin();
                     if (fresh != null) {
                         send(fresh, snapshot, target, precondition);
                     }
