@@ -70,11 +70,10 @@ final class StackController {
     private String studyUid = "";
     private String seriesUid = "";
     private int shown = -1;
+    /** The image of item {@code shown}, as handed to the host or adopted. */
+    private OpenedImage current;
     private int wanted = -1;
     private int generation;
-    private long openedAt;
-    private long firstImageMillis = -1;
-    private Runnable onFirstImage;
 
     StackController(Tasks tasks, Host host, long budgetBytes) {
         this.tasks = tasks;
@@ -112,16 +111,8 @@ final class StackController {
         String study = d.attributes().studyInstanceUid();
         String series = d.attributes().seriesInstanceUid();
         if (image.origin() instanceof ImageOrigin.StoreFile f && client != null && !series.isBlank()) {
-            if (stack != null && series.equals(seriesUid)) {
-                int at = stack.indexOf(f.path(), d.frame());
-                if (at >= 0) { // another image of the open series
-                    shown = at;
-                    wanted = at;
-                    prefetcher.cache().put(at, slice(image, stack));
-                    prefetcher.focus(at);
-                    host.stackChanged();
-                    return;
-                }
+            if (series.equals(seriesUid) && adopt(image)) {
+                return; // another image of the open series
             }
             int mine = ++generation;
             tasks.background(p -> client.seriesSlices(study, series), slices -> {
@@ -147,12 +138,11 @@ final class StackController {
     }
 
     /** Opens a store series as a stack at its first image (the thumbnail strip). Event thread. */
-    void openSeries(StoreClient client, String study, String series, Runnable firstImage) {
+    void openSeries(StoreClient client, String study, String series) {
         if (!host.maySwitchImage()) {
             return;
         }
         int mine = ++generation;
-        openedAt = System.nanoTime();
         host.message("Opening series " + series + "…");
         tasks.background(p -> SeriesOrder.order(client.seriesSlices(study, series)), ordered -> {
             if (mine != generation) {
@@ -162,7 +152,6 @@ final class StackController {
                 host.message("The series has no images in the index");
                 return;
             }
-            onFirstImage = firstImage;
             start(ordered, study, series, storeLoader(client, ordered), null, 0);
         }, e -> host.message("Could not open the series: " + e.getMessage()));
     }
@@ -174,7 +163,7 @@ final class StackController {
             return;
         }
         ++generation;
-        SeriesOrder.Ordered ordered = SeriesOrder.frames(image.origin().name(), null, frames);
+        SeriesOrder.Ordered ordered = SeriesOrder.frames(key(image), null, frames);
         start(ordered, "", "", (i, p) -> {
             OpenedImage frame = image.frame(ordered.items().get(i).frame());
             return new Slice(frame, decodedBytes(frame)); // the file is the open image's, counted once
@@ -208,6 +197,7 @@ final class StackController {
                 }, pool);
         if (first != null) {
             Slice s = slice(first, ordered);
+            current = first;
             cache.put(at, s);
             prefetcher.setReach(reachFor(s.bytes()));
             shown = at;
@@ -293,6 +283,11 @@ final class StackController {
         return shown;
     }
 
+    /** Whether {@code image} is the one the stack last showed or adopted. */
+    boolean isCurrent(OpenedImage image) {
+        return image == current;
+    }
+
     /** The index asked for last (shown, or loading). */
     int wanted() {
         return wanted;
@@ -310,13 +305,31 @@ final class StackController {
         return stack == null ? null : stack.basis();
     }
 
-    /** Moves to the item of store path (or local file name) {@code key}, frame {@code frame}; false when none. */
-    boolean goTo(String key, int frame) {
-        int at = stack == null ? -1 : stack.indexOf(key, frame);
+    /** How the stack names an image's file: its store path, or a local file's name. */
+    static String key(OpenedImage image) {
+        return image.origin() instanceof ImageOrigin.StoreFile f ? f.path() : image.origin().name();
+    }
+
+    /**
+     * Takes {@code image}, shown by someone else (the tree, the frame spinner), as the stack's current image when it
+     * is one of the stack's; false otherwise. Event thread.
+     */
+    boolean adopt(OpenedImage image) {
+        if (stack == null || prefetcher == null || !image.isDicom()) {
+            return false;
+        }
+        int at = stack.indexOf(key(image), image.dicom().frame());
         if (at < 0) {
             return false;
         }
-        go(at);
+        current = image;
+        if (at != shown || at != wanted) {
+            shown = at;
+            wanted = at;
+            prefetcher.cache().put(at, slice(image, stack));
+            prefetcher.focus(at);
+            host.stackChanged();
+        }
         return true;
     }
 
@@ -348,18 +361,8 @@ final class StackController {
     private void show(int index, Slice s) {
         boolean first = shown < 0;
         shown = index;
+        current = s.image();
         host.showSlice(s.image(), index, count(), first);
-        if (onFirstImage != null) {
-            firstImageMillis = (System.nanoTime() - openedAt) / 1_000_000;
-            Runnable r = onFirstImage;
-            onFirstImage = null;
-            r.run();
-        }
-    }
-
-    /** Milliseconds from opening a series to its first image on screen, or -1. */
-    long firstImageMillis() {
-        return firstImageMillis;
     }
 
     // ------------------------------------------------------------------ cine
@@ -430,6 +433,7 @@ final class StackController {
         closePrefetcher();
         boolean was = stack != null;
         stack = null;
+        current = null;
         studyUid = "";
         seriesUid = "";
         shown = -1;

@@ -57,6 +57,7 @@ public final class ViewerFrame extends JFrame {
     private final StoreTree storeTree;
     private final DicomSearchPanel dicomSearch;
     private final FiltersMenu filtersMenu;
+    private final transient SeriesView seriesView;
 
     public ViewerFrame(ViewerOptions options, FilterCatalog catalog) {
         super("MedJava Viewer");
@@ -79,7 +80,10 @@ public final class ViewerFrame extends JFrame {
             seriesJob.update(); // the store's filters may have changed
         }));
         WindowControls windowControls = new WindowControls(controller);
-        new Overlays(controller);
+        Overlays overlays = new Overlays(controller);
+        seriesView = new SeriesView(controller, overlays);
+        addImagePanel(BorderLayout.SOUTH, seriesView.panel());
+        onClose(seriesView::shutdown);
 
         Action undo = Actions.of("Undo", KeyEvent.VK_Z, e -> controller.undo());
         Action redo = Actions.of("Redo", KeyEvent.VK_Y, e -> controller.redo());
@@ -273,6 +277,11 @@ public final class ViewerFrame extends JFrame {
             }
         }
         return null;
+    }
+
+    /** Series and stacks: the stack, the series strip. */
+    SeriesView seriesView() {
+        return seriesView;
     }
 
     JMenuItem filterItem(String filterId) {
