@@ -114,6 +114,7 @@ final class StackController {
             if (series.equals(seriesUid) && adopt(image)) {
                 return; // another image of the open series
             }
+            close(); // the old stack must not scroll away from this image while its series is listed
             int mine = ++generation;
             tasks.background(p -> client.seriesSlices(study, series), slices -> {
                 if (mine != generation) {
