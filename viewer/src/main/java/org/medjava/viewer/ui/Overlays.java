@@ -24,6 +24,11 @@ final class Overlays implements ViewerController.Listener {
         update();
     }
 
+    /** Writes the corners again (an added line changed without the document changing). */
+    void refresh() {
+        update();
+    }
+
     private String[] withExtraLines(String... lines) {
         String[] all = java.util.Arrays.copyOf(lines, lines.length + bottomLeftLines.size());
         for (int i = 0; i < bottomLeftLines.size(); i++) {

@@ -22,10 +22,11 @@ final class SeriesView implements ViewerController.Listener, StackController.Hos
     private final StackBar bar;
     private final SeriesStrip strip;
     private final JPanel panel = new JPanel();
-    private boolean notifying;
+    private final Overlays overlays;
 
     SeriesView(ViewerController controller, Overlays overlays) {
         this.controller = controller;
+        this.overlays = overlays;
         this.stack = new StackController(controller.tasks(), this, StackController.defaultBudget());
         this.bar = new StackBar(stack);
         this.strip = new SeriesStrip(controller.tasks(), this::openSeries);
@@ -69,7 +70,7 @@ final class SeriesView implements ViewerController.Listener, StackController.Hos
     public void changed() {
         // another frame chosen with the Frame spinner: the stack follows
         ImageDocument doc = controller.document();
-        if (!notifying && doc != null && stack.isOpen() && !stack.isCurrent(doc.image())) {
+        if (doc != null && stack.isOpen() && !stack.isCurrent(doc.image())) {
             stack.adopt(doc.image());
         }
     }
@@ -137,12 +138,9 @@ final class SeriesView implements ViewerController.Listener, StackController.Hos
         controller.view().setWheelScroll(stack.isOpen() ? stack::step : null);
         bar.refresh();
         strip.mark(stack.seriesUid());
-        notifying = true;
-        try {
-            controller.changed(); // the overlay's "Image n / N"
-        } finally {
-            notifying = false;
-        }
+        // only the overlay's "Image n / N": controller.changed() would rebuild the tool bar's controls while the
+        // reader may be typing in them (a frame number), and prefetched images arrive at any time
+        overlays.refresh();
     }
 
     @Override

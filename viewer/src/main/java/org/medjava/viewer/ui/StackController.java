@@ -65,6 +65,9 @@ final class StackController {
     private final java.util.concurrent.atomic.AtomicLong downloadNanos = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong decodeNanos = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong storeLoads = new java.util.concurrent.atomic.AtomicLong();
+    /** The last file a store load downloaded {path, Download}: one file beyond the cache's budget, at most. */
+    private final java.util.concurrent.atomic.AtomicReference<Object[]> lastFile =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private SeriesOrder.Ordered stack;
     private Prefetcher<Slice> prefetcher;
     private String studyUid = "";
@@ -217,7 +220,11 @@ final class StackController {
         return (i, progress) -> {
             StackItem item = ordered.items().get(i);
             long start = System.nanoTime();
-            Download d = client.download(item.path(), progress);
+            // the frames of one multi-frame file: downloaded once, not once a frame
+            Object[] last = lastFile.get();
+            Download d = last != null && last[0].equals(item.path()) ? (Download) last[1]
+                    : client.download(item.path(), progress);
+            lastFile.set(new Object[] {item.path(), d});
             long downloaded = System.nanoTime();
             OpenedImage image = OpenedImage.decode(new ImageOrigin.StoreFile(server, item.path(), d.etag()),
                     d.bytes());
@@ -445,6 +452,7 @@ final class StackController {
     }
 
     private void closePrefetcher() {
+        lastFile.set(null);
         if (prefetcher != null) {
             prefetcher.close();
             prefetcher.cache().clear();
