@@ -151,7 +151,7 @@ final class DerivedDataset {
         SpecificCharacterSet charset = charsetOf(out);
 
         put(out, SOPClassUID, keptSopClass == null ? DerivedDicom.SECONDARY_CAPTURE : keptSopClass, null);
-        put(out, SOPInstanceUID, Uids.newUid(), null);
+        put(out, SOPInstanceUID, request.takeSopInstanceUid(), null);
         put(out, InstanceCreationDate, date(now), null);
         put(out, InstanceCreationTime, time(now), null);
 

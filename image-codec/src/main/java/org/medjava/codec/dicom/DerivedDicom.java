@@ -191,6 +191,7 @@ public final class DerivedDicom {
         int sourceFrame = -1;
         int instanceNumber = -1;
         String sourceAeTitle;
+        String nextSopInstanceUid;
 
         private Request(AttributeList source, boolean referencesSource) {
             this.source = source;
@@ -279,6 +280,26 @@ public final class DerivedDicom {
             }
             this.sourceAeTitle = aeTitle;
             return this;
+        }
+
+        /**
+         * The SOP Instance UID of the next object written (later ones get new UIDs again): for a client that must name
+         * the object's place (e.g. the store's {@code dicom/} layout) before writing it.
+         *
+         * @throws IllegalArgumentException if {@code uid} is not a valid UID
+         */
+        public Request sopInstanceUid(String uid) {
+            if (uid != null && !Uids.isValid(uid)) {
+                throw new IllegalArgumentException("not a valid DICOM UID: \"" + uid + "\"");
+            }
+            this.nextSopInstanceUid = uid;
+            return this;
+        }
+
+        String takeSopInstanceUid() {
+            String uid = nextSopInstanceUid != null ? nextSopInstanceUid : Uids.newUid();
+            nextSopInstanceUid = null;
+            return uid;
         }
 
         public String seriesInstanceUid() {

@@ -235,6 +235,17 @@ class DerivedDicomTest {
     }
 
     @Test
+    void aGivenSopInstanceUidNamesTheNextObjectOnly() throws Exception {
+        DerivedDicom.Request request = DerivedDicom.from(DicomCodecTest.bytes("MR_small.dcm"));
+        String chosen = Uids.newUid();
+        DicomAttributes first = request.sopInstanceUid(chosen).write(greyRaster(), new ByteArrayOutputStream());
+        DicomAttributes second = request.write(greyRaster(), new ByteArrayOutputStream());
+        assertThat(first.sopInstanceUid()).isEqualTo(chosen);
+        assertThat(second.sopInstanceUid()).isNotEqualTo(chosen).matches(UID_2_25);
+        assertThatThrownBy(() -> request.sopInstanceUid("1..2")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void oneRequestOrAGivenSeriesUidPutsSeveralObjectsIntoOneSeries() throws Exception {
         byte[] source = DicomCodecTest.bytes("MR_small.dcm");
         DerivedDicom.Request request = DerivedDicom.from(source);

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.medjava.viewer.store.Manifest;
 import org.medjava.viewer.store.StoreClient;
+import org.medjava.viewer.store.StoreException;
 
 /**
  * Polls the store's filter manifest with {@code If-None-Match} (a 304 costs next to nothing) and hands every new
@@ -71,12 +72,32 @@ public final class ManifestFollower implements AutoCloseable {
             }
         } catch (java.util.concurrent.CancellationException e) {
             // stopped (disconnect or exit): nothing to report
-        } catch (IOException | RuntimeException e) {
-            if (!failing) {
-                failing = true;
-                status.accept("filters kept as they are: " + e.getMessage());
+        } catch (StoreException e) {
+            if (e.status() == 401) {
+                // a refused login (password changed, account removed) must not be retried every few seconds: each
+                // try counts as a failed login, and the store's throttle would then refuse the user's next login
+                status.accept("the store refused this login; the Filters menu follows the store again after the next"
+                        + " login");
+                stopPolling();
+                return;
             }
-            LOG.log(Level.DEBUG, "manifest check failed: " + e);
+            failed(e);
+        } catch (IOException | RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    private void failed(Exception e) {
+        if (!failing) {
+            failing = true;
+            status.accept("filters kept as they are: " + e.getMessage());
+        }
+        LOG.log(Level.DEBUG, "manifest check failed: " + e);
+    }
+
+    private synchronized void stopPolling() {
+        if (polling != null) {
+            polling.cancel(false);
         }
     }
 

@@ -57,8 +57,13 @@ public final class UploadEncoder {
     }
 
     public static Encoded encode(Snapshot s, UploadFormat format) throws IOException {
+        return encode(s, format, null);
+    }
+
+    /** As {@link #encode(Snapshot, UploadFormat)}; a DICOM object gets {@code sopInstanceUid} (null: a new one). */
+    public static Encoded encode(Snapshot s, UploadFormat format, String sopInstanceUid) throws IOException {
         if (format == UploadFormat.DICOM) {
-            return new Encoded(derived(s), false);
+            return new Encoded(derived(s, sopInstanceUid), false);
         }
         Raster pixels = s.pixels();
         return switch (format) {
@@ -79,7 +84,12 @@ public final class UploadEncoder {
         return out.toByteArray();
     }
 
-    private static byte[] derived(Snapshot s) throws IOException {
+    /** The Series Instance UID a derived DICOM object of a DICOM source gets (see {@link #seriesUid}). */
+    public static String derivedSeriesUid(Snapshot s) {
+        return seriesUid(s.source().dicom(), s.chain(), s.keepsStoredValues() ? null : s.window());
+    }
+
+    private static byte[] derived(Snapshot s, String sopInstanceUid) throws IOException {
         FilterChain chain = s.chain();
         boolean stored = s.keepsStoredValues();
         List<DerivedDicom.Contributor> contributors = contributors(chain);
@@ -94,8 +104,9 @@ public final class UploadEncoder {
                 .derivationCodes(codes(chain))
                 .contributors(contributors);
         if (s.source().isDicom()) {
-            request.seriesInstanceUid(seriesUid(s.source().dicom(), chain, stored ? null : s.window()));
+            request.seriesInstanceUid(derivedSeriesUid(s));
         }
+        request.sopInstanceUid(sopInstanceUid);
         if (stored) {
             GrayRaster16 values = s.stored() != null ? s.stored() : s.source().dicom().grayRaster();
             return request.window(s.window()).toBytes(values);

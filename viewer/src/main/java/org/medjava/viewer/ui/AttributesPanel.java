@@ -36,11 +36,7 @@ final class AttributesPanel extends JPanel {
         filter.putClientProperty("JTextField.placeholderText", "filter attributes");
         table.setRowSorter(sorter);
         table.setAutoResizeMode(JTable.AUTO_RESIZE_LAST_COLUMN);
-        int[] widths = {84, 150, 34, 260};
-        for (int c = 0; c < widths.length; c++) {
-            table.getColumnModel().getColumn(c).setPreferredWidth(widths[c]);
-            table.getColumnModel().getColumn(c).setMinWidth(c == 2 ? 30 : 60);
-        }
+        fitColumns();
         filter.getDocument().addDocumentListener(new DocumentListener() {
             @Override
             public void insertUpdate(DocumentEvent e) {
@@ -59,6 +55,35 @@ final class AttributesPanel extends JPanel {
         });
         add(filter, BorderLayout.NORTH);
         add(new JScrollPane(table), BorderLayout.CENTER);
+    }
+
+    /**
+     * Tag and VR always fit (their text has a fixed form), measured in the table's font so that a larger font or
+     * another look and feel does not clip them; Keyword gets room for the usual keywords; Value takes the rest.
+     */
+    private void fitColumns() {
+        java.awt.FontMetrics fm = table.getFontMetrics(table.getFont());
+        int pad = 2 * table.getIntercellSpacing().width + 16; // the cell renderer's insets
+        int tag = fm.stringWidth("(0000,0000)") + pad;
+        int vr = Math.max(fm.stringWidth("VR"), fm.stringWidth("WW")) + pad;
+        var columns = table.getColumnModel();
+        fixed(columns.getColumn(0), tag);
+        fixed(columns.getColumn(2), vr);
+        columns.getColumn(1).setPreferredWidth(fm.stringWidth("SOPInstanceUID__") + pad);
+        columns.getColumn(1).setMinWidth(60);
+        columns.getColumn(3).setPreferredWidth(260);
+        columns.getColumn(3).setMinWidth(60);
+    }
+
+    private static void fixed(javax.swing.table.TableColumn column, int width) {
+        column.setMinWidth(width);
+        column.setPreferredWidth(width);
+        column.setMaxWidth(width);
+    }
+
+    /** The table, for tests. */
+    JTable table() {
+        return table;
     }
 
     void show(List<DicomElements.Element> elements) {

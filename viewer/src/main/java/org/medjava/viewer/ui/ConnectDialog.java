@@ -56,7 +56,8 @@ final class ConnectDialog extends JDialog {
         } else {
             server.setSelectedItem("http://localhost:8080");
         }
-        user.setText(userName != null ? userName : recent.isEmpty() ? "" : recent.get(0).user());
+        user.setText(defaultUser(recent, String.valueOf(server.getSelectedItem()), userName,
+                System.getProperty("user.name")));
         server.addActionListener(e -> {
             if (server.getSelectedItem() instanceof RecentServers.Server s && !s.user().isEmpty()) {
                 user.setText(s.user());
@@ -99,6 +100,32 @@ final class ConnectDialog extends JDialog {
                 (user.getText().isBlank() ? user : password).requestFocusInWindow();
             }
         });
+    }
+
+    /**
+     * The login name offered: the one given (--user, or the current login when logging in again), else the one last
+     * used with this server, else the operating system's user name — never an empty field a user must fill first.
+     */
+    static String defaultUser(List<RecentServers.Server> recent, String url, String given, String osUser) {
+        if (given != null && !given.isBlank()) {
+            return given;
+        }
+        String wanted = comparable(url);
+        for (RecentServers.Server s : recent) {
+            if (!s.user().isBlank() && comparable(s.url()).equals(wanted)) {
+                return s.user();
+            }
+        }
+        return osUser == null ? "" : osUser;
+    }
+
+    /** A server URL as the store client would use it, or the text as typed when it is not one. */
+    private static String comparable(String url) {
+        try {
+            return StoreClient.parseServer(url).toString().replaceAll("/+$", "");
+        } catch (IllegalArgumentException e) {
+            return String.valueOf(url).trim();
+        }
     }
 
     private static void row(JPanel form, int y, String label, JComponent field) {

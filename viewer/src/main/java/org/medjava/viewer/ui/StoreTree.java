@@ -47,6 +47,7 @@ final class StoreTree extends JTree {
         setName("storeTree");
         setRootVisible(true);
         setShowsRootHandles(true);
+        javax.swing.ToolTipManager.sharedInstance().registerComponent(this);
         addTreeWillExpandListener(new TreeWillExpandListener() {
             @Override
             public void treeWillExpand(TreeExpansionEvent event) {
@@ -197,6 +198,23 @@ final class StoreTree extends JTree {
                 instanceof Item item && !item.directory()) {
             open.accept(item.path());
         }
+    }
+
+    /**
+     * Scrolls only vertically: JTree scrolls a row's end into view when it is selected or expanded, which in a narrow
+     * browser pushed the start of every name (and the directory names) out of sight on the left.
+     */
+    @Override
+    public void scrollRectToVisible(java.awt.Rectangle r) {
+        java.awt.Rectangle visible = getVisibleRect();
+        super.scrollRectToVisible(new java.awt.Rectangle(visible.x, r.y, Math.min(r.width, visible.width), r.height));
+    }
+
+    /** The whole text of the row under the mouse, for names longer than the browser is wide. */
+    @Override
+    public String getToolTipText(MouseEvent e) {
+        TreePath path = getPathForLocation(e.getX(), e.getY());
+        return path == null ? null : ((DefaultMutableTreeNode) path.getLastPathComponent()).getUserObject().toString();
     }
 
     /** The tree row showing store path {@code path}, or -1 (for tests and keyboard users). */

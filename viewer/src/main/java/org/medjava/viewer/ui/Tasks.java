@@ -5,6 +5,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -52,6 +53,9 @@ public final class Tasks {
         if (foregroundRunning) {
             status.message("Please wait: another task is running (or cancel it)");
             return false;
+        }
+        if (pool.isShutdown()) {
+            return false; // the window closed
         }
         foregroundRunning = true;
         AtomicBoolean cancelled = new AtomicBoolean();
@@ -120,15 +124,20 @@ public final class Tasks {
 
     /** Starts a silent background task. */
     public <T> void background(Job<T> job, Consumer<T> done, Consumer<Exception> failed) {
-        pool.submit(() -> {
-            try {
-                T result = job.run(Progress.NONE);
-                SwingUtilities.invokeLater(() -> done.accept(result));
-            } catch (Exception e) {
-                LOG.log(Level.DEBUG, "background task failed: " + e);
-                SwingUtilities.invokeLater(() -> failed.accept(e));
-            }
-        });
+        try {
+            pool.submit(() -> {
+                try {
+                    T result = job.run(Progress.NONE);
+                    SwingUtilities.invokeLater(() -> done.accept(result));
+                } catch (Exception e) {
+                    LOG.log(Level.DEBUG, "background task failed: " + e);
+                    SwingUtilities.invokeLater(() -> failed.accept(e));
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // the window closed while a chain of tasks (e.g. revealing an upload in the tree) was under way
+            LOG.log(Level.DEBUG, "background task after shutdown dropped");
+        }
     }
 
     public void shutdown() {

@@ -6,6 +6,7 @@ import java.awt.FlowLayout;
 import java.awt.GridBagConstraints;
 import java.awt.GridBagLayout;
 import java.awt.Insets;
+import java.util.function.Function;
 import javax.swing.BorderFactory;
 import javax.swing.ButtonGroup;
 import javax.swing.JButton;
@@ -21,13 +22,16 @@ import org.medjava.viewer.image.UploadFormat;
 final class UploadDialog extends JDialog {
     private static final long serialVersionUID = 1L;
 
-    private final JTextField directory = new JTextField(24);
-    private final JTextField name = new JTextField(24);
+    private final JTextField directory = new JTextField(44); // a dicom/{PatientID}/{Study}/{Series}/ path is long
+    private final JTextField name = new JTextField(44);
     private final JLabel problem = new JLabel(" ");
+    private final transient Function<UploadFormat, UploadTarget.Place> suggest;
     private UploadFormat format;
+    private transient UploadTarget.Place suggested;
     private transient UploadTarget result;
 
-    UploadDialog(JFrame owner, String server, String dir, String sourceName, boolean filtered,
+    /** @param suggest where an upload in a format goes unless the user says otherwise */
+    UploadDialog(JFrame owner, String server, Function<UploadFormat, UploadTarget.Place> suggest,
                  UploadFormat initial) {
         super(owner, "Upload to the image store", true);
         setName("uploadDialog");
@@ -35,9 +39,11 @@ final class UploadDialog extends JDialog {
         name.setName("uploadName");
         problem.setName("uploadProblem");
         problem.setForeground(new Color(0xD0, 0x40, 0x40));
+        this.suggest = suggest;
         format = initial;
-        directory.setText(dir);
-        name.setText(UploadTarget.defaultName(sourceName, filtered, initial));
+        suggested = suggest.apply(initial);
+        directory.setText(suggested.directory());
+        name.setText(suggested.name());
 
         JPanel form = new JPanel(new GridBagLayout());
         form.setBorder(BorderFactory.createEmptyBorder(12, 12, 6, 12));
@@ -71,10 +77,7 @@ final class UploadDialog extends JDialog {
         for (UploadFormat f : UploadFormat.values()) {
             JRadioButton b = new JRadioButton(f.toString(), f == initial);
             b.setName("format-" + f.extension());
-            b.addActionListener(e -> {
-                format = f;
-                name.setText(UploadTarget.withExtension(name.getText(), f));
-            });
+            b.addActionListener(e -> formatChosen(f));
             group.add(b);
             form.add(b, c);
             c.gridy++;
@@ -97,9 +100,22 @@ final class UploadDialog extends JDialog {
         setLocationRelativeTo(owner);
     }
 
+    /** A new format: what the user did not change follows the format's suggestion; a typed name keeps its base. */
+    private void formatChosen(UploadFormat f) {
+        UploadTarget.Place next = suggest.apply(f);
+        if (directory.getText().equals(suggested.directory())) {
+            directory.setText(next.directory());
+        }
+        name.setText(name.getText().equals(suggested.name()) ? next.name()
+                : UploadTarget.withExtension(name.getText(), f));
+        format = f;
+        suggested = next;
+    }
+
     private void accept() {
         try {
-            result = new UploadTarget(UploadTarget.join(directory.getText(), name.getText()), format);
+            result = new UploadTarget(UploadTarget.join(directory.getText(), name.getText()), format,
+                    suggested.sopInstanceUid());
             dispose();
         } catch (IllegalArgumentException e) {
             problem.setText(e.getMessage());

@@ -3,6 +3,7 @@ package org.medjava.viewer.ui;
 import java.util.function.Consumer;
 import javax.swing.JFrame;
 import javax.swing.JOptionPane;
+import org.medjava.codec.dicom.Uids;
 import org.medjava.viewer.image.ImageDocument;
 import org.medjava.viewer.image.ImageOrigin;
 import org.medjava.viewer.image.UploadEncoder;
@@ -61,10 +62,10 @@ final class UploadFlow {
 
     /** Event thread. */
     private void start(StoreClient client, UploadEncoder.Snapshot snapshot, ImageOrigin origin) {
-        String dir = origin instanceof ImageOrigin.StoreFile f ? f.directory() : "uploads/";
         UploadFormat initial = snapshot.source().isDicom() ? UploadFormat.DICOM : UploadFormat.PNG;
-        UploadTarget target = new UploadDialog(owner, client.base().toString(), dir, origin.name(),
-                !snapshot.chain().isEmpty(), initial).ask();
+        String sopInstanceUid = Uids.newUid(); // named before encoding: the store's DICOM layout has it in the path
+        UploadTarget target = new UploadDialog(owner, client.base().toString(),
+                format -> UploadTarget.suggest(origin, snapshot, format, sopInstanceUid), initial).ask();
         if (target == null) {
             return;
         }
@@ -79,7 +80,7 @@ final class UploadFlow {
     private void send(StoreClient client, UploadEncoder.Snapshot snapshot, UploadTarget target,
                       StoreClient.Precondition precondition) {
         tasks.foreground("Uploading " + target.path(), progress -> {
-            UploadEncoder.Encoded body = UploadEncoder.encode(snapshot, target.format());
+            UploadEncoder.Encoded body = UploadEncoder.encode(snapshot, target.format(), target.sopInstanceUid());
             String etag = client.put(target.path(), body.bytes(), target.format().mediaType(), precondition,
                     progress);
             return new Stored(etag, body.bytes().length, body.reducedColours());

@@ -51,6 +51,7 @@ public final class ViewerFrame extends JFrame {
     private final JPanel imageArea = new JPanel(new BorderLayout());
     private final JSplitPane right;
     private JTabbedPane sidePanels;
+    private final transient WindowKeys keys = new WindowKeys(this, status::message);
     private final transient List<Runnable> onClose = new ArrayList<>();
     private final transient ConnectFlow connect;
     private final transient OpenFlow open = new OpenFlow(controller);
@@ -97,6 +98,9 @@ public final class ViewerFrame extends JFrame {
                 redo.setEnabled(doc != null && doc.history().canRedo());
                 upload.setEnabled(doc != null);
                 saveAs.setEnabled(doc != null);
+                String why = doc == null ? "open an image first" : null;
+                upload.putValue(Action.SHORT_DESCRIPTION, why);
+                saveAs.putValue(Action.SHORT_DESCRIPTION, why);
                 seriesJob.update();
             }
         });
@@ -151,6 +155,7 @@ public final class ViewerFrame extends JFrame {
         add(main, BorderLayout.CENTER);
         add(status, BorderLayout.SOUTH);
         setSize(1560, 940);
+        keys.install();
         controller.changed();
         status.message(options.benchmark() ? "Benchmark mode: timings go to " + options.benchmarkCsv().toAbsolutePath()
                 : "Ready");
@@ -164,8 +169,12 @@ public final class ViewerFrame extends JFrame {
 
     // ------------------------------------------------------------------ extension points (event thread)
 
-    /** Adds an item named {@code itemName} to a menu ({@link ViewerMenuBar#FILE}, EDIT, VIEW or one added). */
+    /**
+     * Adds an item named {@code itemName} to a menu ({@link ViewerMenuBar#FILE}, EDIT, VIEW or one added); the
+     * action's accelerator works whichever component has the focus.
+     */
     JMenuItem addMenuItem(String menuName, String itemName, Action action) {
+        keys.bindAccelerator(action);
         return menus.addItem(menuName, itemName, action);
     }
 
@@ -187,10 +196,15 @@ public final class ViewerFrame extends JFrame {
         toolbar.revalidate();
     }
 
-    /** Binds a key to an action for the whole window, whichever component has the focus. */
+    /**
+     * Binds a key to an action for the whole window, whichever component has the focus (not in dialogs); a disabled
+     * action's key says so in the status bar, with the action's SHORT_DESCRIPTION as the reason.
+     */
     void bindKey(KeyStroke key, String name, Action action) {
-        getRootPane().getInputMap(JComponent.WHEN_IN_FOCUSED_WINDOW).put(key, name);
-        getRootPane().getActionMap().put(name, action);
+        if (action.getValue(Action.NAME) == null) {
+            action.putValue(Action.NAME, name); // what the status bar calls it when it is disabled
+        }
+        keys.bind(key, action);
     }
 
     /** Adds a tab beside Files and DICOM in the browser on the left. */
@@ -293,6 +307,7 @@ public final class ViewerFrame extends JFrame {
     }
 
     private void shutdown() {
+        keys.uninstall();
         onClose.forEach(Runnable::run);
         connect.shutdown();
         controller.shutdown();

@@ -46,16 +46,34 @@ final class ViewerDriver implements AutoCloseable {
 
     /** The viewer connected to {@code store} as {@code user}, following the manifest every 300 ms. */
     static ViewerDriver start(LocalStore store, String user, String password, Path benchmarkCsv) throws IOException {
-        System.setProperty("medjava.viewer.home", Files.createTempDirectory("viewer-home-").toString());
-        ViewerOptions options = new ViewerOptions(store.url(), user, password.toCharArray(), benchmarkCsv,
-                Path.of(System.getProperty("medjava.plugins")), Duration.ofMillis(300), List.of());
+        return start(store.url(), user, password, benchmarkCsv);
+    }
+
+    /** The viewer connected to the store at {@code url} as {@code user}, with a fresh settings directory. */
+    static ViewerDriver start(String url, String user, String password, Path benchmarkCsv) throws IOException {
+        ViewerDriver driver = launch(Files.createTempDirectory("viewer-home-"), url, user, password, benchmarkCsv);
+        driver.await("connected to the store", () -> driver.frame.client() != null);
+        return driver;
+    }
+
+    /**
+     * The viewer started as a person starts it, with settings directory {@code home} (recent servers), {@code url}
+     * and maybe {@code user} but no password: it comes up with its login dialog.
+     */
+    static ViewerDriver startAsking(Path home, String url, String user) throws IOException {
+        return launch(home, url, user, null, null);
+    }
+
+    private static ViewerDriver launch(Path home, String url, String user, String password, Path benchmarkCsv)
+            throws IOException {
+        System.setProperty("medjava.viewer.home", home.toString());
+        ViewerOptions options = new ViewerOptions(url, user, password == null ? null : password.toCharArray(),
+                benchmarkCsv, Path.of(System.getProperty("medjava.plugins")), Duration.ofMillis(300), List.of());
         FilterCatalog catalog = ViewerApp.catalog(options);
         Robot robot = BasicRobot.robotWithNewAwtHierarchy();
         robot.settings().delayBetweenEvents(20);
         ViewerFrame frame = GuiActionRunner.execute(() -> ViewerApp.show(options, catalog));
-        ViewerDriver driver = new ViewerDriver(robot, frame);
-        driver.await("connected to the store", () -> frame.client() != null);
-        return driver;
+        return new ViewerDriver(robot, frame);
     }
 
     /** Reads a value on the event thread. */

@@ -201,6 +201,7 @@ class ViewerScenarioGuiIT extends ViewerGuiFixture {
         viewer.window.button("uploadButton").click();
         DialogFixture upload = viewer.dialog("uploadDialog");
         viewer.choose(upload, "format-gif");
+        upload.textBox("uploadDirectory").setText("uploads/conflict"); // renders default to derived/: back over it
         upload.textBox("uploadName").setText("radiograph.gif");
         viewer.clickToClose(upload, upload.button("upload"));
         DialogFixture conflict = viewer.dialogTitled("Changed on the server (412)");
