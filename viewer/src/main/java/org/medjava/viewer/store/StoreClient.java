@@ -241,6 +241,72 @@ public final class StoreClient {
         return rows;
     }
 
+    /**
+     * The instances of a series with what orders them as a stack: the index's paths, Instance Numbers and frame
+     * counts, joined by SOP Instance UID with ImagePositionPatient and ImageOrientationPatient from QIDO-RS
+     * ({@code includefield}, read from the stored headers). When QIDO cannot say (an older store), the slices come
+     * without geometry and Instance Numbers order them.
+     */
+    public List<org.medjava.viewer.series.SliceInfo> seriesSlices(String studyInstanceUid, String seriesInstanceUid)
+            throws IOException {
+        Map<String, double[][]> geometry = new java.util.HashMap<>();
+        try {
+            JsonNode qido = getJson(URI.create(base + "/dicomweb/studies/" + encode(studyInstanceUid) + "/series/"
+                    + encode(seriesInstanceUid) + "/instances?includefield=ImagePositionPatient"
+                    + "&includefield=ImageOrientationPatient"), "read the series' slice positions");
+            for (JsonNode i : qido) {
+                String sop = i.path("00080018").path("Value").path(0).asText("");
+                geometry.put(sop, new double[][] {numbers(i.path("00200032")), numbers(i.path("00200037"))});
+            }
+        } catch (StoreException e) {
+            if (e.status() == 401 || e.unreachable()) {
+                throw e;
+            }
+            // no geometry: InstanceNumber orders
+        }
+        List<org.medjava.viewer.series.SliceInfo> slices = new ArrayList<>();
+        for (IndexRows.Instance i : instances(seriesInstanceUid)) {
+            double[][] g = geometry.getOrDefault(i.sopInstanceUid(), new double[2][]);
+            slices.add(new org.medjava.viewer.series.SliceInfo(i.path(), i.sopInstanceUid(), i.instanceNumber(),
+                    g[0], g[1], i.frames() == null ? 1 : i.frames()));
+        }
+        return slices;
+    }
+
+    /** A DICOM JSON attribute's numeric values, or null. */
+    private static double[] numbers(JsonNode attribute) {
+        JsonNode values = attribute.path("Value");
+        if (!values.isArray() || values.isEmpty()) {
+            return null;
+        }
+        double[] out = new double[values.size()];
+        for (int k = 0; k < out.length; k++) {
+            JsonNode v = values.get(k);
+            if (v.isNumber()) {
+                out[k] = v.asDouble();
+            } else {
+                try {
+                    out[k] = Double.parseDouble(v.asText().trim());
+                } catch (NumberFormatException e) {
+                    return null;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A series' thumbnail as PNG, at most 96×96: the store renders its middle image by Instance Number. */
+    public byte[] seriesThumbnail(String studyInstanceUid, String seriesInstanceUid) throws IOException {
+        URI uri = URI.create(base + "/dicomweb/studies/" + encode(studyInstanceUid) + "/series/"
+                + encode(seriesInstanceUid) + "/thumbnail?viewport=96,96");
+        HttpResponse<InputStream> response = send(request(uri).timeout(SHORT).header("Accept", "image/png").GET()
+                .build(), HttpResponse.BodyHandlers.ofInputStream(), "series thumbnail");
+        try (InputStream in = response.body()) {
+            check(response.statusCode(), in, "series thumbnail");
+            return in.readAllBytes();
+        }
+    }
+
     private URI indexUri(String path, Map<String, String> keys) {
         StringBuilder b = new StringBuilder(base.toString()).append(path);
         char sep = '?';

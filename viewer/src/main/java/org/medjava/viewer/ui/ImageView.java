@@ -34,7 +34,8 @@ import org.medjava.viewer.model.ViewTransform;
 /**
  * The image on a black background, zoomed and panned, with the radiologist's corner overlays and the selected
  * region. The left mouse button does what the current {@link Tool} says; the right button always pans, the wheel
- * zooms about the pointer, a double click fits the image. Event thread only.
+ * zooms about the pointer (in a stack it scrolls the images and Ctrl+wheel zooms), a double click fits the image.
+ * Event thread only.
  */
 public final class ImageView extends JComponent {
     private static final long serialVersionUID = 1L;
@@ -84,6 +85,8 @@ public final class ImageView extends JComponent {
             new java.util.concurrent.CopyOnWriteArrayList<>();
     private final transient java.util.List<Runnable> windowDragObservers =
             new java.util.concurrent.CopyOnWriteArrayList<>();
+    private transient java.util.function.IntConsumer wheelScroll;
+    private double wheelRest;
 
     public ImageView() {
         setName("imageView");
@@ -103,6 +106,15 @@ public final class ImageView extends JComponent {
                 }
             }
         });
+    }
+
+    /**
+     * While {@code scroll} is set (a stack is open) the wheel moves through the images, a notch an image (down =
+     * next), and Ctrl+wheel zooms; null: the wheel zooms.
+     */
+    public void setWheelScroll(java.util.function.IntConsumer scroll) {
+        wheelScroll = scroll;
+        wheelRest = 0;
     }
 
     public void setListener(Listener listener) {
@@ -593,6 +605,16 @@ public final class ImageView extends JComponent {
 
         @Override
         public void mouseWheelMoved(MouseWheelEvent e) {
+            if (wheelScroll != null && !e.isControlDown()) {
+                // fine-grained wheels (touchpads) send fractions of a notch: an image per whole notch
+                wheelRest += e.getPreciseWheelRotation();
+                int steps = (int) wheelRest;
+                wheelRest -= steps;
+                if (steps != 0) {
+                    wheelScroll.accept(steps);
+                }
+                return;
+            }
             zoom(Math.pow(1.15, -e.getPreciseWheelRotation()), e.getPoint());
         }
     }

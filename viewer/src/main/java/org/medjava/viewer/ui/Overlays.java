@@ -11,10 +11,30 @@ import org.medjava.viewer.model.WindowLevel;
  */
 final class Overlays implements ViewerController.Listener {
     private final ViewerController controller;
+    private final java.util.List<java.util.function.Supplier<String>> bottomLeftLines = new java.util.ArrayList<>();
 
     Overlays(ViewerController controller) {
         this.controller = controller;
         controller.addListener(this);
+    }
+
+    /** Adds a line under the bottom-left corner's image lines (e.g. "Image 3 / 40"); blank lines are left out. */
+    void addBottomLeftLine(java.util.function.Supplier<String> line) {
+        bottomLeftLines.add(line);
+        update();
+    }
+
+    /** Writes the corners again (an added line changed without the document changing). */
+    void refresh() {
+        update();
+    }
+
+    private String[] withExtraLines(String... lines) {
+        String[] all = java.util.Arrays.copyOf(lines, lines.length + bottomLeftLines.size());
+        for (int i = 0; i < bottomLeftLines.size(); i++) {
+            all[lines.length + i] = bottomLeftLines.get(i).get();
+        }
+        return all;
     }
 
     @Override
@@ -50,10 +70,10 @@ final class Overlays implements ViewerController.Listener {
                     join(DicomElements.value(d, "InstitutionName"), DicomElements.value(d, "StudyDescription"),
                             DicomElements.value(d, "StudyDate") + " " + DicomElements.value(d, "StudyTime"),
                             d.attributes().modality()),
-                    join("Se " + DicomElements.value(d, "SeriesNumber") + " " + DicomElements.value(d,
+                    join(withExtraLines("Se " + DicomElements.value(d, "SeriesNumber") + " " + DicomElements.value(d,
                                     "SeriesDescription"), "Im " + DicomElements.value(d, "InstanceNumber")
                                     + (d.frameCount() > 1 ? "  frame " + (d.frame() + 1) + "/" + d.frameCount() : ""),
-                            d.width() + "×" + d.height() + " " + d.photometricInterpretation()),
+                            d.width() + "×" + d.height() + " " + d.photometricInterpretation())),
                     join(wl, "Zoom " + zoom) + filters);
         } else {
             view.setCorners(image.origin().name(), image.format().name(), image.width() + "×" + image.height(),

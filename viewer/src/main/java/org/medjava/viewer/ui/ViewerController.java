@@ -4,6 +4,7 @@ import java.awt.image.BufferedImage;
 import java.util.ArrayList;
 import java.util.List;
 import javax.swing.JFrame;
+import org.medjava.codec.dicom.DicomElements;
 import org.medjava.codec.dicom.Window;
 import org.medjava.filter.Region;
 import org.medjava.viewer.image.DocState;
@@ -32,6 +33,13 @@ final class ViewerController {
 
         /** The window/level or the zoom changed (overlays only). */
         default void windowChanged() {
+        }
+
+        /**
+         * Another image of the open stack became the document ({@link #showSlice}): window, zoom and pan were kept,
+         * so the preset box and the like stay; what belongs to one image (measurements) may reset.
+         */
+        default void sliceShown(ImageDocument doc) {
         }
     }
 
@@ -114,6 +122,33 @@ final class ViewerController {
         List.copyOf(listeners).forEach(l -> l.opened(opened));
         status.message("Opened " + p.image().origin().name() + " (" + p.image().width() + "×" + p.image().height()
                 + (p.image().isDicom() ? ", DICOM " + p.image().dicom().photometricInterpretation() : "") + ")");
+        changed();
+    }
+
+    /**
+     * Makes another image of the open stack (series or frames) the document, keeping the window, zoom and pan: it is
+     * rendered through the current window off the event thread (the coalescing renderer, so fast scrolling renders
+     * only the latest). Listeners hear {@link Listener#sliceShown} and {@link Listener#changed}.
+     */
+    void showSlice(OpenedImage image) {
+        Window keep = doc != null && doc.windowLive() ? doc.window() : null;
+        doc = new ImageDocument(image, Runtime.getRuntime().maxMemory() / 4);
+        if (keep != null && doc.windowLive()) {
+            doc.setWindow(keep);
+        }
+        int version = ++displayVersion;
+        attributes.show(image.isDicom() ? DicomElements.of(image.dicom()) : List.of());
+        if (doc.windowLive()) {
+            renderer.request(image.dicom(), null, doc.window());
+        } else {
+            tasks.background(p -> Rasters.toDisplay(image.toRaster(null)), display -> {
+                if (version == displayVersion) {
+                    view.setImage(display, true);
+                }
+            }, e -> status.message(e.getMessage()));
+        }
+        ImageDocument shown = doc;
+        List.copyOf(listeners).forEach(l -> l.sliceShown(shown));
         changed();
     }
 

@@ -59,6 +59,7 @@ public final class ViewerFrame extends JFrame {
     private final StoreTree storeTree;
     private final DicomSearchPanel dicomSearch;
     private final FiltersMenu filtersMenu;
+    private final transient SeriesView seriesView;
 
     public ViewerFrame(ViewerOptions options, FilterCatalog catalog) {
         super("MedJava Viewer");
@@ -81,7 +82,10 @@ public final class ViewerFrame extends JFrame {
             seriesJob.update(); // the store's filters may have changed
         }));
         WindowControls windowControls = new WindowControls(controller);
-        new Overlays(controller);
+        Overlays overlays = new Overlays(controller);
+        seriesView = new SeriesView(controller, overlays);
+        addImagePanel(BorderLayout.SOUTH, seriesView.panel());
+        onClose(seriesView::shutdown);
 
         Action undo = Actions.of("Undo", KeyEvent.VK_Z, e -> controller.undo());
         Action redo = Actions.of("Redo", KeyEvent.VK_Y, e -> controller.redo());
@@ -301,6 +305,11 @@ public final class ViewerFrame extends JFrame {
             }
         }
         return null;
+    }
+
+    /** Series and stacks: the stack, the series strip. */
+    SeriesView seriesView() {
+        return seriesView;
     }
 
     JMenuItem filterItem(String filterId) {

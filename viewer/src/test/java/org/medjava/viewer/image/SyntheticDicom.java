@@ -38,7 +38,21 @@ public final class SyntheticDicom {
         return ct(size, uidRoot, uidRoot + ".3", 1, speckles);
     }
 
+    /**
+     * Slice {@code instance} of an axial stack: study {@code uidRoot}.1, series {@code seriesUid}, SOP Instance UID
+     * {@code seriesUid}.{@code instance}, at z = {@code z} mm (ImagePositionPatient 0\0\z, axial orientation).
+     * The bright square moves with z, so neighbouring slices differ.
+     */
+    public static byte[] stackCt(int size, String uidRoot, String seriesUid, int instance, double z) {
+        return ct(size, uidRoot + ".1", seriesUid, seriesUid + "." + instance, instance, false, z);
+    }
+
     private static byte[] ct(int size, String uidRoot, String sop, int instanceNumber, boolean speckles) {
+        return ct(size, uidRoot + ".1", uidRoot + ".2", sop, instanceNumber, speckles, null);
+    }
+
+    private static byte[] ct(int size, String studyUid, String seriesUid, String sop, int instanceNumber,
+                             boolean speckles, Double z) {
         ByteArrayOutputStream meta = new ByteArrayOutputStream();
         element(meta, 0x0002, 0x0001, "OB", new byte[] {0, 1});
         element(meta, 0x0002, 0x0002, "UI", uid(CT_IMAGE));
@@ -56,9 +70,13 @@ public final class SyntheticDicom {
         element(out, 0x0008, 0x103E, "LO", text("synthetic " + size));
         element(out, 0x0010, 0x0010, "PN", text("Synthetic^Large"));
         element(out, 0x0010, 0x0020, "LO", text("SYN-" + size));
-        element(out, 0x0020, 0x000D, "UI", uid(uidRoot + ".1"));
-        element(out, 0x0020, 0x000E, "UI", uid(uidRoot + ".2"));
+        element(out, 0x0020, 0x000D, "UI", uid(studyUid));
+        element(out, 0x0020, 0x000E, "UI", uid(seriesUid));
         element(out, 0x0020, 0x0013, "IS", text(Integer.toString(instanceNumber)));
+        if (z != null) {
+            element(out, 0x0020, 0x0032, "DS", text("0\\0\\" + z.intValue()));
+            element(out, 0x0020, 0x0037, "DS", text("1\\0\\0\\0\\1\\0"));
+        }
         element(out, 0x0028, 0x0002, "US", le16(1));
         element(out, 0x0028, 0x0004, "CS", text("MONOCHROME2"));
         element(out, 0x0028, 0x0010, "US", le16(size));
@@ -74,7 +92,8 @@ public final class SyntheticDicom {
         ByteBuffer pixels = ByteBuffer.allocate(2 * size * size).order(ByteOrder.LITTLE_ENDIAN);
         for (int y = 0; y < size; y++) {
             for (int x = 0; x < size; x++) {
-                boolean square = x > size / 4 && x < size / 2 && y > size / 4 && y < size / 2;
+                int shift = z == null ? 0 : Math.floorMod(z.intValue() * 2, size / 2);
+                boolean square = x > size / 4 + shift / 2 && x < size / 2 + shift / 2 && y > size / 4 && y < size / 2;
                 boolean speckle = speckles && y % 5 == 2 && x % 7 == 3;
                 pixels.putShort((short) (speckle ? 4000 : square ? 3000 : (x * 2048 / size + y * 1024 / size)));
             }
