@@ -3,13 +3,15 @@ package org.medjava.store.dimse;
 import com.pixelmed.dicom.SOPClass;
 import com.pixelmed.network.PresentationContext;
 import com.pixelmed.network.PresentationContextSelectionPolicy;
+import org.medjava.store.ingest.DicomRules;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Which presentation contexts the store accepts (PS3.8 9.3.3.2 result/reason): Verification; the image storage SOP
- * classes, in the transfer syntaxes the store keeps, choosing the first one the caller proposes (so objects are
+ * Which presentation contexts the store accepts (PS3.8 9.3.3.2 result/reason): Verification; every storage SOP
+ * class ({@link DicomRules#isStorageSopClass}: images, structured reports, RT, waveforms, presentation states,
+ * encapsulated documents, …), in the transfer syntaxes the store keeps, choosing the first one the caller proposes (so objects are
  * stored as sent); Study Root and Patient Root C-FIND, C-MOVE and C-GET in an uncompressed syntax. Anything else is
  * refused in negotiation: "abstract syntax not supported" (3) or "transfer syntaxes not supported" (4).
  */
@@ -49,7 +51,7 @@ final class PresentationPolicy implements PresentationContextSelectionPolicy {
     private static void select(PresentationContext pc) {
         String as = pc.getAbstractSyntaxUID();
         Set<String> acceptable;
-        if (SOPClass.isImageStorage(as)) {
+        if (DicomRules.isStorageSopClass(as)) { // every storage SOP class: the same list the ingest rules keep
             acceptable = STORABLE;
         } else if (isService(as)) {
             acceptable = UNCOMPRESSED;
