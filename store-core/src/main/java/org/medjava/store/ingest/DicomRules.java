@@ -106,6 +106,38 @@ public final class DicomRules {
     }
 
     /**
+     * Why a stored DICOM object cannot be rendered when the reason is that it has no pixels: "no pixel data:
+     * structured report (…)"; null when it has Pixel Data, or cannot be read (the decoder's reason stands then).
+     * Asked only once a decode failed, so a rendering pays nothing for it.
+     */
+    public static String noPixelData(java.nio.file.Path file) {
+        try (java.io.InputStream head = java.nio.file.Files.newInputStream(file)) {
+            if (!org.medjava.codec.dicom.DicomCodec.isDicom(head.readNBytes(132))) {
+                return null; // not DICOM (a PNG, …): the decoder's reason stands
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        AttributeList list = new AttributeList();
+        list.setDecompressPixelData(false);
+        try (com.pixelmed.dicom.DicomInputStream in = new com.pixelmed.dicom.DicomInputStream(
+                org.medjava.store.memory.SmallReads.open(file))) {
+            list.read(in);
+        } catch (IOException | com.pixelmed.dicom.DicomException | RuntimeException e) {
+            return null;
+        }
+        return hasPixelData(list) ? null : noPixelData(value(list, TagFromName.SOPClassUID));
+    }
+
+    /** "no pixel data: structured report (Comprehensive SR Storage): nothing to render". */
+    public static String noPixelData(String sopClassUid) {
+        String name = SOPClassDescriptions.getDescriptionFromUID(sopClassUid);
+        String kind = describe(sopClassUid);
+        return "no pixel data: " + kind + (name != null && !name.isBlank() && !name.startsWith(kind) ? " (" + name
+                + ")" : "") + ": nothing to render; the object is kept and served as stored";
+    }
+
+    /**
      * The header rules, on a data set parsed to its end: transfer syntax, SOP class (present, a UID, a storage
      * class), SOP Instance, Study and Series Instance UIDs, and Pixel Data where the class needs them.
      *
