@@ -20,6 +20,7 @@ import org.medjava.store.index.SeriesSummary;
 import org.medjava.store.index.StudySummary;
 import org.medjava.store.query.ArchiveQuery;
 import org.medjava.store.query.ArchiveSearch;
+import org.medjava.store.query.LevelHeaders;
 import org.medjava.store.query.QueryLevel;
 import org.medjava.store.query.ResultAttributes;
 
@@ -32,8 +33,6 @@ public final class QidoService {
 
     /** Made once: looking the JSON provider up costs a class-path scan each time. */
     private static final JsonGeneratorFactory JSON = Json.createGeneratorFactory(Map.of());
-    /** How many instances of a study or series are searched for a named includefield the first one lacks. */
-    private static final int SEARCHED_INSTANCES = 8;
 
     private static final AttributeTag INSTANCE_AVAILABILITY = new AttributeTag(0x0008, 0x0056);
     private static final AttributeTag RETRIEVE_URL = new AttributeTag(0x0008, 0x1190);
@@ -53,7 +52,7 @@ public final class QidoService {
             d.putString(RETRIEVE_URL, "UR", urls.study(s.studyInstanceUid()));
             d.putString(INSTANCE_AVAILABILITY, "CS", "ONLINE");
             include(d, p, Set.of(InformationEntity.PATIENT, InformationEntity.STUDY),
-                    n -> firstInstances(Map.of("StudyInstanceUID", s.studyInstanceUid()), n), null);
+                    new LevelHeaders(search, index, Map.of("StudyInstanceUID", s.studyInstanceUid())));
             return d;
         });
     }
@@ -64,8 +63,8 @@ public final class QidoService {
             JsonDataset d = JsonDataset.of(ResultAttributes.of(s));
             d.putString(RETRIEVE_URL, "UR", urls.series(s.studyInstanceUid(), s.seriesInstanceUid()));
             d.putString(INSTANCE_AVAILABILITY, "CS", "ONLINE");
-            include(d, p, Set.of(InformationEntity.SERIES), n -> firstInstances(Map.of("StudyInstanceUID",
-                    s.studyInstanceUid(), "SeriesInstanceUID", s.seriesInstanceUid()), n), null);
+            include(d, p, Set.of(InformationEntity.SERIES), new LevelHeaders(search, index, Map.of(
+                    "StudyInstanceUID", s.studyInstanceUid(), "SeriesInstanceUID", s.seriesInstanceUid())));
             return d;
         });
     }
@@ -86,10 +85,8 @@ public final class QidoService {
     }
 
     /**
-     * Adds the included attributes from stored metadata: every one named, and with includefield=all every one of
-     * the level's information entities ({@code entities} null: all). At the study and series levels the metadata is
-     * that of the level's first instance; a named attribute it lacks is taken from the next instances that have it
-     * (a study's instances need not share their equipment), up to {@value #SEARCHED_INSTANCES} of them.
+     * Adds the included attributes of an instance from its stored metadata: every one named, and with
+     * includefield=all every one.
      */
     private static void include(JsonDataset d, QidoParams p, Set<InformationEntity> entities,
             java.util.function.Function<Integer, List<String>> metadataSource, String instanceUrl) {
@@ -97,15 +94,28 @@ public final class QidoService {
             return;
         }
         List<String> metadata = metadataSource.apply(1);
-        if (metadata.isEmpty()) {
+        if (!metadata.isEmpty()) {
+            include(d, p, entities, metadata.get(0), instanceUrl, true);
+        }
+    }
+
+    /**
+     * Adds the included attributes of a study or series from its instances' stored headers, read as C-FIND reads
+     * its return keys ({@link LevelHeaders}, so both answer the same value): every one named, from the first header
+     * that has it; with includefield=all, every one of the level's information entities in the first header.
+     */
+    private static void include(JsonDataset d, QidoParams p, Set<InformationEntity> entities, LevelHeaders headers) {
+        if (!p.includeAll() && p.includes().isEmpty()) {
             return;
         }
-        include(d, p, entities, metadata.get(0), instanceUrl, true);
-        if (instanceUrl == null && !missing(d, p).isEmpty()) {
-            List<String> more = metadataSource.apply(SEARCHED_INSTANCES);
-            for (int i = 1; i < more.size() && !missing(d, p).isEmpty(); i++) {
-                include(d, p, entities, more.get(i), null, false);
+        for (AttributeTag tag : p.includes()) {
+            String key = DicomJson.key(tag);
+            if (!d.has(key)) {
+                headers.value(key).filter(v -> !isBulk(v)).ifPresent(v -> d.put(key, v));
             }
+        }
+        if (p.includeAll()) {
+            headers.first().ifPresent(h -> include(d, p, entities, h.toString(), null, true));
         }
     }
 
@@ -128,21 +138,8 @@ public final class QidoService {
         }
     }
 
-    /** The named includefields not in {@code d} yet. */
-    private static List<AttributeTag> missing(JsonDataset d, QidoParams p) {
-        return p.includes().stream().filter(t -> !d.has(DicomJson.key(t))).toList();
-    }
-
     private static boolean isBulk(JsonValue v) {
         return v instanceof JsonObject o && o.containsKey("BulkDataURI");
-    }
-
-    /** The metadata of the first {@code count} instances the keys select (those that have some). */
-    private List<String> firstInstances(Map<String, String> keys, int count) {
-        List<String> paths = search.instances(new ArchiveQuery(QueryLevel.IMAGE, keys, false, 0, count)).stream()
-                .map(InstanceSummary::path).toList();
-        Map<String, String> byPath = index.metadata(paths);
-        return paths.stream().map(byPath::get).filter(java.util.Objects::nonNull).toList();
     }
 
     private static <T> String array(List<T> rows, Function<T, JsonDataset> toJson) {

@@ -166,8 +166,8 @@ public final class RenderedImages {
 
     private static void requireImage(InstanceSummary i, int frame) {
         if (i.rows() == null) {
-            throw new StoreException(StoreException.Kind.NOT_FOUND, "instance " + i.sopInstanceUid()
-                    + " is not an image (no Pixel Data): nothing to render");
+            throw new StoreException(StoreException.Kind.NOT_FOUND, org.medjava.store.ingest.DicomRules.noPixelData(
+                    i.sopClassUid()) + " (instance " + i.sopInstanceUid() + ")");
         }
         int frames = i.numberOfFrames() == null ? 1 : Math.max(1, i.numberOfFrames());
         if (frame < 1 || frame > frames) {

@@ -3,16 +3,19 @@ package org.medjava.store.dimse;
 import com.pixelmed.dicom.SOPClass;
 import com.pixelmed.network.PresentationContext;
 import com.pixelmed.network.PresentationContextSelectionPolicy;
+import org.medjava.store.ingest.DicomRules;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Set;
 import org.medjava.store.transcode.TransferSyntaxes;
 
 /**
- * Which presentation contexts the store accepts (PS3.8 9.3.3.2 result/reason): Verification; the image storage SOP
- * classes, in the transfer syntaxes the store keeps, choosing the first one the caller proposes (so objects are
- * stored as sent) — on a C-GET association the first one the store can convert anything to without loss
- * (uncompressed, RLE, JPEG Lossless SV1, JPEG 2000 lossless), if the caller proposes one; Study Root and Patient Root C-FIND, C-MOVE and C-GET in an uncompressed syntax. Anything else is
+ * Which presentation contexts the store accepts (PS3.8 9.3.3.2 result/reason): Verification; every storage SOP
+ * class ({@link DicomRules#isStorageSopClass}: images, structured reports, RT, waveforms, presentation states,
+ * encapsulated documents, …), in the transfer syntaxes the store keeps, choosing the first one the caller proposes
+ * (so objects are stored as sent) — on a C-GET association the first one the store can convert anything to without
+ * loss (uncompressed, RLE, JPEG Lossless SV1, JPEG 2000 lossless), if the caller proposes one; Study Root and Patient
+ * Root C-FIND, C-MOVE and C-GET in an uncompressed syntax. Anything else is
  * refused in negotiation: "abstract syntax not supported" (3) or "transfer syntaxes not supported" (4).
  */
 final class PresentationPolicy implements PresentationContextSelectionPolicy {
@@ -69,7 +72,7 @@ final class PresentationPolicy implements PresentationContextSelectionPolicy {
     private static void select(PresentationContext pc, boolean retrieve) {
         String as = pc.getAbstractSyntaxUID();
         Set<String> acceptable;
-        if (SOPClass.isImageStorage(as)) {
+        if (DicomRules.isStorageSopClass(as)) { // every storage SOP class: the same list the ingest rules keep
             acceptable = STORABLE;
         } else if (isService(as)) {
             acceptable = UNCOMPRESSED;

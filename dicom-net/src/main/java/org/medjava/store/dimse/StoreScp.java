@@ -1,6 +1,6 @@
 package org.medjava.store.dimse;
 
-import com.pixelmed.dicom.SOPClass;
+import org.medjava.store.ingest.DicomRules;
 import com.pixelmed.network.DicomNetworkException;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -35,9 +35,9 @@ final class StoreScp {
     }
 
     private DimseMessages.Response store(Exchange x, Request rq) {
-        if (!SOPClass.isImageStorage(rq.sopClassUid())) {
+        if (!DicomRules.isStorageSopClass(rq.sopClassUid())) {
             return x.response(DimseStatus.SOP_CLASS_NOT_SUPPORTED)
-                    .errorComment("not an image storage SOP class: " + rq.sopClassUid());
+                    .errorComment(DicomRules.Problem.NOT_STORAGE.words + ": " + rq.sopClassUid());
         }
         Exception failure = x.received().dataFailure();
         if (failure instanceof StoreException refused) { // an expected refusal (a nearly full disk): no stack trace

@@ -3,14 +3,11 @@ package org.medjava.store.dimse;
 import com.pixelmed.dicom.Attribute;
 import com.pixelmed.dicom.AttributeList;
 import com.pixelmed.dicom.AttributeTag;
-import com.pixelmed.dicom.DicomDictionary;
 import com.pixelmed.dicom.DicomException;
-import com.pixelmed.dicom.InformationEntity;
 import com.pixelmed.dicom.JSONRepresentationOfDicomObjectFactory;
 import java.io.StringReader;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -25,15 +22,14 @@ import org.medjava.store.index.InstanceSummary;
 import org.medjava.store.index.PatientSummary;
 import org.medjava.store.index.SeriesSummary;
 import org.medjava.store.index.StudySummary;
-import org.medjava.store.query.ArchiveQuery;
 import org.medjava.store.query.ArchiveSearch;
-import org.medjava.store.query.QueryLevel;
+import org.medjava.store.query.LevelHeaders;
 import org.medjava.store.query.ResultAttributes;
 
 /**
  * C-FIND matches with two sources of attributes: the index's summary of the match, and, only when a return key asks
- * for something else, the header the index keeps as DICOM JSON (of the instance; for a study or series, of one of its
- * instances, for attributes of that level only).
+ * for something else, the header the index keeps as DICOM JSON: the instance's, or for a study or series those of its
+ * instances as {@link LevelHeaders} reads them (the same values QIDO-RS answers for the same key).
  */
 final class StoredHeaders {
 
@@ -50,27 +46,35 @@ final class StoredHeaders {
         this.index = index;
     }
 
-    /** One match: its summary attributes, and its stored header fetched on first need. */
+    /**
+     * One match: its summary attributes, and its stored header fetched on first need — an instance's own, or, for a
+     * study or series, the {@link LevelHeaders} QIDO-RS reads its includefields from too.
+     */
     static final class Match {
         private final AttributeList summary;
         private final Supplier<Optional<String>> metadata;
-        private final Set<InformationEntity> entities;
+        private final LevelHeaders level;
         private AttributeList header;
 
-        Match(AttributeList summary, Supplier<Optional<String>> metadata, Set<InformationEntity> entities) {
+        Match(AttributeList summary, Supplier<Optional<String>> metadata, LevelHeaders level) {
             this.summary = summary;
             this.metadata = metadata;
-            this.entities = entities;
+            this.level = level;
         }
 
         /** The attribute for a return key, or null when neither source has it. */
         Attribute attribute(AttributeTag tag) {
             Attribute a = summary.get(tag);
-            if (a != null || metadata == null) {
+            if (a != null) {
                 return a;
             }
-            InformationEntity entity = DicomDictionary.StandardDictionary.getInformationEntityFromTag(tag);
-            if (entities != null && (entity == null || !entities.contains(entity))) {
+            if (level != null) {
+                String key = String.format("%04X%04X", tag.getGroup(), tag.getElement());
+                return level.value(key).filter(v -> !(v instanceof JsonObject o && o.containsKey("BulkDataURI")))
+                        .map(v -> parse(BUILDERS.createObjectBuilder().add(key, v).build().toString()).get(tag))
+                        .orElse(null);
+            }
+            if (metadata == null) {
                 return null;
             }
             if (header == null) {
@@ -85,22 +89,17 @@ final class StoredHeaders {
     }
 
     Match of(StudySummary s) {
-        return new Match(ResultAttributes.of(s), () -> first(Map.of("StudyInstanceUID", s.studyInstanceUid())),
-                Set.of(InformationEntity.PATIENT, InformationEntity.STUDY));
+        return new Match(ResultAttributes.of(s), null, new LevelHeaders(search, index,
+                Map.of("StudyInstanceUID", s.studyInstanceUid())));
     }
 
     Match of(SeriesSummary s) {
-        return new Match(ResultAttributes.of(s), () -> first(Map.of("StudyInstanceUID", s.studyInstanceUid(),
-                "SeriesInstanceUID", s.seriesInstanceUid())), Set.of(InformationEntity.SERIES));
+        return new Match(ResultAttributes.of(s), null, new LevelHeaders(search, index,
+                Map.of("StudyInstanceUID", s.studyInstanceUid(), "SeriesInstanceUID", s.seriesInstanceUid())));
     }
 
     Match of(InstanceSummary i) {
         return new Match(ResultAttributes.of(i), () -> index.metadata(i.path()), null);
-    }
-
-    private Optional<String> first(Map<String, String> keys) {
-        var one = search.instances(new ArchiveQuery(QueryLevel.IMAGE, keys, false, 0, 1));
-        return one.isEmpty() ? Optional.empty() : index.metadata(one.get(0).path());
     }
 
     /** The stored DICOM JSON as attributes (bulk data references left out). */

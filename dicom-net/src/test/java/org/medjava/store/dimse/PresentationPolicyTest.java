@@ -52,8 +52,21 @@ class PresentationPolicyTest {
     @Test
     void unsupportedSyntaxesAndSopClassesAreRefusedWithTheirReasons() {
         assertThat(select(CT, MPEG2).getResultReason()).isEqualTo((byte) 4);
-        assertThat(select(RT_PLAN, PresentationPolicy.EXPLICIT_LE).getResultReason()).isEqualTo((byte) 3);
+        assertThat(select("1.2.826.0.1.3680043.10.1385.99", PresentationPolicy.EXPLICIT_LE).getResultReason())
+                .isEqualTo((byte) 3); // not a SOP class the store knows
         assertThat(select(STUDY_ROOT_FIND, JPEG_LS).getResultReason()).isEqualTo((byte) 4);
+    }
+
+    @Test
+    void everyStorageSopClassIsOfferedNotOnlyImages() {
+        for (String sopClass : new String[] {RT_PLAN, "1.2.840.10008.5.1.4.1.1.481.2", // RT Dose
+                "1.2.840.10008.5.1.4.1.1.88.33", "1.2.840.10008.5.1.4.1.1.88.59", // Comprehensive SR, KOS
+                "1.2.840.10008.5.1.4.1.1.11.1", "1.2.840.10008.5.1.4.1.1.9.1.1", // GSPS, 12-lead ECG
+                "1.2.840.10008.5.1.4.1.1.104.1", "1.2.840.10008.5.1.4.39.1"}) { // PDF, colour palette
+            PresentationContext pc = select(sopClass, PresentationPolicy.EXPLICIT_LE);
+            assertThat(pc.getResultReason()).as(sopClass).isZero();
+            assertThat(pc.getTransferSyntaxUIDs()).as(sopClass).containsExactly(PresentationPolicy.EXPLICIT_LE);
+        }
     }
 
     @Test

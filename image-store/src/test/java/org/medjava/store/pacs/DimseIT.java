@@ -163,11 +163,20 @@ class DimseIT {
     }
 
     @Test
-    void unsupportedSopClassIsRefusedInNegotiationAndNothingIsStored() throws Exception {
-        Command.Result r = Dcmtk.store(List.of(), Samples.dicom("rtdose.dcm"));
-        assertThat(r.output()).contains("No presentation context").doesNotContain("Store Response");
-        assertThat(admin.getJson("/index/studies?StudyInstanceUID=1.2.999.999.99.9.9999.8888").body()).isEqualTo("[]");
-        assertThat(PacsStore.store().dataDir().resolve("images/dicom/id11111")).doesNotExist();
+    void aSopClassThatIsNotStorageIsRefusedInNegotiation() throws Exception {
+        String notStorage = "1.2.826.0.1.3680043.10.1385.99"; // every storage SOP class is offered (SopClassesIT)
+        LinkedList<PresentationContext> contexts = new LinkedList<>();
+        contexts.add(new PresentationContext((byte) 1, "1.2.840.10008.1.1", "1.2.840.10008.1.2.1")); // Verification
+        contexts.add(new PresentationContext((byte) 3, notStorage, "1.2.840.10008.1.2.1"));
+        Association association = AssociationFactory.createNewAssociation("127.0.0.1", PacsStore.dicomPort(),
+                PacsStore.AE, "STORESCU", contexts, null, false);
+        try {
+            assertThat(association.getSuitablePresentationContextID("1.2.840.10008.1.1")).isEqualTo((byte) 1);
+            assertThatThrownBy(() -> association.getSuitablePresentationContextID(notStorage))
+                    .isInstanceOf(com.pixelmed.network.DicomNetworkException.class);
+        } finally {
+            association.release();
+        }
     }
 
     @Test

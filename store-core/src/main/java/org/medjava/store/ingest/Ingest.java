@@ -1,6 +1,5 @@
 package org.medjava.store.ingest;
 
-import com.pixelmed.dicom.SOPClass;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -218,8 +217,13 @@ public final class Ingest {
             }
             ReceivedDataSet received = parse(staged.file());
             what[0] = described(path, received);
-            if (!validator.surelyDecodes(received.dataSet(), transferSyntax(received))) {
-                validator.checkDicom(received.load());
+            try { // the rules every door applies (DicomRules), so HTTP and the network agree on the same bytes
+                received.identity();
+                if (!validator.surelyDecodes(received.dataSet(), transferSyntax(received))) {
+                    DicomRules.pixels(received, validator);
+                }
+            } catch (IngestFailure e) {
+                throw DicomRules.asHttp(e);
             }
             IndexEntry entry = indexEntry(path, received);
             try (WriteBarrier.Pass pass = barrier.pass()) {
@@ -235,8 +239,7 @@ public final class Ingest {
         try {
             return ReceivedDataSet.read(file, images.maxUploadBytes());
         } catch (IngestFailure e) {
-            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "the body is DICOM but does not decode: "
-                    + e.getMessage(), e);
+            throw DicomRules.asHttp(e);
         }
     }
 
@@ -365,14 +368,10 @@ public final class Ingest {
             ReceivedHeader header = received.identity();
             what[0] = new StoredObject(null, header.studyInstanceUid(), header.sopClassUid(),
                     header.sopInstanceUid(), header.patientId());
-            CompletableFuture<Void> pixelsChecked = validator.surelyDecodes(received.dataSet(),
+            CompletableFuture<IngestFailure> pixelsChecked = validator.surelyDecodes(received.dataSet(),
                     header.transferSyntaxUid()) ? CompletableFuture.completedFuture(null)
-                    : CompletableFuture.runAsync(() -> checkPixels(received), VALIDATION);
+                    : CompletableFuture.supplyAsync(() -> pixelProblem(received), VALIDATION);
             expected.check(header);
-            if (!SOPClass.isImageStorage(header.sopClassUid())) {
-                throw new IngestFailure(IngestFailure.Reason.SOP_CLASS_NOT_SUPPORTED, "SOP class "
-                        + header.sopClassUid() + " is not an image storage SOP class; the store keeps images");
-            }
             StorePath path = ArchivePath.of(header);
             what[0] = new StoredObject(path.relative(), header.studyInstanceUid(), header.sopClassUid(),
                     header.sopInstanceUid(), header.patientId());
@@ -381,7 +380,10 @@ public final class Ingest {
                 throw duplicate(header.sopInstanceUid(), existing.get(0));
             }
             IndexEntry entry = indexEntry(path, received);
-            await(pixelsChecked);
+            IngestFailure pixelProblem = await(pixelsChecked);
+            if (pixelProblem != null) {
+                throw pixelProblem;
+            }
             Preconditions create = policy == DuplicatePolicy.REJECT ? new Preconditions(null, "*") : Preconditions.NONE;
             try (WriteBarrier.Pass pass = barrier.pass()) {
                 install(path, stage, create, header.sopInstanceUid(), stored -> index(path, entry, stored));
@@ -410,18 +412,21 @@ public final class Ingest {
         }
     }
 
-    /** The checks an HTTP PUT gets: the whole data set parses, its first frame decodes (or cannot be decoded here). */
-    private void checkPixels(ReceivedDataSet received) {
+    /** The pixel rule an HTTP PUT gets ({@link DicomRules#pixels}): its refusal, or null when the pixels pass. */
+    private IngestFailure pixelProblem(ReceivedDataSet received) {
         try {
-            validator.checkDicom(received.load());
+            DicomRules.pixels(received, validator);
+            return null;
+        } catch (IngestFailure e) {
+            return e;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private static void await(CompletableFuture<Void> check) throws IOException {
+    private static <T> T await(CompletableFuture<T> check) throws IOException {
         try {
-            check.join();
+            return check.join();
         } catch (CompletionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof UncheckedIOException u) {

@@ -44,33 +44,32 @@ record ReceivedDataSet(AttributeList dataSet, Path file) {
             head = in.readNBytes(132);
         }
         if (!DicomCodec.isDicom(head)) {
-            throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, size == 0 ? "the object is empty"
-                    : "not a DICOM Part 10 object (no \"DICM\" after the 128-byte preamble)");
+            throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, DicomRules.Problem.NOT_PART10.words + ": "
+                    + (size == 0 ? "the object is empty" : "no \"DICM\" after the 128-byte preamble"));
         }
         try (InputStream in = SmallReads.open(file)) {
             DicomPreScan.checkPart10(in, size, false); // before PixelMed recurses into nesting that would overflow
         } catch (DicomStructureException e) {
-            throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, e.getMessage(), e);
+            throw DicomRules.unparsable(e.getMessage(), e);
         }
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false);
         try (DicomInputStream in = new DicomInputStream(SmallReads.open(file))) {
             list.read(in);
         } catch (DicomException | RuntimeException e) {
-            throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, "the data set does not parse: "
-                    + e.getMessage(), e);
+            throw DicomRules.unparsable("the data set does not parse: " + e.getMessage(), e);
         } catch (IOException e) {
-            throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, "the data set does not parse: " + e, e);
+            throw DicomRules.unparsable("the data set does not parse: " + e.getMessage(), e);
         }
         return new ReceivedDataSet(list, file);
     }
 
     /**
-     * The identifying attributes.
+     * The identifying attributes, checked by the header rules ({@link DicomRules#header}).
      *
-     * @throws IngestFailure CANNOT_UNDERSTAND when the transfer syntax or a UID is missing, or a UID malformed
+     * @throws IngestFailure when a rule refuses the object
      */
     ReceivedHeader identity() throws IngestFailure {
-        return ReceivedHeader.of(dataSet);
+        return DicomRules.header(dataSet);
     }
 }

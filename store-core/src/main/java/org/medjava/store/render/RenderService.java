@@ -10,6 +10,7 @@ import org.medjava.codec.ImageDecodeException;
 import org.medjava.codec.ImageFormat;
 import org.medjava.codec.ImageHeader;
 import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.store.ingest.DicomRules;
 import org.medjava.codec.dicom.DicomImage;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.InvalidParameterException;
@@ -233,7 +234,7 @@ public final class RenderService {
         try {
             header = ImageHeader.peek(file);
         } catch (ImageDecodeException e) {
-            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "cannot render: " + e.getMessage(), e);
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, cannotRender(file, e), e);
         }
         long cost = request.filters().isEmpty() ? DecodeCost.ofDecode(header, Files.size(file))
                 : DecodeCost.ofRender(header, Files.size(file));
@@ -261,9 +262,17 @@ public final class RenderService {
         try {
             return DicomCodec.read(SmallReads.readAllBytes(file), request.frame(), maxPixels);
         } catch (ImageDecodeException e) {
-            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "cannot render: " + e.getMessage()
-                    .replace(file.toString() + ": ", ""), e);
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, cannotRender(file, e), e);
         }
+    }
+
+    /**
+     * Why a stored DICOM object does not render: an object without pixels (a structured report, an RT plan, …) says
+     * so by its kind ({@link DicomRules#noPixelData}), else the decoder's reason.
+     */
+    private static String cannotRender(Path file, ImageDecodeException e) {
+        String noPixels = DicomRules.noPixelData(file);
+        return noPixels != null ? noPixels : "cannot render: " + e.getMessage().replace(file.toString() + ": ", "");
     }
 
     private Raster decode(Path file, boolean dicom, RenderRequest request) throws IOException {

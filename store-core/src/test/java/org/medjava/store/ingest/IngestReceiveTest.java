@@ -119,7 +119,8 @@ class IngestReceiveTest {
     void malformedNonImageAndNonDicomObjectsAreRefusedWithTheirStatus() throws Exception {
         Ingest ingest = ingest(DuplicatePolicy.REJECT);
         assertFailure(ingest, copy("MR_truncated.dcm"), 0xC000);
-        assertFailure(ingest, copy("rtdose.dcm"), 0x0122);
+        assertFailure(ingest, staged(ct("P9", "1.2.826.0.1.3680043.9.90").set("SOPClassUID", "1.2.840.10008.1.1")),
+                0x0122); // Verification: a SOP class, but not a storage one
         Path text = images.newStagingFile("test-");
         Files.writeString(text, "not DICOM");
         assertFailure(ingest, text, 0xC000);
@@ -145,7 +146,7 @@ class IngestReceiveTest {
             assertThatThrownBy(() -> ingest(DuplicatePolicy.REJECT).receive(staged, Expected.NOTHING))
                     .isInstanceOfSatisfying(IngestFailure.class, e -> {
                         assertThat(e.status()).isEqualTo(0xC000);
-                        assertThat(e.getMessage()).isEqualTo("DICOM sequence nesting deeper than 64 levels");
+                        assertThat(e.getMessage()).isEqualTo("malformed: DICOM sequence nesting deeper than 64 levels");
                     });
         }
         assertThat(index.count()).isZero();

@@ -171,7 +171,7 @@ class ImageRepositoryTest {
             byte[] deep = org.medjava.filter.testkit.NestedDicom.part10(2000,
                     org.medjava.filter.testkit.NestedDicom.Syntax.IMPLICIT_LE, false, "1.2.826.0.1.3680043.9.8");
             assertRefused(() -> put("keep.dcm", deep), Kind.UNPROCESSABLE)
-                    .hasMessage("the body is DICOM but does not decode: DICOM sequence nesting deeper than 64 levels");
+                    .hasMessage("malformed: DICOM sequence nesting deeper than 64 levels");
 
             assertThat(Files.readAllBytes(root.resolve("keep.dcm"))).isEqualTo(before);
             assertStagingEmpty();

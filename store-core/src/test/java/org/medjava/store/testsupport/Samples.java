@@ -19,6 +19,11 @@ public final class Samples {
         return dir().resolve("dicom").resolve(name);
     }
 
+    /** The corpus of every storage SOP class family (testdata/sop-classes, see its README). */
+    public static Path sopClass(String name) {
+        return dir().resolveSibling("sop-classes").resolve(name);
+    }
+
     public static Path gif(String name) {
         return dir().resolve("gif").resolve(name);
     }

@@ -1,0 +1,222 @@
+package org.medjava.store.ingest;
+
+import com.pixelmed.dicom.Attribute;
+import com.pixelmed.dicom.AttributeList;
+import com.pixelmed.dicom.AttributeTag;
+import com.pixelmed.dicom.SOPClass;
+import com.pixelmed.dicom.SOPClassDescriptions;
+import com.pixelmed.dicom.TagFromName;
+import java.io.IOException;
+import java.util.Locale;
+import org.medjava.store.StoreException;
+import org.medjava.store.repo.UploadValidator;
+
+/**
+ * The one rule set a DICOM object must pass to be stored, whichever door it comes through (HTTP PUT, C-STORE,
+ * STOW-RS, retrieves: all through {@link Ingest}), so the same bytes get the same verdict everywhere. An object is
+ * validated as DICOM, not as an image: it must be Part 10 and parse to its end, be of a storage SOP class (every one
+ * of PS3.4 Annex B), and carry the UIDs that identify and place it (SOP Class, SOP Instance, Study and Series
+ * Instance UIDs). Pixel Data are checked only where they exist (they must decode, or be of a syntax the store keeps
+ * without decoding); an object of an image SOP class must have them.
+ *
+ * <p>Every refusal names its {@link Problem} first ("truncated: …", "missing required attribute: …"), so the
+ * reason reads the same in an HTTP error body, a C-STORE Error Comment and the store's log.
+ */
+public final class DicomRules {
+
+    /** The root of the storage SOP classes of PS3.4 Annex B; newer classes than PixelMed's list are under it too. */
+    static final String STORAGE_ROOT = "1.2.840.10008.5.1.4.1.1.";
+
+    /** What was wrong with a refused object: the first words of every refusal's reason. */
+    public enum Problem {
+        /** Not a Part 10 file (no preamble and "DICM"). */
+        NOT_PART10("not DICOM Part 10"),
+        /** The data set ends before a value or element it declares. */
+        TRUNCATED("truncated"),
+        /** Complete, but not well-formed DICOM (impossible lengths, bad nesting, values that cannot be read). */
+        MALFORMED("malformed"),
+        /** A UID or other attribute every stored object needs is absent or empty. */
+        MISSING_ATTRIBUTE("missing required attribute"),
+        /** An identifying UID is present but not a UID. */
+        INVALID_UID("invalid UID"),
+        /** The SOP class is not a storage SOP class. */
+        NOT_STORAGE("not a storage SOP class"),
+        /** An image SOP class without Pixel Data (the data set is complete: not truncated). */
+        MISSING_PIXEL_DATA("missing Pixel Data"),
+        /** Pixel Data present that do not decode. */
+        UNDECODABLE_PIXEL_DATA("pixel data do not decode");
+
+        /** How the reason begins. */
+        public final String words;
+
+        Problem(String words) {
+            this.words = words;
+        }
+
+        /** The problem a reason names (by its first words), if any. */
+        public static java.util.Optional<Problem> of(String reason) {
+            if (reason != null) {
+                for (Problem p : values()) {
+                    if (reason.startsWith(p.words + ":")) {
+                        return java.util.Optional.of(p);
+                    }
+                }
+            }
+            return java.util.Optional.empty();
+        }
+    }
+
+    private DicomRules() {
+    }
+
+    /**
+     * Whether the store keeps objects of this SOP class: every storage SOP class PixelMed knows (PS3.4 Annex B, with
+     * the retired and the common private ones) and any other under the Annex B root (classes newer than PixelMed).
+     * The DIMSE service offers exactly these in negotiation.
+     */
+    public static boolean isStorageSopClass(String sopClassUid) {
+        if (sopClassUid == null || sopClassUid.isBlank()) {
+            return false;
+        }
+        String uid = sopClassUid.trim();
+        return SOPClass.isStorage(uid) || (uid.startsWith(STORAGE_ROOT) && ReceivedHeader.isUid(uid));
+    }
+
+    /** Whether an object of this class must hold pixels: the image storage SOP classes. */
+    public static boolean needsPixelData(String sopClassUid) {
+        return SOPClass.isImageStorage(sopClassUid);
+    }
+
+    /** The SOP class by name in lower case ("comprehensive sr storage" becomes "structured report"), or its UID. */
+    public static String describe(String sopClassUid) {
+        if (SOPClass.isStructuredReport(sopClassUid) || SOPClass.isKeyObjectSelectionDocument(sopClassUid)) {
+            return SOPClass.isKeyObjectSelectionDocument(sopClassUid) ? "key object selection" : "structured report";
+        }
+        String name = SOPClassDescriptions.getDescriptionFromUID(sopClassUid);
+        if (name == null || name.isBlank()) {
+            return "SOP class " + sopClassUid;
+        }
+        return name.replaceFirst(" Storage$", "");
+    }
+
+    /** Whether a data set holds pixels of any kind (integer, float or double float Pixel Data). */
+    public static boolean hasPixelData(AttributeList dataSet) {
+        return dataSet.get(TagFromName.PixelData) != null || dataSet.get(TagFromName.FloatPixelData) != null
+                || dataSet.get(TagFromName.DoubleFloatPixelData) != null;
+    }
+
+    /**
+     * Why a stored DICOM object cannot be rendered when the reason is that it has no pixels: "no pixel data:
+     * structured report (…)"; null when it has Pixel Data, or cannot be read (the decoder's reason stands then).
+     * Asked only once a decode failed, so a rendering pays nothing for it.
+     */
+    public static String noPixelData(java.nio.file.Path file) {
+        try (java.io.InputStream head = java.nio.file.Files.newInputStream(file)) {
+            if (!org.medjava.codec.dicom.DicomCodec.isDicom(head.readNBytes(132))) {
+                return null; // not DICOM (a PNG, …): the decoder's reason stands
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        AttributeList list = new AttributeList();
+        list.setDecompressPixelData(false);
+        try (com.pixelmed.dicom.DicomInputStream in = new com.pixelmed.dicom.DicomInputStream(
+                org.medjava.store.memory.SmallReads.open(file))) {
+            list.read(in);
+        } catch (IOException | com.pixelmed.dicom.DicomException | RuntimeException e) {
+            return null;
+        }
+        return hasPixelData(list) ? null : noPixelData(value(list, TagFromName.SOPClassUID));
+    }
+
+    /** "no pixel data: structured report (Comprehensive SR Storage): nothing to render". */
+    public static String noPixelData(String sopClassUid) {
+        String name = SOPClassDescriptions.getDescriptionFromUID(sopClassUid);
+        String kind = describe(sopClassUid);
+        return "no pixel data: " + kind + (name != null && !name.isBlank() && !name.startsWith(kind) ? " (" + name
+                + ")" : "") + ": nothing to render; the object is kept and served as stored";
+    }
+
+    /**
+     * The header rules, on a data set parsed to its end: transfer syntax, SOP class (present, a UID, a storage
+     * class), SOP Instance, Study and Series Instance UIDs, and Pixel Data where the class needs them.
+     *
+     * @throws IngestFailure CANNOT_UNDERSTAND or SOP_CLASS_NOT_SUPPORTED with the problem named first
+     */
+    static ReceivedHeader header(AttributeList list) throws IngestFailure {
+        String ts = value(list, TagFromName.TransferSyntaxUID);
+        if (ts.isEmpty()) {
+            throw refused(Problem.MALFORMED, "the file meta information has no Transfer Syntax UID (0002,0010)");
+        }
+        String sopClass = uid(list, TagFromName.SOPClassUID, "SOPClassUID (0008,0016)");
+        if (!isStorageSopClass(sopClass)) {
+            throw new IngestFailure(IngestFailure.Reason.SOP_CLASS_NOT_SUPPORTED, Problem.NOT_STORAGE.words + ": "
+                    + sopClass + " (" + describe(sopClass) + ") is not one of PS3.4 Annex B");
+        }
+        ReceivedHeader header = new ReceivedHeader(ts, sopClass,
+                uid(list, TagFromName.SOPInstanceUID, "SOPInstanceUID (0008,0018)"),
+                uid(list, TagFromName.StudyInstanceUID, "StudyInstanceUID (0020,000D)"),
+                uid(list, TagFromName.SeriesInstanceUID, "SeriesInstanceUID (0020,000E)"),
+                value(list, TagFromName.PatientID));
+        if (needsPixelData(sopClass) && !hasPixelData(list)) {
+            throw refused(Problem.MISSING_PIXEL_DATA, describe(sopClass) + " needs Pixel Data (7FE0,0010) and this"
+                    + " data set, complete otherwise, has none");
+        }
+        return header;
+    }
+
+    /**
+     * The pixel rule: Pixel Data (7FE0,0010), where present, decode — or are of a kind the store keeps without
+     * decoding it (JPEG-LS, 12-bit JPEG, …), which the validator lets pass.
+     *
+     * @throws IngestFailure CANNOT_UNDERSTAND: truncated or undecodable pixel data
+     */
+    static void pixels(ReceivedDataSet received, UploadValidator validator) throws IngestFailure, IOException {
+        if (received.dataSet().get(TagFromName.PixelData) == null) {
+            return; // nothing to decode: float pixel data and non-image objects are kept as they are
+        }
+        try {
+            validator.checkDicom(received.load());
+        } catch (StoreException e) {
+            String detail = e.getMessage().replace("the body is DICOM but does not decode: ", "");
+            throw refused(detail.toLowerCase(Locale.ROOT).contains("truncated") ? Problem.TRUNCATED
+                    : Problem.UNDECODABLE_PIXEL_DATA, detail);
+        }
+    }
+
+    /** A failure of the parse ({@link ReceivedDataSet#read}) as the problem it is: truncated or malformed. */
+    static IngestFailure unparsable(String detail, Throwable cause) {
+        Problem p = detail != null && detail.toLowerCase(Locale.ROOT).contains("truncated")
+                || cause instanceof java.io.EOFException ? Problem.TRUNCATED : Problem.MALFORMED;
+        return new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, p.words + ": " + detail, cause);
+    }
+
+    static IngestFailure refused(Problem problem, String detail) {
+        return new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, problem.words + ": " + detail);
+    }
+
+    /**
+     * The HTTP form of a refusal: 422 with the same reason a C-STORE or STOW-RS sender gets (413 when over the
+     * upload limit).
+     */
+    static StoreException asHttp(IngestFailure e) {
+        StoreException.Kind kind = e.reason() == IngestFailure.Reason.OUT_OF_RESOURCES ? StoreException.Kind.TOO_LARGE
+                : StoreException.Kind.UNPROCESSABLE;
+        return new StoreException(kind, e.getMessage(), e);
+    }
+
+    private static String uid(AttributeList list, AttributeTag tag, String name) throws IngestFailure {
+        String value = value(list, tag);
+        if (value.isEmpty()) {
+            throw refused(Problem.MISSING_ATTRIBUTE, name);
+        }
+        if (!ReceivedHeader.isUid(value)) {
+            throw refused(Problem.INVALID_UID, name + " \"" + value + "\" is not a valid UID");
+        }
+        return value;
+    }
+
+    private static String value(AttributeList list, AttributeTag tag) {
+        return Attribute.getSingleStringValueOrEmptyString(list, tag).trim();
+    }
+}
