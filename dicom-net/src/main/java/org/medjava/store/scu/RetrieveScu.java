@@ -439,7 +439,9 @@ public final class RetrieveScu {
     static Set<String> retrievable(Collection<String> sopClasses) {
         Set<String> out = new LinkedHashSet<>();
         for (String c : sopClasses) {
-            if (c != null && SOPClass.isStorage(c) && ScpAcceptance.acceptsAbstractSyntax(c)) {
+            // storage classes newer than PixelMed's list are under the Annex B root
+            boolean storage = c != null && (SOPClass.isStorage(c) || c.startsWith("1.2.840.10008.5.1.4.1.1."));
+            if (storage && ScpAcceptance.acceptsAbstractSyntax(c)) {
                 out.add(c);
             }
         }
