@@ -90,6 +90,7 @@ class ConformanceStatementTest {
         t.put("scp-storage", storageTable(storageBySyntaxes, candidates));
         t.put("find-keys", findKeysTable());
         t.put("scu-contexts", scuContextsTable());
+        t.put("conversions", conversionsTable(ScpAcceptance.acceptedTransferSyntaxes(SOPClass.CTImageStorage)));
         return t;
     }
 
@@ -143,6 +144,29 @@ class ConformanceStatementTest {
         for (PresentationContext pc : RetrieveScu.getContexts(SOPClass.StudyRootQueryRetrieveInformationModelGet,
                 List.of(SOPClass.CTImageStorage))) {
             row(b, "C-GET (for each SOP class to retrieve; here CT Image Storage)", pc);
+        }
+        return b.toString();
+    }
+
+    /**
+     * Which stored syntax the store can deliver in which other ({@link TransferSyntaxes#whyNot}, for data whose
+     * bit depth is not known): what C-GET, C-MOVE and sends fall back to when a peer lacks the stored syntax.
+     */
+    private static String conversionsTable(List<String> syntaxes) {
+        StringBuilder b = new StringBuilder("| stored \\ delivered |");
+        StringBuilder rule = new StringBuilder("|---|");
+        for (String to : syntaxes) {
+            b.append(' ').append(tsName(to)).append(" |");
+            rule.append("---|");
+        }
+        b.append('\n').append(rule).append('\n');
+        for (String from : syntaxes) {
+            b.append("| ").append(tsName(from)).append(" |");
+            for (String to : syntaxes) {
+                b.append(from.equals(to) ? " as stored |" : TransferSyntaxes.whyNot(from, to, null) == null
+                        ? " yes |" : " no |");
+            }
+            b.append('\n');
         }
         return b.toString();
     }
