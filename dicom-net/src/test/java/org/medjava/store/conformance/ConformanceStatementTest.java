@@ -35,7 +35,7 @@ import org.medjava.store.transcode.TransferSyntaxes;
  */
 class ConformanceStatementTest {
 
-    static final Path DOC = Path.of("..", "docs", "dicom-conformance.md");
+    static final Path DOC = Path.of(System.getProperty("medjava.root", "..")).resolve("docs/dicom-conformance.md");
     private static final Pattern BLOCK = Pattern.compile(
             "(<!-- generated:([a-z-]+) -->\\n)(.*?)(<!-- end:\\2 -->)", Pattern.DOTALL);
 
