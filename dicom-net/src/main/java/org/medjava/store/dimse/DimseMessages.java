@@ -75,6 +75,11 @@ final class DimseMessages {
             return this;
         }
 
+        /** The ErrorComment set, or "". */
+        String errorCommentText() {
+            return com.pixelmed.dicom.Attribute.getSingleStringValueOrEmptyString(list, TagFromName.ErrorComment);
+        }
+
         Response offendingElement(AttributeTag tag) {
             if (tag != null) {
                 try {

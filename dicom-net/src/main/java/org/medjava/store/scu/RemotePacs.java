@@ -34,6 +34,7 @@ import org.medjava.store.audit.AuditEvents;
 import org.medjava.store.audit.Caller;
 import org.medjava.store.ingest.Part10File;
 import org.medjava.store.dimse.RemoteAe;
+import org.medjava.store.dimse.ScpStoreOutcomes;
 import org.medjava.store.dimse.StorageSender;
 import org.medjava.store.index.InstanceSummary;
 import org.medjava.store.ingest.Ingest;
@@ -54,22 +55,50 @@ public final class RemotePacs {
 
     private static final Logger LOG = Logger.getLogger(RemotePacs.class.getName());
 
-    /**
-     * What a retrieve did.
-     *
-     * @param status           the remote's final status (0 success)
-     * @param stored           objects the store gained
-     * @param failed           objects that could not be retrieved or stored; -1 for a failed C-MOVE (whose SCU
-     *                         reports only the status)
-     * @param instancesInStore instances of the requested study/series/instance the store holds now
-     */
-    public record RetrieveResult(String method, int status, int stored, int failed, List<String> errors,
-                                 long instancesInStore) {
+    /** An instance a retrieve or send did not bring across, and why (the status in hex when there is one). */
+    public record FailedInstance(String sopInstanceUid, String status, String reason) {
     }
 
-    /** What a send did. */
-    public record SendResult(int completed, int failed, int warning, List<String> errors) {
+    /**
+     * What a retrieve did, whatever its final status.
+     *
+     * @param status           the remote's final status (0 success, B000 some sub-operations failed, C000 ...)
+     * @param completed        sub-operations the remote counted as completed (its final response)
+     * @param failed           sub-operations that failed: as the remote counted them, or more when the store
+     *                         refused or never got instances it expected from its C-FIND
+     * @param warning          sub-operations completed with a warning
+     * @param stored           objects the store gained
+     * @param failedInstances  the instances not retrieved, with the reason (the first 1000)
+     * @param errors           the first few reasons, in words
+     * @param instancesInStore instances of the requested study/series/instance the store holds now
+     */
+    public record RetrieveResult(String method, int status, int completed, int failed, int warning, int stored,
+                                 List<FailedInstance> failedInstances, List<String> errors, long instancesInStore) {
+
+        /** Every instance asked for arrived or was there already. */
+        public boolean complete() {
+            return failed == 0 && failedInstances.isEmpty() && (status == 0 || (status & 0xF000) == 0xB000);
+        }
     }
+
+    /** What a send did, whatever its outcome. */
+    public record SendResult(int completed, int failed, int warning, List<FailedInstance> failedInstances,
+                             List<String> errors) {
+
+        public boolean complete() {
+            return failed == 0;
+        }
+    }
+
+    /** Hears how far a retrieve or send got (instances done of total; total 0 while unknown). */
+    @FunctionalInterface
+    public interface Progress {
+        void update(int done, int total);
+
+        Progress NONE = (done, total) -> { };
+    }
+
+    static final int MAX_LISTED = 1000;
 
     private final Map<String, RemoteAe> remotes;
     private final String aeTitle;
@@ -137,116 +166,313 @@ public final class RemotePacs {
      * SOPInstanceUID) into the store, by C-MOVE to the store's own AE title or by C-GET.
      */
     public RetrieveResult retrieve(RemoteAe r, Map<String, String> keys, boolean get) {
-        QueryLevel level = keys.containsKey("SOPInstanceUID") ? QueryLevel.IMAGE
-                : keys.containsKey("SeriesInstanceUID") ? QueryLevel.SERIES : QueryLevel.STUDY;
-        AttributeList identifier = Identifiers.of(level, keys, List.of());
+        return retrieve(r, keys, get, Progress.NONE);
+    }
+
+    /** {@link #retrieve(RemoteAe, Map, boolean)}, telling {@code progress} as the remote's responses come. */
+    public RetrieveResult retrieve(RemoteAe r, Map<String, String> keys, boolean get, Progress progress) {
         RetrieveResult result;
         try {
-            result = get ? get(r, level, keys, identifier) : move(r, identifier);
+            result = get ? get(r, keys, progress) : move(r, keys, progress);
         } catch (RuntimeException e) {
             audited(r, true, keys, false, e.getMessage());
             throw e;
         }
-        audited(r, true, keys, result.status() == 0, result.method() + ": status 0x"
+        audited(r, true, keys, result.complete(), result.method() + ": status 0x"
                 + Integer.toHexString(result.status()) + ", " + result.stored() + " stored, " + result.failed()
                 + " failed");
-        LOG.log(Level.INFO, "{0} from {1}: status 0x{2}, {3} stored here, {4} failed", new Object[] {
-                result.method(), r, Integer.toHexString(result.status()), result.stored(), result.failed()});
+        LOG.log(Level.INFO, "{0} from {1}: status 0x{2}, {3} completed, {4} failed, {5} warning, {6} stored here",
+                new Object[] {result.method(), r, Integer.toHexString(result.status()), result.completed(),
+                        result.failed(), result.warning(), result.stored()});
         return result;
     }
 
-    /** C-MOVE to the store's own AE title; the objects arrive through the store's SCP while this waits. */
-    private RetrieveResult move(RemoteAe r, AttributeList identifier) {
-        long before = inStore(identifier);
-        try {
-            MoveSOPClassSCU move = new MoveSOPClassSCU(r.host(), r.port(), r.aeTitle(), aeTitle, aeTitle,
-                    SOPClass.StudyRootQueryRetrieveInformationModelMove, identifier);
-            int status = move.getStatus();
-            long after = inStore(identifier);
-            // PixelMed's SCU reports the final status only: "stored" counts what is new in the store
-            return new RetrieveResult("C-MOVE", status, (int) (after - before), status == 0 ? 0 : -1,
-                    status == 0 ? List.of() : List.of("the remote answered status 0x" + Integer.toHexString(status)),
-                    after);
-        } catch (DicomNetworkException | DicomException | IOException e) {
-            throw unreachable(r, "C-MOVE", e);
-        }
+    private static QueryLevel levelOf(Map<String, String> keys) {
+        return keys.containsKey("SOPInstanceUID") ? QueryLevel.IMAGE
+                : keys.containsKey("SeriesInstanceUID") ? QueryLevel.SERIES : QueryLevel.STUDY;
     }
 
-    private RetrieveResult get(RemoteAe r, QueryLevel level, Map<String, String> keys, AttributeList identifier) {
-        Set<String> sopClasses = sopClassesAt(r, keys);
-        if (sopClasses.isEmpty()) {
-            return new RetrieveResult("C-GET", 0, 0, 0, List.of("the remote has no such instances"),
-                    inStore(identifier));
-        }
-        Path folder;
-        try {
-            folder = Files.createDirectories(workDir).resolve("get-" + System.nanoTime());
-            Files.createDirectories(folder);
-        } catch (IOException e) {
-            throw new StoreException(StoreException.Kind.UNAVAILABLE, "cannot receive: " + e.getMessage(), e);
-        }
-        Receiver receiver = new Receiver();
-        // what the remote sends back on this association is recorded as coming from it
-        try (Caller.Binding bound = Caller.bind(Caller.dicom(r.aeTitle(), r.host()))) {
-            new GetSOPClassSCU(r.host(), r.port(), r.aeTitle(), aeTitle,
-                    SOPClass.StudyRootQueryRetrieveInformationModelGet, identifier, new IdentifierHandler(),
-                    folder.toFile(), StoredFilePathStrategy.BYSOPINSTANCEUIDINSINGLEFOLDER, receiver, sopClasses,
-                    true, true, true);
-        } catch (DicomNetworkException | DicomException | IOException e) {
-            throw unreachable(r, "C-GET", e);
-        } finally {
-            deleteTree(folder);
-        }
-        return new RetrieveResult("C-GET", receiver.failed == 0 ? 0 : 0xB000, receiver.stored, receiver.failed,
-                receiver.errors, inStore(identifier));
+    /** An instance the remote's C-FIND says it holds. */
+    record RemoteInstance(String sopInstanceUid, String sopClassUid, String seriesInstanceUid) {
     }
 
-    /** The SOP classes of what a C-GET will bring, from a C-FIND at the image level (they must be proposed). */
-    private Set<String> sopClassesAt(RemoteAe r, Map<String, String> keys) {
-        Set<String> classes = new LinkedHashSet<>();
+    /** What the remote holds of {@code keys}, by C-FIND at the image level (what a retrieve should bring). */
+    private List<RemoteInstance> remoteInstances(RemoteAe r, Map<String, String> keys) {
+        List<RemoteInstance> found = new ArrayList<>();
         for (Map<String, String> m : find(r, QueryLevel.IMAGE, keys, List.of("SOPClassUID", "SOPInstanceUID",
                 "SeriesInstanceUID"))) {
-            String c = m.get("SOPClassUID");
-            if (c != null && SOPClass.isImageStorage(c)) {
-                classes.add(c);
+            if (m.get("SOPInstanceUID") != null) {
+                found.add(new RemoteInstance(m.get("SOPInstanceUID"), m.getOrDefault("SOPClassUID", ""),
+                        m.getOrDefault("SeriesInstanceUID", "")));
             }
         }
-        return classes;
+        return found;
     }
 
-    /** Stores each object the C-GET delivers. */
-    private final class Receiver extends ReceivedObjectHandler {
-        int stored;
-        int failed;
-        final List<String> errors = new ArrayList<>();
+    /** C-MOVE to the store's own AE title; the objects arrive through the store's SCP while this waits. */
+    private RetrieveResult move(RemoteAe r, Map<String, String> keys, Progress progress) {
+        List<RemoteInstance> expected;
+        try {
+            expected = remoteInstances(r, keys);
+        } catch (StoreException e) { // a remote without image-level C-FIND: the move can still tell its counts
+            expected = List.of();
+        }
+        AttributeList identifier = Identifiers.of(levelOf(keys), keys, List.of());
+        long before = inStore(keys);
+        RetrieveScu.Outcome o;
+        int known = expected.size();
+        Set<String> expectedUids = new java.util.HashSet<>();
+        expected.forEach(i -> expectedUids.add(i.sopInstanceUid()));
+        // the sub-operations arrive on the store's own SCP: hear what it answered the remote
+        Map<String, FailedInstance> refused = new java.util.concurrent.ConcurrentHashMap<>();
+        try (AutoCloseable listening = ScpStoreOutcomes.listen(r.aeTitle(), (uid, status, comment) -> {
+            if (status != 0 && (status & 0xF000) != 0xB000 && (expectedUids.isEmpty() || expectedUids.contains(uid))) {
+                refused.putIfAbsent(uid, new FailedInstance(uid, String.format("%04X", status),
+                        comment.isBlank() ? "refused by the store" : comment.trim()));
+            }
+        })) {
+            o = RetrieveScu.move(r, aeTitle, SOPClass.StudyRootQueryRetrieveInformationModelMove, aeTitle,
+                    identifier, (done, total) -> progress.update(done, Math.max(total, known)));
+        } catch (DicomNetworkException | DicomException | IOException e) {
+            throw unreachable(r, "C-MOVE", e);
+        } catch (Exception e) { // closing the listener throws nothing
+            throw new IllegalStateException(e);
+        }
+        long after = inStore(keys);
+        Outcomes outcomes = new Outcomes(null);
+        refused.values().forEach(outcomes::add); // the store's reasons first: the remote's list names only the UID
+        outcomes.merge(o);
+        Set<String> held = heldOf(expected);
+        for (RemoteInstance i : expected) {
+            if (!held.contains(i.sopInstanceUid()) && !o.failedSopInstances().contains(i.sopInstanceUid())) {
+                outcomes.add(new FailedInstance(i.sopInstanceUid(), null, "not in the store after the C-MOVE"));
+            }
+        }
+        int handled = Math.max(known, o.completed() + o.failed() + o.warning());
+        progress.update(handled, handled); // some remotes' final responses carry no counts
+        return outcomes.result("C-MOVE", (int) (after - before), after);
+    }
 
-        @Override
-        public void sendReceivedObjectIndication(String fileName, String transferSyntax, String callingAe) {
-            try {
-                Path staged = ingest.newStagingFile();
-                Files.move(Path.of(fileName), staged, StandardCopyOption.REPLACE_EXISTING);
-                ingest.receive(staged, Expected.NOTHING);
-                stored++;
-            } catch (IngestFailure e) {
-                fail(e.getMessage());
-            } catch (IOException e) {
-                fail("cannot keep a received object: " + e.getMessage());
+    /** The SOP Instance UIDs among {@code instances} the store holds now. */
+    private Set<String> heldOf(List<RemoteInstance> instances) {
+        Set<String> held = new java.util.HashSet<>();
+        for (RemoteInstance i : instances) {
+            if (!search.instances(ArchiveQuery.of(QueryLevel.IMAGE, Map.of("SOPInstanceUID", i.sopInstanceUid())))
+                    .isEmpty()) {
+                held.add(i.sopInstanceUid());
+            }
+        }
+        return held;
+    }
+
+    /**
+     * C-GET, proposing for every SOP class the remote's C-FIND names each syntax the store keeps; when that is more
+     * than one association's 128 contexts, one C-GET per series.
+     */
+    private RetrieveResult get(RemoteAe r, Map<String, String> keys, Progress progress) {
+        List<RemoteInstance> expected = remoteInstances(r, keys);
+        if (expected.isEmpty()) {
+            return new RetrieveResult("C-GET", 0, 0, 0, 0, 0, List.of(), List.of("the remote has no such instances"),
+                    inStore(keys));
+        }
+        Map<String, List<RemoteInstance>> bySeries = new LinkedHashMap<>();
+        for (RemoteInstance i : expected) {
+            bySeries.computeIfAbsent(i.seriesInstanceUid(), s -> new ArrayList<>()).add(i);
+        }
+        List<Map<String, String>> requests = new ArrayList<>();
+        if (contextsFor(expected) < RetrieveScu.MAX_CONTEXTS || keys.containsKey("SeriesInstanceUID")) {
+            requests.add(keys);
+        } else {
+            for (String series : bySeries.keySet()) {
+                Map<String, String> k = new LinkedHashMap<>(keys);
+                k.put("SeriesInstanceUID", series);
+                requests.add(k);
+            }
+        }
+        Receiver receiver = new Receiver();
+        Outcomes outcomes = new Outcomes(null);
+        int[] doneBefore = {0};
+        // what the remote sends back on this association is recorded as coming from it
+        try (Caller.Binding bound = Caller.bind(Caller.dicom(r.aeTitle(), r.host()))) {
+            for (Map<String, String> k : requests) {
+                List<RemoteInstance> these = k == keys ? expected : bySeries.get(k.get("SeriesInstanceUID"));
+                Set<String> classes = new LinkedHashSet<>();
+                for (RemoteInstance i : these) {
+                    classes.add(i.sopClassUid());
+                }
+                Set<String> proposed = RetrieveScu.retrievable(classes);
+                for (RemoteInstance i : these) {
+                    if (!proposed.contains(i.sopClassUid())) {
+                        receiver.refused(i.sopInstanceUid(), 0x0122, "the store does not keep SOP class "
+                                + i.sopClassUid());
+                    }
+                }
+                proposed = fitting(proposed);
+                if (proposed.isEmpty()) {
+                    continue;
+                }
+                int offset = doneBefore[0];
+                RetrieveScu.Outcome o = RetrieveScu.get(r, aeTitle,
+                        SOPClass.StudyRootQueryRetrieveInformationModelGet,
+                        Identifiers.of(levelOf(k), k, List.of()), proposed, receiver,
+                        (done, total) -> progress.update(offset + done, expected.size()));
+                doneBefore[0] += o.completed() + o.failed() + o.warning();
+                outcomes.merge(o);
+            }
+        } catch (DicomNetworkException | DicomException | IOException e) {
+            if (receiver.stored == 0 && receiver.refusals.isEmpty()) {
+                throw unreachable(r, "C-GET", e);
+            }
+            // part of it came: say what, and that the rest did not
+            LOG.log(Level.WARNING, "C-GET from " + r + " broke off: " + e);
+            outcomes.brokenOff("the association broke off: " + e.getMessage());
+        }
+        for (Map.Entry<String, FailedInstance> refusal : receiver.refusals.entrySet()) {
+            outcomes.add(refusal.getValue());
+        }
+        for (RemoteInstance i : expected) {
+            if (!receiver.received.contains(i.sopInstanceUid())) {
+                outcomes.add(new FailedInstance(i.sopInstanceUid(), null, "not received"));
+            }
+        }
+        progress.update(expected.size(), expected.size());
+        return outcomes.result("C-GET", receiver.stored, inStore(keys));
+    }
+
+    private static int contextsFor(List<RemoteInstance> instances) {
+        int n = 1;
+        for (String c : RetrieveScu.retrievable(instances.stream().map(RemoteInstance::sopClassUid).toList())) {
+            n += RetrieveScu.contextsPerClass(c);
+        }
+        return n;
+    }
+
+    /** The SOP classes whose contexts fit one association (a series of very many classes: the first ones). */
+    private static Set<String> fitting(Set<String> classes) {
+        Set<String> out = new LinkedHashSet<>();
+        int n = 1;
+        for (String c : classes) {
+            int more = RetrieveScu.contextsPerClass(c);
+            if (n + more > RetrieveScu.MAX_CONTEXTS) {
+                break;
+            }
+            n += more;
+            out.add(c);
+        }
+        return out;
+    }
+
+    /** The remote's counts and the instances that did not come, assembled into a {@link RetrieveResult}. */
+    private static final class Outcomes {
+        int status;
+        int completed;
+        int failed;
+        int warning;
+        final Map<String, FailedInstance> failedInstances = new LinkedHashMap<>();
+        final List<String> errors = new ArrayList<>();
+        private String finalStatusText = "";
+
+        Outcomes(RetrieveScu.Outcome o) {
+            if (o != null) {
+                merge(o);
             }
         }
 
-        private void fail(String error) {
-            failed++;
-            if (errors.size() < 5) {
-                errors.add(error);
+        void merge(RetrieveScu.Outcome o) {
+            if (status == 0 || (o.status() & 0xF000) != 0xB000) {
+                status = o.status() == 0 && status != 0 ? status : o.status();
             }
+            completed += o.completed();
+            failed += o.failed();
+            warning += o.warning();
+            finalStatusText = "the remote reported it failed (final status 0x" + Integer.toHexString(o.status())
+                    + (o.errorComment().isEmpty() ? "" : ": " + o.errorComment()) + ")";
+            if (o.status() != 0 && !o.errorComment().isEmpty() && errors.size() < 5) {
+                errors.add("the remote: " + o.errorComment());
+            }
+            for (String uid : o.failedSopInstances()) {
+                add(new FailedInstance(uid, null, finalStatusText));
+            }
+        }
+
+        void brokenOff(String why) {
+            status = 0xC000;
+            errors.add(why);
+        }
+
+        /**
+         * Adds an instance that did not come, unless it is listed already: the first reason stays, except that a
+         * reason with a status (the store's refusal) replaces one without (the remote's bare list).
+         */
+        void add(FailedInstance f) {
+            failedInstances.merge(f.sopInstanceUid(), f, (was, now) -> was.status() == null && now.status() != null
+                    ? now : was);
+        }
+
+        RetrieveResult result(String method, int stored, long inStore) {
+            // the store's own refusals come first: they name the reason, the remote's list only the status
+            int failedCount = Math.max(failed, failedInstances.size());
+            if (failedCount > 0 && status == 0) {
+                status = 0xB000;
+            }
+            for (FailedInstance f : failedInstances.values()) {
+                if (errors.size() >= 5) {
+                    break;
+                }
+                errors.add(f.sopInstanceUid() + ": " + f.reason());
+            }
+            return new RetrieveResult(method, status, completed, failedCount, warning, stored,
+                    List.copyOf(failedInstances.values()).subList(0, Math.min(MAX_LISTED, failedInstances.size())),
+                    List.copyOf(errors), inStore);
+        }
+    }
+
+    /** Stores each object the C-GET delivers through {@link Ingest}; remembers refusals with their reason. */
+    private final class Receiver implements RetrieveScu.Sink {
+        int stored;
+        final Set<String> received = new java.util.HashSet<>();
+        final Map<String, FailedInstance> refusals = new LinkedHashMap<>();
+
+        @Override
+        public Path newFile() throws IOException {
+            return ingest.newStagingFile();
+        }
+
+        @Override
+        public int received(Path file, String sopClassUid, String sopInstanceUid) {
+            received.add(sopInstanceUid);
+            try {
+                ingest.receive(file, Expected.sop(sopClassUid, sopInstanceUid));
+                stored++;
+                return 0;
+            } catch (IngestFailure e) {
+                refused(sopInstanceUid, e.status(), e.getMessage());
+                return e.status();
+            } finally {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException e) {
+                    // the staging directory is emptied at the next start
+                }
+            }
+        }
+
+        void refused(String sopInstanceUid, int status, String reason) {
+            refusals.putIfAbsent(sopInstanceUid, new FailedInstance(sopInstanceUid, String.format("%04X", status),
+                    reason));
         }
     }
 
     /** C-STORE of the store's instances selected by {@code keys} to the remote, as stored; audited. */
     public SendResult send(RemoteAe r, Map<String, String> keys) {
+        return send(r, keys, Progress.NONE);
+    }
+
+    /** {@link #send(RemoteAe, Map)}, telling {@code progress} after each instance. */
+    public SendResult send(RemoteAe r, Map<String, String> keys, Progress progress) {
         SendResult result;
         try {
-            result = sendSelected(r, keys);
+            result = sendSelected(r, keys, progress);
         } catch (RuntimeException e) {
             audited(r, false, keys, false, e.getMessage());
             throw e;
@@ -262,9 +488,9 @@ public final class RemotePacs {
                 r.host(), keys.get("StudyInstanceUID"), success, what));
     }
 
-    private SendResult sendSelected(RemoteAe r, Map<String, String> keys) {
+    private SendResult sendSelected(RemoteAe r, Map<String, String> keys, Progress progress) {
         List<Part10File> files = new ArrayList<>();
-        List<String> errors = new ArrayList<>();
+        List<FailedInstance> failedInstances = new ArrayList<>();
         Map<String, InstanceSummary> bySop = new LinkedHashMap<>();
         for (InstanceSummary i : search.instances(ArchiveQuery.of(QueryLevel.IMAGE, keys))) {
             bySop.putIfAbsent(i.sopInstanceUid(), i);
@@ -272,6 +498,7 @@ public final class RemotePacs {
         if (bySop.isEmpty()) {
             throw new StoreException(StoreException.Kind.NOT_FOUND, "the store has no instances matching " + keys);
         }
+        int total = bySop.size();
         List<LocalCopy> copies = new ArrayList<>();
         StorageSender.Counts c;
         try {
@@ -281,26 +508,34 @@ public final class RemotePacs {
                     copies.add(copy);
                     files.add(Part10File.read(copy.path()));
                 } catch (IOException e) {
-                    errors.add(i.path() + ": " + e.getMessage());
+                    failedInstances.add(new FailedInstance(i.sopInstanceUid(), null, "cannot read the stored "
+                            + "object: " + e.getMessage()));
                 }
             }
-            c = StorageSender.send(r, aeTitle, files, null, 0, (f, s, e, counts) -> { });
+            int unread = failedInstances.size();
+            c = StorageSender.send(r, aeTitle, files, null, 0, (f, status, error, counts) -> {
+                if (status != 0 && (status & 0xF000) != 0xB000 && failedInstances.size() < MAX_LISTED) {
+                    failedInstances.add(new FailedInstance(f.sopInstanceUid(),
+                            status < 0 ? null : String.format("%04X", status),
+                            error == null || error.isEmpty() ? "status " + String.format("%04X", status) : error));
+                }
+                progress.update(unread + counts.completed() + counts.failed() + counts.warning(), total);
+            });
         } finally {
             copies.forEach(LocalCopy::close);
         }
-        errors.addAll(c.errors());
-        return new SendResult(c.completed(), c.failed() + (bySop.size() - files.size()), c.warning(), errors);
+        List<String> errors = new ArrayList<>();
+        for (FailedInstance f : failedInstances) {
+            if (errors.size() >= 5) {
+                break;
+            }
+            errors.add(f.sopInstanceUid() + ": " + f.reason());
+        }
+        return new SendResult(c.completed(), c.failed() + (total - files.size()), c.warning(),
+                List.copyOf(failedInstances), errors);
     }
 
-    private long inStore(AttributeList identifier) {
-        Map<String, String> keys = new LinkedHashMap<>();
-        for (String k : List.of("StudyInstanceUID", "SeriesInstanceUID", "SOPInstanceUID")) {
-            String v = Attribute.getSingleStringValueOrEmptyString(identifier,
-                    com.pixelmed.dicom.DicomDictionary.StandardDictionary.getTagFromName(k)).trim();
-            if (!v.isEmpty()) {
-                keys.put(k, v);
-            }
-        }
+    private long inStore(Map<String, String> keys) {
         return search.instances(ArchiveQuery.of(QueryLevel.IMAGE, keys)).size();
     }
 

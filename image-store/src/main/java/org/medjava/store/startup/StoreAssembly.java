@@ -249,7 +249,8 @@ public class StoreAssembly {
                 RenderSeriesJob.KIND, new RenderSeriesJob(index, images, renderer, ingest),
                 DeriveSeriesJob.KIND, new DeriveSeriesJob(index, derived, renderer, ingest,
                         config.maxSeriesInstances()),
-                "retrieve", (params, progress) -> json.toJson(retrieve(params)),
+                "retrieve", pacsJob((params, progress) -> json.toJson(retrieve(params, progress))),
+                "send", pacsJob((params, progress) -> json.toJson(send(params, progress))),
                 StoreBackup.JOB_KIND, (params, progress) -> {
                     Path target = backup.prepareTarget(params.get("directory"));
                     return backup.run(target, progress).toJson(target);
@@ -257,16 +258,46 @@ public class StoreAssembly {
         return new JobWorkers(queue, nodes == null ? config.clusterNode() : nodes.node(), kinds, 2);
     }
 
-    /** A retrieve job: {@code ae}, {@code method} (move or get) and the UIDs to retrieve. */
-    private RemotePacs.RetrieveResult retrieve(Map<String, String> params) {
+    /** A retrieve job: {@code ae}, {@code method} (move or get) and the UIDs to retrieve; progress by instance. */
+    private RemotePacs.RetrieveResult retrieve(Map<String, String> params, JobKind.Progress progress) {
+        String ae = params.getOrDefault("ae", "");
+        return remotePacs.retrieve(remotePacs.remote(ae), uidsOf(params), "get".equalsIgnoreCase(params.get("method")),
+                progress::update);
+    }
+
+    /** A send job: {@code ae} and the UIDs of the stored instances to send; progress by instance. */
+    private RemotePacs.SendResult send(Map<String, String> params, JobKind.Progress progress) {
+        return remotePacs.send(remotePacs.remote(params.getOrDefault("ae", "")), uidsOf(params), progress::update);
+    }
+
+    /** A retrieve or send job, checked when submitted: a configured remote ({@code ae}) and a StudyInstanceUID. */
+    private JobKind pacsJob(JobKind work) {
+        return new JobKind() {
+            @Override
+            public void validate(Map<String, String> params) {
+                remotePacs.remote(params.getOrDefault("ae", ""));
+                if (!params.containsKey("StudyInstanceUID")) {
+                    throw new org.medjava.store.StoreException(org.medjava.store.StoreException.Kind.BAD_REQUEST,
+                            "the params name at least ae and the "
+                            + "StudyInstanceUID (and optionally SeriesInstanceUID, SOPInstanceUID)");
+                }
+            }
+
+            @Override
+            public String run(Map<String, String> params, Progress progress) throws Exception {
+                return work.run(params, progress);
+            }
+        };
+    }
+
+    private static Map<String, String> uidsOf(Map<String, String> params) {
         Map<String, String> keys = new java.util.LinkedHashMap<>();
         for (String k : List.of("StudyInstanceUID", "SeriesInstanceUID", "SOPInstanceUID")) {
             if (params.containsKey(k)) {
                 keys.put(k, params.get(k));
             }
         }
-        String ae = params.getOrDefault("ae", "");
-        return remotePacs.retrieve(remotePacs.remote(ae), keys, "get".equalsIgnoreCase(params.get("method")));
+        return keys;
     }
 
     /**

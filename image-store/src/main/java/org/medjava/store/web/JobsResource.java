@@ -44,7 +44,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * <ul>
  * <li>{@code POST /jobs} with {@code {"kind": "...", "params": {...}}}: 202 and the job's URL. Kinds:
  *     {@code index-rebuild} and {@code backup} (admin; see {@code POST /admin/backup}); {@code render-series} (8-bit PNG renderings of a series under
- *     {@code derived/}), {@code derive-series} and {@code retrieve} (uploader). {@code derive-series} takes
+ *     {@code derived/}), {@code derive-series}, {@code retrieve} and {@code send} (uploader). {@code derive-series} takes
  *     {@code SeriesInstanceUID}, {@code filter} ({@code "blur:n=3|sharpen:p=50"}) and optionally {@code window},
  *     {@code region}, {@code impl}, and keeps the filtered series as one derived DICOM series (16-bit grey stays
  *     16-bit, with provenance); it is checked before it is queued: 400 for a bad chain (the filter or the parameter
@@ -77,7 +77,8 @@ public class JobsResource {
             + "than medjava.jobs.max-series-instances, 422 data no filter serves), backup (admin: directory; see "
             + "POST /admin/backup), retrieve "
             + "(uploader: ae, StudyInstanceUID, SeriesInstanceUID, SOPInstanceUID, method move|get, as POST "
-            + "/pacs/remotes/{ae}/retrieve). Poll the job's URL for its state.";
+            + "/pacs/remotes/{ae}/retrieve; progress by instance, the result as that endpoint's answer), send "
+            + "(uploader: ae and the UIDs, as POST /pacs/remotes/{ae}/send). Poll the job's URL for its state.";
 
     /** The body of {@code POST /jobs}. */
     @Schema(name = "Submission", description = "A job to run: its kind and its parameters (strings).", example = "{\"kind\": \"render-series\", \"params\": {\"SeriesInstanceUID\": \"1.3.6.1.4.1.5962.1.3.1.1.20040119072730.12322\", \"render\": \"png\", \"filter\": \"blur:n=3\", \"window\": \"40,400\"}}")

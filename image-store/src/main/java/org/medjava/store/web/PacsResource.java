@@ -11,6 +11,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
 import java.util.LinkedHashMap;
@@ -153,11 +154,15 @@ public class PacsResource {
     @Path("remotes/{ae}/retrieve")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Retrieve a study, series or instance from a remote PACS into the store (uploader)",
-            description = "C-MOVE to the store's own AE (the default) or C-GET; answers when done. For long "
-                    + "retrieves prefer POST /jobs with kind retrieve.")
+            description = "C-MOVE to the store's own AE (the default) or C-GET; answers when done, with the "
+                    + "remote's counts (completed, failed, warning) and every instance not retrieved with the reason,"
+                    + " whatever the final status: 200 when everything came, 202 when some did not. For long "
+                    + "retrieves use POST /jobs with kind retrieve (progress in GET /jobs/{id}).")
     @Parameter(name = "ae", in = ParameterIn.PATH, required = true, description = "the remote's AE title (GET /pacs/remotes)")
     @RequestBody(required = true, content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "UidSelection")))
-    @APIResponse(responseCode = "200", description = "what was retrieved and stored",
+    @APIResponse(responseCode = "200", description = "everything asked for was retrieved and stored",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "RetrieveResult")))
+    @APIResponse(responseCode = "202", description = "some or all instances were not retrieved: which, and why",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "RetrieveResult")))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
@@ -165,31 +170,37 @@ public class PacsResource {
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @APIResponse(responseCode = "502", ref = ApiDocs.BAD_GATEWAY)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
-    public RemotePacs.RetrieveResult retrieve(@PathParam("ae") String ae, JsonObject body) {
+    public Response retrieve(@PathParam("ae") String ae, JsonObject body) {
         Access.require(security, Role.UPLOADER);
         String method = body == null ? "move" : body.getString("method", "move");
         if (!method.equals("move") && !method.equals("get")) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "method \"" + method + "\": move or get");
         }
-        return pacs().retrieve(pacs().remote(ae), uids(body), method.equals("get"));
+        RemotePacs.RetrieveResult result = pacs().retrieve(pacs().remote(ae), uids(body), method.equals("get"));
+        return Response.status(result.complete() ? 200 : 202).entity(result).build();
     }
 
     @POST
     @Path("remotes/{ae}/send")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Send stored objects to a remote PACS with C-STORE (uploader)")
+    @Operation(summary = "Send stored objects to a remote PACS with C-STORE (uploader)",
+            description = "Answers when done with the counts and every instance not sent with the reason: 200 when "
+                    + "all went, 202 when some did not. For long sends use POST /jobs with kind send.")
     @Parameter(name = "ae", in = ParameterIn.PATH, required = true, description = "the remote's AE title (GET /pacs/remotes)")
     @RequestBody(required = true, content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "UidSelection")))
-    @APIResponse(responseCode = "200", description = "what was sent",
+    @APIResponse(responseCode = "200", description = "everything was sent",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "SendResult")))
+    @APIResponse(responseCode = "202", description = "some or all instances were not sent: which, and why",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "SendResult")))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @APIResponse(responseCode = "502", ref = ApiDocs.BAD_GATEWAY)
-    public RemotePacs.SendResult send(@PathParam("ae") String ae, JsonObject body) {
+    public Response send(@PathParam("ae") String ae, JsonObject body) {
         Access.require(security, Role.UPLOADER);
-        return pacs().send(pacs().remote(ae), uids(body));
+        RemotePacs.SendResult result = pacs().send(pacs().remote(ae), uids(body));
+        return Response.status(result.complete() ? 200 : 202).entity(result).build();
     }
 
     private List<Map<String, String>> find(String ae, QueryLevel level, Map<String, String> fixed,

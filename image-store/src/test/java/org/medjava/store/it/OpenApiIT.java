@@ -54,6 +54,7 @@ class OpenApiIT {
             Map.entry("JobStatus", "org.medjava.store.jobs.JobStatus"),
             Map.entry("RetrieveResult", "org.medjava.store.scu.RemotePacs$RetrieveResult"),
             Map.entry("SendResult", "org.medjava.store.scu.RemotePacs$SendResult"),
+            Map.entry("FailedInstance", "org.medjava.store.scu.RemotePacs$FailedInstance"),
             Map.entry("Submission", "org.medjava.store.web.JobsResource$Submission"),
             Map.entry("Derivation", "org.medjava.store.web.DerivedResource$Derivation"),
             Map.entry("Login", "org.medjava.store.web.SessionResource$Login"),

@@ -41,12 +41,22 @@ public final class Orthanc implements AutoCloseable {
 
     public static Orthanc start(Path dir, String aeTitle, int dicomPort, int httpPort, Peer store)
             throws IOException, InterruptedException {
+        return start(dir, aeTitle, dicomPort, httpPort, store, "");
+    }
+
+    /**
+     * Orthanc with more configuration: {@code moreConfig} are JSON members added to its configuration (e.g.
+     * {@code "TranscodeDicomProtocol": false,}, each followed by a comma).
+     */
+    public static Orthanc start(Path dir, String aeTitle, int dicomPort, int httpPort, Peer store, String moreConfig)
+            throws IOException, InterruptedException {
         Files.createDirectories(dir.resolve("db"));
         Path plugin = PLUGIN_CANDIDATES.stream().filter(Files::exists).findFirst().orElseThrow(
                 () -> new IllegalStateException("the Orthanc DICOMweb plugin is not installed (package "
                         + "orthanc-dicomweb; bootstrap/install-deps.sh installs it)"));
         String config = """
                 {
+                  %s
                   "Name": "medjava-test-orthanc",
                   "HttpPort": %d,
                   "DicomPort": %d,
@@ -63,7 +73,7 @@ public final class Orthanc implements AutoCloseable {
                   "TcpNoDelay": true,
                   "HttpTimeout": 60
                 }
-                """.formatted(httpPort, dicomPort, aeTitle, dir.resolve("db"), dir.resolve("db"), plugin,
+                """.formatted(moreConfig, httpPort, dicomPort, aeTitle, dir.resolve("db"), dir.resolve("db"), plugin,
                 store.storeAe(), store.storeDicomPort(), store.storeDicomWebUrl(), store.user(), store.password());
         Path configFile = Files.writeString(dir.resolve("orthanc.json"), config);
         Path log = dir.resolve("orthanc.log");
