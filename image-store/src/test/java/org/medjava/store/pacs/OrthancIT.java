@@ -3,7 +3,6 @@ package org.medjava.store.pacs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.StringReader;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,11 +71,6 @@ class OrthancIT {
         return Json.createReader(new StringReader(json)).readArray();
     }
 
-    private static HttpResponse<String> postJson(String path, String json) throws Exception {
-        return admin.sendText(admin.request(path).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)));
-    }
-
     /** Uploads a test study into Orthanc; returns Orthanc's id of the study. */
     private static String uploadToOrthanc(TestStudy study) throws Exception {
         String id = null;
@@ -122,11 +116,12 @@ class OrthancIT {
 
     @Test
     void storeScuEchoesSendsQueriesAndRetrieves() throws Exception {
-        assertThat(postJson("/pacs/remotes/" + PacsStore.ORTHANC_AE + "/echo", "").body()).contains("\"ok\":true");
+        assertThat(admin.postJson("/pacs/remotes/" + PacsStore.ORTHANC_AE + "/echo", "").body())
+                .contains("\"ok\":true");
 
         TestStudy ours = TestStudy.create(work.resolve("ours"), "ORT-SEND", "CT_small.dcm", "MR_small_RLE.dcm");
         Dcmtk.storeAll(ours);
-        HttpResponse<String> sent = postJson("/pacs/remotes/ORTHANC/send", "{\"StudyInstanceUID\":\""
+        HttpResponse<String> sent = admin.postJson("/pacs/remotes/ORTHANC/send", "{\"StudyInstanceUID\":\""
                 + ours.studyUid() + "\"}");
         assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
         assertThat(object(sent.body()).getInt("completed")).isEqualTo(2);
@@ -139,7 +134,7 @@ class OrthancIT {
         assertThat(found.getJsonObject(0).getString("StudyInstanceUID")).isEqualTo(moved.studyUid());
         assertThat(array(admin.getJson("/pacs/remotes/ORTHANC/studies/" + moved.studyUid() + "/series").body()))
                 .hasSize(2);
-        HttpResponse<String> move = postJson("/pacs/remotes/ORTHANC/retrieve", "{\"StudyInstanceUID\":\""
+        HttpResponse<String> move = admin.postJson("/pacs/remotes/ORTHANC/retrieve", "{\"StudyInstanceUID\":\""
                 + moved.studyUid() + "\",\"method\":\"move\"}");
         assertThat(move.statusCode()).as(move.body()).isEqualTo(200);
         assertThat(object(move.body()).getInt("status")).isZero();
@@ -147,7 +142,7 @@ class OrthancIT {
 
         TestStudy got = TestStudy.create(work.resolve("got"), "ORT-GET", "MR_small.dcm", "CT_small.dcm");
         uploadToOrthanc(got);
-        HttpResponse<String> get = postJson("/pacs/remotes/ORTHANC/retrieve", "{\"StudyInstanceUID\":\""
+        HttpResponse<String> get = admin.postJson("/pacs/remotes/ORTHANC/retrieve", "{\"StudyInstanceUID\":\""
                 + got.studyUid() + "\",\"method\":\"get\"}");
         assertThat(object(get.body()).getInt("stored")).as(get.body()).isEqualTo(2);
         assertStoreHoldsThePixelsOf(got);
@@ -155,11 +150,12 @@ class OrthancIT {
 
     @Test
     void scuEndpointsRefuseWhatTheyCannotDo() throws Exception {
-        assertThat(postJson("/pacs/remotes/NOWHERE/echo", "").statusCode()).isEqualTo(404);
-        assertThat(postJson("/pacs/remotes/ORTHANC/retrieve", "{\"StudyInstanceUID\":\"1.2.*\"}").statusCode())
+        assertThat(admin.postJson("/pacs/remotes/NOWHERE/echo", "").statusCode()).isEqualTo(404);
+        assertThat(admin.postJson("/pacs/remotes/ORTHANC/retrieve", "{\"StudyInstanceUID\":\"1.2.*\"}").statusCode())
                 .isEqualTo(400);
-        assertThat(postJson("/pacs/remotes/ORTHANC/retrieve", "{\"Colour\":\"red\"}").statusCode()).isEqualTo(400);
-        assertThat(postJson("/pacs/remotes/ORTHANC/send", "{\"StudyInstanceUID\":\"1.2.3.4.5\"}").statusCode())
+        assertThat(admin.postJson("/pacs/remotes/ORTHANC/retrieve", "{\"Colour\":\"red\"}").statusCode())
+                .isEqualTo(400);
+        assertThat(admin.postJson("/pacs/remotes/ORTHANC/send", "{\"StudyInstanceUID\":\"1.2.3.4.5\"}").statusCode())
                 .isEqualTo(404);
         assertThat(admin.getJson("/pacs/remotes/ORTHANC/studies?NotAKeyword=1").statusCode()).isEqualTo(400);
         StoreClient anonymous = new StoreClient(PacsStore.store(), null);
@@ -219,7 +215,7 @@ class OrthancIT {
         TestStudy study = TestStudy.create(work.resolve("derived"), "ORT-DERIVED", "CT_small.dcm");
         Dcmtk.storeAll(study);
         TestStudy.Instance source = study.instances().get(0);
-        HttpResponse<String> created = postJson("/derived", "{\"source\": \"" + study.storePath(source)
+        HttpResponse<String> created = admin.postJson("/derived", "{\"source\": \"" + study.storePath(source)
                 + "\", \"window\": \"40,400\", \"filters\": [\"despeckle:n=3\"]}");
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         JsonObject answer = object(created.body());
@@ -234,7 +230,7 @@ class OrthancIT {
         }
         assertThat(derived.grayRaster().sameContent(expected.grayRaster())).isTrue();
 
-        HttpResponse<String> sent = postJson("/pacs/remotes/ORTHANC/send", "{\"StudyInstanceUID\":\""
+        HttpResponse<String> sent = admin.postJson("/pacs/remotes/ORTHANC/send", "{\"StudyInstanceUID\":\""
                 + answer.getString("studyUid") + "\", \"SeriesInstanceUID\":\"" + answer.getString("seriesUid")
                 + "\"}");
         assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);

@@ -3,7 +3,6 @@ package org.medjava.store.pacs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.StringReader;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,11 +59,6 @@ class RetrieveIT {
         return Json.createReader(new StringReader(json)).readObject();
     }
 
-    private static HttpResponse<String> post(String path, String json) throws Exception {
-        return admin.sendText(admin.request(path).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)));
-    }
-
     /**
      * A study of an uncompressed CT and two compressed MRs (RLE, JPEG 2000 lossless) in Orthanc, as uploaded; the CT
      * is in the store already.
@@ -103,7 +97,7 @@ class RetrieveIT {
     @Test
     void cGetBringsCompressedObjectsAndNamesWhatFailed() throws Exception {
         TestStudy study = studyPartlyHere("RET-GET");
-        HttpResponse<String> r = post("/pacs/remotes/ORTHANC/retrieve", "{\"StudyInstanceUID\":\""
+        HttpResponse<String> r = admin.postJson("/pacs/remotes/ORTHANC/retrieve", "{\"StudyInstanceUID\":\""
                 + study.studyUid() + "\",\"method\":\"get\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
         JsonObject result = object(r.body());
@@ -117,8 +111,9 @@ class RetrieveIT {
     @Test
     void cMoveAsAJobReportsProgressAndWhatFailed() throws Exception {
         TestStudy study = studyPartlyHere("RET-MOVE");
-        HttpResponse<String> submitted = post("/jobs", "{\"kind\":\"retrieve\",\"params\":{\"ae\":\"ORTHANC\","
-                + "\"method\":\"move\",\"StudyInstanceUID\":\"" + study.studyUid() + "\"}}");
+        HttpResponse<String> submitted = admin.postJson("/jobs",
+                "{\"kind\":\"retrieve\",\"params\":{\"ae\":\"ORTHANC\",\"method\":\"move\",\"StudyInstanceUID\":\""
+                        + study.studyUid() + "\"}}");
         assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(202);
         String id = object(submitted.body()).getString("id");
         JsonObject job = object(admin.getJson("/jobs/" + id).body());
@@ -138,8 +133,10 @@ class RetrieveIT {
         assertTheDuplicateIsNamed(result, study);
         assertTheCompressedOnesAreStoredAsSent(study);
 
-        assertThat(post("/jobs", "{\"kind\":\"retrieve\",\"params\":{\"ae\":\"NOWHERE\",\"StudyInstanceUID\":\"1.2\"}}")
-                .statusCode()).isEqualTo(404);
-        assertThat(post("/jobs", "{\"kind\":\"send\",\"params\":{\"ae\":\"ORTHANC\"}}").statusCode()).isEqualTo(400);
+        assertThat(admin.postJson("/jobs",
+                "{\"kind\":\"retrieve\",\"params\":{\"ae\":\"NOWHERE\",\"StudyInstanceUID\":\"1.2\"}}").statusCode())
+                .isEqualTo(404);
+        assertThat(admin.postJson("/jobs", "{\"kind\":\"send\",\"params\":{\"ae\":\"ORTHANC\"}}").statusCode())
+                .isEqualTo(400);
     }
 }

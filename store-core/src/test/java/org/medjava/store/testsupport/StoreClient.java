@@ -62,6 +62,12 @@ public final class StoreClient {
         return sendText(request(path).PUT(HttpRequest.BodyPublishers.ofFile(file)));
     }
 
+    /** A POST of a JSON body, as the REST endpoints (jobs, PACS retrieves and sends) take it. */
+    public HttpResponse<String> postJson(String path, String json) throws IOException, InterruptedException {
+        return sendText(request(path).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
     public HttpResponse<String> delete(String path) throws IOException, InterruptedException {
         return sendText(request(path).DELETE());
     }
