@@ -418,20 +418,7 @@ public final class DicomCodec {
         }
         byte[] rgb = new byte[samples.length];
         for (int i = 0; i + 2 < samples.length; i += 3) {
-            int a = samples[i];
-            int b = samples[i + 1];
-            int c = samples[i + 2];
-            if (ybr) {
-                double cb = b - 128.0;
-                double cr = c - 128.0;
-                rgb[i] = clamp(a + 1.402 * cr);
-                rgb[i + 1] = clamp(a - 0.344136 * cb - 0.714136 * cr);
-                rgb[i + 2] = clamp(a + 1.772 * cb);
-            } else {
-                rgb[i] = (byte) a;
-                rgb[i + 1] = (byte) b;
-                rgb[i + 2] = (byte) c;
-            }
+            putRgb(rgb, i, samples[i], samples[i + 1], samples[i + 2], ybr);
         }
         return rgb;
     }
@@ -447,24 +434,26 @@ public final class DicomCodec {
         for (int y = 0; y < h; y++) {
             data.getPixels(0, y, w, 1, px);
             for (int x = 0; x < w; x++) {
-                int i = 3 * (y * w + x);
-                int a = px[3 * x] >>> shift;
-                int b = px[3 * x + 1] >>> shift;
-                int c = px[3 * x + 2] >>> shift;
-                if (ybr) {
-                    double cb = b - 128.0;
-                    double cr = c - 128.0;
-                    rgb[i] = clamp(a + 1.402 * cr);
-                    rgb[i + 1] = clamp(a - 0.344136 * cb - 0.714136 * cr);
-                    rgb[i + 2] = clamp(a + 1.772 * cb);
-                } else {
-                    rgb[i] = (byte) a;
-                    rgb[i + 1] = (byte) b;
-                    rgb[i + 2] = (byte) c;
-                }
+                putRgb(rgb, 3 * (y * w + x), px[3 * x] >>> shift, px[3 * x + 1] >>> shift, px[3 * x + 2] >>> shift,
+                        ybr);
             }
         }
         return rgb;
+    }
+
+    /** One pixel's three 8-bit samples as RGB at {@code i}; YBR_FULL converted per PS3.3 C.7.6.3.1.2. */
+    private static void putRgb(byte[] rgb, int i, int a, int b, int c, boolean ybr) {
+        if (ybr) {
+            double cb = b - 128.0;
+            double cr = c - 128.0;
+            rgb[i] = clamp(a + 1.402 * cr);
+            rgb[i + 1] = clamp(a - 0.344136 * cb - 0.714136 * cr);
+            rgb[i + 2] = clamp(a + 1.772 * cb);
+        } else {
+            rgb[i] = (byte) a;
+            rgb[i + 1] = (byte) b;
+            rgb[i + 2] = (byte) c;
+        }
     }
 
     static byte clamp(double v) {

@@ -108,10 +108,7 @@ public final class Transcoder {
             throw new NotTranscodable("the " + TransferSyntaxes.name(from) + " data set " + file.getFileName()
                     + " could not be decoded: " + e.getMessage(), e);
         }
-        list.removeGroupLengthAttributes();
-        list.removeMetaInformationHeaderAttributes();
-        list.remove(TagFromName.DataSetTrailingPadding);
-        return list;
+        return withoutFileMeta(list);
     }
 
     /**
@@ -131,6 +128,14 @@ public final class Transcoder {
         return from.equals(PixelFrames.RLE) ? bits > 16 || bits > 8 && samples > 1 : bits > 8;
     }
 
+    /** The data set alone, ready to be written in another syntax: no file meta information, group lengths, padding. */
+    private static AttributeList withoutFileMeta(AttributeList list) {
+        list.removeGroupLengthAttributes();
+        list.removeMetaInformationHeaderAttributes();
+        list.remove(TagFromName.DataSetTrailingPadding);
+        return list;
+    }
+
     /** Decompressed by image-codec's PixelFrames (JPEG-LS, 12-bit JPEG, RLE). */
     private static AttributeList decodeHere(Path file, String from) throws IOException, NotTranscodable {
         AttributeList list = new AttributeList();
@@ -145,10 +150,7 @@ public final class Transcoder {
             throw new NotTranscodable("the " + TransferSyntaxes.name(from) + " data set " + file.getFileName()
                     + " could not be decoded: " + e.getMessage(), e);
         }
-        list.removeGroupLengthAttributes();
-        list.removeMetaInformationHeaderAttributes();
-        list.remove(TagFromName.DataSetTrailingPadding);
-        return list;
+        return withoutFileMeta(list);
     }
 
     /** The object as a Part 10 file in {@code to}, with new file meta information naming {@code sourceAe}. */
