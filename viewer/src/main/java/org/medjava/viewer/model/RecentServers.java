@@ -1,7 +1,6 @@
 package org.medjava.viewer.model;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,14 +69,6 @@ public final class RecentServers {
     }
 
     private Properties load() {
-        Properties p = new Properties();
-        if (Files.isRegularFile(file)) {
-            try (InputStream in = Files.newInputStream(file)) {
-                p.load(in);
-            } catch (IOException e) {
-                // unreadable settings: start without recent servers
-            }
-        }
-        return p;
+        return SettingsFiles.load(file);
     }
 }

@@ -1,7 +1,6 @@
 package org.medjava.viewer.model;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,14 +116,6 @@ public final class UserPresets {
     }
 
     private Properties load() {
-        Properties p = new Properties();
-        if (Files.isRegularFile(file)) {
-            try (InputStream in = Files.newInputStream(file)) {
-                p.load(in);
-            } catch (IOException e) {
-                // unreadable settings: no user presets
-            }
-        }
-        return p;
+        return SettingsFiles.load(file);
     }
 }
