@@ -58,7 +58,7 @@ class ReadingCtSeriesGuiIT extends ViewerGuiFixture {
         viewer.window.comboBox("presets").selectItem(Pattern.compile("CT abdomen.*"));
         viewer.await("the abdomen window", () -> new Window(50, 400).equals(viewer.frame.document().window()));
         viewer.window.toggleButton("tool-window_level").click();
-        viewer.dragOnImage(new Point(20, 100), new Point(28, 104));
+        viewer.dragOnImage(new Point(20, 100), new Point(22, 101));
         viewer.await("a window of the reader's own", () -> !new Window(50, 400).equals(viewer.frame.document()
                 .window()) && viewer.window.comboBox("presets").target().getSelectedItem().toString()
                 .startsWith("custom"));
@@ -94,14 +94,19 @@ class ReadingCtSeriesGuiIT extends ViewerGuiFixture {
         viewer.window.button("rotateLeftButton").click();
         viewer.await("upright", () -> view.orientation().equals(Orientation.IDENTITY));
 
-        // despeckle on the stored values
+        // the bone window shows the square (white) against the gradient beside it (grey, at most 272 HU there)
+        viewer.window.comboBox("presets").selectItem(Pattern.compile("CT bone.*"));
+        Window bone = new Window(400, 1800);
+        viewer.await("the bone window", () -> bone.equals(viewer.frame.document().window()));
+
+        // despeckle on the stored values: the square's corners go (a 3×3 median)
         viewer.window.menuItem("filter-despeckle").click();
         DialogFixture params = viewer.dialog("filterParams");
         viewer.clickToClose(params, params.button("applyFilter"));
         viewer.await("despeckle applied on stored values", () -> viewer.frame.document().history().canUndo()
                 && viewer.frame.document().state().stored() != null);
         viewer.awaitIdle();
-        BufferedImage before = GreyRenderer.render(source, window);
+        BufferedImage before = GreyRenderer.render(source, bone);
         viewer.await("the filtered image is shown", () -> view.image() != null
                 && changedPixel(before, view.image()) != null);
         Point changed = changedPixel(before, viewer.onEdt(view::image));
@@ -122,6 +127,7 @@ class ReadingCtSeriesGuiIT extends ViewerGuiFixture {
         viewer.window.toggleButton("sideBySideToggle").click();
         viewer.await("both sides", () -> compare.mode() == CompareView.Mode.SIDE_BY_SIDE
                 && compare.sourceView().isShowing() && view.isShowing());
+        viewer.window.button("fitButton").click(); // the whole slice on each half, for the screenshot
         viewer.robot.waitForIdle();
         viewer.screenshot("viewer-reading-ct-series");
         viewer.window.toggleButton("sideBySideToggle").click();
