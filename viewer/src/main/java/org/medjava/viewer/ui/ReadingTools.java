@@ -22,6 +22,7 @@ final class ReadingTools {
         view.setMeasurerSource(() -> Measurers.of(controller.document()));
         MeasurementsPanel panel = new MeasurementsPanel(view.measurements());
         frame.addSidePanel("Measurements", panel);
+        controller.addListener(new SliceMeasurements(view.measurements())); // ROIs per slice of a stack
         view.onMeasured(result -> {
             status.message(result.line());
             if (SwingUtilities.getAncestorOfClass(JTabbedPane.class, panel) instanceof JTabbedPane tabs) {

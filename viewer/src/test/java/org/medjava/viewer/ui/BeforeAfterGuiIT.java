@@ -2,7 +2,6 @@ package org.medjava.viewer.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.awt.Color;
 import java.awt.Component;
 import java.awt.Point;
 import java.awt.event.KeyEvent;
@@ -125,16 +124,8 @@ class BeforeAfterGuiIT extends ViewerGuiFixture {
         throw new AssertionError("no speckle removed by despeckle in the CT");
     }
 
-    /** The grey on screen at the centre of image pixel {@code p} in {@code side} (which paints with the view's geometry). */
     private int screenGrey(Component side, Point p) throws Exception {
-        Point at = viewer.onEdt(() -> {
-            Point v = viewer.frame.imageView().viewPoint(p.x + 0.5, p.y + 0.5);
-            assertThat(new java.awt.Rectangle(side.getSize()).contains(v)).as(p + " in sight at " + v).isTrue();
-            Point screen = side.getLocationOnScreen();
-            return new Point(screen.x + v.x, screen.y + v.y);
-        });
-        Color c = new java.awt.Robot().getPixelColor(at.x, at.y);
-        return c.getGreen();
+        return viewer.screenGrey(side, p);
     }
 
     private static int[] grey(BufferedImage image) {

@@ -231,6 +231,22 @@ final class ViewerDriver implements AutoCloseable {
         robot.waitForIdle();
     }
 
+    /**
+     * The green of the screen at the centre of image pixel {@code p} in {@code side}: the image view, or the
+     * before/after pane's source side (which paints with the image view's geometry).
+     */
+    int screenGrey(java.awt.Component side, Point p) throws java.awt.AWTException {
+        Point at = onEdt(() -> {
+            Point v = frame.imageView().viewPoint(p.x + 0.5, p.y + 0.5);
+            if (!new Rectangle(side.getSize()).contains(v)) {
+                throw new AssertionError(p + " is out of sight at " + v);
+            }
+            Point screen = side.getLocationOnScreen();
+            return new Point(screen.x + v.x, screen.y + v.y);
+        });
+        return new java.awt.Robot().getPixelColor(at.x, at.y).getGreen();
+    }
+
     /** A screenshot of the viewer's window (and any dialog over it) into {@code target/screenshots/name.png}. */
     Path screenshot(String name) throws IOException, java.awt.AWTException {
         robot.waitForIdle();
