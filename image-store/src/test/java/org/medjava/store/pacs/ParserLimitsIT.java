@@ -93,7 +93,7 @@ class ParserLimitsIT {
         Command.Result r = Dcmtk.store(List.of("-d"), file, good); // -d: the responses in full, Error Comment too
 
         assertThat(r.output()).containsSubsequence("DIMSE Status                  : 0xc000: Error: Cannot understand",
-                "(0000,0902) LO [" + REASON + "]", "DIMSE Status                  : 0x0000: Success");
+                "(0000,0902) LO [malformed: " + REASON + "]", "DIMSE Status                  : 0x0000: Success");
         assertThat(index("1.2.826.0.1.3680043.10.504.1")).isEqualTo("[]");
         assertThat(index("1.2.826.0.1.3680043.10.505.1")).contains("1.2.826.0.1.3680043.10.505.1");
         assertThat(PacsStore.store().dataDir().resolve("images/dicom/NESTED/1.2.826.0.1.3680043.10.504.1"))

@@ -118,6 +118,12 @@ public final class DicomRules {
         } catch (IOException e) {
             return null;
         }
+        try (java.io.InputStream in = new java.io.BufferedInputStream(org.medjava.store.memory.SmallReads.open(file))) {
+            // before PixelMed recurses: nesting deeper than the pre-scan allows would overflow its stack
+            org.medjava.codec.dicom.DicomPreScan.checkPart10(in, java.nio.file.Files.size(file), true);
+        } catch (IOException | RuntimeException e) {
+            return null; // malformed: the decoder's reason stands
+        }
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false);
         try (com.pixelmed.dicom.DicomInputStream in = new com.pixelmed.dicom.DicomInputStream(

@@ -174,4 +174,13 @@ class DicomRulesTest {
             return e.getMessage();
         }
     }
+    /** The renderer asks why an object has no image: a hostile one must not overflow PixelMed's stack on the way. */
+    @Test
+    void askingWhetherADeeplyNestedObjectHasPixelsAnswersNothingAndDoesNotOverflow() throws Exception {
+        Path deep = Files.write(dir.resolve("deep.dcm"),
+                org.medjava.store.testsupport.HostileBodies.nestedDicom(5000, "1.2.826.0.1.3680043.10.507"));
+        assertThat(DicomRules.noPixelData(deep)).isNull();
+        Path sr = Samples.sopClass("test-SR.dcm");
+        assertThat(DicomRules.noPixelData(sr)).startsWith("no pixel data: structured report");
+    }
 }
