@@ -17,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.testsupport.Dcmtk;
 import org.medjava.store.testsupport.Orthanc;
 import org.medjava.store.testsupport.PacsStore;
-import org.medjava.store.testsupport.PayaraStore;
 import org.medjava.store.testsupport.PixelData;
 import org.medjava.store.testsupport.StoreClient;
 import org.medjava.store.testsupport.TestStudy;
@@ -41,10 +40,7 @@ class RetrieveIT {
     @BeforeAll
     static void startOrthanc() throws Exception {
         admin = StoreClient.admin(PacsStore.store());
-        orthanc = Orthanc.start(work.resolve("orthanc"), PacsStore.ORTHANC_AE, PacsStore.orthancDicomPort(),
-                PacsStore.orthancHttpPort(), new Orthanc.Peer(PacsStore.AE, PacsStore.dicomPort(),
-                        PacsStore.store().uri("/dicomweb/").toString(), "admin", PayaraStore.ADMIN_PASSWORD),
-                "\"TranscodeDicomProtocol\": false,");
+        orthanc = PacsStore.startOrthanc(work.resolve("orthanc"), "\"TranscodeDicomProtocol\": false,");
     }
 
     @AfterAll

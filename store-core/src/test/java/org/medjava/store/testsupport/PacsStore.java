@@ -73,4 +73,14 @@ public final class PacsStore implements BeforeAllCallback {
     public static int orthancHttpPort() {
         return orthancHttpPort;
     }
+
+    /**
+     * Orthanc on this store's reserved ports, knowing the store as a DICOM peer and a DICOMweb server ({@code
+     * moreConfig}: extra lines of Orthanc's JSON configuration, each ending with a comma).
+     */
+    public static Orthanc startOrthanc(java.nio.file.Path dir, String moreConfig)
+            throws java.io.IOException, InterruptedException {
+        return Orthanc.start(dir, ORTHANC_AE, orthancDicomPort, orthancHttpPort, new Orthanc.Peer(AE, dicomPort,
+                store().uri("/dicomweb/").toString(), "admin", PayaraStore.ADMIN_PASSWORD), moreConfig);
+    }
 }

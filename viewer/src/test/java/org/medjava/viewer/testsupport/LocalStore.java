@@ -1,5 +1,7 @@
 package org.medjava.viewer.testsupport;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -16,6 +18,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.medjava.codec.dicom.ArchiveLayout;
+import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.codec.dicom.DicomImage;
+import org.medjava.filter.Raster;
 
 /**
  * The real image store for the viewer's GUI tests (adapted from image-store's PayaraStore): the built WAR on Payara
@@ -154,6 +160,22 @@ public final class LocalStore {
 
     public HttpResponse<byte[]> send(HttpRequest.Builder request) throws IOException, InterruptedException {
         return http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /**
+     * The derived DICOM object the viewer uploaded to {@code path}, read back and checked: stored, filed where the
+     * store files what it receives ({@link ArchiveLayout}, by its own UIDs), in the source's study, in a new series.
+     */
+    public DicomImage derivedDicomAt(String path, DicomImage source) throws Exception {
+        HttpResponse<byte[]> stored = send(admin("/images/" + path));
+        assertThat(stored.statusCode()).isEqualTo(200);
+        DicomImage derived = DicomCodec.read(stored.body(), 0, Raster.MAX_PIXELS);
+        var a = derived.attributes();
+        assertThat(path).isEqualTo(ArchiveLayout.path(a.patientId(), a.studyInstanceUid(), a.seriesInstanceUid(),
+                a.sopInstanceUid()));
+        assertThat(a.studyInstanceUid()).isEqualTo(source.attributes().studyInstanceUid());
+        assertThat(a.seriesInstanceUid()).isNotEqualTo(source.attributes().seriesInstanceUid());
+        return derived;
     }
 
     /** Creates an account with a role (reader, uploader, admin). */

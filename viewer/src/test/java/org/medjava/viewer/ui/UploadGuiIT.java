@@ -2,15 +2,12 @@ package org.medjava.viewer.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.assertj.swing.fixture.DialogFixture;
 import org.junit.jupiter.api.Test;
 import org.medjava.codec.dicom.ArchiveLayout;
-import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.DicomImage;
-import org.medjava.filter.Raster;
 import org.medjava.viewer.testsupport.RefusingStore;
 
 /**
@@ -52,14 +49,7 @@ class UploadGuiIT extends ViewerGuiFixture {
         String path = directory + name;
         viewer.await("uploaded", () -> viewer.frame.statusBar().message().startsWith("Uploaded " + path));
 
-        HttpResponse<byte[]> stored = store.send(store.admin("/images/" + path));
-        assertThat(stored.statusCode()).isEqualTo(200);
-        DicomImage derived = DicomCodec.read(stored.body(), 0, Raster.MAX_PIXELS);
-        var a = derived.attributes();
-        assertThat(path).isEqualTo(ArchiveLayout.path(a.patientId(), a.studyInstanceUid(), a.seriesInstanceUid(),
-                a.sopInstanceUid()));
-        assertThat(a.studyInstanceUid()).isEqualTo(source.attributes().studyInstanceUid());
-        assertThat(a.seriesInstanceUid()).isNotEqualTo(source.attributes().seriesInstanceUid());
+        var a = store.derivedDicomAt(path, source).attributes();
         String series = new String(store.send(store.admin("/index/studies/" + a.studyInstanceUid() + "/series"))
                 .body(), StandardCharsets.UTF_8);
         assertThat(series).contains(a.seriesInstanceUid());
