@@ -41,7 +41,10 @@ public class ClientGoneInterceptor implements WriterInterceptor {
         }
     }
 
-    /** The container's stream; the first failed write marks it gone, and later writes, flushes and closes do nothing. */
+    /**
+     * The container's stream; the first failed write marks it gone: writes then fail at once (ending the body),
+     * flushes and closes do nothing.
+     */
     static final class ConnectionStream extends FilterOutputStream {
         private boolean gone;
         long written;
