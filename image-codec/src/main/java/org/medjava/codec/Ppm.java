@@ -1,6 +1,5 @@
 package org.medjava.codec;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -76,7 +75,7 @@ public final class Ppm {
                     + (c == -1 ? "end of file" : "'" + (char) c + "'"));
         }
         if (c == -1) {
-            throw new EOFException("PPM header truncated after the " + field);
+            throw new ImageDecodeException("PPM header truncated after the " + field);
         }
         if (!Character.isWhitespace(c)) {
             throw new ImageDecodeException("PPM header: unexpected '" + (char) c + "' after the " + field);

@@ -104,6 +104,9 @@ class ImageCodecTest {
                 .hasMessageContaining("maxval 65535 is not supported");
         assertThatThrownBy(() -> ImageCodec.read("P6\n# c\nx 4\n255\n".getBytes(StandardCharsets.US_ASCII)))
                 .hasMessageContaining("expected the width");
+        // found by the fuzzer: a header ending right after a number was an EOFException, not a refusal
+        assertThatThrownBy(() -> ImageCodec.read("P6\n12".getBytes(StandardCharsets.US_ASCII)))
+                .isInstanceOf(ImageDecodeException.class).hasMessageContaining("truncated after the width");
     }
 
     @Test
