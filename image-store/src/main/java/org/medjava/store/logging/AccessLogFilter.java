@@ -5,7 +5,6 @@ import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.annotation.WebFilter;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -20,7 +19,6 @@ import org.medjava.store.web.PublicBase;
  * The requests the authentication mechanism answers itself (a 401, a CORS preflight, a redirect to the login page)
  * never get here: the mechanism logs them ({@link #logRefused}).
  */
-@WebFilter(urlPatterns = "/*", asyncSupported = true)
 public class AccessLogFilter extends HttpFilter {
 
     /** The request attribute holding {@link System#nanoTime()} when the store first saw the request. */

@@ -4,7 +4,6 @@ import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.annotation.WebFilter;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
@@ -31,7 +30,6 @@ import org.medjava.store.dicomweb.MediaRange;
  * where needed), or {@code *}{@code /*} when not even this parser reads it. A Content-Type is rewritten likewise.
  * Under {@code /dicomweb} what cannot be read is a short JSON refusal: 400 for Accept, 415 for Content-Type.
  */
-@WebFilter(urlPatterns = "/*", asyncSupported = true)
 public class MediaTypeHeaderFilter extends HttpFilter {
 
     private static final long serialVersionUID = 1L;

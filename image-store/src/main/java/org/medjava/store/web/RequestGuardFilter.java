@@ -4,7 +4,6 @@ import jakarta.inject.Inject;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.annotation.WebFilter;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -23,8 +22,6 @@ import org.medjava.store.config.StoreConfig;
  *       stored as {@code x}. A name that contains {@code ;} is written {@code %3B}.
  * </ul>
  */
-@WebFilter(urlPatterns = "/*", asyncSupported = true, dispatcherTypes = {DispatcherType.REQUEST, DispatcherType.ERROR,
-        DispatcherType.FORWARD, DispatcherType.INCLUDE, DispatcherType.ASYNC})
 public class RequestGuardFilter extends HttpFilter {
 
     static final String SERVER = "MedJava";

@@ -3,7 +3,6 @@ package org.medjava.store.web;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.annotation.WebFilter;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -17,7 +16,6 @@ import org.medjava.store.monitoring.RegistryMetrics;
  * Payara's {@code /metrics}, {@code /health} and {@code /openapi} count under those names, requests no resource
  * matched as {@code unmatched}.
  */
-@WebFilter(urlPatterns = "/*", asyncSupported = true)
 public class RequestMetricsFilter extends HttpFilter {
     private static final long serialVersionUID = 1L;
 
