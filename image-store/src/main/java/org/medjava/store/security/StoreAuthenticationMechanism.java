@@ -3,12 +3,6 @@ package org.medjava.store.security;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
-import jakarta.security.enterprise.AuthenticationStatus;
-import jakarta.security.enterprise.authentication.mechanism.http.HttpAuthenticationMechanism;
-import jakarta.security.enterprise.authentication.mechanism.http.HttpMessageContext;
-import jakarta.security.enterprise.credential.UsernamePasswordCredential;
-import jakarta.security.enterprise.identitystore.CredentialValidationResult;
-import jakarta.security.enterprise.identitystore.IdentityStoreHandler;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -18,6 +12,8 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
 import org.medjava.store.audit.AuditEvents;
 import org.medjava.store.audit.AuditTrail;
 import org.medjava.store.audit.Caller;
@@ -39,7 +35,21 @@ import org.medjava.store.logging.AccessLogFilter;
  * gets sent to the login page, any other client gets the Basic challenge.
  */
 @ApplicationScoped
-public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism {
+public class StoreAuthenticationMechanism {
+
+    /**
+     * What the mechanism decided for a request ({@link StoreServerAuthModule} tells the container): go on without a
+     * caller, go on as a caller with groups (its roles), or the request is answered already (a refusal, a preflight,
+     * a redirect to the login page).
+     */
+    public record Verdict(boolean answered, String caller, Set<String> groups) {
+        static final Verdict ANONYMOUS = new Verdict(false, null, Set.of());
+        static final Verdict ANSWERED = new Verdict(true, null, Set.of());
+
+        static Verdict login(String caller, Set<String> groups) {
+            return new Verdict(false, caller, groups);
+        }
+    }
 
     /** The HTTP Basic challenge (curl, the Swing viewer, DCMTK). */
     public static final String CHALLENGE = BrowserRequests.BASIC_CHALLENGE;
@@ -58,11 +68,9 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
             + "Retry-After seconds";
     public static final String BUSY_MESSAGE = "too many password checks at once: try again after Retry-After seconds";
 
+    private static final Pattern DOT_SEGMENT = Pattern.compile(".*/\\.\\.?(/.*)?");
     private static final List<String> OPEN = List.of("/health", "/metrics", "/openapi", "/viewer", "/ohif", "/api",
             "/auth/login", "/auth/logout");
-
-    @Inject
-    IdentityStoreHandler identityStores;
 
     @Inject
     StoreConfig config;
@@ -89,12 +97,10 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
      * Decides the request ({@link #decide}); one this mechanism answers itself (a refusal, a preflight, a redirect
      * to the login page) never reaches the application's access log filter, so it is logged here.
      */
-    @Override
-    public AuthenticationStatus validateRequest(HttpServletRequest request, HttpServletResponse response,
-                                                HttpMessageContext context) {
+    public Verdict validateRequest(HttpServletRequest request, HttpServletResponse response) {
         AccessLogFilter.start(request);
-        AuthenticationStatus status = decide(request, response, context);
-        if (status == AuthenticationStatus.SEND_FAILURE || status == AuthenticationStatus.SEND_CONTINUE) {
+        Verdict status = decide(request, response);
+        if (status.answered()) {
             String length = response.getHeader("Content-Length");
             AccessLogFilter.logRefused(accessLog, config, request, response,
                     length != null && length.matches("[0-9]{1,18}") ? Long.parseLong(length) : 0);
@@ -102,8 +108,7 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
         return status;
     }
 
-    private AuthenticationStatus decide(HttpServletRequest request, HttpServletResponse response,
-                                        HttpMessageContext context) {
+    private Verdict decide(HttpServletRequest request, HttpServletResponse response) {
         String path = request.getRequestURI().substring(request.getContextPath().length());
         String method = request.getMethod();
         String origin = request.getHeader("Origin");
@@ -123,11 +128,11 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
                     return finish(response, HttpServletResponse.SC_FORBIDDEN, refused.get());
                 }
             }
-            return context.doNothing();
+            return Verdict.ANONYMOUS;
         }
         String header = request.getHeader("Authorization");
         if (header != null && header.regionMatches(true, 0, "Basic ", 0, 6)) {
-            return basic(header.substring(6).trim(), request, response, context);
+            return basic(header.substring(6).trim(), request, response);
         }
         if (header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             Sessions.Checked checked = sessions.check(header.substring(7).trim(), false);
@@ -139,48 +144,43 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
             }
             request.setAttribute(SESSION_ATTRIBUTE, checked.token());
             request.setAttribute(VIA_ATTRIBUTE, "bearer");
-            return context.notifyContainerAboutLogin(checked.token().user(), checked.role().groups());
+            return Verdict.login(checked.token().user(), checked.role().groups());
         }
         String cookie = SessionCookie.read(request);
         if (cookie != null) {
-            return session(cookie, request, response, context);
+            return session(cookie, request, response);
         }
         if (isRead(method) && config.anonymousRead()) {
-            return context.doNothing();
+            return Verdict.ANONYMOUS;
         }
         return unauthenticated(request, response, "log in: this needs an account (POST /auth/login, or HTTP Basic)");
     }
 
-    private AuthenticationStatus basic(String base64, HttpServletRequest request, HttpServletResponse response,
-                                       HttpMessageContext context) {
-        UsernamePasswordCredential credential = parse(base64);
+    private Verdict basic(String base64, HttpServletRequest request, HttpServletResponse response) {
+        Credential credential = parse(base64);
         if (credential != null) {
-            String name = credential.getCaller();
-            boolean known = users.remembers(name, credential.getPassword().getValue());
-            LoginThrottle.Attempt<CredentialValidationResult> attempt = throttle.attempt(
-                    AccessLogFilter.address(config, request), name, known, () -> {
-                        CredentialValidationResult r = identityStores.validate(credential);
-                        return r.getStatus() == CredentialValidationResult.Status.VALID ? Optional.of(r)
-                                : Optional.empty();
-                    });
+            String name = credential.name();
+            char[] password = credential.password().toCharArray();
+            boolean known = users.remembers(name, password);
+            LoginThrottle.Attempt<Role> attempt = throttle.attempt(AccessLogFilter.address(config, request), name,
+                    known, () -> users.authenticate(name, password));
             if (attempt.outcome() == LoginThrottle.Outcome.ACCEPTED) {
                 if (!known) { // Basic sends the password with every request: only a fresh check is a login
                     audit.record(AuditEvents.login(caller(request, name), true, null));
                 }
-                return context.notifyContainerAboutLogin(attempt.value().getCallerPrincipal(),
-                        attempt.value().getCallerGroups());
+                return Verdict.login(name, attempt.value().groups());
             }
             if (attempt.outcome() != LoginThrottle.Outcome.REJECTED) {
                 return tooMany(request, response, name, attempt);
             }
         }
-        audit.record(AuditEvents.login(caller(request, credential == null ? null : credential.getCaller()), false,
+        audit.record(AuditEvents.login(caller(request, credential == null ? null : credential.name()), false,
                 "HTTP Basic: wrong user name or password"));
         return refuse(request, response, "wrong user name or password");
     }
 
     /** A password check refused before hashing: 429 (throttled) or 503 (every hashing permit busy), Retry-After. */
-    private AuthenticationStatus tooMany(HttpServletRequest request, HttpServletResponse response, String name,
+    private Verdict tooMany(HttpServletRequest request, HttpServletResponse response, String name,
                                          LoginThrottle.Attempt<?> attempt) {
         response.setHeader("Retry-After", Long.toString(attempt.retryAfterSeconds()));
         if (attempt.outcome() == LoginThrottle.Outcome.THROTTLED) {
@@ -191,8 +191,7 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
     }
 
     /** A request with the session cookie: a dead session is removed, a live one renewed when due. */
-    private AuthenticationStatus session(String cookie, HttpServletRequest request, HttpServletResponse response,
-                                         HttpMessageContext context) {
+    private Verdict session(String cookie, HttpServletRequest request, HttpServletResponse response) {
         boolean secure = secure(request);
         Sessions.Checked checked = sessions.check(cookie, true);
         if (!checked.valid()) {
@@ -210,7 +209,7 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
         }
         request.setAttribute(SESSION_ATTRIBUTE, checked.token());
         request.setAttribute(VIA_ATTRIBUTE, "session");
-        return context.notifyContainerAboutLogin(checked.token().user(), checked.role().groups());
+        return Verdict.login(checked.token().user(), checked.role().groups());
     }
 
     /** Who is trying to log in, from where (the name as sent: the audit trail escapes it). */
@@ -219,7 +218,7 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
     }
 
     /** Credentials were sent and are wrong: 401 with the challenge that suits the client. */
-    private static AuthenticationStatus refuse(HttpServletRequest request, HttpServletResponse response,
+    private static Verdict refuse(HttpServletRequest request, HttpServletResponse response,
                                                String message) {
         response.setHeader("WWW-Authenticate", BrowserRequests.challenge(request.getHeader("Sec-Fetch-Mode"),
                 request.getHeader("X-Requested-With")));
@@ -227,7 +226,7 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
     }
 
     /** No (live) login: a browser loading a page goes to the login page, others get a 401 and a challenge. */
-    private static AuthenticationStatus unauthenticated(HttpServletRequest request, HttpServletResponse response,
+    private static Verdict unauthenticated(HttpServletRequest request, HttpServletResponse response,
                                                         String message) {
         if (BrowserRequests.isNavigation(request.getMethod(), request.getHeader("Sec-Fetch-Mode"),
                 request.getHeader("X-Requested-With"), request.getHeader("Accept"))) {
@@ -244,7 +243,7 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
      * store's ({@code status}, {@code error}, {@code message}). The response is committed so that nothing after
      * this mechanism changes it.
      */
-    static AuthenticationStatus finish(HttpServletResponse response, int status, String message) {
+    static Verdict finish(HttpServletResponse response, int status, String message) {
         response.setStatus(status);
         try {
             if (message != null) {
@@ -260,7 +259,7 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
         } catch (IOException e) {
             throw new UncheckedIOException(e); // the client went away
         }
-        return status < 400 ? AuthenticationStatus.SEND_CONTINUE : AuthenticationStatus.SEND_FAILURE;
+        return Verdict.ANSWERED;
     }
 
     private static String reason(int status) {
@@ -293,6 +292,9 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
         if (rawPath.isEmpty() || rawPath.equals("/")) {
             return true;
         }
+        if (rawPath.startsWith("/images/")) {
+            return false; // the common case, decided without decoding: no spelling of it names an open path
+        }
         String path;
         try {
             path = java.net.URLDecoder.decode(rawPath.replace("+", "%2B"), StandardCharsets.UTF_8);
@@ -300,7 +302,7 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
             return false;
         }
         if (path.contains("\\") || path.contains(";") || path.contains("//") || path.chars().anyMatch(c -> c < 0x20)
-                || path.matches(".*/\\.\\.?(/.*)?")) {
+                || DOT_SEGMENT.matcher(path).matches()) {
             return false;
         }
         return OPEN.stream().anyMatch(p -> path.equals(p) || path.startsWith(p + "/"));
@@ -310,12 +312,15 @@ public class StoreAuthenticationMechanism implements HttpAuthenticationMechanism
         return method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS");
     }
 
-    private static UsernamePasswordCredential parse(String base64) {
+    /** An HTTP Basic credential as sent. */
+    private record Credential(String name, String password) {
+    }
+
+    private static Credential parse(String base64) {
         try {
             String decoded = new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8);
             int colon = decoded.indexOf(':');
-            return colon <= 0 ? null : new UsernamePasswordCredential(decoded.substring(0, colon),
-                    decoded.substring(colon + 1));
+            return colon <= 0 ? null : new Credential(decoded.substring(0, colon), decoded.substring(colon + 1));
         } catch (IllegalArgumentException e) {
             return null;
         }
