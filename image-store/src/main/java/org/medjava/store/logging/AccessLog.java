@@ -103,6 +103,9 @@ public final class AccessLog implements AutoCloseable {
 
     /** Printable ASCII without spaces (others percent-encoded as UTF-8), so a line splits on spaces. */
     static String safe(String s) {
+        if (s.chars().allMatch(c -> c > 0x20 && c < 0x7F && c != '"')) {
+            return s; // the usual case: nothing to encode, nothing to copy
+        }
         StringBuilder b = new StringBuilder(s.length());
         for (byte c : s.getBytes(StandardCharsets.UTF_8)) {
             if (c > 0x20 && c < 0x7F && c != '"') {
