@@ -34,7 +34,8 @@ final class ServeSection {
                     "unknown serve target " + r.get("target"))),
                     Case.parse(r.get("case")).orElseThrow(() -> new IllegalArgumentException(
                             "unknown serve case " + r.get("case"))),
-                    Long.parseLong(r.get("file_bytes")), Integer.parseInt(r.get("round")), Double.parseDouble(r.get("seconds")),
+                    Long.parseLong(r.get("file_bytes")), Integer.parseInt(r.get("round")),
+                    Double.parseDouble(r.get("seconds")),
                     Long.parseLong(r.get("requests")), Double.parseDouble(r.get("req_per_s")),
                     Double.parseDouble(r.get("mib_per_s")), Double.parseDouble(r.get("p50_ms")),
                     Double.parseDouble(r.get("p99_ms")), Long.parseLong(r.get("non2xx")),
@@ -192,12 +193,13 @@ final class ServeSection {
                     cpuPerRequest(m), Spread.num(spread(target, c, Cell::load).get().median())));
         }
         if (c == Case.LARGE) {
-            t.note("One connection (wrk -t1 -c1): the time of whole transfers of the large file; MiB/s counts headers "
-                    + "and bodies.");
+            t.note("One connection (wrk -t1 -c1): whole transfers of the large file, one after the other; the "
+                    + "latency is the time of one transfer.");
         }
         if (c == Case.LIVENESS) {
             t.note("Not the same work: the store's /health/live runs its MicroProfile liveness checks (anonymous), "
-                    + "nginx sends a 2-byte file, Orthanc's /system answers its JSON description (authenticated).");
+                    + "nginx sends a 2-byte file, Orthanc's /system answers its JSON description (authenticated). "
+                    + "MiB/s here counts headers too (wrk's Transfer/sec); for files it is bodies: rate × file size.");
         }
         return t;
     }

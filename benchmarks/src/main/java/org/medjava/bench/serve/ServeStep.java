@@ -39,8 +39,8 @@ public final class ServeStep {
     public static final String NOTES = "serve-notes.txt";
     public static final String WRK_LOG = "serve-wrk.log";
     public static final String HEADER =
-            "target,case,file_bytes,round,seconds,requests,req_per_s,mib_per_s,p50_ms,p99_ms,non2xx,socket_errors,cpu_s,"
-                    + "load1";
+            "target,case,file_bytes,round,seconds,requests,req_per_s,mib_per_s,p50_ms,p99_ms,non2xx,socket_errors,"
+                    + "cpu_s,load1";
     public static final String QUICK_NOTE = "serve: skipped in quick mode (./medjava bench --standard measures the "
             + "store against nginx and Orthanc)";
 
@@ -165,6 +165,7 @@ public final class ServeStep {
         Path work = Files.createTempDirectory("medjava-bench-serve-");
         Path files = Files.createDirectories(work.resolve("files"));
         try {
+            long setup = System.nanoTime();
             Map<Case, Path> payload = new LinkedHashMap<>();
             payload.put(Case.DICOM_39K, Files.copy(ct, files.resolve("CT_small.dcm")));
             MultiFrameDicom.write(files.resolve("1mib.dcm"), 1, 2101);
@@ -198,6 +199,8 @@ public final class ServeStep {
                     }
                     peers.add(orthancServed(o, ids));
                 }
+                note(String.format(Locale.ROOT, "setup: files written, peers started and loaded in %.0f s",
+                        (System.nanoTime() - setup) / 1e9));
                 console.println("serve: starting Payara Micro with the image store...");
                 long t0 = System.nanoTime();
                 try (StoreServer store = StoreServer.start(payara, war, rawDir.resolve("serve-store.log"))) {
@@ -209,11 +212,14 @@ public final class ServeStep {
                     verify(s, Case.DICOM_39K, payload);
                     // the first seconds of load after start: the cold rate (no JIT yet), then its steady state
                     cell(wrk.get(), plan, s, Case.DICOM_39K, 0, plan.storeWarmUp(), payload);
+                    long put = System.nanoTime();
                     for (Case c : cases) {
                         if (payload.containsKey(c) && c != Case.DICOM_39K) {
                             storeHttp.put("serve/" + payload.get(c).getFileName(), payload.get(c));
                         }
                     }
+                    note(String.format(Locale.ROOT, "setup: the other files PUT to the store in %.0f s",
+                            (System.nanoTime() - put) / 1e9));
                     List<Served> all = new ArrayList<>(List.of(s));
                     all.addAll(peers);
                     for (Served p : peers) {
@@ -349,12 +355,16 @@ public final class ServeStep {
         if (r == null) {
             return;
         }
-        console.printf(Locale.ROOT, "serve: %-7s %-9s round %d: %s, CPU %.1f s, load %.2f%n", s.target().id, c.id,
-                round, r.summary(), cpu, load);
         long bytes = payload.containsKey(c) ? Files.size(payload.get(c)) : 2;
+        // files: bodies per second from wrk's exact rate (its Transfer/sec has three digits: 1.10GB); liveness: its
+        // Transfer/sec, headers and all, since the answers differ in size
+        double mibPerSecond = payload.containsKey(c) ? r.requestsPerSecond() * bytes / (1 << 20)
+                : r.mebibytesPerSecond();
+        console.printf(Locale.ROOT, "serve: %-7s %-9s round %d: %s, %.0f MiB/s, CPU %.1f s, load %.2f%n",
+                s.target().id, c.id, round, r.summary(), mibPerSecond, cpu, load);
         lines.add(String.format(Locale.ROOT, "%s,%s,%d,%d,%.3f,%d,%.2f,%.3f,%.4f,%.4f,%d,%d,%.2f,%.2f",
-                s.target().id, c.id, bytes, round, r.seconds(), r.requests(), r.requestsPerSecond(), r.mebibytesPerSecond(), r.p50Ms(),
-                r.p99Ms(), r.non2xx(), r.socketErrors(), cpu, load));
+                s.target().id, c.id, bytes, round, r.seconds(), r.requests(), r.requestsPerSecond(), mibPerSecond,
+                r.p50Ms(), r.p99Ms(), r.non2xx(), r.socketErrors(), cpu, load));
         if (!r.clean()) {
             String failure = s.target().id + " " + c.id + " round " + round + ": " + r.summary();
             console.println("serve: FAILED " + failure);

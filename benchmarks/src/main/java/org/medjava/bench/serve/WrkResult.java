@@ -55,8 +55,8 @@ public record WrkResult(long requests, double seconds, double requestsPerSecond,
     }
 
     public String summary() {
-        return String.format(Locale.ROOT, "%.0f req/s, %.1f MiB/s, p50 %.3f ms, p99 %.3f ms%s", requestsPerSecond,
-                mebibytesPerSecond(), p50Ms, p99Ms, clean() ? ""
+        return String.format(Locale.ROOT, "%.1f req/s, p50 %.3f ms, p99 %.3f ms%s", requestsPerSecond,
+                p50Ms, p99Ms, clean() ? ""
                         : String.format(Locale.ROOT, ", %d requests, %d non-2xx, %d socket errors", requests, non2xx,
                         socketErrors));
     }
