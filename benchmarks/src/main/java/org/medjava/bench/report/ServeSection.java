@@ -89,6 +89,8 @@ final class ServeSection {
                     tables.add(t);
                 }
             }
+            s.stillWarming().ifPresent(paragraphs::add);
+            s.loadCaveat(env.get("cores")).ifPresent(paragraphs::add);
             List<String> failed = s.cells.stream().filter(Cell::failed).map(c -> c.target().id + " " + c.kase().id
                     + " round " + c.round() + " (" + c.non2xx() + " non-2xx, " + c.socketErrors()
                     + " socket errors)").collect(Collectors.toList());
@@ -99,6 +101,44 @@ final class ServeSection {
         }
         return Optional.of(new Section("serve", "The store against nginx and Orthanc (issue 21)", paragraphs, tables,
                 List.of()));
+    }
+
+    /**
+     * A warning when the store's 39 KB rate kept rising over the rounds (each round above the one before, the last
+     * more than 1.5× the first): its JIT was still compiling, so the medians understate its steady state.
+     */
+    Optional<String> stillWarming() {
+        List<Double> rates = measured(Target.STORE, Case.DICOM_39K).stream().sorted(
+                java.util.Comparator.comparingInt(Cell::round)).map(Cell::reqPerSecond).collect(Collectors.toList());
+        if (rates.size() < 2 || rates.get(rates.size() - 1) < 1.5 * rates.get(0)) {
+            return Optional.empty();
+        }
+        for (int i = 1; i < rates.size(); i++) {
+            if (rates.get(i) <= rates.get(i - 1)) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of("The store was still warming up: its 39 KB rate rose in every round ("
+                + rates.stream().map(Spread::num).collect(Collectors.joining(" → ")) + " req/s), so its medians "
+                + "understate its steady state (the full run warms it for a minute; "
+                + "-Dmedjava.bench.serve.warmup=SECONDS sets it).");
+    }
+
+    /** A warning when the 1-minute load exceeded the cores during the cells: the servers and wrk queued for them. */
+    Optional<String> loadCaveat(String cores) {
+        double worst = cells.stream().mapToDouble(Cell::load).filter(d -> !Double.isNaN(d)).max().orElse(0);
+        try {
+            int n = Integer.parseInt(cores);
+            if (worst > n) {
+                return Optional.of("Caution: the load average reached " + Spread.num(worst) + " on " + n + " cores "
+                        + "during these cells: the servers and wrk waited for the CPU, the peers as much as the "
+                        + "store; the ratios are steadier than the absolute rates, which are this machine's at this "
+                        + "time, not the servers' best.");
+            }
+        } catch (RuntimeException unknown) {
+            // cores unknown: no caveat
+        }
+        return Optional.empty();
     }
 
     /** The measured rounds (1..N) of one server and case. */

@@ -113,4 +113,18 @@ class ServeSectionTest {
         assertThat(s.get().tables()).isEmpty();
         assertThat(s.get().markdown()).contains("serve: skipped in quick mode");
     }
+
+    @Test
+    void aStoreStillWarmingUpAndAnOverloadedMachineAreSaid() throws Exception {
+        csv(6_000, 20_000); // 6,000 × (1, 1.1, 0.9): not rising in every round, load 1.5 on 2 cores
+        assertThat(ServeSection.build(raw, raw, Map.of("cores", "2"), false).orElseThrow().paragraphs())
+                .noneMatch(p -> p.contains("still warming") || p.contains("Caution"));
+        List<String> lines = new ArrayList<>(Files.readAllLines(raw.resolve(ServeStep.CSV)));
+        lines.replaceAll(l -> l.startsWith("store,dicom-39k,39206,3,") ? line("store", "dicom-39k", 39206, 3, 5,
+                15_000, 0.4).replace(",1.50", ",17.98") : l);
+        Files.write(raw.resolve(ServeStep.CSV), lines);
+        assertThat(ServeSection.build(raw, raw, Map.of("cores", "2"), false).orElseThrow().paragraphs())
+                .anySatisfy(p -> assertThat(p).contains("still warming", "6,000 → 6,600 → 15,000"))
+                .anySatisfy(p -> assertThat(p).startsWith("Caution: the load average reached 18.0 on 2 cores"));
+    }
 }
