@@ -31,7 +31,7 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  *   [--sizes 256,4096,WxH]    [--filters blur,emboss]   narrow the full run
  *   [--data rgb8|gray16|all]  the 8-bit RGB benchmarks, the 16-bit grey ones, or both (default)
  *   [--skip jmh,c,transport,store]
- *   [--skip serve]            issue 21's GETs of the store against nginx and Orthanc (~6 min standard, not in quick)
+ *   [--skip serve]            issue 21: the store's GETs against nginx and Orthanc (~5 min standard, ~13 full)
  *   [--skip ipc,blocks]       issue 20's same-host IPC and transport building blocks (~1 min quick, ~15 min full)
  *   report DIR                only regenerate the report from DIR/raw
  *   jmh [JMH options]         plain JMH (org.openjdk.jmh.Main) over FilterBenchmark and CopyBaseline, or over
