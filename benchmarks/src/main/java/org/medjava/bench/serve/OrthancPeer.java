@@ -58,12 +58,14 @@ final class OrthancPeer implements AutoCloseable {
         Path log = dir.resolve("orthanc.log");
         Process p = new ProcessBuilder(orthanc.toString(), configFile.toString()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
+        Servers.track(p);
         OrthancPeer peer = new OrthancPeer(p, port, password);
         try {
             Servers.awaitListening(port, Duration.ofSeconds(60), p, "Orthanc", log);
         } catch (IOException | InterruptedException | RuntimeException e) {
             peer.close();
-            throw e;
+            // its directory is deleted with the run's: say here what it said
+            throw new IOException(e.getMessage() + ": " + Files.readString(log).strip(), e);
         }
         return peer;
     }

@@ -93,8 +93,30 @@ final class Servers {
         }
     }
 
+    /** Processes started here, stopped by a shutdown hook if the run is interrupted (Ctrl-C) before they are. */
+    private static final java.util.Map<Process, Thread> HOOKS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Registers a started server for the shutdown hook; {@link #stop} removes it. */
+    static Process track(Process process) {
+        Thread hook = new Thread(() -> {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }, "stop " + process.pid());
+        HOOKS.put(process, hook);
+        Runtime.getRuntime().addShutdownHook(hook);
+        return process;
+    }
+
     /** SIGTERM, SIGKILL after {@code seconds}, and any descendant left behind (an orphaned worker keeps the port). */
     static void stop(Process process, int seconds) throws InterruptedException {
+        Thread hook = HOOKS.remove(process);
+        if (hook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs anyway
+            }
+        }
         List<ProcessHandle> descendants = process.descendants().toList();
         process.destroy();
         if (!process.waitFor(seconds, TimeUnit.SECONDS)) {

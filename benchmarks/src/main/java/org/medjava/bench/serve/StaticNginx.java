@@ -30,6 +30,7 @@ final class StaticNginx implements AutoCloseable {
         Process p = new ProcessBuilder(nginx.toString(), "-p", dir + "/", "-c", conf.toString(), "-e", log.toString(),
                 "-g", "daemon off;").directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        Servers.track(p);
         StaticNginx server = new StaticNginx(p, port);
         try {
             Servers.awaitListening(port, Duration.ofSeconds(20), p, "nginx", log);
