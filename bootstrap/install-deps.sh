@@ -56,3 +56,6 @@ ensure_packages iproute2
 # libzmq (C ØMQ) for the benchmarks' ØMQ experiment (issue 20): its C programs are built against it; without it
 # the build skips them with a message and the report has no libzmq column.
 ensure_packages libzmq3-dev
+# wrk, the HTTP load generator of the benchmarks' serve step (issue 21): the store's GETs against nginx and Orthanc
+# (./medjava bench --standard or --full; without it the step is skipped with a note in the report).
+ensure_packages wrk

@@ -129,7 +129,8 @@ public final class ReportGenerator {
             (raw, charts, env, quick) -> Optional.ofNullable(IpcReport.section(raw, charts, quick)), // 1: IPC
             ZmqSection::build,                                                                       // 2: ØMQ
             (raw, charts, env, quick) -> Optional.ofNullable(BlocksReport.section(raw, charts, quick)), // 3: blocks
-            FfmSection::build);                                                                      // 4: JNI vs FFM
+            FfmSection::build,                                                                       // 4: JNI vs FFM
+            ServeSection::build);                                              // issue 21: store vs nginx, Orthanc
 
     static String resultsCsv(ReportData data) {
         StringBuilder csv = new StringBuilder(

@@ -31,6 +31,7 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  *   [--sizes 256,4096,WxH]    [--filters blur,emboss]   narrow the full run
  *   [--data rgb8|gray16|all]  the 8-bit RGB benchmarks, the 16-bit grey ones, or both (default)
  *   [--skip jmh,c,transport,store]
+ *   [--skip serve]            issue 21: the store's GETs against nginx and Orthanc (~5 min standard, ~13 full)
  *   [--skip ipc,blocks]       issue 20's same-host IPC and transport building blocks (~1 min quick, ~15 min full)
  *   report DIR                only regenerate the report from DIR/raw
  *   jmh [JMH options]         plain JMH (org.openjdk.jmh.Main) over FilterBenchmark and CopyBaseline, or over
@@ -58,7 +59,7 @@ public final class BenchMain {
         } catch (IllegalArgumentException e) {
             System.err.println("bench: " + e.getMessage());
             System.err.println("usage: bench [--quick|--standard|--full] [--out DIR] [--sizes a,b] [--filters a,b] [--data rgb8|gray16|all] "
-                    + "[--skip jmh,c,transport,store] | report [DIR] | jmh [JMH options]");
+                    + "[--skip jmh,c,transport,store,serve] | report [DIR] | jmh [JMH options]");
             System.exit(2);
         }
     }
@@ -168,6 +169,12 @@ public final class BenchMain {
         });
         if (plan.store().enabled()) {
             step("store", options, () -> new StoreStep(raw, console).run(plan.store()));
+        }
+        // issue 21: the store's GET path against nginx and Orthanc, in the same run
+        if (plan.serve().isPresent()) {
+            step("serve", options, () -> new org.medjava.bench.serve.ServeStep(raw, console).run(plan.serve().get()));
+        } else if (!options.skip().contains("serve")) {
+            org.medjava.bench.serve.ServeStep.skipQuick(raw, console);
         }
 
         env.put("load.end", EnvironmentStep.loadAverage());

@@ -224,6 +224,16 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
         return mode.equals("quick") ? org.medjava.bench.ffm.CallPlan.quick() : org.medjava.bench.ffm.CallPlan.full();
     }
 
+    /**
+     * Issue 21's GET comparison of the store with nginx and Orthanc: the standard or the full run's lengths; the quick
+     * run leaves it out (its warm-up alone would double the smoke test).
+     */
+    public java.util.Optional<org.medjava.bench.serve.ServePlan> serve() {
+        return mode.equals("quick") ? java.util.Optional.empty()
+                : java.util.Optional.of(mode.equals("standard") ? org.medjava.bench.serve.ServePlan.standard()
+                : org.medjava.bench.serve.ServePlan.full());
+    }
+
     public int benchmarkCount() {
         return groups.stream().mapToInt(JmhGroup::benchmarkCount).sum();
     }

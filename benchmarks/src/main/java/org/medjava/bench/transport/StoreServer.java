@@ -64,6 +64,11 @@ public final class StoreServer implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port + path);
     }
 
+    /** The Payara Micro JVM's process id (for its CPU time). */
+    public long pid() {
+        return process.pid();
+    }
+
     public String authorization() {
         return "Basic " + Base64.getEncoder().encodeToString(("admin:" + password).getBytes(StandardCharsets.UTF_8));
     }

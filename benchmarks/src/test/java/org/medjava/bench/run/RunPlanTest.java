@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.medjava.bench.GrayFormat;
+import org.medjava.bench.serve.ServePlan;
 import org.medjava.bench.variant.Impl;
 import org.medjava.bench.variant.JavaFilters;
 
@@ -123,5 +124,14 @@ class RunPlanTest {
         assertThat(minutes).as("planned JMH minutes").isBetween(3.0, 12.0);
         assertThat(plan.store().enabled()).isTrue();
         assertThat(RunPlan.quick().smokeTest()).isTrue();
+    }
+
+    @Test
+    void theServeStepIsLeftOutOfTheQuickRunAndMeasuresTheLargeFileOtherwise() {
+        assertThat(RunPlan.quick().serve()).isEmpty();
+        ServePlan standard = RunPlan.standard(List.of("blur"), true).serve().orElseThrow();
+        assertThat(standard.rounds()).isEqualTo(3);
+        assertThat(standard.largeMiB()).isEqualTo(256);
+        assertThat(RunPlan.full().serve().orElseThrow().rounds()).isEqualTo(5);
     }
 }

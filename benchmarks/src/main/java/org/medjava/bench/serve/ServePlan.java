@@ -1,0 +1,36 @@
+package org.medjava.bench.serve;
+
+/**
+ * How long the serve step measures: {@code rounds} interleaved rounds of {@code seconds} of wrk load per server and
+ * case ({@code threads} threads, {@code connections} connections), after {@code storeWarmUp} seconds of load on the
+ * store just after it started (recorded as its cold rate) and {@code peerWarmUp} seconds on each peer; each other
+ * case gets {@code caseWarmUp} seconds per server before its first round. {@code largeMiB} is the large file (0: none),
+ * fetched by one connection for {@code largeSeconds} per cell.
+ */
+public record ServePlan(int rounds, int seconds, int storeWarmUp, int peerWarmUp, int caseWarmUp, int threads,
+                        int connections, int largeMiB, int largeSeconds) {
+
+    /** The standard run: 3 rounds of 5 s, 30 s of store warm-up, the 256 MiB file. */
+    public static ServePlan standard() {
+        return new ServePlan(3, 5, 30, 5, 2, 2, 16, 256, 6).withOverrides();
+    }
+
+    /** The full run: 5 rounds of 10 s, a minute of store warm-up. */
+    public static ServePlan full() {
+        return new ServePlan(5, 10, 60, 10, 3, 2, 16, 256, 10).withOverrides();
+    }
+
+    /**
+     * The same with {@code -Dmedjava.bench.serve.rounds|seconds|warmup|threads|connections|large=N} applied
+     * ({@code warmup}: the store's; {@code large=0} leaves the large file out).
+     */
+    ServePlan withOverrides() {
+        return new ServePlan(get("rounds", rounds), get("seconds", seconds), get("warmup", storeWarmUp), peerWarmUp,
+                caseWarmUp, get("threads", threads), get("connections", connections), get("large", largeMiB),
+                largeSeconds);
+    }
+
+    private static int get(String key, int value) {
+        return Integer.getInteger("medjava.bench.serve." + key, value);
+    }
+}
