@@ -16,6 +16,7 @@ import org.medjava.bench.ipc.BlocksStep;
 import org.medjava.bench.ipc.IpcPlan;
 import org.medjava.bench.ipc.IpcStep;
 import org.medjava.bench.report.ReportGenerator;
+import org.medjava.bench.report.ReportPublisher;
 import org.medjava.bench.variant.JavaFilters;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
@@ -54,12 +55,24 @@ public final class BenchMain {
             System.out.println("report: " + out.resolve("index.html"));
             return;
         }
+        if (args.length > 0 && args[0].equals("publish")) { // publish [REPORT_DIR [TARGET_DIR]]
+            Path report = Paths.get(args.length > 1 ? args[1] : defaultOut().toString());
+            Path target = args.length > 2 ? Paths.get(args[2]) : BenchPaths.root().resolve("docs/reference-report");
+            try {
+                List<Path> written = ReportPublisher.publish(report, target);
+                System.out.println("published " + written.size() + " files of " + report + " into " + target);
+            } catch (IOException e) {
+                System.err.println("bench publish: " + e.getMessage());
+                System.exit(1);
+            }
+            return;
+        }
         try {
             System.exit(new BenchMain().run(Options.parse(args)));
         } catch (IllegalArgumentException e) {
             System.err.println("bench: " + e.getMessage());
             System.err.println("usage: bench [--quick|--standard|--full] [--out DIR] [--sizes a,b] [--filters a,b] [--data rgb8|gray16|all] "
-                    + "[--skip jmh,c,transport,store,serve] | report [DIR] | jmh [JMH options]");
+                    + "[--skip jmh,c,transport,store,serve] | report [DIR] | publish [DIR [TARGET]] | jmh [JMH options]");
             System.exit(2);
         }
     }
