@@ -39,7 +39,9 @@ import org.medjava.filter.Region;
  * </ul>
  * With the last three, Java ÷ C {@code -O3 -march=native} (each measured in one JMH run with the C port) went on
  * JDK 17 from 1.14 (1024²) and 1.11 (4096²) to 0.93 and 0.98 (means; medians 1.09 and 0.98 before, 0.93 and 1.02
- * after: this shared 2-core machine varies by ±5% between runs, so at 4096² it is a tie).
+ * after), on JDK 25 from 1.03 and 0.94 to 0.92 and 0.86. Repeated while other processes loaded the machine, the same
+ * code gave 0.98–1.09 (1024²) and 1.01–1.11 (4096²), with one JVM fork of three at 4096² about 25% slower than
+ * the other two: Java and C are at parity within this machine's noise, not reliably below it.
  *
  * <p>Measured and not kept: one pass per row (each target swapped as soon as it is computed, as the C port does):
  * 11.0 against 8.5 ms at 1024² and 170 against 145 ms at 4096² (JDK 17, medians of 2 forks × 5 iterations).
