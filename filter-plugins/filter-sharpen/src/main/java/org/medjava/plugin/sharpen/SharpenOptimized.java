@@ -4,6 +4,7 @@ import org.medjava.filter.Cancellation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.RowBands;
+import org.medjava.filter.VectorSupport;
 
 /**
  * Sharpen (spec 2.2), hand-optimized. Every binary64 operation of the spec is still performed, with the same
@@ -30,6 +31,12 @@ import org.medjava.filter.RowBands;
  *       slower on noise and on smooth images alike.</li>
  * </ul>
  * Measured and not kept: an exact 64K-entry table for Sat (divisions are not the bottleneck).
+ *
+ * <p>With the Vector API ({@link SharpenVector}, when the JVM has jdk.incubator.vector) the rows go to a branch-free
+ * lane kernel instead: the same operations, whole rows of pixels per instruction. This scalar code is what runs
+ * without the module (and what the tests compare it with). On noise this scalar kernel was measured at 1.19× (4096²)
+ * to 1.34× (1024²) the time of C {@code -O3 -march=native} on JDK 17, 0.83× on JDK 25; the lane kernel's figures are
+ * in {@link SharpenVector}.
  */
 final class SharpenOptimized {
     /** {@code DIV255[k] == k / 255.0}, computed exactly as the spec computes it. */
@@ -48,23 +55,34 @@ final class SharpenOptimized {
     }
 
     static void apply(Raster src, Raster dst, Region region, int p) {
+        apply(src, dst, region, p, VectorSupport.AVAILABLE);
+    }
+
+    /** {@code vector}: use {@link SharpenVector} (tests compare both kernels in one JVM). */
+    static void apply(Raster src, Raster dst, Region region, int p, boolean vector) {
         if (region.width() < 3 || region.height() < 3) {
             return;
         }
-        rows(src, dst, region, p, region.y() + 1, region.endY() - 1);
+        rows(src, dst, region, p, region.y() + 1, region.endY() - 1, vector);
     }
 
     static void applyParallel(Raster src, Raster dst, Region region, int p) {
         if (region.width() < 3 || region.height() < 3) {
             return;
         }
+        final boolean vector = VectorSupport.AVAILABLE;
         RowBands.run(region.y() + 1, region.endY() - 1, MIN_BAND_ROWS,
-                (from, to) -> rows(src, dst, region, p, from, to));
+                (from, to) -> rows(src, dst, region, p, from, to, vector));
     }
 
     /** Sharpens the interior rows {@code [fromRow, toRow)}, which must lie in {@code [sy+1, sy+sh−1)}. */
-    static void rows(Raster src, Raster dst, Region region, int p, int fromRow, int toRow) {
+    static void rows(Raster src, Raster dst, Region region, int p, int fromRow, int toRow, boolean vector) {
         if (fromRow >= toRow) {
+            return;
+        }
+        if (vector) {
+            SharpenVector.rows(src.rgb(), dst.rgb(), src.stride(), 3 * region.x(), region.width(), p, fromRow,
+                    toRow);
             return;
         }
         final byte[] in = src.rgb();

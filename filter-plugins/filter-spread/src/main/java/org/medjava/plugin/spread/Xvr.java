@@ -68,13 +68,25 @@ public final class Xvr {
 
     /**
      * Writes the next {@code count} outputs to {@code out[0..count)}; the same as {@code count} calls of next().
+     * A copy of {@link #words}.
+     */
+    public void next(int[] out, int count) {
+        final int[] w = words(count);
+        for (int k = 0; k < count; k++) {
+            out[k] = w[31 + k] >>> 1;
+        }
+    }
+
+    /**
+     * Advances by {@code count} outputs and returns the generator's scratch, whose words {@code [31, 31 + count)} are
+     * r[i..i+count) (output k is {@code w[31 + k] >>> 1}); valid until the next call. Saves the caller a copy.
      *
      * <p>Bulk form: the 31 previous words and the new ones sit in one linear array ({@code w[j] = r[i − 31 + j]}), and
      * the recurrence runs as its three interleaved chains ({@code r[i]} needs {@code r[i−3]}, the previous word of its
      * own chain), each chain's last word kept in a local. In the one-word loop every word waited for a store and a
      * load three words back; here a chain step is one add, and the {@code r[i−31]} loads are long since stored.
      */
-    public void next(int[] out, int count) {
+    int[] words(int count) {
         if (work.length < 31 + count) {
             work = new int[31 + count];
         }
@@ -95,19 +107,15 @@ public final class Xvr {
             w[j] = c0;
             w[j + 1] = c1;
             w[j + 2] = c2;
-            out[j - 31] = c0 >>> 1;
-            out[j - 30] = c1 >>> 1;
-            out[j - 29] = c2 >>> 1;
         }
         for (; j < 31 + count; j++) {
-            int v = w[j - 31] + w[j - 3];
-            w[j] = v;
-            out[j - 31] = v >>> 1;
+            w[j] = w[j - 31] + w[j - 3];
         }
         i += count;
         for (int k = 0; k < 31; k++) { // r[i−31..i−1] back into the ring
             ring[(i - 31 + k) & 31] = w[count + k];
         }
         this.i = i;
+        return w;
     }
 }
