@@ -159,6 +159,42 @@ class MetricsIT {
         assertThat(check.getString("status")).isEqualTo("UP");
     }
 
+    /**
+     * {@code /health/live} is answered by the store's {@code LivenessFilter}, not Payara's health servlet: the same
+     * MicroProfile Health format as Payara writes it (compact unless {@code ?pretty}, data values as strings), for
+     * a probe without credentials, on GET, HEAD and POST; Payara's {@code /health} still carries the same check.
+     */
+    @Test
+    void livenessAnswersInMicroProfileHealthsFormatAsPayaraDid() throws Exception {
+        StoreClient anonymous = new StoreClient(PacsStore.store(), null);
+        HttpResponse<String> live = anonymous.sendText(anonymous.request("/health/live"));
+
+        assertThat(live.statusCode()).isEqualTo(200);
+        assertThat(live.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(live.body()).matches("\\{\"status\":\"UP\",\"checks\":\\[\\{\"name\":\"image-store-live\","
+                + "\"status\":\"UP\",\"data\":\\{\"uptimeSeconds\":\"\\d+\"}}]}");
+        assertThat(live.headers().firstValue("Content-Length")).hasValue(Integer.toString(live.body().length()));
+
+        HttpResponse<String> pretty = anonymous.sendText(anonymous.request("/health/live?pretty=true"));
+        assertThat(pretty.body()).startsWith("{\n    \"status\": \"UP\",\n    \"checks\": [\n");
+        assertThat(check(pretty.body(), "image-store-live").getString("status")).isEqualTo("UP");
+        assertThat(anonymous.sendText(anonymous.request("/health/live?pretty=false")).body()).doesNotContain("\n");
+
+        HttpResponse<String> head = anonymous.sendText(anonymous.request("/health/live")
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()));
+        assertThat(head.statusCode()).isEqualTo(200);
+        assertThat(head.body()).isEmpty();
+        HttpResponse<String> post = anonymous.sendText(anonymous.request("/health/live")
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertThat(post.statusCode()).isEqualTo(200);
+        assertThat(check(post.body(), "image-store-live").getString("status")).isEqualTo("UP");
+
+        HttpResponse<String> all = anonymous.sendText(anonymous.request("/health"));
+        assertThat(all.statusCode()).as(all.body()).isEqualTo(200);
+        assertThat(check(all.body(), "image-store-live").getJsonObject("data").containsKey("uptimeSeconds")).isTrue();
+        assertThat(check(all.body(), "database").getString("status")).isEqualTo("UP");
+    }
+
     @Test
     void readinessReportsTheDatabaseTheStorageAndTheFreeDisk() throws Exception {
         HttpResponse<String> ready = admin.sendText(admin.request("/health/ready"));
