@@ -18,7 +18,6 @@ import javax.swing.SwingUtilities;
 import org.assertj.swing.core.BasicRobot;
 import org.assertj.swing.core.Robot;
 import org.assertj.swing.edt.GuiActionRunner;
-import org.assertj.swing.finder.WindowFinder;
 import org.assertj.swing.fixture.DialogFixture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,6 +48,7 @@ class FilterDialogGuiIT {
     Path dir;
     private FilterCatalog catalog;
     private Robot robot;
+    private DialogHand hand;
     private JFrame owner;
     private final AtomicReference<Map<String, String>> answer = new AtomicReference<>();
 
@@ -58,6 +58,7 @@ class FilterDialogGuiIT {
         catalog.loadBundled(Path.of(System.getProperty("medjava.plugins")));
         robot = BasicRobot.robotWithNewAwtHierarchy();
         robot.settings().delayBetweenEvents(20);
+        hand = new DialogHand(robot, TIMEOUT);
         owner = GuiActionRunner.execute(() -> {
             JFrame f = new JFrame("owner");
             f.setSize(300, 200);
@@ -75,9 +76,7 @@ class FilterDialogGuiIT {
     private DialogFixture open(FilterDescriptor descriptor, FilterPreview preview) {
         SwingUtilities.invokeLater(() -> answer.set(new FilterParamsDialog(owner, descriptor, Map.of(),
                 "the whole image", preview == null ? null : () -> preview, Implementation.OPTIMIZED).ask()));
-        DialogFixture dialog = WindowFinder.findDialog("filterParams").withTimeout(TIMEOUT.toMillis()).using(robot);
-        await("the dialog is active", () -> dialog.target().isActive());
-        return dialog;
+        return hand.named("filterParams");
     }
 
     @Test
@@ -98,8 +97,7 @@ class FilterDialogGuiIT {
         assertThat(dialog.label("details-p").text()).contains("an integer from 0 to 99");
 
         dialog.spinner("param-p").enterTextAndCommit("40");
-        dialog.button("applyFilter").click();
-        await("the dialog closed", () -> !dialog.target().isShowing());
+        hand.clickToClose(dialog, "applyFilter");
         assertThat(answer.get()).containsEntry("p", "40");
     }
 
@@ -111,8 +109,7 @@ class FilterDialogGuiIT {
 
         dialog.label("label-n").requireText("n");
         assertThat(dialog.label("help-n").text()).contains("mask size", "an odd integer from 1 to 9");
-        dialog.button("cancelFilter").click();
-        await("the dialog closed", () -> !dialog.target().isShowing());
+        hand.clickToClose(dialog, "cancelFilter");
         assertThat(answer.get()).isNull();
     }
 
@@ -151,8 +148,7 @@ class FilterDialogGuiIT {
         dialog.spinner("param-p").enterTextAndCommit("95");
         BufferedImage at95 = expected(preview, "95");
         await("the preview of p=95", () -> Arrays.equals(pixels(panel.after()), pixels(at95)));
-        dialog.button("cancelFilter").click();
-        await("the dialog closed", () -> !dialog.target().isShowing());
+        hand.clickToClose(dialog, "cancelFilter");
     }
 
     private static BufferedImage expected(FilterPreview preview, String p) {

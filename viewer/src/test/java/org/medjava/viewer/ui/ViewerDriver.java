@@ -29,6 +29,7 @@ final class ViewerDriver implements AutoCloseable {
     final Robot robot;
     final ViewerFrame frame;
     final FrameFixture window;
+    private final DialogHand hand;
 
     private static volatile ViewerDriver current;
 
@@ -36,6 +37,7 @@ final class ViewerDriver implements AutoCloseable {
         this.robot = robot;
         this.frame = frame;
         this.window = new FrameFixture(robot, frame);
+        this.hand = new DialogHand(robot, TIMEOUT);
         current = this;
     }
 
@@ -94,96 +96,29 @@ final class ViewerDriver implements AutoCloseable {
                 + "; status bar: " + onEdt(() -> frame.statusBar().message()));
     }
 
-    /**
-     * The showing dialog named {@code name}, once it is active: Swing reports a dialog showing before the X server has
-     * mapped it, and a click sent earlier would land on the window below.
-     */
+    /** The showing dialog named {@code name}, once it is active. */
     org.assertj.swing.fixture.DialogFixture dialog(String name) {
-        return active(org.assertj.swing.finder.WindowFinder.findDialog(name).withTimeout(TIMEOUT.toMillis())
-                .using(robot));
+        return hand.named(name);
     }
 
     /** The showing dialog titled {@code title} (message dialogs), once it is active. */
     org.assertj.swing.fixture.DialogFixture dialogTitled(String title) {
-        return active(org.assertj.swing.finder.WindowFinder.findDialog(
-                new org.assertj.swing.core.GenericTypeMatcher<>(javax.swing.JDialog.class) {
-                    @Override
-                    protected boolean isMatching(javax.swing.JDialog d) {
-                        return d.isShowing() && title.equals(d.getTitle());
-                    }
-                }).withTimeout(TIMEOUT.toMillis()).using(robot));
+        return hand.titled(title);
     }
 
-    private org.assertj.swing.fixture.DialogFixture active(org.assertj.swing.fixture.DialogFixture dialog) {
-        robot.releaseMouseButtons();
-        await("dialog " + dialog.target().getTitle() + " is active", () -> dialog.target().isActive());
-        robot.waitForIdle();
-        return dialog;
-    }
-
-    /**
-     * Clicks a button that closes its dialog, like a user. Under a loaded Xvfb a click on a dialog is sometimes lost
-     * (a button release that never arrived leaves the pointer grabbed by the main window), so: release every button,
-     * click, and if the dialog is still there after a few seconds try once more; only then press it programmatically,
-     * saying so, so that the test goes on to check the viewer rather than the X server.
-     */
+    /** Clicks a button that closes its dialog, like a user; see {@link DialogHand#clickToClose}. */
     void clickToClose(org.assertj.swing.fixture.DialogFixture dialog, org.assertj.swing.fixture.JButtonFixture button) {
-        for (int attempt = 1; attempt <= 2; attempt++) {
-            robot.releaseMouseButtons();
-            button.click();
-            if (closesWithin(dialog, 5)) {
-                return;
-            }
-        }
-        System.out.println("GUI test: two robot clicks on \"" + button.target().getText() + "\" in \""
-                + dialog.target().getTitle() + "\" were lost; pressing it programmatically");
-        onEdt(() -> {
-            button.target().doClick();
-            return null;
-        });
-        if (!closesWithin(dialog, 10)) {
-            throw new AssertionError("dialog " + dialog.target().getTitle() + " did not close after "
-                    + button.target().getText());
-        }
+        hand.clickToClose(dialog, button);
     }
 
-    /** Selects a radio button in a dialog, with the same care as {@link #clickToClose}. */
+    /** Selects a radio button in a dialog, with the same care. */
     void choose(org.assertj.swing.fixture.DialogFixture dialog, String radioName) {
-        var radio = dialog.radioButton(radioName);
-        for (int attempt = 1; attempt <= 2 && !onEdt(() -> radio.target().isSelected()); attempt++) {
-            robot.releaseMouseButtons();
-            radio.click();
-            robot.waitForIdle();
-        }
-        if (!onEdt(() -> radio.target().isSelected())) {
-            System.out.println("GUI test: robot clicks on " + radioName + " were lost; selecting it programmatically");
-            onEdt(() -> {
-                radio.target().doClick();
-                return null;
-            });
-        }
-        radio.requireSelected();
-    }
-
-    private boolean closesWithin(org.assertj.swing.fixture.DialogFixture dialog, int seconds) {
-        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (!onEdt(() -> dialog.target().isShowing())) {
-                return true;
-            }
-            sleep(100);
-        }
-        return false;
+        hand.choose(dialog, radioName);
     }
 
     /** Clicks the button with this text in a dialog (JOptionPane's buttons have no names). */
     void clickButton(org.assertj.swing.fixture.DialogFixture dialog, String text) {
-        clickToClose(dialog, dialog.button(new org.assertj.swing.core.GenericTypeMatcher<>(javax.swing.JButton.class) {
-            @Override
-            protected boolean isMatching(javax.swing.JButton b) {
-                return text.equals(b.getText()) && b.isShowing();
-            }
-        }));
+        hand.clickButton(dialog, text);
     }
 
     /** Waits until no foreground task (download, filter, upload) runs. */
