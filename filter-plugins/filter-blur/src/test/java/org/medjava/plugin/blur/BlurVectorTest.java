@@ -2,12 +2,8 @@ package org.medjava.plugin.blur;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import org.medjava.filter.Raster;
-import org.medjava.filter.Region;
-import org.medjava.filter.testkit.TestRasters;
-import org.medjava.filter.VectorSupport;
+import org.medjava.filter.testkit.VectorKernelCases;
 
 /**
  * The Vector API kernels and the scalar kernels of {@link BlurOptimized} against the straightforward port, in one
@@ -18,27 +14,11 @@ class BlurVectorTest {
 
     @Test
     void vectorAndScalarKernelsMatchTheStraightforwardPort() {
-        assertThat(VectorSupport.AVAILABLE).as("tests run with --add-modules jdk.incubator.vector").isTrue();
-        SplittableRandom rnd = new SplittableRandom(77);
-        for (int i = 0; i < 300; i++) {
-            int w = 1 + rnd.nextInt(90);
-            int h = 1 + rnd.nextInt(40);
-            Raster src = TestRasters.random(rnd, w, h);
-            Region random = TestRasters.randomRegion(rnd, w, h); // null: the whole image
-            Region region = random == null ? src.bounds() : random.clip(w, h);
-            if (region.isEmpty()) {
-                continue;
-            }
-            int n = 2 * rnd.nextInt(7) + 1;
-            Raster expected = src.copy();
-            BlurStraightforward.apply(src, expected, region, n);
-            for (boolean vector : new boolean[] {true, false}) {
-                Raster actual = src.copy();
-                BlurOptimized.apply(src, actual, region, n, false, vector);
-                assertThat(actual.rgb()).as("case %d %dx%d %s n=%d vector=%b", i, w, h, region, n, vector)
-                        .isEqualTo(expected.rgb());
-            }
-        }
+        VectorKernelCases.of(77, 300, 90, 40).forEach(c -> {
+            int n = 2 * c.rnd().nextInt(7) + 1;
+            c.assertKernelsAgree("n=" + n, dst -> BlurStraightforward.apply(c.src(), dst, c.region(), n),
+                    (dst, vector) -> BlurOptimized.apply(c.src(), dst, c.region(), n, false, vector));
+        });
     }
 
     @Test

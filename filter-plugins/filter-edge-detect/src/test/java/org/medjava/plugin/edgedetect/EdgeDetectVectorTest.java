@@ -2,12 +2,8 @@ package org.medjava.plugin.edgedetect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import org.medjava.filter.Raster;
-import org.medjava.filter.Region;
-import org.medjava.filter.testkit.TestRasters;
-import org.medjava.filter.VectorSupport;
+import org.medjava.filter.testkit.VectorKernelCases;
 
 /**
  * The Vector API and the scalar kernels of {@link EdgeDetectOptimized} against the straightforward port in one JVM
@@ -18,33 +14,12 @@ class EdgeDetectVectorTest {
 
     @Test
     void vectorAndScalarKernelsMatchTheStraightforwardPort() {
-        assertThat(VectorSupport.AVAILABLE).as("tests run with --add-modules jdk.incubator.vector").isTrue();
-        SplittableRandom rnd = new SplittableRandom(91);
-        for (int i = 0; i < 300; i++) {
-            int w = 1 + rnd.nextInt(110);
-            int h = 1 + rnd.nextInt(30);
-            Raster src = TestRasters.random(rnd, w, h);
-            if (i % 3 == 0) {
-                byte[] rgb = src.rgb();
-                for (int k = 0; k < rgb.length; k++) {
-                    rgb[k] = (byte) (rnd.nextInt(4) * 85 - (rnd.nextBoolean() ? 0 : 1)); // 0,84,85,169,170,254,255…
-                }
-            }
-            Region random = TestRasters.randomRegion(rnd, w, h); // null: the whole image
-            Region region = random == null ? src.bounds() : random.clip(w, h);
-            if (region.isEmpty()) {
-                continue;
-            }
-            boolean black = i % 2 == 1;
-            Raster expected = src.copy();
-            EdgeDetectStraightforward.apply(src, expected, region, black);
-            for (boolean vector : new boolean[] {true, false}) {
-                Raster actual = src.copy();
-                EdgeDetectOptimized.apply(src, actual, region, black, vector);
-                assertThat(actual.rgb()).as("case %d %dx%d %s black=%b vector=%b", i, w, h, region, black, vector)
-                        .isEqualTo(expected.rgb());
-            }
-        }
+        VectorKernelCases.of(91, 300, 110, 30).fewValuedEveryThird().forEach(c -> {
+            boolean black = c.index() % 2 == 1;
+            c.assertKernelsAgree("black=" + black,
+                    dst -> EdgeDetectStraightforward.apply(c.src(), dst, c.region(), black),
+                    (dst, vector) -> EdgeDetectOptimized.apply(c.src(), dst, c.region(), black, vector));
+        });
     }
 
     @Test

@@ -1,13 +1,7 @@
 package org.medjava.plugin.pixelize;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import org.medjava.filter.Raster;
-import org.medjava.filter.Region;
-import org.medjava.filter.testkit.TestRasters;
-import org.medjava.filter.VectorSupport;
+import org.medjava.filter.testkit.VectorKernelCases;
 
 /**
  * The Vector API and scalar kernels of {@link PixelizeOptimized} against the straightforward port in one JVM (the
@@ -17,28 +11,12 @@ class PixelizeVectorTest {
 
     @Test
     void vectorAndScalarKernelsMatchTheStraightforwardPort() {
-        assertThat(VectorSupport.AVAILABLE).as("tests run with --add-modules jdk.incubator.vector").isTrue();
-        SplittableRandom rnd = new SplittableRandom(4);
-        for (int i = 0; i < 300; i++) {
-            int w = 1 + rnd.nextInt(120);
-            int h = 1 + rnd.nextInt(40);
-            Raster src = TestRasters.random(rnd, w, h);
-            Region random = TestRasters.randomRegion(rnd, w, h); // null: the whole image
-            Region region = random == null ? src.bounds() : random.clip(w, h);
-            if (region.isEmpty()) {
-                continue;
-            }
-            int a = 1 + rnd.nextInt(i % 4 == 0 ? 60 : 9);
-            int b = 1 + rnd.nextInt(i % 5 == 0 ? 40 : 9);
-            Raster expected = src.copy();
-            PixelizeStraightforward.apply(src, expected, region, a, b);
-            for (boolean vector : new boolean[] {true, false}) {
-                Raster actual = src.copy();
-                PixelizeOptimized.apply(src, actual, region, a, b, false, vector);
-                assertThat(actual.rgb()).as("case %d %dx%d %s %dx%d vector=%b", i, w, h, region, a, b, vector)
-                        .isEqualTo(expected.rgb());
-            }
-        }
+        VectorKernelCases.of(4, 300, 120, 40).forEach(c -> {
+            int a = 1 + c.rnd().nextInt(c.index() % 4 == 0 ? 60 : 9);
+            int b = 1 + c.rnd().nextInt(c.index() % 5 == 0 ? 40 : 9);
+            c.assertKernelsAgree(a + "x" + b, dst -> PixelizeStraightforward.apply(c.src(), dst, c.region(), a, b),
+                    (dst, vector) -> PixelizeOptimized.apply(c.src(), dst, c.region(), a, b, false, vector));
+        });
     }
 
     /**

@@ -1,13 +1,11 @@
 package org.medjava.plugin.sharpen;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
-import org.medjava.filter.VectorSupport;
 import org.medjava.filter.testkit.TestRasters;
+import org.medjava.filter.testkit.VectorKernelCases;
 
 /**
  * The Vector API kernel and the scalar kernel of {@link SharpenOptimized} against the straightforward port, in one
@@ -19,20 +17,10 @@ class SharpenVectorTest {
 
     @Test
     void vectorAndScalarKernelsMatchTheStraightforwardPort() {
-        assertThat(VectorSupport.AVAILABLE).as("tests run with --add-modules jdk.incubator.vector").isTrue();
-        SplittableRandom rnd = new SplittableRandom(2024);
-        for (int i = 0; i < 600; i++) {
-            int w = 1 + rnd.nextInt(70);
-            int h = 1 + rnd.nextInt(30);
-            Raster src = TestRasters.random(rnd, w, h);
-            Region random = TestRasters.randomRegion(rnd, w, h);
-            Region region = random == null ? src.bounds() : random.clip(w, h);
-            if (region.isEmpty()) {
-                continue;
-            }
-            int p = rnd.nextInt(4) == 0 ? new int[] {0, 1, 50, 75, 99}[rnd.nextInt(5)] : rnd.nextInt(100);
-            check("case " + i + " " + w + "x" + h + " " + region + " p=" + p, src, region, p);
-        }
+        VectorKernelCases.of(2024, 600, 70, 30).forEach(c -> {
+            int p = c.rnd().nextInt(4) == 0 ? new int[] {0, 1, 50, 75, 99}[c.rnd().nextInt(5)] : c.rnd().nextInt(100);
+            check(c.description() + " p=" + p, c.src(), c.region(), p);
+        });
     }
 
     /** Every colour whose channels come from a small set of levels, so ties and sector borders are all met. */
@@ -68,12 +56,7 @@ class SharpenVectorTest {
     }
 
     private static void check(String what, Raster src, Region region, int p) {
-        Raster expected = src.copy();
-        SharpenStraightforward.apply(src, expected, region, p);
-        for (boolean vector : new boolean[] {true, false}) {
-            Raster actual = src.copy();
-            SharpenOptimized.apply(src, actual, region, p, vector);
-            assertThat(TestRasters.firstDifference(expected, actual)).as("%s vector=%b", what, vector).isNull();
-        }
+        VectorKernelCases.assertAgree(what, src, dst -> SharpenStraightforward.apply(src, dst, region, p),
+                (dst, vector) -> SharpenOptimized.apply(src, dst, region, p, vector));
     }
 }
