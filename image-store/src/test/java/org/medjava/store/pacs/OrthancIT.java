@@ -1,20 +1,20 @@
 package org.medjava.store.pacs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.medjava.store.pacs.DicomJson.array;
+import static org.medjava.store.pacs.DicomJson.object;
 
-import java.io.StringReader;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import javax.json.Json;
 import javax.json.JsonArray;
 import javax.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.codec.ImageCodec;
 import org.medjava.codec.dicom.DicomCodec;
@@ -27,6 +27,7 @@ import org.medjava.filter.runtime.PluginDirectory;
 import org.medjava.store.testsupport.Command;
 import org.medjava.store.testsupport.Dcmtk;
 import org.medjava.store.testsupport.Orthanc;
+import org.medjava.store.testsupport.PacsOrthanc;
 import org.medjava.store.testsupport.PacsStore;
 import org.medjava.store.testsupport.PixelData;
 import org.medjava.store.testsupport.StoreClient;
@@ -41,38 +42,22 @@ import org.medjava.store.testsupport.TestStudy;
 @ExtendWith(PacsStore.class)
 class OrthancIT {
 
+    @RegisterExtension
+    static final PacsOrthanc peer = new PacsOrthanc("");
     @TempDir
     static Path work;
-    static Orthanc orthanc;
     static StoreClient admin;
 
     @BeforeAll
-    static void startOrthanc() throws Exception {
+    static void admin() {
         admin = StoreClient.admin(PacsStore.store());
-        orthanc = PacsStore.startOrthanc(work.resolve("orthanc"), "");
-    }
-
-    @AfterAll
-    static void stopOrthanc() throws Exception {
-        if (orthanc != null) {
-            orthanc.close();
-            orthanc.deleteFiles();
-        }
-    }
-
-    private static JsonObject object(String json) {
-        return Json.createReader(new StringReader(json)).readObject();
-    }
-
-    private static JsonArray array(String json) {
-        return Json.createReader(new StringReader(json)).readArray();
     }
 
     /** Uploads a test study into Orthanc; returns Orthanc's id of the study. */
     private static String uploadToOrthanc(TestStudy study) throws Exception {
         String id = null;
         for (TestStudy.Instance i : study.instances()) {
-            HttpResponse<String> r = orthanc.upload(i.file());
+            HttpResponse<String> r = peer.orthanc().upload(i.file());
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
             id = object(r.body()).getString("ParentStudy");
         }
@@ -81,7 +66,7 @@ class OrthancIT {
 
     /** Orthanc's ids of the instances of a study. */
     private static List<String> orthancInstances(String studyUid) throws Exception {
-        return array(orthanc.post("/tools/find", Orthanc.findQuery("Instance", Map.of("StudyInstanceUID",
+        return array(peer.orthanc().post("/tools/find", Orthanc.findQuery("Instance", Map.of("StudyInstanceUID",
                 studyUid))).body()).getValuesAs(javax.json.JsonString.class).stream().map(s -> s.getString()).toList();
     }
 
@@ -94,7 +79,8 @@ class OrthancIT {
         List<String> ids = orthancInstances(study.studyUid());
         assertThat(ids).hasSize(study.instances().size());
         for (String id : ids) {
-            Path file = Files.write(work.resolve(id + ".dcm"), orthanc.getBytes("/instances/" + id + "/file").body());
+            Path file = Files.write(work.resolve(id + ".dcm"),
+                    peer.orthanc().getBytes("/instances/" + id + "/file").body());
             byte[] pixels = PixelData.of(file);
             boolean known = false;
             for (TestStudy.Instance i : study.instances()) {
@@ -165,21 +151,21 @@ class OrthancIT {
                 "SC_rgb_jpeg_dcmtk.dcm");
         String orthancId = uploadToOrthanc(study);
 
-        HttpResponse<String> stow = orthanc.post("/dicom-web/servers/medjava/stow",
+        HttpResponse<String> stow = peer.orthanc().post("/dicom-web/servers/medjava/stow",
                 "{\"Resources\":[\"" + orthancId + "\"]}");
-        assertThat(stow.statusCode()).as(stow.body() + orthanc.log()).isEqualTo(200);
+        assertThat(stow.statusCode()).as(stow.body() + peer.orthanc().log()).isEqualTo(200);
         assertStoreHoldsThePixelsOf(study);
 
-        HttpResponse<String> qido = orthanc.post("/dicom-web/servers/medjava/qido",
+        HttpResponse<String> qido = peer.orthanc().post("/dicom-web/servers/medjava/qido",
                 "{\"Uri\":\"/studies\",\"Arguments\":{\"PatientID\":\"ORT-WEB\"}}");
         assertThat(qido.statusCode()).isEqualTo(200);
         assertThat(qido.body()).contains(study.studyUid());
 
-        assertThat(orthanc.delete("/studies/" + orthancId).statusCode()).isEqualTo(200);
+        assertThat(peer.orthanc().delete("/studies/" + orthancId).statusCode()).isEqualTo(200);
         assertThat(orthancInstances(study.studyUid())).isEmpty();
-        HttpResponse<String> retrieve = orthanc.post("/dicom-web/servers/medjava/retrieve",
+        HttpResponse<String> retrieve = peer.orthanc().post("/dicom-web/servers/medjava/retrieve",
                 "{\"Resources\":[{\"Study\":\"" + study.studyUid() + "\"}]}");
-        assertThat(retrieve.statusCode()).as(retrieve.body() + orthanc.log()).isEqualTo(200);
+        assertThat(retrieve.statusCode()).as(retrieve.body() + peer.orthanc().log()).isEqualTo(200);
         assertOrthancHoldsThePixelsOf(study);
     }
 
@@ -189,16 +175,16 @@ class OrthancIT {
                 "MR_small_jpeg_ls_lossless.dcm");
         String orthancId = uploadToOrthanc(study);
 
-        HttpResponse<String> store = orthanc.post("/modalities/medjava/store", "{\"Resources\":[\"" + orthancId
+        HttpResponse<String> store = peer.orthanc().post("/modalities/medjava/store", "{\"Resources\":[\"" + orthancId
                 + "\"]}");
-        assertThat(store.statusCode()).as(store.body() + orthanc.log()).isEqualTo(200);
+        assertThat(store.statusCode()).as(store.body() + peer.orthanc().log()).isEqualTo(200);
         assertStoreHoldsThePixelsOf(study);
 
-        HttpResponse<String> query = orthanc.post("/modalities/medjava/query", "{\"Level\":\"Study\",\"Query\":"
+        HttpResponse<String> query = peer.orthanc().post("/modalities/medjava/query", "{\"Level\":\"Study\",\"Query\":"
                 + "{\"StudyInstanceUID\":\"" + study.studyUid() + "\",\"NumberOfStudyRelatedInstances\":\"\"}}");
         assertThat(query.statusCode()).as(query.body()).isEqualTo(200);
         String queryId = object(query.body()).getString("ID");
-        JsonArray answers = array(orthanc.get("/queries/" + queryId + "/answers?expand").body());
+        JsonArray answers = array(peer.orthanc().get("/queries/" + queryId + "/answers?expand").body());
         assertThat(answers).hasSize(1);
         assertThat(answers.getJsonObject(0).toString()).contains(study.studyUid());
     }
@@ -232,17 +218,17 @@ class OrthancIT {
                 + "\"}");
         assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
         assertThat(object(sent.body()).getInt("completed")).isEqualTo(1);
-        JsonArray found = array(orthanc.post("/tools/find", Orthanc.findQuery("Instance", Map.of("SOPInstanceUID",
-                answer.getString("sopInstanceUid")))).body());
+        JsonArray found = array(peer.orthanc().post("/tools/find", Orthanc.findQuery("Instance",
+                Map.of("SOPInstanceUID", answer.getString("sopInstanceUid")))).body());
         assertThat(found).hasSize(1);
         String id = found.getString(0);
-        JsonObject tags = object(orthanc.get("/instances/" + id + "/simplified-tags").body());
+        JsonObject tags = object(peer.orthanc().get("/instances/" + id + "/simplified-tags").body());
         assertThat(tags.getString("SOPClassUID")).isEqualTo("1.2.840.10008.5.1.4.1.1.2");
         assertThat(tags.getString("ImageType")).startsWith("DERIVED\\SECONDARY");
         assertThat(tags.getString("BitsAllocated")).isEqualTo("16");
         assertThat(Double.parseDouble(tags.getString("RescaleIntercept"))).isEqualTo(ct.rescaleIntercept());
         // Orthanc decodes the frame and applies the rescale itself: its HU are the filter's output, pixel by pixel
-        float[] hu = npyFloats(orthanc.getBytes("/instances/" + id + "/frames/0/numpy").body(), ct.width(),
+        float[] hu = npyFloats(peer.orthanc().getBytes("/instances/" + id + "/frames/0/numpy").body(), ct.width(),
                 ct.height());
         for (int y = 0; y < ct.height(); y++) {
             for (int x = 0; x < ct.width(); x++) {

@@ -1,21 +1,20 @@
 package org.medjava.store.pacs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.medjava.store.pacs.DicomJson.object;
 
-import java.io.StringReader;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import javax.json.Json;
 import javax.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.testsupport.Dcmtk;
-import org.medjava.store.testsupport.Orthanc;
+import org.medjava.store.testsupport.PacsOrthanc;
 import org.medjava.store.testsupport.PacsStore;
 import org.medjava.store.testsupport.PixelData;
 import org.medjava.store.testsupport.StoreClient;
@@ -32,27 +31,15 @@ import org.medjava.store.testsupport.TestStudy;
 @ExtendWith(PacsStore.class)
 class RetrieveIT {
 
+    @RegisterExtension
+    static final PacsOrthanc peer = new PacsOrthanc("\"TranscodeDicomProtocol\": false,");
     @TempDir
     static Path work;
-    static Orthanc orthanc;
     static StoreClient admin;
 
     @BeforeAll
-    static void startOrthanc() throws Exception {
+    static void admin() {
         admin = StoreClient.admin(PacsStore.store());
-        orthanc = PacsStore.startOrthanc(work.resolve("orthanc"), "\"TranscodeDicomProtocol\": false,");
-    }
-
-    @AfterAll
-    static void stopOrthanc() throws Exception {
-        if (orthanc != null) {
-            orthanc.close();
-            orthanc.deleteFiles();
-        }
-    }
-
-    private static JsonObject object(String json) {
-        return Json.createReader(new StringReader(json)).readObject();
     }
 
     /**
@@ -63,7 +50,7 @@ class RetrieveIT {
         TestStudy study = TestStudy.create(work.resolve(name), name, "CT_small.dcm", "MR_small_RLE.dcm",
                 "MR_small_jp2klossless.dcm");
         for (TestStudy.Instance i : study.instances()) {
-            HttpResponse<String> r = orthanc.upload(i.file());
+            HttpResponse<String> r = peer.orthanc().upload(i.file());
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         }
         TestStudy.Instance ct = study.instance("CT_small.dcm");

@@ -151,6 +151,11 @@ public final class Orthanc implements AutoCloseable {
 
     /** Deletes its scratch directory (after {@link #close()}). */
     public void deleteFiles() throws IOException {
+        deleteTree(dir);
+    }
+
+    /** Deletes a directory and everything below it, if it exists. */
+    static void deleteTree(Path dir) throws IOException {
         if (Files.exists(dir)) {
             try (Stream<Path> paths = Files.walk(dir)) {
                 for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
