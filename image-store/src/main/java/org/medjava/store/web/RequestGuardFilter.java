@@ -8,7 +8,9 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import org.medjava.store.config.StoreConfig;
 
 /**
@@ -31,6 +33,13 @@ public class RequestGuardFilter extends HttpFilter {
 
     private volatile AllowedHosts allowedHosts;
 
+    /**
+     * medjava.public-url as {@link StoreConfig#publicBaseUri()} gives it, looked up by the first request that needs it
+     * and kept: StoreConfig's values are injected once, when the application starts, and do not change while it runs
+     * (a new value takes a restart), so there is nothing to invalidate.
+     */
+    private volatile Optional<URI> publicBase;
+
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
@@ -48,7 +57,7 @@ public class RequestGuardFilter extends HttpFilter {
 
     private String refusal(HttpServletRequest request) {
         String host = request.getHeader("Host"); // none (HTTP/1.0): links from the listener's own address
-        if (host != null && config.publicBaseUri().isEmpty() && !config.trustForwarded()
+        if (host != null && publicBase().isEmpty() && !config.trustForwarded()
                 && !hosts().accepts(host, request.getLocalAddr())) {
             return "unknown host: this store does not answer to the name in the Host header (use one of its own "
                     + "names, or set medjava.http.allowed-hosts or medjava.public-url)";
@@ -59,6 +68,15 @@ public class RequestGuardFilter extends HttpFilter {
                     + "id belongs in a cookie); write a ';' that is part of a name as %3B";
         }
         return null;
+    }
+
+    private Optional<URI> publicBase() {
+        Optional<URI> base = publicBase;
+        if (base == null) {
+            base = config.publicBaseUri();
+            publicBase = base;
+        }
+        return base;
     }
 
     private AllowedHosts hosts() {
