@@ -23,6 +23,7 @@ import java.util.stream.Stream;
 public final class ReportPublisher {
     private static final Pattern CHART = Pattern.compile("\\]\\((charts/[A-Za-z0-9._-]+\\.svg)\\)");
     private static final List<String> DATA = List.of("results.csv", ReportGenerator.RAW + "/serve.csv",
+            ReportGenerator.RAW + "/ingest.csv",
             ReportGenerator.RAW + "/store-http.csv", ReportGenerator.RAW + "/environment.properties");
 
     private ReportPublisher() {

@@ -126,12 +126,17 @@ final class ServeSection {
 
     /** A warning when the 1-minute load exceeded the cores during the cells: the servers and wrk queued for them. */
     Optional<String> loadCaveat(String cores) {
-        double worst = cells.stream().mapToDouble(Cell::load).filter(d -> !Double.isNaN(d)).max().orElse(0);
+        return loadCaveat(cells.stream().mapToDouble(Cell::load), cores, "the servers and wrk");
+    }
+
+    /** The same for any step's cells: {@code who} waited for the CPU (the servers and their load generator). */
+    static Optional<String> loadCaveat(java.util.stream.DoubleStream loads, String cores, String who) {
+        double worst = loads.filter(d -> !Double.isNaN(d)).max().orElse(0);
         try {
             int n = Integer.parseInt(cores);
             if (worst > n) {
                 return Optional.of("Caution: the load average reached " + Spread.num(worst) + " on " + n + " cores "
-                        + "during these cells: the servers and wrk waited for the CPU, the peers as much as the "
+                        + "during these cells: " + who + " waited for the CPU, the peers as much as the "
                         + "store; the ratios are steadier than the absolute rates, which are this machine's at this "
                         + "time, not the servers' best.");
             }
@@ -269,6 +274,11 @@ final class ServeSection {
 
     /** "0.42 (≥ 0.5) ✗"; without a target or in a smoke test, the number alone (the target still shown). */
     String judged(double value, double target, String targetText) {
+        return judged(value, target, targetText, smoke);
+    }
+
+    /** The same for any step's targets. */
+    static String judged(double value, double target, String targetText, boolean smoke) {
         String v = targetText == null ? String.format(Locale.ROOT, "%.2f", value) : "";
         if (Double.isNaN(target)) {
             return v;

@@ -33,6 +33,7 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  *   [--data rgb8|gray16|all]  the 8-bit RGB benchmarks, the 16-bit grey ones, or both (default)
  *   [--skip jmh,c,transport,store]
  *   [--skip serve]            issue 21: the store's GETs against nginx and Orthanc (~5 min standard, ~13 full)
+ *   [--skip ingest]           issue 21: the store's C-STORE and STOW-RS against Orthanc (~2 min standard, ~5 full)
  *   [--skip ipc,blocks]       issue 20's same-host IPC and transport building blocks (~1 min quick, ~15 min full)
  *   report DIR                only regenerate the report from DIR/raw
  *   jmh [JMH options]         plain JMH (org.openjdk.jmh.Main) over FilterBenchmark and CopyBaseline, or over
@@ -72,7 +73,7 @@ public final class BenchMain {
         } catch (IllegalArgumentException e) {
             System.err.println("bench: " + e.getMessage());
             System.err.println("usage: bench [--quick|--standard|--full] [--out DIR] [--sizes a,b] [--filters a,b] [--data rgb8|gray16|all] "
-                    + "[--skip jmh,c,transport,store,serve] | report [DIR] | publish [DIR [TARGET]] | jmh [JMH options]");
+                    + "[--skip jmh,c,transport,store,serve,ingest] | report [DIR] | publish [DIR [TARGET]] | jmh [JMH options]");
             System.exit(2);
         }
     }
@@ -188,6 +189,13 @@ public final class BenchMain {
             step("serve", options, () -> new org.medjava.bench.serve.ServeStep(raw, console).run(plan.serve().get()));
         } else if (!options.skip().contains("serve")) {
             org.medjava.bench.serve.ServeStep.skipQuick(raw, console);
+        }
+        // issue 21: the store's C-STORE and STOW-RS ingest against Orthanc's, in the same run
+        if (plan.ingest().isPresent()) {
+            step("ingest", options, () -> new org.medjava.bench.ingest.IngestStep(raw, console)
+                    .run(plan.ingest().get()));
+        } else if (!options.skip().contains("ingest")) {
+            org.medjava.bench.ingest.IngestStep.skipQuick(raw, console);
         }
 
         env.put("load.end", EnvironmentStep.loadAverage());

@@ -234,6 +234,13 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
                 : org.medjava.bench.serve.ServePlan.full());
     }
 
+    /** Issue 21's ingest comparison of the store with Orthanc: the standard or the full run's; not in the quick run. */
+    public java.util.Optional<org.medjava.bench.ingest.IngestPlan> ingest() {
+        return mode.equals("quick") ? java.util.Optional.empty()
+                : java.util.Optional.of(mode.equals("standard") ? org.medjava.bench.ingest.IngestPlan.standard()
+                : org.medjava.bench.ingest.IngestPlan.full());
+    }
+
     public int benchmarkCount() {
         return groups.stream().mapToInt(JmhGroup::benchmarkCount).sum();
     }

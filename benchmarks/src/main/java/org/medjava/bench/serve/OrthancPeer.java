@@ -10,37 +10,70 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Debian's Orthanc as the PACS peer: a scratch configuration and storage (SQLite index, files), HTTP on a free port,
- * DICOM off, HTTP Basic authentication on with one registered user. {@code RemoteAccessAllowed} stays false:
- * Orthanc 1.10 cannot bind to loopback only, and false refuses every client that is not on this machine, while the
- * password is still checked on every request (it is AuthenticationEnabled that switches the check on).
+ * HTTP Basic authentication on with one registered user; DICOM off for the serve step, on for the ingest step (with
+ * the DICOMweb plugin for STOW-RS). {@code RemoteAccessAllowed} stays false: Orthanc 1.10 cannot bind to loopback
+ * only, and false refuses every HTTP client that is not on this machine, while the password is still checked on
+ * every request (it is AuthenticationEnabled that switches the check on).
  */
-final class OrthancPeer implements AutoCloseable {
+public final class OrthancPeer implements AutoCloseable {
     static final String USER = "bench";
+    /** Orthanc's AE title when its DICOM server is on. */
+    public static final String AE_TITLE = "ORTHANC";
+    private static final List<Path> DICOMWEB_PLUGIN = List.of(
+            Path.of("/usr/share/orthanc/plugins/libOrthancDicomWeb.so"), Path.of("/usr/lib/orthanc/libOrthancDicomWeb.so"));
 
     private final Process process;
     private final int port;
+    private final int dicomPort;
     private final String password;
 
-    private OrthancPeer(Process process, int port, String password) {
+    private OrthancPeer(Process process, int port, int dicomPort, String password) {
         this.process = process;
         this.port = port;
+        this.dicomPort = dicomPort;
         this.password = password;
     }
 
+    /** For the serve step: HTTP only. */
     static OrthancPeer start(Path orthanc, Path dir) throws IOException, InterruptedException {
+        return start(orthanc, dir, false);
+    }
+
+    /** The DICOMweb plugin's library, when the package orthanc-dicomweb is installed. */
+    public static Optional<Path> dicomWebPlugin() {
+        return DICOMWEB_PLUGIN.stream().filter(Files::isRegularFile).findFirst();
+    }
+
+    /**
+     * For the ingest step: also its DICOM server (AE {@value #AE_TITLE} on a free port, storing from any calling AE
+     * as Orthanc does by default) and the DICOMweb plugin at /dicom-web/ when it is installed.
+     */
+    public static OrthancPeer startForIngest(Path orthanc, Path dir) throws IOException, InterruptedException {
+        return start(orthanc, dir, true);
+    }
+
+    private static OrthancPeer start(Path orthanc, Path dir, boolean ingest) throws IOException, InterruptedException {
         Files.createDirectories(dir.resolve("db"));
         int port = Servers.freePort();
+        int dicomPort = ingest ? Servers.freePort() : 0;
         String password = "bench-" + Long.toHexString(new java.security.SecureRandom().nextLong());
+        Optional<Path> plugin = ingest ? dicomWebPlugin() : Optional.empty();
+        String dicom = !ingest ? "\"DicomServerEnabled\": false,"
+                : String.format("\"DicomServerEnabled\": true, \"DicomPort\": %d, \"DicomAet\": \"%s\",", dicomPort,
+                AE_TITLE) + plugin.map(p -> " \"Plugins\": [\"" + p + "\"], \"DicomWeb\": {\"Enable\": true, "
+                + "\"Root\": \"/dicom-web/\"},").orElse("");
         String config = """
                 {
-                  "Name": "medjava-bench-serve",
+                  "Name": "%s",
                   "HttpPort": %d,
-                  "DicomServerEnabled": false,
+                  %s
                   "RemoteAccessAllowed": false,
                   "AuthenticationEnabled": true,
                   "RegisteredUsers": {"%s": "%s"},
@@ -53,15 +86,21 @@ final class OrthancPeer implements AutoCloseable {
                   "HttpTimeout": 120,
                   "SaveJobs": false
                 }
-                """.formatted(port, USER, password, dir.resolve("db"), dir.resolve("db"));
+                """.formatted(ingest ? "medjava-bench-ingest" : "medjava-bench-serve", port, dicom, USER, password,
+                dir.resolve("db"), dir.resolve("db"));
         Path configFile = Files.writeString(dir.resolve("orthanc.json"), config);
         Path log = dir.resolve("orthanc.log");
-        Process p = new ProcessBuilder(orthanc.toString(), configFile.toString()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(orthanc.toString(), configFile.toString()).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        pb.environment().put("TCP_NODELAY", "1"); // its DICOM layer (DCMTK) keeps Nagle's algorithm otherwise
+        Process p = pb.start();
         Servers.track(p);
-        OrthancPeer peer = new OrthancPeer(p, port, password);
+        OrthancPeer peer = new OrthancPeer(p, port, dicomPort, password);
         try {
             Servers.awaitListening(port, Duration.ofSeconds(60), p, "Orthanc", log);
+            if (ingest) {
+                Servers.awaitListening(dicomPort, Duration.ofSeconds(60), p, "Orthanc (DICOM)", log);
+            }
         } catch (IOException | InterruptedException | RuntimeException e) {
             peer.close();
             // its directory is deleted with the run's: say here what it said
@@ -70,16 +109,21 @@ final class OrthancPeer implements AutoCloseable {
         return peer;
     }
 
-    URI uri(String path) {
+    public URI uri(String path) {
         return URI.create("http://127.0.0.1:" + port + path);
     }
 
-    String authorization() {
+    public String authorization() {
         return "Basic " + Base64.getEncoder().encodeToString((USER + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
+    }
+
+    /** The DICOM port (0: its DICOM server is off). */
+    public int dicomPort() {
+        return dicomPort;
     }
 
     /** POST /instances; returns Orthanc's ID of the instance. A new client: Orthanc closes idle connections. */

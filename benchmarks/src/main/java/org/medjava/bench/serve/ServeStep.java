@@ -156,8 +156,9 @@ public final class ServeStep {
         Path payara = BenchPaths.requireFile(target.resolve("payara/payara-micro.jar"), hint);
         Path ct = BenchPaths.requireFile(BenchPaths.root().resolve("testdata/samples/dicom/CT_small.dcm"),
                 "the repository's test samples are missing");
-        note("versions: " + version(wrk.get(), "-v") + nginx.map(n -> "; " + version(n, "-v")).orElse("")
-                + orthanc.map(o -> "; " + version(o, "--version")).orElse(""));
+        note("versions: " + Servers.version(wrk.get(), "-v")
+                + nginx.map(n -> "; " + Servers.version(n, "-v")).orElse("")
+                + orthanc.map(o -> "; " + Servers.version(o, "--version")).orElse(""));
         note(String.format(Locale.ROOT, "load: wrk -t%d -c%d --latency, %d s per cell, %d interleaved rounds; the "
                         + "large file with wrk -t1 -c1, %d s per cell", plan.threads(), plan.connections(),
                 plan.seconds(), plan.rounds(), plan.largeSeconds()));
@@ -402,22 +403,5 @@ public final class ServeStep {
     private void note(String line) {
         console.println(line.startsWith("serve:") ? line : "serve: " + line);
         notes.add(line);
-    }
-
-    /** The first line a program prints about its version (wrk and nginx print it on stderr). */
-    private static String version(Path program, String flag) {
-        try {
-            Process p = new ProcessBuilder(program.toString(), flag).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            p.waitFor(10, TimeUnit.SECONDS);
-            String first = out.lines().findFirst().orElse("").strip();
-            int copyright = first.indexOf(" Copyright");
-            return copyright > 0 ? first.substring(0, copyright) : first;
-        } catch (IOException e) {
-            return program.getFileName() + " (version unknown)";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return program.getFileName() + " (version unknown)";
-        }
     }
 }

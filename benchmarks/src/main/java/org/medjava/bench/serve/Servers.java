@@ -7,28 +7,32 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-/** What the peer launchers share: free ports, waiting for a listener, the binaries, CPU time, stopping, cleaning. */
-final class Servers {
+/**
+ * What the peer launchers and the steps that load them (serve, ingest) share: free ports, waiting for a listener, the
+ * binaries, CPU time, stopping, cleaning.
+ */
+public final class Servers {
     /** Clock ticks per second of /proc/PID/stat's times ({@code getconf CLK_TCK}: 100 on Linux). */
     private static final double TICKS_PER_SECOND = 100;
 
     private Servers() {
     }
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
     }
 
     /** Waits until something accepts connections on 127.0.0.1:port; fails early when the process exits. */
-    static void awaitListening(int port, Duration timeout, Process process, String name, Path log)
+    public static void awaitListening(int port, Duration timeout, Process process, String name, Path log)
             throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
@@ -47,7 +51,7 @@ final class Servers {
     }
 
     /** The first of these that is an executable file, else the command on the PATH. */
-    static Optional<Path> binary(String name, String... candidates) {
+    public static Optional<Path> binary(String name, String... candidates) {
         for (String c : candidates) {
             if (Files.isExecutable(Path.of(c))) {
                 return Optional.of(Path.of(c));
@@ -63,7 +67,7 @@ final class Servers {
     }
 
     /** User + system CPU seconds of a process and its live descendants (nginx's workers), from /proc. */
-    static double cpuSeconds(long pid) {
+    public static double cpuSeconds(long pid) {
         double seconds = ticks(pid) / TICKS_PER_SECOND;
         Optional<ProcessHandle> handle = ProcessHandle.of(pid);
         if (handle.isPresent()) {
@@ -85,7 +89,7 @@ final class Servers {
     }
 
     /** The 1-minute load average. */
-    static double load1() {
+    public static double load1() {
         try {
             return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
@@ -97,7 +101,7 @@ final class Servers {
     private static final java.util.Map<Process, Thread> HOOKS = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Registers a started server for the shutdown hook; {@link #stop} removes it. */
-    static Process track(Process process) {
+    public static Process track(Process process) {
         Thread hook = new Thread(() -> {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
@@ -108,7 +112,7 @@ final class Servers {
     }
 
     /** SIGTERM, SIGKILL after {@code seconds}, and any descendant left behind (an orphaned worker keeps the port). */
-    static void stop(Process process, int seconds) throws InterruptedException {
+    public static void stop(Process process, int seconds) throws InterruptedException {
         Thread hook = HOOKS.remove(process);
         if (hook != null) {
             try {
@@ -125,7 +129,7 @@ final class Servers {
         descendants.forEach(ProcessHandle::destroyForcibly);
     }
 
-    static void deleteTree(Path dir) throws IOException {
+    public static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }
@@ -133,6 +137,23 @@ final class Servers {
             for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
                 Files.deleteIfExists(p);
             }
+        }
+    }
+
+    /** The first line a program prints about its version (wrk and nginx print it on stderr). */
+    public static String version(Path program, String flag) {
+        try {
+            Process p = new ProcessBuilder(program.toString(), flag).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(10, TimeUnit.SECONDS);
+            String first = out.lines().findFirst().orElse("").strip();
+            int copyright = first.indexOf(" Copyright");
+            return copyright > 0 ? first.substring(0, copyright) : first;
+        } catch (IOException e) {
+            return program.getFileName() + " (version unknown)";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return program.getFileName() + " (version unknown)";
         }
     }
 }

@@ -10,9 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -40,14 +42,22 @@ public final class StoreServer implements AutoCloseable {
 
     /** Starts the store from {@code war} on {@code payaraJar}; its console goes to {@code log}. */
     public static StoreServer start(Path payaraJar, Path war, Path log) throws IOException, InterruptedException {
+        return start(payaraJar, war, log, Map.of());
+    }
+
+    /** The same with more system properties ({@code medjava.dicom.port}, say). */
+    public static StoreServer start(Path payaraJar, Path war, Path log, Map<String, String> properties)
+            throws IOException, InterruptedException {
         Path data = Files.createTempDirectory("medjava-bench-store-");
         int port = freePort();
         String password = "bench-" + Long.toHexString(new java.security.SecureRandom().nextLong());
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = List.of(java.toString(), "-Xmx2g", "-Dmedjava.data-dir=" + data,
+        List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx2g", "-Dmedjava.data-dir=" + data,
                 "-Dmedjava.public-url=http://127.0.0.1:" + port, "-Dmedjava.admin.initial-password=" + password,
-                "-Dmedjava.upload.max-bytes=" + (1L << 30), "-jar", payaraJar.toString(), "--deploy", war.toString(),
-                "--contextroot", "/", "--port", Integer.toString(port), "--nocluster", "--disablephonehome");
+                "-Dmedjava.upload.max-bytes=" + (1L << 30)));
+        properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.addAll(List.of("-jar", payaraJar.toString(), "--deploy", war.toString(), "--contextroot", "/",
+                "--port", Integer.toString(port), "--nocluster", "--disablephonehome"));
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.to(log.toFile())).start();
         StoreServer server = new StoreServer(process, data, log, port, password);

@@ -23,6 +23,7 @@ class ReportPublisherTest {
         Files.writeString(report.resolve("charts/unused.svg"), "<svg/>"); // in the HTML page only
         Files.writeString(report.resolve("results.csv"), "filter,size\n");
         Files.writeString(report.resolve("raw/serve.csv"), "target,case\n");
+        Files.writeString(report.resolve("raw/ingest.csv"), "target,protocol\n");
         return report;
     }
 
@@ -46,6 +47,7 @@ class ReportPublisherTest {
         assertThat(target.resolve("charts/stale.svg")).doesNotExist();
         assertThat(target.resolve("results.csv")).exists();
         assertThat(target.resolve("serve.csv")).exists();
+        assertThat(target.resolve("ingest.csv")).exists();
         assertThat(Files.readString(target.resolve("notes.txt"))).isEqualTo("kept");
     }
 

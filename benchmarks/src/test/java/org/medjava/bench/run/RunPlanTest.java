@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.medjava.bench.GrayFormat;
+import org.medjava.bench.ingest.IngestPlan;
 import org.medjava.bench.serve.ServePlan;
 import org.medjava.bench.variant.Impl;
 import org.medjava.bench.variant.JavaFilters;
@@ -133,5 +134,14 @@ class RunPlanTest {
         assertThat(standard.rounds()).isEqualTo(3);
         assertThat(standard.largeMiB()).isEqualTo(256);
         assertThat(RunPlan.full().serve().orElseThrow().rounds()).isEqualTo(5);
+    }
+
+    @Test
+    void theIngestStepIsLeftOutOfTheQuickRunAndInterleavesRoundsOtherwise() {
+        assertThat(RunPlan.quick().ingest()).isEmpty();
+        IngestPlan standard = RunPlan.standard(List.of("blur"), true).ingest().orElseThrow();
+        assertThat(standard.rounds()).isEqualTo(3);
+        assertThat(standard.storeWarmUp()).isGreaterThan(standard.instances());
+        assertThat(RunPlan.full().ingest().orElseThrow().rounds()).isEqualTo(5);
     }
 }
