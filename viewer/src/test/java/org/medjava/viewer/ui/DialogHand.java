@@ -119,7 +119,8 @@ final class DialogHand {
         return false;
     }
 
-    private static void sleep(long millis) {
+    /** Sleeps, turning an interrupt into a test failure. */
+    static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {

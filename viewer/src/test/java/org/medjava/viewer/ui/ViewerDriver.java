@@ -90,7 +90,7 @@ final class ViewerDriver implements AutoCloseable {
                 return;
             }
             robot.waitForIdle();
-            sleep(100);
+            DialogHand.sleep(100);
         }
         throw new AssertionError("timed out after " + TIMEOUT.toSeconds() + " s waiting until " + what
                 + "; status bar: " + onEdt(() -> frame.statusBar().message()));
@@ -124,15 +124,6 @@ final class ViewerDriver implements AutoCloseable {
     /** Waits until no foreground task (download, filter, upload) runs. */
     void awaitIdle() {
         await("the viewer is idle", () -> !frame.busy());
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
     }
 
     /** Expands the store tree down to {@code path}'s directory and double-clicks the file, as a user would. */
