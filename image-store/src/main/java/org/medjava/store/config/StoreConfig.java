@@ -74,6 +74,11 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.http.trust-forwarded", defaultValue = "false")
     boolean trustForwarded;
 
+    /** Whether plain file reads are answered in front of the servlet container (web.DirectReads). */
+    @Inject
+    @ConfigProperty(name = "medjava.http.direct-reads", defaultValue = "true")
+    boolean directReads;
+
     /** files (the default: {@code <data-dir>/images}) or s3 (S3-compatible object storage, medjava.storage.s3.*) */
     @Inject
     @ConfigProperty(name = "medjava.storage", defaultValue = "files")
@@ -385,6 +390,11 @@ public class StoreConfig {
     /** Whether a proxy's Forwarded / X-Forwarded-* headers may decide links when medjava.public-url is unset. */
     public boolean trustForwarded() {
         return trustForwarded;
+    }
+
+    /** Whether plain file GETs and HEADs are answered in front of the servlet container (web.DirectReads). */
+    public boolean directReads() {
+        return directReads;
     }
 
     /** Whether the objects live in S3-compatible object storage rather than under the data directory. */

@@ -6,8 +6,14 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Logger;
 import org.medjava.store.audit.RotatingFile;
 
@@ -19,6 +25,11 @@ import org.medjava.store.audit.RotatingFile;
  * store's own parameters ({@link #KEPT}), all others (PatientName, PatientID, any DICOM matching key) show as
  * {@code ***}; the Patient ID segment of {@code /images/dicom/<PatientID>/…} is written as {@code *}. Writing
  * never fails a request: trouble is reported once.
+ *
+ * <p>A request only queues its line; one writer thread appends what is queued every {@link #WRITE_EVERY_MILLIS}
+ * ms with one flush. Writing and flushing per request, under the file's lock, had the request threads of a busy
+ * store queue for that lock (JFR: the most contended monitor under small GETs). A crash loses at most the last
+ * few milliseconds of lines; a full queue ({@link #MAX_QUEUED}) makes the request write its line itself.
  */
 public final class AccessLog implements AutoCloseable {
 
@@ -31,9 +42,16 @@ public final class AccessLog implements AutoCloseable {
             "annotation", "charset");
     static final String REDACTED = "***";
 
+    static final long WRITE_EVERY_MILLIS = 10;
+    static final int MAX_QUEUED = 10_000;
+
     private final RotatingFile file;
     private final ZoneId zone;
     private volatile boolean troubled;
+    private final ConcurrentLinkedQueue<String> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger queued = new AtomicInteger();
+    private final Thread writer;
+    private volatile boolean closed;
 
     public AccessLog(RotatingFile file) {
         this(file, ZoneId.systemDefault());
@@ -42,13 +60,46 @@ public final class AccessLog implements AutoCloseable {
     AccessLog(RotatingFile file, ZoneId zone) {
         this.file = file;
         this.zone = zone;
+        this.writer = new Thread(this::writeQueued, "medjava-access-log");
+        writer.setDaemon(true);
+        writer.start();
     }
 
     public void record(Instant time, String address, String user, String method, String rawPath, String rawQuery,
                        int status, long bytes, long millis) {
         String line = line(time, address, user, method, rawPath, rawQuery, status, bytes, millis);
+        if (closed || queued.incrementAndGet() > MAX_QUEUED) {
+            if (!closed) {
+                queued.decrementAndGet();
+            }
+            write(List.of(line));
+        } else {
+            queue.add(line);
+        }
+    }
+
+    /** The writer thread: what was queued, every few milliseconds, until closed. */
+    private void writeQueued() {
+        while (!closed) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(WRITE_EVERY_MILLIS));
+            drain();
+        }
+    }
+
+    private void drain() {
+        List<String> lines = new ArrayList<>();
+        for (String line; (line = queue.poll()) != null; ) {
+            queued.decrementAndGet();
+            lines.add(line);
+        }
+        if (!lines.isEmpty()) {
+            write(lines);
+        }
+    }
+
+    private void write(List<String> lines) {
         try {
-            file.writeLine(line);
+            file.writeLines(lines);
             troubled = false;
         } catch (IOException | RuntimeException e) {
             if (!troubled) {
@@ -117,8 +168,17 @@ public final class AccessLog implements AutoCloseable {
         return b.toString();
     }
 
+    /** Writes what is queued and closes the file (lines recorded later are written one by one). */
     @Override
     public void close() throws IOException {
+        closed = true;
+        LockSupport.unpark(writer);
+        try {
+            writer.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        drain();
         file.close();
     }
 }

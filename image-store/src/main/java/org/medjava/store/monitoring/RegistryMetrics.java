@@ -132,6 +132,12 @@ public class RegistryMetrics implements StoreMetrics {
                 + " status class", "method", method, "endpoint", endpoint, "status", status / 100 + "xx");
     }
 
+    /** One plain file read answered in front of the servlet container (also counted by {@link #request}). */
+    public void directRead() {
+        count(1, "medjava_http_direct_reads", "Plain file GETs and HEADs answered in front of the servlet container"
+                + " (the direct read path; also in medjava_http_requests)");
+    }
+
     /** Registers the gauges that read the store's state when scraped. */
     public void watch(DicomIndex index, DiskSpaceGuard space, FilterRepository filters, JobQueue jobs) {
         Supplier<IndexCounts> counts = new Cached<>(index::counts);

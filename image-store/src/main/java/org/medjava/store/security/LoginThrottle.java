@@ -58,6 +58,11 @@ public final class LoginThrottle {
     private final Clock clock;
     private final Map<String, Failures> addresses = new LinkedHashMap<>();
     private final Map<String, Failures> accounts = new LinkedHashMap<>();
+    /**
+     * Whether both maps are empty, as the last change under the lock left them: then an attempt needs no lock (a
+     * remembered Basic login is checked on every request, by many threads at once).
+     */
+    private volatile boolean clear = true;
 
     public LoginThrottle(int maxFailures, int maxAddressFailures, Duration maxDelay, int maxEntries, int permits,
                          Duration permitWait, Clock clock) {
@@ -123,9 +128,14 @@ public final class LoginThrottle {
     }
 
     /** Seconds until a password check for this account from this address is allowed again; 0 when it is now. */
-    synchronized long retryAfter(String address, String account) {
+    long retryAfter(String address, String account) {
+        return clear ? 0 : lockedRetryAfter(address, account);
+    }
+
+    private synchronized long lockedRetryAfter(String address, String account) {
         Instant now = clock.instant();
         Instant until = later(lockedUntil(addresses, address, now), lockedUntil(accounts, pair(address, account), now));
+        clear = addresses.isEmpty() && accounts.isEmpty(); // expired entries were just forgotten
         return until.isAfter(now) ? Math.max(1, (Duration.between(now, until).toMillis() + 999) / 1000) : 0;
     }
 
@@ -133,10 +143,18 @@ public final class LoginThrottle {
         Instant now = clock.instant();
         count(addresses, address, maxAddressFailures, now);
         count(accounts, pair(address, account), maxFailures, now);
+        clear = false;
     }
 
-    synchronized void succeeded(String address, String account) {
+    void succeeded(String address, String account) {
+        if (!clear) {
+            forget(address, account);
+        }
+    }
+
+    private synchronized void forget(String address, String account) {
         accounts.remove(pair(address, account));
+        clear = addresses.isEmpty() && accounts.isEmpty();
     }
 
     /** How many keys are remembered (addresses plus account-and-address pairs). */

@@ -108,6 +108,11 @@ public class StoreAuthenticationMechanism {
         return status;
     }
 
+    /** The decision for plain reads taken in front of the container ({@link ReadAuthentication}). */
+    public ReadAuthentication readAuthentication() {
+        return new ReadAuthentication(users, throttle, config.anonymousRead());
+    }
+
     private Verdict decide(HttpServletRequest request, HttpServletResponse response) {
         String path = request.getRequestURI().substring(request.getContextPath().length());
         String method = request.getMethod();
@@ -313,10 +318,11 @@ public class StoreAuthenticationMechanism {
     }
 
     /** An HTTP Basic credential as sent. */
-    private record Credential(String name, String password) {
+    record Credential(String name, String password) {
     }
 
-    private static Credential parse(String base64) {
+    /** An HTTP Basic credential from its Base64 text; null when it is not one. */
+    static Credential parse(String base64) {
         try {
             String decoded = new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8);
             int colon = decoded.indexOf(':');

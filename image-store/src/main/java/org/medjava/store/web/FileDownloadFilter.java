@@ -42,23 +42,28 @@ public class FileDownloadFilter extends HttpFilter {
             return;
         }
         request.setAttribute(EndpointTemplate.ATTRIBUTE, ENDPOINT);
-        FileDownload.send(request, response, new FileDownload.Entity(file.size(), file.modified(), file.etag(),
-                file.contentType(), (offset, length) -> images.open(file, offset, length)));
+        FileDownload.send(FileDownload.of(request, response), entity(images, file));
     }
 
     /** The stored file a plain GET or HEAD names, or null when this request is not one this filter answers. */
     private StoredFile plainFile(HttpServletRequest request) {
         String method = request.getMethod();
-        if (!"GET".equals(method) && !"HEAD".equals(method)) {
-            return null;
-        }
-        String uri = request.getRequestURI();
-        int from = request.getContextPath().length();
-        if (!uri.startsWith(PREFIX, from) || uri.endsWith("/")
+        if (!"GET".equals(method) && !"HEAD".equals(method)
                 || request.getQueryString() != null && request.getParameterMap().containsKey("render")) {
             return null;
         }
-        String raw = decode(uri.substring(from + PREFIX.length()));
+        return storedFile(images, request.getRequestURI().substring(request.getContextPath().length()));
+    }
+
+    /**
+     * The stored file a path names ({@code /images/} and the file's name as sent, percent-encoded), or null when it
+     * names none: not under {@code /images/}, a directory, a malformed or missing name, or storage that cannot say.
+     */
+    static StoredFile storedFile(ImageRepository images, String path) {
+        if (!path.startsWith(PREFIX) || path.endsWith("/")) {
+            return null;
+        }
+        String raw = decode(path.substring(PREFIX.length()));
         if (raw == null || raw.isEmpty()) {
             return null;
         }
@@ -68,6 +73,12 @@ public class FileDownloadFilter extends HttpFilter {
         } catch (RuntimeException e) {
             return null; // a bad name or unreadable storage: the resource answers it with the store's error
         }
+    }
+
+    /** What {@link FileDownload} sends for a stored file. */
+    static FileDownload.Entity entity(ImageRepository images, StoredFile file) {
+        return new FileDownload.Entity(file.size(), file.modified(), file.etag(), file.contentType(),
+                (offset, length) -> images.open(file, offset, length));
     }
 
     /**

@@ -8,9 +8,7 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
 import org.medjava.store.config.StoreConfig;
 
 /**
@@ -31,14 +29,8 @@ public class RequestGuardFilter extends HttpFilter {
     @Inject
     StoreConfig config;
 
-    private volatile AllowedHosts allowedHosts;
-
-    /**
-     * medjava.public-url as {@link StoreConfig#publicBaseUri()} gives it, looked up by the first request that needs it
-     * and kept: StoreConfig's values are injected once, when the application starts, and do not change while it runs
-     * (a new value takes a restart), so there is nothing to invalidate.
-     */
-    private volatile Optional<URI> publicBase;
+    /** Built by the first request (the configuration is injected once, at the start, and never changes). */
+    private volatile HostCheck hosts;
 
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -56,9 +48,8 @@ public class RequestGuardFilter extends HttpFilter {
     }
 
     private String refusal(HttpServletRequest request) {
-        String host = request.getHeader("Host"); // none (HTTP/1.0): links from the listener's own address
-        if (host != null && publicBase().isEmpty() && !config.trustForwarded()
-                && !hosts().accepts(host, request.getLocalAddr())) {
+        String host = request.getHeader("Host"); // none (HTTP/1.0): accepted without reading the settings
+        if (host != null && !hosts().accepts(host, request.getLocalAddr())) {
             return "unknown host: this store does not answer to the name in the Host header (use one of its own "
                     + "names, or set medjava.http.allowed-hosts or medjava.public-url)";
         }
@@ -70,22 +61,13 @@ public class RequestGuardFilter extends HttpFilter {
         return null;
     }
 
-    private Optional<URI> publicBase() {
-        Optional<URI> base = publicBase;
-        if (base == null) {
-            base = config.publicBaseUri();
-            publicBase = base;
+    private HostCheck hosts() {
+        HostCheck check = hosts;
+        if (check == null) {
+            check = new HostCheck(config);
+            hosts = check;
         }
-        return base;
-    }
-
-    private AllowedHosts hosts() {
-        AllowedHosts hosts = allowedHosts;
-        if (hosts == null) {
-            hosts = AllowedHosts.of(config.allowedHosts());
-            allowedHosts = hosts;
-        }
-        return hosts;
+        return check;
     }
 
     private static void refuse(HttpServletRequest request, HttpServletResponse response, String message)

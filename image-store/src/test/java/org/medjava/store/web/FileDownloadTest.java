@@ -2,7 +2,6 @@ package org.medjava.store.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Proxy;
 import java.util.HashMap;
 import java.util.Map;
@@ -16,15 +15,15 @@ class FileDownloadTest {
     private static final String BEFORE = "Wed, 18 Nov 2026 11:06:39 GMT";
 
     /** A request with a method and headers: only what the rules read. */
-    private static HttpServletRequest request(String method, String... headers) {
+    private static FileDownload.Exchange request(String method, String... headers) {
         Map<String, String> h = new HashMap<>();
         for (int i = 0; i < headers.length; i += 2) {
             h.put(headers[i].toLowerCase(), headers[i + 1]);
         }
-        return (HttpServletRequest) Proxy.newProxyInstance(FileDownloadTest.class.getClassLoader(),
-                new Class<?>[] {HttpServletRequest.class}, (proxy, m, args) -> switch (m.getName()) {
-                    case "getMethod" -> method;
-                    case "getHeader" -> h.get(((String) args[0]).toLowerCase());
+        return (FileDownload.Exchange) Proxy.newProxyInstance(FileDownloadTest.class.getClassLoader(),
+                new Class<?>[] {FileDownload.Exchange.class}, (proxy, m, args) -> switch (m.getName()) {
+                    case "method" -> method;
+                    case "header" -> h.get(((String) args[0]).toLowerCase());
                     default -> throw new UnsupportedOperationException(m.getName());
                 });
     }
@@ -38,6 +37,8 @@ class FileDownloadTest {
         assertThat(FileDownload.date(AT)).isEqualTo(MODIFIED);
         assertThat(FileDownload.date("not a date")).isEqualTo(Long.MIN_VALUE);
         assertThat(FileDownload.date(null)).isEqualTo(Long.MIN_VALUE);
+        assertThat(FileDownload.httpDate(MODIFIED)).isEqualTo(AT);
+        assertThat(FileDownload.httpDate(1_780_362_000L)).isEqualTo("Tue, 02 Jun 2026 01:00:00 GMT"); // two-digit day
     }
 
     @Test

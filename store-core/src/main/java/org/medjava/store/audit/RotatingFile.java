@@ -11,12 +11,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 
 /**
  * A text file written line by line and rotated by size, as logrotate names the copies: when the next line would
  * take {@code name} past {@code maxBytes}, {@code name.N-1} becomes {@code name.N} … {@code name} becomes
- * {@code name.1}, and the oldest beyond {@code keep} is deleted. Each line is flushed as it is written (a crash loses
- * nothing already written); writers on several threads get whole lines. Used for the server log, the access log and
+ * {@code name.1}, and the oldest beyond {@code keep} is deleted. Each line, or batch of lines, is flushed as it is
+ * written (a crash loses nothing already written); writers on several threads get whole lines. Used for the server log, the access log and
  * the audit log.
  */
 public final class RotatingFile implements Closeable {
@@ -51,17 +52,24 @@ public final class RotatingFile implements Closeable {
 
     /** Appends {@code line} and a line feed (the caller makes sure the line holds no line break). */
     public void writeLine(String line) throws IOException {
-        byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
+        writeLines(List.of(line));
+    }
+
+    /** Appends each line and a line feed, then flushes once (a batch of a log's writer thread). */
+    public void writeLines(List<String> lines) throws IOException {
+        List<byte[]> encoded = lines.stream().map(line -> (line + "\n").getBytes(StandardCharsets.UTF_8)).toList();
         synchronized (this) {
-            if (out == null) {
-                open(); // closed, or a previous rotation failed half-way
+            for (byte[] bytes : encoded) {
+                if (out == null) {
+                    open(); // closed, or a previous rotation failed half-way
+                }
+                if (size > 0 && size + bytes.length > maxBytes) {
+                    rotate();
+                }
+                out.write(bytes);
+                size += bytes.length;
             }
-            if (size > 0 && size + bytes.length > maxBytes) {
-                rotate();
-            }
-            out.write(bytes);
             out.flush();
-            size += bytes.length;
         }
     }
 

@@ -145,7 +145,9 @@ public final class LocalFileStorage implements ObjectStorage {
             throw new NoSuchFileException(key); // nothing, a directory, a link or a path through a file
         }
         FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
-        channel.position(offset);
+        if (offset > 0) { // a new channel is at 0: no seek for a whole file
+            channel.position(offset);
+        }
         return new LimitedInputStream(Channels.newInputStream(channel), length);
     }
 

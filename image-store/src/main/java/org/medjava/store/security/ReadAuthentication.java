@@ -1,0 +1,55 @@
+package org.medjava.store.security;
+
+/**
+ * The caller of a plain read under {@code /images/}, decided from the request's headers alone, for the store's
+ * direct read path (which answers in front of the servlet container): the verdict
+ * {@link StoreAuthenticationMechanism} reaches for a GET or HEAD without {@code Origin}, when that verdict lets the
+ * request go on. Null when the request needs the full decision: a session cookie or Bearer token, a password not
+ * checked before (hashing, audit), a throttled login, no credentials where anonymous reads are off. Such a request
+ * then takes the container's path, which decides it again; a throttled attempt counts nothing, and a remembered
+ * password fails only when its account changes in between.
+ *
+ * <p>A plain object made from the mechanism's parts ({@link StoreAuthenticationMechanism#readAuthentication}): no
+ * CDI proxy is passed on each of the many reads a viewer makes.
+ */
+public final class ReadAuthentication {
+    private final UserStore users;
+    private final LoginThrottle throttle;
+    private final boolean anonymousRead;
+
+    ReadAuthentication(UserStore users, LoginThrottle throttle, boolean anonymousRead) {
+        this.users = users;
+        this.throttle = throttle;
+        this.anonymousRead = anonymousRead;
+    }
+
+    /**
+     * @param authorization the Authorization header, or null
+     * @param cookies       the Cookie header, or null
+     * @param address       the client's address (the throttle's key)
+     */
+    public StoreAuthenticationMechanism.Verdict caller(String authorization, String cookies, String address) {
+        if (cookies != null && cookies.contains(SessionCookie.NAME)) {
+            return null;
+        }
+        if (authorization == null) {
+            return anonymousRead ? StoreAuthenticationMechanism.Verdict.ANONYMOUS : null;
+        }
+        if (!authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
+            return null;
+        }
+        StoreAuthenticationMechanism.Credential credential =
+                StoreAuthenticationMechanism.parse(authorization.substring(6).trim());
+        if (credential == null) {
+            return null;
+        }
+        char[] password = credential.password().toCharArray();
+        if (!users.remembers(credential.name(), password)) {
+            return null;
+        }
+        LoginThrottle.Attempt<Role> attempt = throttle.attempt(address, credential.name(), true,
+                () -> users.authenticate(credential.name(), password));
+        return attempt.outcome() == LoginThrottle.Outcome.ACCEPTED
+                ? StoreAuthenticationMechanism.Verdict.login(credential.name(), attempt.value().groups()) : null;
+    }
+}
