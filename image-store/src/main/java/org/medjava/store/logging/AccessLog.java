@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -111,18 +110,33 @@ public final class AccessLog implements AutoCloseable {
 
     String line(Instant time, String address, String user, String method, String rawPath, String rawQuery,
                 int status, long bytes, long millis) {
-        return TIME.format(time.truncatedTo(ChronoUnit.MILLIS).atZone(zone)) + ' ' + token(address) + ' '
+        return time(time) + ' ' + token(address) + ' '
                 + token(user) + ' ' + token(method) + ' ' + target(rawPath, rawQuery) + ' ' + status + ' '
                 + Math.max(0, bytes) + ' ' + Math.max(0, millis);
+    }
+
+    private record FormattedTime(long epochMilli, String text) {
+    }
+
+    /** The last time written: a busy store writes many lines within one millisecond. */
+    private volatile FormattedTime lastTime = new FormattedTime(Long.MIN_VALUE, "");
+
+    private String time(Instant time) {
+        long milli = time.toEpochMilli();
+        FormattedTime last = lastTime;
+        if (last.epochMilli() != milli) {
+            last = new FormattedTime(milli, TIME.format(Instant.ofEpochMilli(milli).atZone(zone)));
+            lastTime = last;
+        }
+        return last.text();
     }
 
     /** The path as requested (still percent-encoded) with the query's values redacted where they could be data. */
     static String target(String rawPath, String rawQuery) {
         String path = rawPath == null || rawPath.isEmpty() ? "/" : rawPath;
-        String lower = path.toLowerCase(Locale.ROOT);
-        int dicom = lower.indexOf("/images/dicom/");
+        int dicom = indexOfIgnoringCase(path, DICOM_TREE);
         if (dicom >= 0) { // /images/dicom/<PatientID>/<StudyUID>/… : the Patient ID goes
-            int start = dicom + "/images/dicom/".length();
+            int start = dicom + DICOM_TREE.length();
             int end = path.indexOf('/', start);
             if (start < path.length() && end != start) {
                 path = path.substring(0, start) + "*" + (end < 0 ? "" : path.substring(end));
@@ -148,13 +162,24 @@ public final class AccessLog implements AutoCloseable {
         return b.toString();
     }
 
+    private static final String DICOM_TREE = "/images/dicom/";
+
+    private static int indexOfIgnoringCase(String s, String part) {
+        for (int i = 0; i + part.length() <= s.length(); i++) {
+            if (s.regionMatches(true, i, part, 0, part.length())) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     private static String token(String s) {
         return s == null || s.isEmpty() ? "-" : safe(s);
     }
 
     /** Printable ASCII without spaces (others percent-encoded as UTF-8), so a line splits on spaces. */
     static String safe(String s) {
-        if (s.chars().allMatch(c -> c > 0x20 && c < 0x7F && c != '"')) {
+        if (plain(s)) {
             return s; // the usual case: nothing to encode, nothing to copy
         }
         StringBuilder b = new StringBuilder(s.length());
@@ -166,6 +191,16 @@ public final class AccessLog implements AutoCloseable {
             }
         }
         return b.toString();
+    }
+
+    private static boolean plain(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c <= 0x20 || c >= 0x7F || c == '"') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Writes what is queued and closes the file (lines recorded later are written one by one). */

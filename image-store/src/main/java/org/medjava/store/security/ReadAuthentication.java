@@ -1,13 +1,14 @@
 package org.medjava.store.security;
 
+import java.util.Optional;
+
 /**
  * The caller of a plain read under {@code /images/}, decided from the request's headers alone, for the store's
  * direct read path (which answers in front of the servlet container): the verdict
  * {@link StoreAuthenticationMechanism} reaches for a GET or HEAD without {@code Origin}, when that verdict lets the
  * request go on. Null when the request needs the full decision: a session cookie or Bearer token, a password not
  * checked before (hashing, audit), a throttled login, no credentials where anonymous reads are off. Such a request
- * then takes the container's path, which decides it again; a throttled attempt counts nothing, and a remembered
- * password fails only when its account changes in between.
+ * then takes the container's path, which decides it again (a throttled attempt counts nothing).
  *
  * <p>A plain object made from the mechanism's parts ({@link StoreAuthenticationMechanism#readAuthentication}): no
  * CDI proxy is passed on each of the many reads a viewer makes.
@@ -43,12 +44,11 @@ public final class ReadAuthentication {
         if (credential == null) {
             return null;
         }
-        char[] password = credential.password().toCharArray();
-        if (!users.remembers(credential.name(), password)) {
+        Optional<Role> role = users.rememberedRole(credential.name(), credential.password().toCharArray());
+        if (role.isEmpty()) {
             return null;
         }
-        LoginThrottle.Attempt<Role> attempt = throttle.attempt(address, credential.name(), true,
-                () -> users.authenticate(credential.name(), password));
+        LoginThrottle.Attempt<Role> attempt = throttle.attempt(address, credential.name(), true, () -> role);
         return attempt.outcome() == LoginThrottle.Outcome.ACCEPTED
                 ? StoreAuthenticationMechanism.Verdict.login(credential.name(), attempt.value().groups()) : null;
     }

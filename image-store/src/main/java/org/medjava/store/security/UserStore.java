@@ -151,11 +151,17 @@ public final class UserStore {
      * answers from memory, and HTTP Basic's repeated sending of them is no new login for the audit trail.
      */
     public boolean remembers(String name, char[] password) {
+        return rememberedRole(name, password).isPresent();
+    }
+
+    /** The user's role when this name and password are remembered as right ({@link #remembers}); else empty. */
+    public Optional<Role> rememberedRole(String name, char[] password) {
         User user;
         synchronized (this) {
             user = users.get(name);
         }
-        return user != null && user.passwordHash().equals(verified.get(fingerprint(name, password)));
+        return user != null && user.passwordHash().equals(verified.get(fingerprint(name, password)))
+                ? Optional.of(user.role()) : Optional.empty();
     }
 
     /** The user's role when the password is right. */
@@ -200,16 +206,22 @@ public final class UserStore {
         }
     }
 
-    private static String fingerprint(String name, char[] password) {
+    /** A digest per thread: looking the algorithm up for every request's Basic login was measurable (JFR). */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
         try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update(name.getBytes(StandardCharsets.UTF_8));
-            sha.update((byte) 0);
-            sha.update(new String(password).getBytes(StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(sha.digest());
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    });
+
+    private static String fingerprint(String name, char[] password) {
+        MessageDigest sha = SHA256.get();
+        sha.reset();
+        sha.update(name.getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+        sha.update(new String(password).getBytes(StandardCharsets.UTF_8));
+        return java.util.HexFormat.of().formatHex(sha.digest()); // digest() resets it for the next use
     }
 
     private static String entry(User u) {

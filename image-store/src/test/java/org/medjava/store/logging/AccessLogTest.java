@@ -31,6 +31,24 @@ class AccessLogTest {
     }
 
     @Test
+    void theWriterThreadWritesQueuedLinesWithinMilliseconds() throws Exception {
+        Path file = dir.resolve("access.log");
+        try (AccessLog log = new AccessLog(new RotatingFile(file, 1 << 20, 2, false), ZoneId.of("Z"))) {
+            for (int i = 0; i < 100; i++) {
+                log.record(Instant.parse("2025-11-03T09:15:30Z"), "10.0.0.5", "admin", "GET", "/images/" + i,
+                        null, 200, i, 1);
+            }
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
+            while (Files.readAllLines(file).size() < 100 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            List<String> lines = Files.readAllLines(file); // before close: the writer thread wrote them, in order
+            assertEquals(100, lines.size());
+            assertEquals("2025-11-03T09:15:30.000Z 10.0.0.5 admin GET /images/99 200 99 1", lines.get(99));
+        }
+    }
+
+    @Test
     void queryValuesThatCouldNamePatientsAreRedacted() {
         String target = AccessLog.target("/dicomweb/studies",
                 "PatientName=DOE%5EJOHN*&PatientID=12345&00100010=DOE&limit=20&includefield=StudyDate&fuzzymatching=true");
