@@ -7,7 +7,6 @@ import com.pixelmed.dicom.DicomException;
 import com.pixelmed.dicom.TagFromName;
 import com.pixelmed.network.AReleaseException;
 import com.pixelmed.network.Association;
-import com.pixelmed.network.AssociationFactory;
 import com.pixelmed.network.CStoreRequestCommandMessage;
 import com.pixelmed.network.CompositeResponseHandler;
 import com.pixelmed.network.DicomNetworkException;
@@ -112,8 +111,8 @@ public final class StorageSender {
         for (List<Part10File> batch : batches) {
             Association association;
             try {
-                association = AssociationFactory.createNewAssociation(to.host(), to.port(), to.aeTitle(), callingAe,
-                        contexts(batch), null, false);
+                association = Initiators.open(to.host(), to.port(), to.aeTitle(), callingAe, contexts(batch),
+                        null);
             } catch (DicomNetworkException | IOException | RuntimeException e) {
                 for (Part10File f : batch) {
                     counts.fail("cannot associate with " + to + ": " + e.getMessage());

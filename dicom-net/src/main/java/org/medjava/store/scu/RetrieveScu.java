@@ -11,7 +11,6 @@ import com.pixelmed.dicom.TagFromName;
 import com.pixelmed.dicom.TransferSyntax;
 import com.pixelmed.network.AReleaseException;
 import com.pixelmed.network.Association;
-import com.pixelmed.network.AssociationFactory;
 import com.pixelmed.network.CGetRequestCommandMessage;
 import com.pixelmed.network.CMoveRequestCommandMessage;
 import com.pixelmed.network.CStoreResponseCommandMessage;
@@ -34,6 +33,7 @@ import java.util.LinkedHashSet;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Set;
+import org.medjava.store.dimse.Initiators;
 import org.medjava.store.dimse.RemoteAe;
 import org.medjava.store.dimse.ScpAcceptance;
 
@@ -129,8 +129,7 @@ public final class RetrieveScu {
         for (String sopClass : new LinkedHashSet<>(sopClasses)) {
             roles.add(new SCUSCPRoleSelection(sopClass, false, true));
         }
-        Association association = AssociationFactory.createNewAssociation(r.host(), r.port(), r.aeTitle(),
-                callingAe, contexts, roles, false);
+        Association association = Initiators.open(r.host(), r.port(), r.aeTitle(), callingAe, contexts, roles);
         return exchange(association, getSopClass, new CGetRequestCommandMessage(getSopClass).getBytes(),
                 identifier, sink, progress, C_GET_RSP);
     }
@@ -145,8 +144,7 @@ public final class RetrieveScu {
     static Outcome move(RemoteAe r, String callingAe, String moveSopClass, String destination,
             AttributeList identifier, Progress progress) throws DicomNetworkException, DicomException, IOException {
         LinkedList<PresentationContext> contexts = new LinkedList<>(moveContexts(moveSopClass));
-        Association association = AssociationFactory.createNewAssociation(r.host(), r.port(), r.aeTitle(),
-                callingAe, contexts, null, false);
+        Association association = Initiators.open(r.host(), r.port(), r.aeTitle(), callingAe, contexts, null);
         return exchange(association, moveSopClass, new CMoveRequestCommandMessage(moveSopClass, destination)
                 .getBytes(), identifier, null, progress, C_MOVE_RSP);
     }
