@@ -123,10 +123,9 @@ public final class IngestStep {
                 + "response to its own; STOW-RS: the JDK's HTTP client, one instance per POST over one keep-alive "
                 + "connection per sender, HTTP Basic authentication on both servers. The first instance of each "
                 + "sender (it opens the association or connection) counts in the rate, not in the percentiles. "
-                + "Orthanc runs with TCP_NODELAY=1 (its DICOM layer, DCMTK, keeps Nagle's algorithm otherwise). "
-                + "Caution: PixelMed's association initiator, under the C-STORE sender, does not set TCP_NODELAY; "
-                + "when both servers take some 40-50 ms per C-STORE, that is the sender's Nagle meeting a delayed ACK, "
-                + "not the servers.");
+                + "Orthanc runs with TCP_NODELAY=1 (its DICOM layer, DCMTK, keeps Nagle's algorithm otherwise); the "
+                + "sender's associations set TCP_NODELAY too (dicom-net's Initiators; PixelMed's initiator leaves "
+                + "it off, and each C-STORE then waited some 40-50 ms for a delayed ACK).");
 
         Path work = Files.createTempDirectory("medjava-bench-ingest-");
         List<AutoCloseable> running = new ArrayList<>();
