@@ -338,7 +338,8 @@ public final class ServeStep {
     }
 
     private void warmUp(Path wrk, ServePlan plan, Served s, Case c) throws IOException, InterruptedException {
-        WrkResult r = wrk(wrk, s, c, plan.threads(), plan.connections(), plan.caseWarmUp(), "warm-up");
+        int seconds = s.target() == Target.STORE ? plan.storeCaseWarmUp() : plan.caseWarmUp();
+        WrkResult r = wrk(wrk, s, c, plan.threads(), plan.connections(), seconds, "warm-up");
         if (r != null && !r.clean()) {
             failures.add(s.target().id + " " + c.id + " warm-up: " + r.summary());
         }
