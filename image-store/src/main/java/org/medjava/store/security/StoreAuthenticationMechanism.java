@@ -166,9 +166,10 @@ public class StoreAuthenticationMechanism {
         if (credential != null) {
             String name = credential.name();
             char[] password = credential.password().toCharArray();
-            boolean known = users.remembers(name, password);
+            Optional<Role> remembered = users.rememberedRole(name, password); // one fingerprint, not two
+            boolean known = remembered.isPresent();
             LoginThrottle.Attempt<Role> attempt = throttle.attempt(AccessLogFilter.address(config, request), name,
-                    known, () -> users.authenticate(name, password));
+                    known, () -> known ? remembered : users.authenticate(name, password));
             if (attempt.outcome() == LoginThrottle.Outcome.ACCEPTED) {
                 if (!known) { // Basic sends the password with every request: only a fresh check is a login
                     audit.record(AuditEvents.login(caller(request, name), true, null));
