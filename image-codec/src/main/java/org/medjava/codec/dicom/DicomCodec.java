@@ -205,6 +205,9 @@ public final class DicomCodec {
             list.put(asOtherByte(pixelData));
         }
 
+        if (compressed) {
+            CodedFrameSize.require(tsUid, pixelData, frame, columns, rows); // before a decoder allocates what it claims
+        }
         BufferedImage image;
         int decodedFrames;
         boolean ybr;

@@ -88,6 +88,11 @@ public final class PixelFrames {
      */
     public static byte[] decodeFrame(String ts, Attribute pixelData, int frame, Layout layout)
             throws ImageDecodeException {
+        return decodeFrame(ts, compressedFrame(ts, pixelData, frame), layout);
+    }
+
+    /** The bytes of one frame of encapsulated pixel data, its fragments joined. */
+    static byte[] compressedFrame(String ts, Attribute pixelData, int frame) throws ImageDecodeException {
         if (!(pixelData instanceof OtherByteAttributeMultipleCompressedFrames compressed)) {
             throw new ImageDecodeException("DICOM pixel data in " + ts + " is not encapsulated");
         }
@@ -101,7 +106,7 @@ public final class PixelFrames {
         if (data == null) {
             throw new ImageDecodeException("DICOM frame " + frame + " is missing from the encapsulated pixel data");
         }
-        return decodeFrame(ts, data, layout);
+        return data;
     }
 
     /** Decodes one compressed frame (its bytes, all fragments joined) to its native form. */
@@ -228,21 +233,9 @@ public final class PixelFrames {
         int frames = Math.max(1, Attribute.getSingleIntegerValueOrDefault(list, TagFromName.NumberOfFrames, 1));
         ByteArrayOutputStream all = new ByteArrayOutputStream(layout.frameBytes() * frames);
         boolean lossy = ts.equals(JPEG_EXTENDED) || ts.equals(JPEG_BASELINE);
-        if (!(pixelData instanceof OtherByteAttributeMultipleCompressedFrames compressed)) {
-            throw new ImageDecodeException("DICOM pixel data in " + ts + " is not encapsulated");
-        }
         long compressedBytes = 0;
         for (int f = 0; f < frames; f++) {
-            byte[] data;
-            try {
-                data = compressed.getByteValuesForSelectedFrame(f);
-            } catch (DicomException | RuntimeException e) {
-                throw new ImageDecodeException("DICOM frame " + f + " cannot be read from the encapsulated pixel "
-                        + "data: " + e.getMessage(), e);
-            }
-            if (data == null) {
-                throw new ImageDecodeException("DICOM frame " + f + " is missing from the encapsulated pixel data");
-            }
+            byte[] data = compressedFrame(ts, pixelData, f);
             compressedBytes += data.length;
             byte[] frame;
             if (ts.equals(JPEG_LS_NEAR_LOSSLESS)) { // lossy only if some frame was coded with NEAR > 0

@@ -291,6 +291,55 @@ class DicomCodecTest {
                 .hasMessageContaining(message);
     }
 
+    /**
+     * A compressed frame whose own header claims more than the DICOM header: refused before decoding (the messages
+     * name the coded size; after decoding they would say "decoded to"), not after gigabytes of image were filled.
+     * The file's Rows/Columns stay in limits, so only the frame header says 20000 x 20000.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "SC_rgb_jpeg_dcmtk.dcm|FFC0|5|2|DICOM frame 0 is coded as 20000x20000, the DICOM header says 100x100",
+        "JPEG-lossy.dcm|FFC1|5|2|JPEG frame is 20000x20000, the DICOM header says 256x1024", // 12-bit: our decoder
+        "JPEG2000.dcm|FF4FFF51|8|4|DICOM frame 0 is coded as 20000x20000, the DICOM header says 256x1024",
+        "MR_small_jp2klossless.dcm|FF4FFF51|8|4|DICOM frame 0 is coded as 20000x20000, the DICOM header says 64x64"})
+    void aFrameHeaderClaimingMoreThanTheDicomHeaderIsRefusedBeforeDecoding(String name, String marker,
+            int sizeOffset, int fieldBytes, String message) {
+        byte[] file = bytes(name);
+        int at = indexOf(file, java.util.HexFormat.of().parseHex(marker));
+        assertThat(at).as("marker %s in %s", marker, name).isPositive();
+        // JPEG SOF: height then width, 2 bytes each; JPEG 2000 SIZ: Xsiz then Ysiz, 4 bytes each (offsets are 0)
+        for (int field = 0; field < 2; field++) {
+            int p = at + sizeOffset + field * fieldBytes;
+            for (int k = 0; k < fieldBytes; k++) {
+                file[p + k] = (byte) (20000 >>> 8 * (fieldBytes - 1 - k));
+            }
+        }
+        assertThatThrownBy(() -> DicomCodec.read(file, 0, Raster.MAX_PIXELS))
+                .isInstanceOf(ImageDecodeException.class).hasMessageContaining(message);
+    }
+
+    @Test
+    void aJpeg2000FrameWithoutItsSizMarkerIsRefused() {
+        byte[] file = bytes("JPEG2000.dcm");
+        file[indexOf(file, new byte[] {(byte) 0xFF, 0x4F, (byte) 0xFF, 0x51}) + 3] = 0x52;
+        assertThatThrownBy(() -> DicomCodec.read(file, 0, Raster.MAX_PIXELS))
+                .isInstanceOf(ImageDecodeException.class)
+                .hasMessageContaining("JPEG 2000 frame does not begin with the SOC and SIZ markers");
+    }
+
+    static int indexOf(byte[] data, byte[] pattern) {
+        outer:
+        for (int i = 0; i + pattern.length <= data.length; i++) {
+            for (int k = 0; k < pattern.length; k++) {
+                if (data[i + k] != pattern[k]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
     @Test
     void imageCodecReadsDicomByContentAndRespectsThePixelLimit() throws IOException {
         byte[] mr = bytes("MR_small.dcm");
