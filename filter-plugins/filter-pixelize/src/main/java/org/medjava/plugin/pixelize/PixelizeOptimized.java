@@ -18,7 +18,7 @@ import org.medjava.filter.VectorSupport;
  *       division by the block row's common count is a multiply and shift ({@link #reciprocal}): a 64-bit
  *       division costs tens of cycles, and with 4×4 blocks there is one per 16 bytes of image.</li>
  *   <li>With the Vector API ({@link PixelizeVector}, when the JVM has it) the column sums are added a vector of
- *       bytes at a time.</li>
+ *       bytes at a time, up to eight rows in registers before a sum is stored.</li>
  *   <li>The block row's output row is built once and copied into each of its rows with
  *       {@link System#arraycopy}.</li>
  *   <li>1×1 blocks are the identity and do nothing. Scratch: two arrays of 3·width.</li>
@@ -98,17 +98,13 @@ final class PixelizeOptimized {
             // column sums over the block row
             int base = by0 * stride + rowOffset;
             if (vector) {
-                PixelizeVector.setRow(in, base, col, len);
+                PixelizeVector.sumRows(in, base, stride, rows, col, len);
             } else {
                 for (int k = 0; k < len; k++) {
                     col[k] = in[base + k] & 0xFF;
                 }
-            }
-            for (int y = by0 + 1; y < by1; y++) {
-                base += stride;
-                if (vector) {
-                    PixelizeVector.addRow(in, base, col, len);
-                } else {
+                for (int y = by0 + 1; y < by1; y++) {
+                    base += stride;
                     for (int k = 0; k < len; k++) {
                         col[k] += in[base + k] & 0xFF;
                     }
