@@ -1,6 +1,8 @@
 package org.medjava.codec.dicom;
 
 import com.pixelmed.dicom.Attribute;
+import com.pixelmed.dicom.AttributeList;
+import com.pixelmed.dicom.TagFromName;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import org.medjava.codec.ImageDecodeException;
@@ -14,7 +16,7 @@ import org.medjava.codec.ImageHeader;
  * for, so a 3 KB file whose JPEG claims 20000 x 20000 took 3.4 GB and seconds before the size check after decoding
  * refused it (found by the CI fuzz round). The decoders image-codec owns check the same before decoding.
  */
-final class CodedFrameSize {
+public final class CodedFrameSize {
     private static final int JP2_SIGNATURE_BOX = 0x6A502020; // "jP  "
     private static final int JP2_CODESTREAM_BOX = 0x6A703263; // "jp2c"
 
@@ -29,6 +31,26 @@ final class CodedFrameSize {
         if (size[0] != columns || size[1] != rows) {
             throw new ImageDecodeException("DICOM frame " + frame + " is coded as " + size[0] + "x" + size[1]
                     + ", the DICOM header says " + columns + "x" + rows + " (Columns x Rows)");
+        }
+    }
+
+    /**
+     * Every frame of {@code list} (read with decompression off), for a caller about to have PixelMed decompress them
+     * all (the transcoder); nothing to check for uncompressed data or the syntaxes image-codec decodes itself.
+     */
+    public static void requireEveryFrame(AttributeList list, String ts) throws ImageDecodeException {
+        if (!ts.startsWith("1.2.840.10008.1.2.4.") || ts.startsWith("1.2.840.10008.1.2.4.8")) {
+            return; // native, RLE, or JPEG-LS (CharLS checks the size before decoding)
+        }
+        Attribute pixelData = list.get(TagFromName.PixelData);
+        if (pixelData == null) {
+            return;
+        }
+        int columns = Attribute.getSingleIntegerValueOrDefault(list, TagFromName.Columns, 0);
+        int rows = Attribute.getSingleIntegerValueOrDefault(list, TagFromName.Rows, 0);
+        int frames = Math.max(1, Attribute.getSingleIntegerValueOrDefault(list, TagFromName.NumberOfFrames, 1));
+        for (int f = 0; f < frames; f++) {
+            require(ts, pixelData, f, columns, rows);
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Set;
 import org.medjava.codec.ImageDecodeException;
 import org.medjava.codec.dicom.CharLs;
+import org.medjava.codec.dicom.CodedFrameSize;
 import org.medjava.codec.dicom.PixelFrames;
 
 /**
@@ -95,6 +96,12 @@ public final class Transcoder {
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(decompress);
         try {
+            if (decompress) { // PixelMed's decoders allocate whatever size a frame's own header claims
+                AttributeList coded = new AttributeList();
+                coded.setDecompressPixelData(false);
+                coded.read(file.toString());
+                CodedFrameSize.requireEveryFrame(coded, from);
+            }
             list.read(file.toString());
             if (decompress) {
                 if (list.getPixelData() instanceof OtherByteAttributeMultipleCompressedFrames) {
@@ -104,7 +111,7 @@ public final class Transcoder {
                 list.correctDecompressedImagePixelModule();
                 list.insertLossyImageCompressionHistoryIfDecompressed();
             }
-        } catch (DicomException | RuntimeException e) {
+        } catch (ImageDecodeException | DicomException | RuntimeException e) {
             throw new NotTranscodable("the " + TransferSyntaxes.name(from) + " data set " + file.getFileName()
                     + " could not be decoded: " + e.getMessage(), e);
         }
