@@ -8,6 +8,8 @@ import com.pixelmed.dicom.SOPClassDescriptions;
 import com.pixelmed.dicom.TagFromName;
 import java.io.IOException;
 import java.util.Locale;
+import org.medjava.codec.ImageDecodeException;
+import org.medjava.codec.dicom.CodedFrameSize;
 import org.medjava.store.StoreException;
 import org.medjava.store.repo.UploadValidator;
 
@@ -180,6 +182,12 @@ public final class DicomRules {
     static void pixels(ReceivedDataSet received, UploadValidator validator) throws IngestFailure, IOException {
         if (received.dataSet().get(TagFromName.PixelData) == null) {
             return; // nothing to decode: float pixel data and non-image objects are kept as they are
+        }
+        try { // frame 0 is decoded below; every frame must at least claim the size Rows x Columns say
+            CodedFrameSize.requireEveryFrame(received.dataSet(), Attribute.getSingleStringValueOrEmptyString(
+                    received.dataSet(), TagFromName.TransferSyntaxUID).trim());
+        } catch (ImageDecodeException e) {
+            throw refused(Problem.UNDECODABLE_PIXEL_DATA, e.getMessage());
         }
         try {
             validator.checkDicom(received.load());

@@ -153,6 +153,47 @@ class IngestReceiveTest {
         assertStagingEmpty();
     }
 
+    /**
+     * Frame 0 is what the door decodes; a later frame whose JPEG header claims 20000 x 20000 would make a decoder
+     * take gigabytes when it is rendered or transcoded: refused at the door, nothing stored.
+     */
+    @Test
+    void aFrameWhoseOwnHeaderClaimsAnotherSizeIsRefusedEvenIfItIsNotTheFirst() throws Exception {
+        com.pixelmed.dicom.AttributeList list = new com.pixelmed.dicom.AttributeList();
+        list.setDecompressPixelData(false);
+        list.read(Samples.dicom("SC_rgb_jpeg_dcmtk.dcm").toString());
+        byte[] frame = ((com.pixelmed.dicom.OtherByteAttributeMultipleCompressedFrames)
+                list.get(com.pixelmed.dicom.TagFromName.PixelData)).getByteValuesForSelectedFrame(0);
+        byte[] claims = frame.clone();
+        for (int i = 0; i + 9 < claims.length; i++) {
+            if ((claims[i] & 0xFF) == 0xFF && (claims[i + 1] & 0xFF) == 0xC0) { // SOF0: height, width
+                claims[i + 5] = 0x4E;
+                claims[i + 6] = 0x20;
+                claims[i + 7] = 0x4E;
+                claims[i + 8] = 0x20;
+                break;
+            }
+        }
+        list.put(new com.pixelmed.dicom.OtherByteAttributeMultipleCompressedFrames(
+                com.pixelmed.dicom.TagFromName.PixelData, new byte[][] {frame, claims}));
+        com.pixelmed.dicom.Attribute frames = new com.pixelmed.dicom.IntegerStringAttribute(
+                com.pixelmed.dicom.TagFromName.NumberOfFrames);
+        frames.addValue(2);
+        list.put(frames);
+        Path staged = images.newStagingFile("test-");
+        list.write(staged.toFile(), com.pixelmed.dicom.Attribute.getSingleStringValueOrEmptyString(list,
+                com.pixelmed.dicom.TagFromName.TransferSyntaxUID), true, true);
+
+        assertThatThrownBy(() -> ingest(DuplicatePolicy.REJECT).receive(staged, Expected.NOTHING))
+                .isInstanceOfSatisfying(IngestFailure.class, e -> {
+                    assertThat(e.status()).isEqualTo(0xC000);
+                    assertThat(e.getMessage()).contains("pixel data do not decode",
+                            "DICOM frame 1 is coded as 20000x20000, the DICOM header says 100x100");
+                });
+        assertThat(index.count()).isZero();
+        assertStagingEmpty();
+    }
+
     private Path copy(String sample) throws IOException {
         Path staged = images.newStagingFile("test-");
         Files.copy(Samples.dicom(sample), staged, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
