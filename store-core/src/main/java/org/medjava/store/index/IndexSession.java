@@ -24,8 +24,12 @@ import java.util.function.Function;
  */
 final class IndexSession {
 
-    /** Connections a statement is tried on when the first ones turn out to be cut (a pool of stale ones). */
-    private static final int CONNECTION_ATTEMPTS = 8;
+    /**
+     * Connections a statement is tried on when the first ones turn out to be cut (a pool of stale ones): one more than
+     * EclipseLink's pools hold by default (32 each), since after a database restart each pooled connection fails
+     * once. With 8, a query after a restart could still meet a ninth stale connection (ClusterIT, once in CI).
+     */
+    private static final int CONNECTION_ATTEMPTS = 33;
     private static final System.Logger LOG = System.getLogger(DicomIndex.class.getName());
     private static final AtomicLong SESSIONS = new AtomicLong();
     /** Tries of a write transaction that hit a unique constraint (another process wrote the same key). */
