@@ -118,8 +118,8 @@ public final class IngestStep {
         }
         note(String.format(Locale.ROOT, "load: %d instances per cell (copies of CT_small.dcm, %,d bytes, explicit VR "
                         + "little endian, new Study/Series/SOP Instance UIDs per cell), senders %s, %d interleaved "
-                        + "rounds; untimed warm-up per protocol until the rate is steady, at least %d instances into the store, %d into "
-                        + "Orthanc",
+                        + "rounds; untimed warm-up per protocol until the rate is steady, at least %d instances "
+                        + "into the store, %d into Orthanc",
                 plan.instances(), copies.size(), SENDERS, plan.rounds(), plan.storeWarmUp(), plan.peerWarmUp()));
         note("C-STORE: the store's own storage SCU (dicom-net's StorageSender on PixelMed's association layer) in the "
                 + "benchmark's JVM, one association per sender, each instance timed from the previous C-STORE "
