@@ -305,8 +305,7 @@ class DicomCodecTest {
     void aFrameHeaderClaimingMoreThanTheDicomHeaderIsRefusedBeforeDecoding(String name, String marker,
             int sizeOffset, int fieldBytes, String message) {
         byte[] file = bytes(name);
-        int at = indexOf(file, java.util.HexFormat.of().parseHex(marker));
-        assertThat(at).as("marker %s in %s", marker, name).isPositive();
+        int at = DicomPreScanTest.indexOf(file, java.util.HexFormat.of().parseHex(marker)); // throws if absent
         // JPEG SOF: height then width, 2 bytes each; JPEG 2000 SIZ: Xsiz then Ysiz, 4 bytes each (offsets are 0)
         for (int field = 0; field < 2; field++) {
             int p = at + sizeOffset + field * fieldBytes;
@@ -321,23 +320,10 @@ class DicomCodecTest {
     @Test
     void aJpeg2000FrameWithoutItsSizMarkerIsRefused() {
         byte[] file = bytes("JPEG2000.dcm");
-        file[indexOf(file, new byte[] {(byte) 0xFF, 0x4F, (byte) 0xFF, 0x51}) + 3] = 0x52;
+        file[DicomPreScanTest.indexOf(file, new byte[] {(byte) 0xFF, 0x4F, (byte) 0xFF, 0x51}) + 3] = 0x52;
         assertThatThrownBy(() -> DicomCodec.read(file, 0, Raster.MAX_PIXELS))
                 .isInstanceOf(ImageDecodeException.class)
                 .hasMessageContaining("JPEG 2000 frame does not begin with the SOC and SIZ markers");
-    }
-
-    static int indexOf(byte[] data, byte[] pattern) {
-        outer:
-        for (int i = 0; i + pattern.length <= data.length; i++) {
-            for (int k = 0; k < pattern.length; k++) {
-                if (data[i + k] != pattern[k]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 
     @Test

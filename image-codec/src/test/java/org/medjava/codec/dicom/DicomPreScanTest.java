@@ -176,7 +176,8 @@ class DicomPreScanTest {
     }
 
 
-    private static int indexOf(byte[] data, byte[] pattern) {
+    /** Where {@code pattern} first occurs in {@code data}; an AssertionError when it does not. */
+    static int indexOf(byte[] data, byte[] pattern) {
         outer:
         for (int i = 0; i + pattern.length <= data.length; i++) {
             for (int j = 0; j < pattern.length; j++) {
