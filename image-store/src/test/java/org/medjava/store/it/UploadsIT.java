@@ -213,21 +213,22 @@ class UploadsIT {
         throw new AssertionError("the upload did not complete");
     }
 
-    /** A PATCH while the raw one hangs: 423 once the server has taken the raw one in. */
+    /**
+     * A PATCH while the raw one hangs: 423. Sent only once the raw chunk's first bytes are on disk (HEAD's offset
+     * beyond the first chunk), when the raw PATCH surely holds the upload: a probe sent earlier could itself hold the
+     * lock for the instant it takes to refuse its offset, lock the raw PATCH out (423 to it), and leave nobody
+     * appending (409 then, seen once in CI).
+     */
     private static HttpResponse<String> awaitLocked(String upload, byte[] object)
             throws Exception {
         long deadline = System.nanoTime() + 30_000_000_000L;
-        HttpResponse<String> r;
-        do {
-            // at offset 0, so that it cannot append when it comes first (then 409: the raw PATCH is still on its way);
-            // a whole chunk, so that the refusal must reach a client still sending (the store reads and drops it)
-            r = patch(upload, 0, Arrays.copyOfRange(object, 0, CHUNK), null);
-            if (r.statusCode() == 423) {
-                return r;
-            }
-            Thread.sleep(100);
-        } while (System.nanoTime() < deadline);
-        return r;
+        while (Long.parseLong(head(upload).headers().firstValue("Upload-Offset").orElseThrow()) <= CHUNK) {
+            assertThat(System.nanoTime()).as("the raw chunk's first bytes reach the store").isLessThan(deadline);
+            Thread.sleep(50);
+        }
+        // at offset 0, so that it could not append even if it got in; a whole chunk, so that the refusal must reach a
+        // client still sending (the store reads and drops it)
+        return patch(upload, 0, Arrays.copyOfRange(object, 0, CHUNK), null);
     }
 
     private static String create(String path, long length, String sha256) throws Exception {
