@@ -21,9 +21,8 @@ import org.medjava.filter.VectorSupport;
  *   <li>The clamp to 0..255 is dropped: |S| ≤ 1020, so 128 + T stays in 0..255 for both roundings.</li>
  *   <li>The rounding mode only selects the table.</li>
  *   <li>Parallel: bands of written rows (every region row is written).</li>
- *   <li>With the Vector API ({@link EmbossVector}, when the JVM has it): the kernel on 16-bit lanes per byte, then
- *       MONO across the interleaved channels with shifted loads and blends ({@link MonoVector}); the packed scalar
- *       rows are not needed then.</li>
+ *   <li>With the Vector API ({@link EmbossVector}, when the JVM has it): the kernel on 16-bit lanes per byte, and
+ *       MONO in the same registers through lane shuffles; the packed scalar rows are not needed then.</li>
  * </ul>
  */
 final class EmbossOptimized {
@@ -83,13 +82,11 @@ final class EmbossOptimized {
             return;
         }
         if (vector) {
-            short[] c = new short[EmbossVector.scratchLength(sw)];
-            short[] q = new short[c.length];
             for (int y = first; y < last; y++) {
                 Cancellation.check();
                 final int o = y * stride + rowStart;
                 fillPixel(out, o);
-                EmbossVector.interior(in, out, o - stride, o, o + stride, sw, floorRounding, c, q);
+                EmbossVector.interior(in, out, o - stride, o, o + stride, sw, floorRounding);
                 fillPixel(out, o + n - 3);
             }
             return;
