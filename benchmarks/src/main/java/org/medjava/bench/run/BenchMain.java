@@ -84,20 +84,31 @@ public final class BenchMain {
     /**
      * JMH's arguments, plus {@link #DEFAULT_JMH_INCLUDE} when they name no benchmark: StoragePutBenchmark (an
      * S3Proxy process, minutes) then stays out, and {@code -p size=1024} does not reach its {@code size} parameter.
-     * Arguments JMH cannot parse go through as they are, for JMH to explain.
+     * Forks get the Vector API module ({@link #VECTOR_MODULE}) as the standard and full runs give it, unless the
+     * arguments set {@code -jvmArgsPrepend} themselves: without it the optimized filters fall back to their scalar
+     * kernels and a hand-run JMH measures other code than the report. Arguments JMH cannot parse go through as they
+     * are, for JMH to explain.
      */
     static String[] jmhArgs(String[] args) {
+        CommandLineOptions parsed;
         try {
-            if (!new CommandLineOptions(args).getIncludes().isEmpty()) {
-                return args;
-            }
+            parsed = new CommandLineOptions(args);
         } catch (CommandLineOptionException e) {
             return args;
         }
-        String[] withDefault = Arrays.copyOf(args, args.length + 1);
-        withDefault[args.length] = DEFAULT_JMH_INCLUDE;
-        return withDefault;
+        List<String> out = new ArrayList<>(Arrays.asList(args));
+        if (!parsed.getJvmArgsPrepend().hasValue()) {
+            out.add(0, "-jvmArgsPrepend");
+            out.add(1, VECTOR_MODULE);
+        }
+        if (parsed.getIncludes().isEmpty()) {
+            out.add(DEFAULT_JMH_INCLUDE);
+        }
+        return out.toArray(new String[0]);
     }
+
+    /** What the JIT columns of the standard and full runs add to every fork ({@link JvmColumn}). */
+    static final String VECTOR_MODULE = "--add-modules=jdk.incubator.vector";
 
     static Path defaultOut() {
         return BenchPaths.root().resolve("benchmarks/target/report");

@@ -21,7 +21,8 @@ class BenchMainTest {
     @Test
     void plainJmhWithoutRegexpRunsTheFilterBenchmarksOnly() {
         String[] args = BenchMain.jmhArgs(new String[] {"-p", "size=1024", "-p", "filter=blur"});
-        assertThat(args).containsExactly("-p", "size=1024", "-p", "filter=blur", BenchMain.DEFAULT_JMH_INCLUDE);
+        assertThat(args).containsExactly("-jvmArgsPrepend", BenchMain.VECTOR_MODULE, "-p", "size=1024", "-p",
+                "filter=blur", BenchMain.DEFAULT_JMH_INCLUDE);
         Pattern include = Pattern.compile(BenchMain.DEFAULT_JMH_INCLUDE);
         assertThat(include.matcher(FilterBenchmark.class.getName() + ".run").find()).isTrue();
         assertThat(include.matcher(CopyBaseline.class.getName() + ".copy").find()).isTrue();
@@ -29,10 +30,20 @@ class BenchMainTest {
     }
 
     @Test
-    void aRegexpOrUnparsableArgumentsGoThroughUnchanged() {
+    void aRegexpGoesThroughWithTheVectorModuleAndUnparsableArgumentsUnchanged() {
         assertThat(BenchMain.jmhArgs(new String[] {"StoragePutBenchmark", "-p", "storage=s3"}))
-                .containsExactly("StoragePutBenchmark", "-p", "storage=s3");
+                .containsExactly("-jvmArgsPrepend", BenchMain.VECTOR_MODULE, "StoragePutBenchmark", "-p", "storage=s3");
         assertThat(BenchMain.jmhArgs(new String[] {"-f", "not-a-number"})).containsExactly("-f", "not-a-number");
+    }
+
+    @Test
+    void forksGetTheVectorModuleUnlessTheCallerPrependsArgumentsItself() throws Exception {
+        String[] args = BenchMain.jmhArgs(new String[] {"-p", "filter=emboss"});
+        org.openjdk.jmh.runner.options.CommandLineOptions parsed =
+                new org.openjdk.jmh.runner.options.CommandLineOptions(args);
+        assertThat(parsed.getJvmArgsPrepend().get()).containsExactly(BenchMain.VECTOR_MODULE);
+        assertThat(BenchMain.jmhArgs(new String[] {"-jvmArgsPrepend", "-Xint", "-p", "filter=emboss"}))
+                .containsExactly("-jvmArgsPrepend", "-Xint", "-p", "filter=emboss", BenchMain.DEFAULT_JMH_INCLUDE);
     }
 
     @Test
@@ -58,7 +69,7 @@ class BenchMainTest {
                 .allSatisfy(i -> assertThat(Pattern.compile(i).matcher(
                         org.medjava.bench.Gray16Benchmark.class.getName() + ".run").find()).isTrue());
         assertThat(BenchMain.jmhArgs(new String[] {"Gray16Benchmark", "-p", "format=s16"}))
-                .containsExactly("Gray16Benchmark", "-p", "format=s16");
+                .containsExactly("-jvmArgsPrepend", BenchMain.VECTOR_MODULE, "Gray16Benchmark", "-p", "format=s16");
     }
     @Test
     void standardModeLeavesIssue20sExperimentsToTheFullRun() {
