@@ -22,7 +22,8 @@ import org.medjava.filter.VectorSupport;
  *   <li>The rounding mode only selects the table.</li>
  *   <li>Parallel: bands of written rows (every region row is written).</li>
  *   <li>With the Vector API ({@link EmbossVector}, when the JVM has it): the kernel on 16-bit lanes per byte, and
- *       MONO in the same registers through lane shuffles; the packed scalar rows are not needed then.</li>
+ *       MONO in the same registers through lane shuffles (512-bit vectors) or through a scratch row with shifted
+ *       loads and blends; the packed scalar rows are not needed then.</li>
  * </ul>
  */
 final class EmbossOptimized {
@@ -61,6 +62,12 @@ final class EmbossOptimized {
      */
     static void rows(Raster src, Raster dst, Region region, boolean floorRounding, int fromRow, int toRow,
                      boolean vector) {
+        rows(src, dst, region, floorRounding, fromRow, toRow, vector, vector && EmbossVector.SHUFFLES_PAY);
+    }
+
+    /** {@code shuffles}: MONO by lane shuffles, else through a scratch row (tests run both; see EmbossVector). */
+    static void rows(Raster src, Raster dst, Region region, boolean floorRounding, int fromRow, int toRow,
+                     boolean vector, boolean shuffles) {
         final byte[] in = src.rgb();
         final byte[] out = dst.rgb();
         final int stride = src.stride();
@@ -82,11 +89,17 @@ final class EmbossOptimized {
             return;
         }
         if (vector) {
+            short[] c = shuffles ? null : new short[EmbossVector.scratchLength(sw)];
+            short[] q = shuffles ? null : new short[c.length];
             for (int y = first; y < last; y++) {
                 Cancellation.check();
                 final int o = y * stride + rowStart;
                 fillPixel(out, o);
-                EmbossVector.interior(in, out, o - stride, o, o + stride, sw, floorRounding);
+                if (shuffles) {
+                    EmbossVector.interiorShuffled(in, out, o - stride, o, o + stride, sw, floorRounding);
+                } else {
+                    EmbossVector.interiorScratch(in, out, o - stride, o, o + stride, sw, floorRounding, c, q);
+                }
                 fillPixel(out, o + n - 3);
             }
             return;
