@@ -3,6 +3,11 @@ package org.medjava.store.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.pixelmed.dicom.Attribute;
+import com.pixelmed.dicom.AttributeList;
+import com.pixelmed.dicom.IntegerStringAttribute;
+import com.pixelmed.dicom.OtherByteAttributeMultipleCompressedFrames;
+import com.pixelmed.dicom.TagFromName;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.medjava.filter.testkit.LyingFrameHeader;
 import org.medjava.filter.testkit.NestedDicom;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.IndexDatabase;
@@ -159,30 +165,21 @@ class IngestReceiveTest {
      */
     @Test
     void aFrameWhoseOwnHeaderClaimsAnotherSizeIsRefusedEvenIfItIsNotTheFirst() throws Exception {
-        com.pixelmed.dicom.AttributeList list = new com.pixelmed.dicom.AttributeList();
+        AttributeList list = new AttributeList();
         list.setDecompressPixelData(false);
         list.read(Samples.dicom("SC_rgb_jpeg_dcmtk.dcm").toString());
-        byte[] frame = ((com.pixelmed.dicom.OtherByteAttributeMultipleCompressedFrames)
-                list.get(com.pixelmed.dicom.TagFromName.PixelData)).getByteValuesForSelectedFrame(0);
-        byte[] claims = frame.clone();
-        for (int i = 0; i + 9 < claims.length; i++) {
-            if ((claims[i] & 0xFF) == 0xFF && (claims[i + 1] & 0xFF) == 0xC0) { // SOF0: height, width
-                claims[i + 5] = 0x4E;
-                claims[i + 6] = 0x20;
-                claims[i + 7] = 0x4E;
-                claims[i + 8] = 0x20;
-                break;
-            }
-        }
-        list.put(new com.pixelmed.dicom.OtherByteAttributeMultipleCompressedFrames(
-                com.pixelmed.dicom.TagFromName.PixelData, new byte[][] {frame, claims}));
-        com.pixelmed.dicom.Attribute frames = new com.pixelmed.dicom.IntegerStringAttribute(
-                com.pixelmed.dicom.TagFromName.NumberOfFrames);
+        byte[] frame = ((OtherByteAttributeMultipleCompressedFrames)
+                list.get(TagFromName.PixelData)).getByteValuesForSelectedFrame(0);
+        byte[] claims = LyingFrameHeader.JPEG_SOF0.claim(frame.clone(), 20000);
+        list.put(new OtherByteAttributeMultipleCompressedFrames(
+                TagFromName.PixelData, new byte[][] {frame, claims}));
+        Attribute frames = new IntegerStringAttribute(
+                TagFromName.NumberOfFrames);
         frames.addValue(2);
         list.put(frames);
         Path staged = images.newStagingFile("test-");
-        list.write(staged.toFile(), com.pixelmed.dicom.Attribute.getSingleStringValueOrEmptyString(list,
-                com.pixelmed.dicom.TagFromName.TransferSyntaxUID), true, true);
+        list.write(staged.toFile(), Attribute.getSingleStringValueOrEmptyString(list,
+                TagFromName.TransferSyntaxUID), true, true);
 
         assertThatThrownBy(() -> ingest(DuplicatePolicy.REJECT).receive(staged, Expected.NOTHING))
                 .isInstanceOfSatisfying(IngestFailure.class, e -> {
