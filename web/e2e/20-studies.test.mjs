@@ -14,9 +14,17 @@ before(async () => {
 after(async () => { await browser?.close(); });
 
 const rows = () => page.locator('[data-test=study-row]');
+// The answer to the address now in the bar: until the router replaces the page, the previous search's status (and
+// rows) are still there, done, so a bare wait for [data-state] could read the page before.
+const answered = async (state = undefined) => {
+  await page.waitForFunction((want) => {
+    const s = document.querySelector('[data-test=studies-status]');
+    return s?.dataset.hash === location.hash && (want ? s.dataset.state === want : s.dataset.state);
+  }, state);
+};
 const search = async (hash) => {
   await page.goto(`${base}/viewer/#/studies${hash}`);
-  await page.locator('[data-test=studies-status][data-state]').waitFor();
+  await answered();
 };
 
 test('searching by patient ID finds the mixed study with all its modalities', async () => {
@@ -24,7 +32,7 @@ test('searching by patient ID finds the mixed study with all its modalities', as
   await page.locator('[data-test=search-id]').fill(fixtures.mixed.patientId);
   await page.locator('[data-test=search-submit]').click();
   await page.waitForFunction(() => location.hash.includes('id='));
-  await page.locator('[data-test=studies-status][data-state=done]').waitFor();
+  await answered('done');
   assert.equal(await rows().count(), 1);
   const row = rows().first();
   assert.equal(await row.getAttribute('data-study'), fixtures.mixed.studyUid);
@@ -69,7 +77,7 @@ test('paging with limit and offset, and sorting by a column', async () => {
   assert.equal(await page.locator('[data-test=page-prev]').isDisabled(), true);
   await page.locator('[data-test=page-next]').click();
   await page.waitForFunction(() => location.hash.includes('offset=1'));
-  await page.locator('[data-test=studies-status][data-state=done]').waitFor();
+  await answered('done');
   const second = await rows().first().getAttribute('data-study');
   assert.notEqual(second, first, 'the next page shows another study');
   assert.equal(await page.locator('[data-test=page-prev]').isDisabled(), false);
@@ -79,11 +87,11 @@ test('paging with limit and offset, and sorting by a column', async () => {
   assert.ok(count >= 2, `${common} finds both test patients`);
   // a click on a column the store orders by asks the store again (orderby): wait for that answer, then the page
   const sortBy = async (column) => {
-    const answered = page.waitForResponse((r) => r.url().includes('/dicomweb/studies')
+    const response = page.waitForResponse((r) => r.url().includes('/dicomweb/studies')
       && r.url().includes(`orderby=`));
     await page.locator(`[data-test=sort-${column}]`).click();
-    await answered;
-    await page.locator('[data-test=studies-status][data-state=done]').waitFor();
+    await response;
+    await answered('done');
     return page.locator(`[data-col=${column}]`).allTextContents();
   };
   const ids = await sortBy('PatientID');
@@ -100,7 +108,7 @@ test('paging with limit and offset, and sorting by a column', async () => {
       await search(`?id=${encodeURIComponent(common)}&limit=1&sort=PatientID${dir ? '&dir=desc' : ''}`
         + `${offset ? `&offset=${offset}` : ''}`);
       await requested;
-      await page.locator('[data-test=studies-status][data-state=done]').waitFor();
+      await answered('done');
       seen.push(...await page.locator('[data-col=PatientID]').allTextContents());
     }
     assert.deepEqual(seen, expected, `pages in ${dir || 'ascending'} order of Patient ID`);
@@ -111,7 +119,7 @@ test('a search that matches nothing says so; a malformed date shows the store\'s
   await search('?name=Nobody-Has-This-Name-42');
   assert.match(await page.locator('[data-test=studies-status]').textContent(), /No study matches/);
   await search('?from=2024x'); // only an edited address can send this: the form's date fields cannot
-  await page.locator('[data-test=studies-status][data-state=error]').waitFor();
+  await answered('error');
   assert.match(await page.locator('[data-test=studies-status]').textContent(), /StudyDate.*2024x/);
   await page.locator('[data-test=message-error]').filter({ hasText: /2024x/ }).waitFor();
   await page.locator('[data-test=message-error] .dismiss').first().click();

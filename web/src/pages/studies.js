@@ -65,7 +65,10 @@ export async function renderStudies(main, params) {
   h('button', { type: 'submit', class: 'primary', dataset: { test: 'search-submit' } }, 'Search'),
   h('button', { type: 'button', onclick: () => navigate('/studies') }, 'Clear'));
 
-  const status = h('p', { class: 'muted', dataset: { test: 'studies-status' }, role: 'status' }, 'Searching…');
+  // data-hash names the search this status answers: a test (or a script) waits for the current address's answer,
+  // not the previous page's, which stays on screen until the router replaces it.
+  const status = h('p', { class: 'muted', dataset: { test: 'studies-status', hash: location.hash }, role: 'status' },
+    'Searching…');
   const table = h('table', { class: 'studies', dataset: { test: 'studies' } });
   const pager = h('div', { class: 'pager' });
   main.append(h('div', { class: 'studies-page' }, h('h1', {}, 'Studies'), form, status, table, pager));
