@@ -223,8 +223,12 @@ public final class DicomCodec {
         } catch (ImageDecodeException e) {
             throw e;
         } catch (DicomException | RuntimeException e) {
-            throw new ImageDecodeException("DICOM pixel data (" + DECODED.get(tsUid) + ", " + photometric + ", "
-                    + bitsAllocated + "-bit) could not be decoded: " + e.getMessage(), e);
+            throw undecodable(tsUid, photometric, bitsAllocated, e);
+        } catch (Error e) {
+            if (!ImageDecodeException.isDecoderRefusal(e)) {
+                throw e;
+            }
+            throw undecodable(tsUid, photometric, bitsAllocated, e);
         }
         if (image == null || image.getWidth() != columns || image.getHeight() != rows) {
             throw new ImageDecodeException("DICOM pixel data (" + DECODED.get(tsUid) + ") decoded to "
@@ -240,6 +244,12 @@ public final class DicomCodec {
                 : colour(image, ybr, bitsStored);
         return new DicomImage(header, ids, columns, rows, frame, frames, photometric, bitsStored, false, 1, 0,
                 List.of(), null, rgb);
+    }
+
+    private static ImageDecodeException undecodable(String tsUid, String photometric, int bitsAllocated,
+                                                    Throwable e) {
+        return new ImageDecodeException("DICOM pixel data (" + DECODED.get(tsUid) + ", " + photometric + ", "
+                + bitsAllocated + "-bit) could not be decoded: " + e.getMessage(), e);
     }
 
     /** The Transfer Syntax UID from the file meta information, read by hand before PixelMed sees the file. */

@@ -90,6 +90,11 @@ public final class Transcoder {
         return list;
     }
 
+    private static NotTranscodable undecodable(Path file, String from, Throwable e) {
+        return new NotTranscodable("the " + TransferSyntaxes.name(from) + " data set " + file.getFileName()
+                + " could not be decoded: " + e.getMessage(), e);
+    }
+
     /** Read by PixelMed, decompressed if {@code from} is compressed. */
     private static AttributeList decodedByPixelMed(Path file, String from) throws IOException, NotTranscodable {
         boolean decompress = !TransferSyntaxes.isNative(from);
@@ -112,8 +117,12 @@ public final class Transcoder {
                 list.insertLossyImageCompressionHistoryIfDecompressed();
             }
         } catch (ImageDecodeException | DicomException | RuntimeException e) {
-            throw new NotTranscodable("the " + TransferSyntaxes.name(from) + " data set " + file.getFileName()
-                    + " could not be decoded: " + e.getMessage(), e);
+            throw undecodable(file, from, e);
+        } catch (Error e) {
+            if (!ImageDecodeException.isDecoderRefusal(e)) {
+                throw e;
+            }
+            throw undecodable(file, from, e);
         }
         return withoutFileMeta(list);
     }

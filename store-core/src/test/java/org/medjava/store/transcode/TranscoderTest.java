@@ -200,6 +200,34 @@ class TranscoderTest {
         }
     }
 
+    /**
+     * JJ2000 (PixelMed's JPEG 2000 decoder) throws java.lang.Error for a damaged code stream: a refusal, not a 500.
+     * Here the COD segment announces EPH markers that the packets do not have.
+     */
+    @Test
+    void aDamagedJpeg2000CodeStreamIsRefusedWithTheDecodersReason() throws Exception {
+        byte[] file = Files.readAllBytes(Samples.dicom("JPEG2000.dcm"));
+        int cod = indexOf(file, new byte[] {(byte) 0xFF, 0x52}); // COD: marker, Lcod (2 bytes), Scod
+        assertThat(cod).isPositive();
+        file[cod + 4] |= 0x04; // Scod bit 2: an EPH marker ends every packet header
+        Path damaged = Files.write(dir.resolve("JPEG2000-eph.dcm"), file);
+        assertThatThrownBy(() -> convert(damaged, ELE)).isInstanceOf(NotTranscodable.class)
+                .hasMessageContaining("could not be decoded").hasMessageContaining("EPH");
+    }
+
+    private static int indexOf(byte[] data, byte[] pattern) {
+        outer:
+        for (int i = 0; i + pattern.length <= data.length; i++) {
+            for (int j = 0; j < pattern.length; j++) {
+                if (data[i + j] != pattern[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
     @Test
     void whatCannotBeDecodedHereIsRefusedWithTheReason() {
         assertThatThrownBy(() -> convert(Samples.dicom("image_dfl.dcm"), TransferSyntaxes.J2K))
