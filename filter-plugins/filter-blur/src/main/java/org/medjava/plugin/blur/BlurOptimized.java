@@ -20,11 +20,13 @@ import org.medjava.filter.VectorSupport;
  *   <li>Interior division by the constant count {@code d = rows·n} is a multiply by {@code m = ceil(2^40 / d)}
  *       and a shift: exact for every sum {@code 0 ≤ x ≤ 255·d} and every {@code d ≤ 255²} (see {@link #divide}).
  *       Border pixels divide directly.</li>
- *   <li>Scratch: one int per region column and channel per band, O(width).</li>
- *   <li>With the Vector API ({@link BlurVector}, when the JVM has it): the column-sum updates run on whole vectors,
- *       and the interior of each row becomes a direct window sum of {@code n} column sums per byte (no running sum,
- *       so all bytes of a vector are independent) and a 32-bit reciprocal multiply ({@link IntDivision}); border
- *       columns then sum their clipped windows directly. Used for n ≤ 11 (where the 32-bit reciprocal is exact).</li>
+ *   <li>Scratch: one int (a short on vectors, below) per region column and channel per band, O(width).</li>
+ *   <li>With the Vector API ({@link BlurVector}, when the JVM has it) and n ≤ 11: the column sums are 16-bit lanes
+ *       ({@code 255·n·n < 2^15}), so a vector update covers twice the bytes of an int one and the sums take half
+ *       the cache; the interior of each row becomes a direct window sum of {@code n} column sums per byte (no
+ *       running sum, so all bytes of a vector are independent), widened to ints for a 32-bit reciprocal multiply
+ *       ({@link IntDivision}); border columns sum their clipped windows directly. Larger n keeps int sums, updated
+ *       on vectors, with the scalar output.</li>
  * </ul>
  *
  * <p>The parallel version runs the same kernel over bands of written rows; each band builds its own column sums
@@ -38,10 +40,12 @@ import org.medjava.filter.VectorSupport;
  *       its column update, while the column sums are in L1): 2.56 against 0.75 ms at 1024² and 39.7 against 19.7 ms
  *       at 4096² — the JIT's code for that loop was far slower than for the two simple loops.</li>
  * </ul>
- * Where the time goes at 4096² (JFR execution samples, vector kernels): the byte-row stores of the output (34%), the
- * byte-row loads of the entering and leaving rows (29%) and the column-sum stores (21%); the arithmetic hardly
- * shows. Blur ÷ copy stays near 4: the benchmark's copy is one read and one write of the image, and the blur does
- * the same read and write plus the column sums, so the issue's ≤ 2 would need the whole blur at copy speed.
+ * 16-bit column sums against the int ones they replaced (JMH, the benchmark's copy + blur, n = 3, three alternating
+ * runs on the quiet machine): JDK 17 0.66–0.69 against 0.69–0.85 ms at 1024², 19.6–22.1 against 21.2–24.1 ms at
+ * 4096²; JDK 25 0.67–0.72 against 0.83 ms and 16.3–17.1 against 18.8–19.2 ms. At 1024² the image is in the cache and
+ * the copy takes 0.07 ms, so the blur is bound by its vector operations (about 48 per 64 bytes: widening, the
+ * column updates, the window sums, the widening to ints for the reciprocal multiply, the narrowing back); the
+ * issue's ≤ 2× the copy would need the blur at the speed of a cached copy.
  */
 final class BlurOptimized {
     /** Shift of the reciprocal multiply. */
@@ -103,15 +107,13 @@ final class BlurOptimized {
         final int len = 3 * sw;
         final int lastRow = sy + sh - 1;
         final int rowOffset = 3 * sx; // offset of the region's first byte within a row
-        final int[] col = new int[len];
-
-        // the 32-bit reciprocals of the vector interior, by row count (null: divide in scalar code)
-        final IntDivision[] divisions = vector && n <= MAX_VECTOR_N ? new IntDivision[n + 1] : null;
+        final ColumnSums col = !vector ? new IntColumnSums(len, sw, h)
+                : n <= MAX_VECTOR_N ? new BlurVector.ShortSums(len, sw, n) : new BlurVector.IntSums(len, sw, h);
 
         int top = Math.max(fromRow - h, sy);
         int bottom = Math.min(fromRow + h, lastRow);
         for (int r = top; r <= bottom; r++) {
-            addRow(in, r * stride + rowOffset, col, len, vector);
+            col.add(in, r * stride + rowOffset);
         }
         for (int y = fromRow; y < toRow; y++) {
             Cancellation.check();
@@ -119,105 +121,77 @@ final class BlurOptimized {
                 int enter = y + h; // row entering the window
                 int leave = y - h - 1; // row leaving it
                 if (enter <= lastRow && leave >= sy) {
-                    if (vector) {
-                        BlurVector.addSubRow(in, enter * stride + rowOffset, leave * stride + rowOffset, col, len);
-                    } else {
-                        addSubRow(in, enter * stride + rowOffset, leave * stride + rowOffset, col, len);
-                    }
+                    col.addSub(in, enter * stride + rowOffset, leave * stride + rowOffset);
                 } else if (enter <= lastRow) {
-                    addRow(in, enter * stride + rowOffset, col, len, vector);
+                    col.add(in, enter * stride + rowOffset);
                 } else if (leave >= sy) {
-                    if (vector) {
-                        BlurVector.subRow(in, leave * stride + rowOffset, col, len);
-                    } else {
-                        subRow(in, leave * stride + rowOffset, col, len);
-                    }
+                    col.sub(in, leave * stride + rowOffset);
                 }
             }
             int rowCount = Math.min(y + h, lastRow) - Math.max(y - h, sy) + 1;
-            IntDivision division = null;
-            if (divisions != null) { // rowCount is 1..n
-                if (divisions[rowCount] == null) {
-                    divisions[rowCount] = IntDivision.of(rowCount * n, 255L * rowCount * n);
-                }
-                division = divisions[rowCount];
-            }
-            if (division != null) {
-                horizontalVector(col, out, y * stride + rowOffset, sw, h, rowCount, division);
-            } else {
-                horizontal(col, out, y * stride + rowOffset, sw, h, rowCount);
-            }
-        }
-    }
-
-    /** Largest n whose interior division is exact in 32 bits for every row count (IntDivisionTest checks it). */
-    static final int MAX_VECTOR_N = 11;
-
-    private static void addRow(byte[] in, int base, int[] col, int len, boolean vector) {
-        if (vector) {
-            BlurVector.addRow(in, base, col, len);
-        } else {
-            addRow(in, base, col, len);
+            col.output(out, y * stride + rowOffset, rowCount);
         }
     }
 
     /**
-     * One output row from the column sums with the interior on vectors: border columns (clipped windows) sum their
-     * windows directly; the interior is {@link BlurVector#interior}, its last few bytes scalar.
+     * Largest n whose window sums fit a short lane ({@code 255·n·n < 2^15}) and whose interior division is exact in
+     * 32 bits for every row count (BlurVectorTest checks it): the range of {@link BlurVector.ShortSums}.
      */
-    private static void horizontalVector(int[] col, byte[] out, int o, int sw, int h, int rowCount,
-                                         IntDivision division) {
-        final int last = sw - 1;
-        final int leftEnd = Math.min(h, sw);
-        final int midEnd = Math.max(leftEnd, sw - h);
-        for (int i = 0; i < leftEnd; i++) {
-            borderPixel(col, out, o, i, Math.max(i - h, 0), Math.min(i + h, last), rowCount);
+    static final int MAX_VECTOR_N = 11;
+
+    /**
+     * The column sums of one band's current window, per region byte, and the output rows made from them. One row
+     * down is {@link #addSub} (or {@link #add} / {@link #sub} where the window is clipped).
+     */
+    interface ColumnSums {
+        void add(byte[] in, int base);
+
+        void sub(byte[] in, int base);
+
+        void addSub(byte[] in, int addBase, int subBase);
+
+        /** Writes the output row at {@code out[o..]} from the sums; {@code rowCount} rows are in the window. */
+        void output(byte[] out, int o, int rowCount);
+    }
+
+    /** Int column sums with scalar loops, and {@link #horizontal} running sums for the output. */
+    static class IntColumnSums implements ColumnSums {
+        final int[] col;
+        final int len;
+        private final int sw;
+        private final int h;
+
+        IntColumnSums(int len, int sw, int h) {
+            this.col = new int[len];
+            this.len = len;
+            this.sw = sw;
+            this.h = h;
         }
-        for (int i = midEnd; i < sw; i++) {
-            borderPixel(col, out, o, i, Math.max(i - h, 0), Math.min(i + h, last), rowCount);
-        }
-        int j = BlurVector.interior(col, out, o, 3 * leftEnd, 3 * midEnd, h, division.multiplier(),
-                division.shift());
-        for (int end = 3 * midEnd; j < end; j++) {
-            int sum = 0;
-            for (int d = -h; d <= h; d++) {
-                sum += col[j + 3 * d];
+
+        @Override
+        public void add(byte[] in, int base) {
+            for (int k = 0; k < len; k++) {
+                col[k] += in[base + k] & 0xFF;
             }
-            out[o + j] = (byte) division.divide(sum);
         }
-    }
 
-    /** Pixel {@code i} of the row from its window columns {@code [c0, c1]}, by direct sums and divisions. */
-    private static void borderPixel(int[] col, byte[] out, int o, int i, int c0, int c1, int rowCount) {
-        int count = rowCount * (c1 - c0 + 1);
-        int s0 = 0;
-        int s1 = 0;
-        int s2 = 0;
-        for (int c = c0; c <= c1; c++) {
-            s0 += col[3 * c];
-            s1 += col[3 * c + 1];
-            s2 += col[3 * c + 2];
+        @Override
+        public void sub(byte[] in, int base) {
+            for (int k = 0; k < len; k++) {
+                col[k] -= in[base + k] & 0xFF;
+            }
         }
-        out[o + 3 * i] = (byte) (s0 / count);
-        out[o + 3 * i + 1] = (byte) (s1 / count);
-        out[o + 3 * i + 2] = (byte) (s2 / count);
-    }
 
-    private static void addRow(byte[] in, int base, int[] col, int len) {
-        for (int k = 0; k < len; k++) {
-            col[k] += in[base + k] & 0xFF;
+        @Override
+        public void addSub(byte[] in, int addBase, int subBase) {
+            for (int k = 0; k < len; k++) {
+                col[k] += (in[addBase + k] & 0xFF) - (in[subBase + k] & 0xFF);
+            }
         }
-    }
 
-    private static void subRow(byte[] in, int base, int[] col, int len) {
-        for (int k = 0; k < len; k++) {
-            col[k] -= in[base + k] & 0xFF;
-        }
-    }
-
-    private static void addSubRow(byte[] in, int addBase, int subBase, int[] col, int len) {
-        for (int k = 0; k < len; k++) {
-            col[k] += (in[addBase + k] & 0xFF) - (in[subBase + k] & 0xFF);
+        @Override
+        public void output(byte[] out, int o, int rowCount) {
+            horizontal(col, out, o, sw, h, rowCount);
         }
     }
 
