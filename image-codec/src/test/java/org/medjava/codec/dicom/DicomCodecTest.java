@@ -21,6 +21,7 @@ import org.medjava.codec.ImageCodec;
 import org.medjava.codec.ImageDecodeException;
 import org.medjava.codec.ImageFormat;
 import org.medjava.filter.Raster;
+import org.medjava.filter.testkit.ByteSearch;
 import org.medjava.filter.testkit.LyingFrameHeader;
 
 /**
@@ -313,7 +314,7 @@ class DicomCodecTest {
     @Test
     void aJpeg2000FrameWithoutItsSizMarkerIsRefused() {
         byte[] file = bytes("JPEG2000.dcm");
-        file[DicomPreScanTest.indexOf(file, new byte[] {(byte) 0xFF, 0x4F, (byte) 0xFF, 0x51}) + 3] = 0x52;
+        file[ByteSearch.indexOf(file, new byte[] {(byte) 0xFF, 0x4F, (byte) 0xFF, 0x51}) + 3] = 0x52;
         assertThatThrownBy(() -> DicomCodec.read(file, 0, Raster.MAX_PIXELS))
                 .isInstanceOf(ImageDecodeException.class)
                 .hasMessageContaining("JPEG 2000 frame does not begin with the SOC and SIZ markers");

@@ -21,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.medjava.filter.Raster;
+import org.medjava.filter.testkit.ByteSearch;
 import org.medjava.filter.testkit.NestedDicom;
 import org.medjava.filter.testkit.NestedDicom.Syntax;
 
@@ -104,7 +105,7 @@ class DicomPreScanTest {
     void anItemLongerThanItsSequenceIsRefused() {
         byte[] file = NestedDicom.part10(2, Syntax.EXPLICIT_LE, false, "1.2.3.4");
         // the outer sequence's item claims 4 bytes more than the sequence holds
-        int seq = indexOf(file, new byte[] {0x40, 0, 0x30, (byte) 0xA7, 'S', 'Q'});
+        int seq = ByteSearch.indexOf(file, new byte[] {0x40, 0, 0x30, (byte) 0xA7, 'S', 'Q'});
         int itemLength = seq + 12 + 4;
         file[itemLength] += 4;
         assertThatThrownBy(() -> DicomPreScan.checkPart10(file)).isInstanceOf(DicomStructureException.class)
@@ -148,7 +149,7 @@ class DicomPreScanTest {
     void aPrivateSequenceUnknownToTheDictionaryIsWalkedToo() {
         // implicit VR: the outermost Content Sequence becomes private (0009,1010), which no dictionary calls SQ
         byte[] file = NestedDicom.part10(100, Syntax.IMPLICIT_LE, false, "1.2.3.4");
-        int outer = indexOf(file, new byte[] {0x40, 0, 0x30, (byte) 0xA7});
+        int outer = ByteSearch.indexOf(file, new byte[] {0x40, 0, 0x30, (byte) 0xA7});
         file[outer] = 0x09;
         file[outer + 2] = 0x10;
         file[outer + 3] = 0x10;
@@ -158,7 +159,7 @@ class DicomPreScanTest {
     @Test
     void aDataSetWithoutMetaIsCheckedInItsTransferSyntax() {
         byte[] file = NestedDicom.part10(100, Syntax.IMPLICIT_LE, false, "1.2.3.4");
-        int start = indexOf(file, new byte[] {0x08, 0, 0x16, 0});
+        int start = ByteSearch.indexOf(file, new byte[] {0x08, 0, 0x16, 0});
         byte[] dataSet = Arrays.copyOfRange(file, start, file.length);
         assertThatThrownBy(() -> DicomPreScan.checkDataSet(dataSet, Syntax.IMPLICIT_LE.uid))
                 .hasMessageContaining("deeper than 64");
@@ -173,20 +174,5 @@ class DicomPreScanTest {
         } catch (Exception e) {
             return false;
         }
-    }
-
-
-    /** Where {@code pattern} first occurs in {@code data}; an AssertionError when it does not. */
-    static int indexOf(byte[] data, byte[] pattern) {
-        outer:
-        for (int i = 0; i + pattern.length <= data.length; i++) {
-            for (int j = 0; j < pattern.length; j++) {
-                if (data[i + j] != pattern[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        throw new AssertionError("pattern not found");
     }
 }

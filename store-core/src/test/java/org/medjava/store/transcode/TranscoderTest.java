@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.medjava.filter.testkit.ByteSearch;
 import org.medjava.filter.testkit.LyingFrameHeader;
 import org.medjava.store.ingest.Part10File;
 import org.medjava.store.testsupport.Command;
@@ -207,25 +208,11 @@ class TranscoderTest {
     @Test
     void aDamagedJpeg2000CodeStreamIsRefusedWithTheDecodersReason() throws Exception {
         byte[] file = Files.readAllBytes(Samples.dicom("JPEG2000.dcm"));
-        int cod = indexOf(file, new byte[] {(byte) 0xFF, 0x52}); // COD: marker, Lcod (2 bytes), Scod
-        assertThat(cod).isPositive();
+        int cod = ByteSearch.indexOf(file, new byte[] {(byte) 0xFF, 0x52}); // COD: marker, Lcod (2 bytes), Scod
         file[cod + 4] |= 0x04; // Scod bit 2: an EPH marker ends every packet header
         Path damaged = Files.write(dir.resolve("JPEG2000-eph.dcm"), file);
         assertThatThrownBy(() -> convert(damaged, ELE)).isInstanceOf(NotTranscodable.class)
                 .hasMessageContaining("could not be decoded").hasMessageContaining("EPH");
-    }
-
-    private static int indexOf(byte[] data, byte[] pattern) {
-        outer:
-        for (int i = 0; i + pattern.length <= data.length; i++) {
-            for (int j = 0; j < pattern.length; j++) {
-                if (data[i + j] != pattern[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 
     @Test

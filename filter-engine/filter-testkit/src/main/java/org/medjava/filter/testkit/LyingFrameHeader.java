@@ -1,6 +1,5 @@
 package org.medjava.filter.testkit;
 
-import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
@@ -33,15 +32,7 @@ public enum LyingFrameHeader {
      * @throws AssertionError when the marker is not there (the test's sample is not what it thinks)
      */
     public byte[] claim(byte[] data, int size) {
-        int at = -1;
-        for (int i = 0; at < 0 && i + marker.length <= data.length; i++) {
-            if (Arrays.equals(data, i, i + marker.length, marker, 0, marker.length)) {
-                at = i;
-            }
-        }
-        if (at < 0) {
-            throw new AssertionError(name() + " marker " + HexFormat.of().formatHex(marker) + " not found");
-        }
+        int at = ByteSearch.indexOf(data, marker);
         for (int p = at + sizeOffset; p < at + sizeOffset + 2 * fieldBytes; p += fieldBytes) {
             for (int k = 0; k < fieldBytes; k++) {
                 data[p + k] = (byte) (size >>> 8 * (fieldBytes - 1 - k));
