@@ -3,6 +3,7 @@ package org.medjava.store.security;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
+import jakarta.json.JsonBuilderFactory;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -67,6 +69,16 @@ public class StoreAuthenticationMechanism {
     public static final String THROTTLED_MESSAGE = "too many failed logins from this address: try again after "
             + "Retry-After seconds";
     public static final String BUSY_MESSAGE = "too many password checks at once: try again after Retry-After seconds";
+
+    /**
+     * Made once, when the first refusal is written: JSON-P's static {@code Json.createObjectBuilder()} looks its
+     * provider up through the ServiceLoader on every call, which on a request thread searches every jar of the
+     * application (see LivenessFilter); a refusal cost three times the CPU. A holder, so that this class loads
+     * where no JSON-P provider is (the unit tests).
+     */
+    private static final class Bodies {
+        static final JsonBuilderFactory JSON = Json.createBuilderFactory(Map.of());
+    }
 
     private static final Pattern DOT_SEGMENT = Pattern.compile(".*/\\.\\.?(/.*)?");
     private static final List<String> OPEN = List.of("/health", "/metrics", "/openapi", "/viewer", "/ohif", "/api",
@@ -253,7 +265,7 @@ public class StoreAuthenticationMechanism {
         response.setStatus(status);
         try {
             if (message != null) {
-                byte[] body = Json.createObjectBuilder().add("status", status).add("error", reason(status))
+                byte[] body = Bodies.JSON.createObjectBuilder().add("status", status).add("error", reason(status))
                         .add("message", message).build().toString().getBytes(StandardCharsets.UTF_8);
                 response.setContentType("application/json");
                 response.setContentLength(body.length);
@@ -278,7 +290,6 @@ public class StoreAuthenticationMechanism {
         };
     }
 
-    /** The store's own origin: that of medjava.public-url when set, else the request's scheme and host. */
     /** The configured public URL's origin and the origin this request was sent to (see {@link CsrfGuard}). */
     java.util.List<String> ownOrigins(HttpServletRequest request) {
         String sentTo = request.getScheme() + "://" + request.getHeader("Host");

@@ -3,6 +3,7 @@ package org.medjava.store.web;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
+import jakarta.json.JsonBuilderFactory;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
@@ -18,6 +19,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import org.medjava.store.StoreException;
 import org.medjava.store.audit.AuditEvents;
@@ -63,6 +65,8 @@ public class SessionResource {
     }
 
     private static final CacheControl NO_STORE = CacheControl.valueOf("no-store");
+    /** Made once (Json.createObjectBuilder() looks the provider up on every call; see LivenessFilter). */
+    private static final JsonBuilderFactory JSON = Json.createBuilderFactory(Map.of());
 
     @Inject
     Sessions sessions;
@@ -141,7 +145,7 @@ public class SessionResource {
             int status = throttled ? 429 : 503;
             return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).cacheControl(NO_STORE)
                     .header("Retry-After", attempt.retryAfterSeconds())
-                    .entity(Json.createObjectBuilder().add("status", status)
+                    .entity(JSON.createObjectBuilder().add("status", status)
                             .add("error", throttled ? "Too Many Requests" : "Service Unavailable")
                             .add("message", throttled ? StoreAuthenticationMechanism.THROTTLED_MESSAGE
                                     : StoreAuthenticationMechanism.BUSY_MESSAGE).build())
@@ -153,7 +157,7 @@ public class SessionResource {
         if (issued.isEmpty()) {
             return Response.status(Response.Status.UNAUTHORIZED).type(MediaType.APPLICATION_JSON_TYPE)
                     .header("WWW-Authenticate", BrowserRequests.SESSION_CHALLENGE).cacheControl(NO_STORE)
-                    .entity(Json.createObjectBuilder().add("status", 401).add("error", "Unauthorized")
+                    .entity(JSON.createObjectBuilder().add("status", 401).add("error", "Unauthorized")
                             .add("message", "wrong user name or password").build())
                     .build();
         }
@@ -217,7 +221,7 @@ public class SessionResource {
     }
 
     private static JsonObjectBuilder describe(String user, Role role, Instant expires, String via) {
-        JsonObjectBuilder b = Json.createObjectBuilder().add("user", user).add("role", role.id());
+        JsonObjectBuilder b = JSON.createObjectBuilder().add("user", user).add("role", role.id());
         if (expires == null) {
             b.addNull("expires");
         } else {
