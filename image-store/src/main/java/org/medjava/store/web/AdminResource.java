@@ -51,7 +51,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class AdminResource {
 
     /** The body of {@code PUT /admin/users/{name}}. */
-    @Schema(name = "Account", description = "A new or changed account: its password (at least 8 characters) and "
+    @Schema(name = "Account", description = "A new or changed account: its password (8 to 1024 characters) and "
             + "role.", example = "{\"password\": \"reader-pass-1\", \"role\": \"reader\"}")
     public record Account(String password, String role) {
     }
@@ -134,7 +134,8 @@ public class AdminResource {
                     + " /jobs)");
         }
         java.nio.file.Path target = backup.prepareTarget(body == null ? null : body.directory());
-        JobStatus job = jobs.submit(StoreBackup.JOB_KIND, Map.of("directory", target.toString()));
+        JobStatus job = jobs.submit(StoreBackup.JOB_KIND, Map.of("directory", target.toString()),
+                security.getUserPrincipal().getName());
         return Response.accepted(job).location(PublicBase.resolve(config, uri, headers, "jobs/" + job.id())).build();
     }
 

@@ -121,7 +121,8 @@ public class JobsResource {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "send {\"kind\": \"...\", \"params\": {...}}");
         }
         Access.require(security, submitter(body.kind()));
-        JobStatus job = jobs.submit(body.kind(), body.params() == null ? Map.of() : new TreeMap<>(body.params()));
+        JobStatus job = jobs.submit(body.kind(), body.params() == null ? Map.of() : new TreeMap<>(body.params()),
+                security.getUserPrincipal().getName());
         return Response.accepted(job).location(PublicBase.resolve(config, uri, headers, "jobs/" + job.id())).build();
     }
 
@@ -133,7 +134,7 @@ public class JobsResource {
 
     @DELETE
     @Path("{id}")
-    @Operation(summary = "Cancel a job", description = "Whoever may submit the job's kind may cancel it. A queued job "
+    @Operation(summary = "Cancel a job", description = "The job's submitter (or an administrator) may cancel it, if they may submit its kind. A queued job "
             + "ends CANCELLED at once (200); a running one stops at its next progress report, undoing what it wrote, "
             + "and ends CANCELLED (202: follow GET /jobs/{id}).")
     @Parameter(name = "id", in = ParameterIn.PATH, required = true, description = "the id POST /jobs answered")
@@ -160,7 +161,8 @@ public class JobsResource {
     }
 
     @GET
-    @Operation(summary = "The latest jobs, newest first")
+    @Operation(summary = "The latest jobs, newest first", description = "An administrator sees every job; anyone "
+            + "else the jobs they submitted.")
     @Parameter(name = "limit", in = ParameterIn.QUERY, description = "how many (1 to 1000)",
             schema = @Schema(type = SchemaType.INTEGER, defaultValue = "50", minimum = "1", maximum = "1000"))
     @APIResponse(responseCode = "200", description = "the jobs",
@@ -168,12 +170,21 @@ public class JobsResource {
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     public List<JobStatus> list(@QueryParam("limit") @DefaultValue("50") int limit) {
         Access.require(security, Role.READER);
-        return jobs.queue().list(Math.max(1, Math.min(limit, 1000)));
+        return jobs.queue().list(Math.max(1, Math.min(limit, 1000)), ownerSeen());
+    }
+
+    /**
+     * Whose jobs the caller sees: an administrator every job, anyone else only the jobs it submitted (a job's
+     * parameters and result can name directories, storage paths and nodes, and other users' studies).
+     */
+    private String ownerSeen() {
+        return security.isUserInRole(Role.ADMIN.id()) ? null : security.getUserPrincipal().getName();
     }
 
     @GET
     @Path("{id}")
-    @Operation(summary = "A job's state and progress")
+    @Operation(summary = "A job's state and progress", description = "Another user's job is 404 to anyone but an "
+            + "administrator.")
     @Parameter(name = "id", in = ParameterIn.PATH, required = true, description = "the id POST /jobs answered")
     @APIResponse(responseCode = "200", description = "the job",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "JobStatus")))
@@ -181,7 +192,8 @@ public class JobsResource {
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     public JobStatus get(@PathParam("id") String id) {
         Access.require(security, Role.READER);
-        return jobs.queue().get(id).orElseThrow(() -> new StoreException(StoreException.Kind.NOT_FOUND, "no job "
-                + id));
+        String owner = ownerSeen();
+        return jobs.queue().get(id).filter(job -> owner == null || owner.equals(job.owner()))
+                .orElseThrow(() -> new StoreException(StoreException.Kind.NOT_FOUND, "no job " + id));
     }
 }

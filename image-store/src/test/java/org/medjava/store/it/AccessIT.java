@@ -99,6 +99,32 @@ class AccessIT {
     }
 
     @Test
+    void eachUserSeesOnlyTheJobsTheySubmittedAndAnAdministratorSeesAll() throws Exception {
+        java.nio.file.Path target = java.nio.file.Files.createTempDirectory("access-backup").resolve("snapshot");
+        HttpResponse<String> backup = admin.postJson("/admin/backup", "{\"directory\":\"" + target + "\"}");
+        assertThat(backup.statusCode()).as(backup.body()).isEqualTo(202);
+        String adminJob = SeriesJobs.json(backup.body()).getString("id");
+        String series = "1.2.826.0.1.3680043.10.1234.40.8";
+        SeriesJobs.upload(uploader, "it/access/series", series, 1);
+        HttpResponse<String> derive = SeriesJobs.submit(uploader, series, "blur:n=3", "");
+        assertThat(derive.statusCode()).as(derive.body()).isEqualTo(202);
+        String uploaderJob = SeriesJobs.json(derive.body()).getString("id");
+        assertThat(SeriesJobs.json(derive.body()).getString("owner")).isEqualTo("ulf");
+
+        assertThat(reader.getJson("/jobs").body()).doesNotContain(adminJob, uploaderJob, target.toString());
+        assertThat(reader.getJson("/jobs/" + adminJob).statusCode()).isEqualTo(404);
+        assertThat(reader.getJson("/jobs/" + uploaderJob).statusCode()).isEqualTo(404);
+        HttpResponse<String> own = uploader.getJson("/jobs");
+        assertThat(own.body()).contains(uploaderJob).doesNotContain(adminJob, target.toString());
+        assertThat(uploader.getJson("/jobs/" + adminJob).statusCode()).isEqualTo(404);
+        assertThat(uploader.delete("/jobs/" + adminJob).statusCode()).isEqualTo(404);
+        assertThat(uploader.getJson("/jobs/" + uploaderJob).statusCode()).isEqualTo(200);
+        assertThat(admin.getJson("/jobs").body()).contains(adminJob, uploaderJob);
+        assertThat(admin.getJson("/jobs/" + uploaderJob).statusCode()).isEqualTo(200);
+        SeriesJobs.await(admin, adminJob, java.time.Duration.ofMinutes(2), j -> false);
+    }
+
+    @Test
     void healthMetricsAndOpenApiAreServed() throws Exception {
         HttpResponse<String> health = anonymous.sendText(anonymous.request("/health/ready"));
         assertThat(health.statusCode()).isEqualTo(200);

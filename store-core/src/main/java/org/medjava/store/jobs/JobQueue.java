@@ -46,12 +46,23 @@ public interface JobQueue extends AutoCloseable {
     record Cancellation(CancelOutcome outcome, JobStatus job) {
     }
 
-    JobStatus submit(String kind, Map<String, String> params);
+    /** Queues a job for {@code owner} (an account name; null for the store's own jobs). */
+    JobStatus submit(String kind, Map<String, String> params, String owner);
+
+    /** Queues a job of the store's own, owned by nobody (administrators see it). */
+    default JobStatus submit(String kind, Map<String, String> params) {
+        return submit(kind, params, null);
+    }
 
     Optional<JobStatus> get(String id);
 
     /** The newest jobs first, at most {@code limit}. */
-    List<JobStatus> list(int limit);
+    default List<JobStatus> list(int limit) {
+        return list(limit, null);
+    }
+
+    /** The newest jobs of {@code owner} first (every job's when null), at most {@code limit}. */
+    List<JobStatus> list(int limit, String owner);
 
     /** How many jobs are in each state (every state present, 0 when none). */
     Map<JobStatus.State, Long> countByState();

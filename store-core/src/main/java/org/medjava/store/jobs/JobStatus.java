@@ -13,10 +13,12 @@ import java.util.Map;
  * @param result          what it produced (a short JSON text) once DONE, or why it FAILED or what a CANCELLED job
  *                        left behind
  * @param cancelRequested someone asked a RUNNING job to stop; it stops (CANCELLED) at its next progress report
+ * @param owner           the account that submitted it (only it and administrators see the job); null for jobs the
+ *                        store queued itself and for jobs queued before owners were recorded
  */
 public record JobStatus(String id, String kind, Map<String, String> params, State state, String node, int done,
                         int total, int attempts, String result, Instant created, Instant started, Instant finished,
-                        boolean cancelRequested) {
+                        boolean cancelRequested, String owner) {
 
     public enum State {
         QUEUED, RUNNING, DONE, FAILED, CANCELLED;

@@ -50,13 +50,18 @@ public final class JobWorkers implements AutoCloseable {
      * @throws StoreException BAD_REQUEST for an unknown kind, or what the kind's validation throws
      */
     public JobStatus submit(String kind, Map<String, String> params) {
+        return submit(kind, params, null);
+    }
+
+    /** As {@link #submit(String, Map)}, for the account {@code owner}. */
+    public JobStatus submit(String kind, Map<String, String> params, String owner) {
         JobKind known = kinds.get(kind);
         if (known == null) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "no job kind \"" + kind + "\"; kinds: "
                     + String.join(", ", new java.util.TreeSet<>(kinds.keySet())));
         }
         known.validate(params);
-        return queue.submit(kind, params);
+        return queue.submit(kind, params, owner);
     }
 
     public JobQueue queue() {

@@ -15,9 +15,9 @@ public final class LocalJobQueue implements JobQueue {
     private final Map<String, JobStatus> jobs = new LinkedHashMap<>();
 
     @Override
-    public synchronized JobStatus submit(String kind, Map<String, String> params) {
+    public synchronized JobStatus submit(String kind, Map<String, String> params, String owner) {
         JobStatus job = new JobStatus(UUID.randomUUID().toString(), kind, Map.copyOf(params),
-                JobStatus.State.QUEUED, null, 0, 0, 0, null, Instant.now(), null, null, false);
+                JobStatus.State.QUEUED, null, 0, 0, 0, null, Instant.now(), null, null, false, owner);
         jobs.put(job.id(), job);
         return job;
     }
@@ -28,8 +28,9 @@ public final class LocalJobQueue implements JobQueue {
     }
 
     @Override
-    public synchronized List<JobStatus> list(int limit) {
+    public synchronized List<JobStatus> list(int limit, String owner) {
         List<JobStatus> all = new ArrayList<>(jobs.values());
+        all.removeIf(j -> owner != null && !owner.equals(j.owner()));
         all.sort(Comparator.comparing(JobStatus::created).reversed());
         return all.subList(0, Math.min(limit, all.size()));
     }
@@ -49,7 +50,7 @@ public final class LocalJobQueue implements JobQueue {
         for (JobStatus j : jobs.values()) {
             if (j.state() == JobStatus.State.QUEUED) {
                 JobStatus running = new JobStatus(j.id(), j.kind(), j.params(), JobStatus.State.RUNNING, node, 0, 0,
-                        j.attempts() + 1, null, j.created(), Instant.now(), null, false);
+                        j.attempts() + 1, null, j.created(), Instant.now(), null, false, j.owner());
                 jobs.put(j.id(), running);
                 return Optional.of(running);
             }
@@ -61,7 +62,7 @@ public final class LocalJobQueue implements JobQueue {
     public synchronized void progress(String id, String node, int done, int total) {
         JobStatus j = jobs.get(id);
         jobs.put(id, new JobStatus(id, j.kind(), j.params(), j.state(), node, done, total, j.attempts(), null,
-                j.created(), j.started(), null, j.cancelRequested()));
+                j.created(), j.started(), null, j.cancelRequested(), j.owner()));
         if (j.cancelRequested()) {
             throw new Cancelled("job " + id + " was cancelled");
         }
@@ -74,7 +75,7 @@ public final class LocalJobQueue implements JobQueue {
             return;
         }
         jobs.put(id, new JobStatus(id, j.kind(), j.params(), end, node, j.done(), j.total(), j.attempts(), result,
-                j.created(), j.started(), Instant.now(), j.cancelRequested()));
+                j.created(), j.started(), Instant.now(), j.cancelRequested(), j.owner()));
     }
 
     @Override
@@ -89,12 +90,12 @@ public final class LocalJobQueue implements JobQueue {
             case QUEUED -> {
                 outcome = CancelOutcome.CANCELLED;
                 now = new JobStatus(id, j.kind(), j.params(), JobStatus.State.CANCELLED, null, 0, 0, j.attempts(),
-                        "cancelled before it started", j.created(), null, Instant.now(), true);
+                        "cancelled before it started", j.created(), null, Instant.now(), true, j.owner());
             }
             case RUNNING -> {
                 outcome = CancelOutcome.REQUESTED;
                 now = new JobStatus(id, j.kind(), j.params(), j.state(), j.node(), j.done(), j.total(), j.attempts(),
-                        j.result(), j.created(), j.started(), null, true);
+                        j.result(), j.created(), j.started(), null, true, j.owner());
             }
             default -> {
                 outcome = CancelOutcome.ALREADY_FINISHED;

@@ -25,7 +25,7 @@ public final class SharedJobQueue implements JobQueue {
 
     public static final int DEFAULT_LEASE_SECONDS = 15;
     private static final String COLUMNS = "id, kind, params, state, node, done, total, attempts, result, created,"
-            + " started, finished, cancel_requested";
+            + " started, finished, cancel_requested, owner";
 
     private final ClusterDatabase database;
     private final int leaseSeconds;
@@ -38,18 +38,20 @@ public final class SharedJobQueue implements JobQueue {
                 + " done int not null default 0, total int not null default 0, attempts int not null default 0,"
                 + " result text, created timestamptz not null, started timestamptz, finished timestamptz,"
                 + " heartbeat timestamptz)",
-                "alter table medjava_job add column if not exists cancel_requested boolean not null default false");
+                "alter table medjava_job add column if not exists cancel_requested boolean not null default false",
+                "alter table medjava_job add column if not exists owner varchar(255)");
     }
 
     @Override
-    public JobStatus submit(String kind, Map<String, String> params) {
+    public JobStatus submit(String kind, Map<String, String> params, String owner) {
         String id = UUID.randomUUID().toString();
         database.run("queueing a " + kind + " job", c -> {
-            try (PreparedStatement i = c.prepareStatement("insert into medjava_job (id, kind, params, state, created)"
-                    + " values (?, ?, ?, 'QUEUED', now())")) {
+            try (PreparedStatement i = c.prepareStatement("insert into medjava_job (id, kind, params, state, created,"
+                    + " owner) values (?, ?, ?, 'QUEUED', now(), ?)")) {
                 i.setString(1, id);
                 i.setString(2, kind);
                 i.setString(3, Params.encode(params));
+                i.setString(4, owner);
                 i.executeUpdate();
             }
             return null;
@@ -87,12 +89,16 @@ public final class SharedJobQueue implements JobQueue {
     }
 
     @Override
-    public List<JobStatus> list(int limit) {
+    public List<JobStatus> list(int limit, String owner) {
         return database.run("listing the jobs", c -> {
             List<JobStatus> jobs = new ArrayList<>();
             try (PreparedStatement q = c.prepareStatement("select " + COLUMNS + " from medjava_job"
-                    + " order by created desc limit ?")) {
-                q.setInt(1, limit);
+                    + (owner == null ? "" : " where owner = ?") + " order by created desc limit ?")) {
+                int i = 1;
+                if (owner != null) {
+                    q.setString(i++, owner);
+                }
+                q.setInt(i, limit);
                 try (ResultSet rs = q.executeQuery()) {
                     while (rs.next()) {
                         jobs.add(status(rs));
@@ -194,7 +200,7 @@ public final class SharedJobQueue implements JobQueue {
         return new JobStatus(rs.getString(1), rs.getString(2), Params.decode(rs.getString(3)),
                 JobStatus.State.valueOf(rs.getString(4)), rs.getString(5), rs.getInt(6), rs.getInt(7), rs.getInt(8),
                 rs.getString(9), instant(rs.getTimestamp(10)), instant(rs.getTimestamp(11)),
-                instant(rs.getTimestamp(12)), rs.getBoolean(13));
+                instant(rs.getTimestamp(12)), rs.getBoolean(13), rs.getString(14));
     }
 
     private static java.time.Instant instant(Timestamp t) {

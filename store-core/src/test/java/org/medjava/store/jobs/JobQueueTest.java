@@ -52,6 +52,25 @@ class JobQueueTest {
     }
 
     @Test
+    void eachQueueKeepsTheOwnerAndListsOneOwnersJobsWhenAsked() {
+        for (JobQueue queue : List.of(new LocalJobQueue(), new SharedJobQueue(nodeA, 60))) {
+            String mine = queue.submit("owner-test", Map.of(), "ulf").id();
+            String theirs = queue.submit("owner-test", Map.of(), "admin").id();
+            String stores = queue.submit("owner-test", Map.of()).id();
+            assertThat(queue.get(mine).orElseThrow().owner()).isEqualTo("ulf");
+            assertThat(queue.get(stores).orElseThrow().owner()).isNull();
+            List<String> ulfs = queue.list(1000, "ulf").stream().map(JobStatus::id).toList();
+            assertThat(ulfs).contains(mine).doesNotContain(theirs, stores);
+            assertThat(queue.list(1, "ulf")).extracting(JobStatus::id).containsExactly(ulfs.get(0));
+            assertThat(queue.list(1000).stream().map(JobStatus::id)).contains(mine, theirs, stores);
+            for (String id : List.of(mine, theirs, stores)) { // none left queued for the other tests' workers
+                assertThat(queue.cancel(id).orElseThrow().job().owner()).isEqualTo(queue.get(id).orElseThrow().owner());
+            }
+            assertThat(queue.get(mine).orElseThrow().owner()).isEqualTo("ulf");
+        }
+    }
+
+    @Test
     void nodesClaimingAtOnceNeverGetTheSameJob() throws Exception {
         SharedJobQueue a = new SharedJobQueue(nodeA, 60);
         SharedJobQueue b = new SharedJobQueue(nodeB, 60);
