@@ -327,11 +327,14 @@ class ViewerDefaultsIT {
             Path stored = store.dataDir().resolve("images").resolve(own.storePath(ct));
             assertThat(firstPart(pixels).body()).isEqualTo(PixelData.of(stored));
 
-            // a Host or X-Forwarded-Host sent to the store directly does not move its links
-            String poisoned = rawGet(store.port(), "/dicomweb/studies?PatientID=VIEWER-2",
-                    "Host: evil.example\r\nX-Forwarded-Host: evil.example\r\nX-Forwarded-Proto: https\r\n");
+            // an X-Forwarded-Host sent to the store directly does not move its links; a foreign Host is refused
+            String poisoned = rawGet(store.port(), "/dicomweb/studies?PatientID=VIEWER-2", "Host: 127.0.0.1:"
+                    + store.port() + "\r\nX-Forwarded-Host: evil.example\r\nX-Forwarded-Proto: https\r\n");
             assertThat(poisoned).contains(publicUrl + "/dicomweb/studies/" + own.studyUid())
                     .doesNotContain("evil.example");
+            String foreign = rawGet(store.port(), "/dicomweb/studies?PatientID=VIEWER-2",
+                    "Host: evil.example\r\n");
+            assertThat(foreign).startsWith("HTTP/1.1 400").contains("unknown host").doesNotContain("evil.example");
 
             HttpResponse<String> put = admin.sendText(HttpRequest.newBuilder(proxy.uri("/images/proxied/ct.dcm"))
                     .header("Authorization", PayaraStore.admin()).header("Content-Type", "application/dicom")

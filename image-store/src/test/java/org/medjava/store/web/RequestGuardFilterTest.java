@@ -64,6 +64,7 @@ class RequestGuardFilterTest {
                     case "getContextPath" -> "";
                     case "isRequestedSessionIdFromURL" -> false;
                     case "getMethod" -> "GET";
+                    case "isSecure" -> false;
                     default -> throw new UnsupportedOperationException(m.getName());
                 });
         Map<String, Object> answer = new HashMap<>();
@@ -114,12 +115,18 @@ class RequestGuardFilterTest {
     }
 
     @Test
-    void withThePublicUrlConfiguredAnyHostIsServedAndTheSettingIsReadOnce() throws Exception {
+    void withThePublicUrlConfiguredItsHostIsServedAnotherIsRefusedAndTheSettingIsReadOnce() throws Exception {
         CountingConfig config = new CountingConfig(Optional.of("https://pacs.example.org/medjava"));
         RequestGuardFilter filter = filterWith(config);
         for (int i = 0; i < 3; i++) {
             assertThat(filter(filter, FOREIGN_HOST)).isEqualTo(new Outcome(true, 200, ""));
+            assertThat(filter(filter, FOREIGN_HOST + ":443")).isEqualTo(new Outcome(true, 200, ""));
             assertThat(filter(filter, "localhost:8080")).isEqualTo(new Outcome(true, 200, ""));
+            // what ./medjava start runs with: a public URL is no licence for any name (DNS rebinding)
+            Outcome rebound = filter(filter, "rebinding.example:8080");
+            assertThat(rebound.passedOn()).isFalse();
+            assertThat(rebound.status()).isEqualTo(400);
+            assertThat(rebound.body()).contains("unknown host");
         }
         assertThat(config.publicBaseLookups).isEqualTo(1);
     }
