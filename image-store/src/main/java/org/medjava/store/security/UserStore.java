@@ -24,6 +24,9 @@ import java.util.regex.Pattern;
  */
 public final class UserStore {
 
+    /** The longest password an account may have (a passphrase fits; a megabyte sent to be hashed does not). */
+    public static final int MAX_PASSWORD = 1024;
+
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
     /** One account. */
@@ -102,6 +105,9 @@ public final class UserStore {
         if (password.length < 8) {
             throw new IllegalArgumentException("passwords need at least 8 characters");
         }
+        if (password.length > MAX_PASSWORD) {
+            throw new IllegalArgumentException("passwords have at most " + MAX_PASSWORD + " characters");
+        }
         User user = new User(name, role, PasswordHasher.hash(password));
         boolean existed = users.containsKey(name);
         users.put(name, user);
@@ -166,6 +172,9 @@ public final class UserStore {
 
     /** The user's role when the password is right. */
     public Optional<Role> authenticate(String name, char[] password) {
+        if (password.length > MAX_PASSWORD) {
+            return Optional.empty(); // no account has one: not worth hashing megabytes to say so
+        }
         User user;
         synchronized (this) {
             user = users.get(name);

@@ -15,8 +15,11 @@ import org.medjava.store.config.StoreConfig;
  * What every request meets first:
  * <ul>
  *   <li>the answer names the store, not the server product ({@code Server: MedJava}; no {@code X-Powered-By});
- *   <li>without {@code medjava.public-url} and trusted forwarded headers, a {@code Host} that does not name this
- *       server ({@link AllowedHosts}) is refused with 400 "unknown host": absolute links are never built from it;
+ *   <li>no answer is content-sniffed ({@code X-Content-Type-Options: nosniff}: a stored file or a listing is never
+ *       run as a page of the store's origin), and over HTTPS browsers are told to keep to HTTPS
+ *       ({@code Strict-Transport-Security});
+ *   <li>unless a trusted proxy stands in front, a {@code Host} that does not name this server ({@link HostCheck})
+ *       is refused with 400 "unknown host": absolute links are never built from it;
  *   <li>a path parameter ({@code ;name=value}, {@code ;jsessionid=}) in an {@code /images/} address is refused
  *       with 400: the container and JAX-RS cut path parameters off, so {@code x;jsessionid=1.gif} would be
  *       stored as {@code x}. A name that contains {@code ;} is written {@code %3B}.
@@ -37,6 +40,7 @@ public class RequestGuardFilter extends HttpFilter {
             throws IOException, ServletException {
         response.setHeader("Server", SERVER);
         response.setHeader("X-Powered-By", null);
+        securityHeaders(request.isSecure(), response::setHeader);
         if (request.getDispatcherType() == DispatcherType.REQUEST) {
             String refusal = refusal(request);
             if (refusal != null) {
@@ -47,11 +51,19 @@ public class RequestGuardFilter extends HttpFilter {
         chain.doFilter(request, response);
     }
 
+    /** The headers every answer carries, for the container's path and {@link DirectReads} alike. */
+    static void securityHeaders(boolean secure, java.util.function.BiConsumer<String, String> header) {
+        header.accept("X-Content-Type-Options", "nosniff");
+        if (secure) {
+            header.accept("Strict-Transport-Security", "max-age=31536000");
+        }
+    }
+
     private String refusal(HttpServletRequest request) {
         String host = request.getHeader("Host"); // none (HTTP/1.0): accepted without reading the settings
         if (host != null && !hosts().accepts(host, request.getLocalAddr())) {
-            return "unknown host: this store does not answer to the name in the Host header (use one of its own "
-                    + "names, or set medjava.http.allowed-hosts or medjava.public-url)";
+            return "unknown host: this store does not answer to the name in the Host header (use one of its own names or "
+                    + "the host of medjava.public-url, or set medjava.http.allowed-hosts)";
         }
         String path = request.getRequestURI().substring(request.getContextPath().length());
         if (path.startsWith("/images/") && (path.indexOf(';') >= 0 || request.isRequestedSessionIdFromURL())) {

@@ -151,6 +151,20 @@ class UserStoreTest {
         assertThat(file()).doesNotExist();
     }
 
+    @Test
+    void overlongPasswordsAreRejectedAndNeverHashedAtLogin() throws IOException {
+        UserStore store = new UserStore(file());
+        char[] huge = "p".repeat(UserStore.MAX_PASSWORD + 1).toCharArray();
+
+        assertThatThrownBy(() -> store.put("alice", huge, Role.READER))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 1024 characters");
+        assertThat(store.isEmpty()).isTrue();
+        store.put("alice", "p".repeat(UserStore.MAX_PASSWORD).toCharArray(), Role.READER);
+        assertThat(store.authenticate("alice", "p".repeat(UserStore.MAX_PASSWORD).toCharArray()))
+                .contains(Role.READER);
+        assertThat(store.authenticate("alice", huge)).isEmpty();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"", "a b", "a/b", "a=b", "a:b", "alice\n", "#comment", "Müller",
             "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"})
