@@ -79,6 +79,11 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.http.direct-reads", defaultValue = "true")
     boolean directReads;
 
+    /** How long a request's line and headers may take to arrive (web.SlowHeaders); 0: no limit. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.header-timeout-seconds", defaultValue = "20")
+    int headerTimeoutSeconds;
+
     /** files (the default: {@code <data-dir>/images}) or s3 (S3-compatible object storage, medjava.storage.s3.*) */
     @Inject
     @ConfigProperty(name = "medjava.storage", defaultValue = "files")
@@ -395,6 +400,15 @@ public class StoreConfig {
     /** Whether plain file GETs and HEADs are answered in front of the servlet container (web.DirectReads). */
     public boolean directReads() {
         return directReads;
+    }
+
+    /** How long a request's line and headers may take to arrive before the connection is closed; 0: no limit. */
+    public int headerTimeoutSeconds() {
+        if (headerTimeoutSeconds < 0) {
+            throw new IllegalArgumentException("medjava.http.header-timeout-seconds must be 0 (no limit) or more, not "
+                    + headerTimeoutSeconds);
+        }
+        return headerTimeoutSeconds;
     }
 
     /** Whether the objects live in S3-compatible object storage rather than under the data directory. */

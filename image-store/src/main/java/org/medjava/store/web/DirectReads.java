@@ -31,7 +31,10 @@ import org.medjava.store.security.StoreAuthenticationMechanism;
  * a ';', an {@code Origin}, a session, a login to check, a refusal to give, a missing file, storage that fails before
  * the answer starts — goes on, untouched, to the container ({@link #container}), which decides it in full.
  *
- * <p>Installed by {@link DirectReadsInstaller} as the Grizzly handler of Payara's HTTP listeners, wrapping the one
+ * <p>Before any of that, every request's address is checked ({@link RequestPathCheck}): one the container could not
+ * decode is refused here with 400 and its reason.
+ *
+ * <p>Installed by {@link HttpFrontInstaller} as the Grizzly handler of Payara's HTTP listeners, wrapping the one
  * that was there.
  */
 final class DirectReads extends HttpHandler {
@@ -43,6 +46,8 @@ final class DirectReads extends HttpHandler {
     final HttpHandler container;
     private final String contextPath;
     private final boolean trustForwarded;
+    /** medjava.http.direct-reads: when false, only the address check is made here */
+    private final boolean serveFiles;
     private final HostCheck hosts;
     private final ReadAuthentication callers;
     private final ImageRepository images;
@@ -55,6 +60,7 @@ final class DirectReads extends HttpHandler {
         this.container = container;
         this.contextPath = contextPath;
         this.trustForwarded = config.trustForwarded(); // read once: the configuration does not change while running
+        this.serveFiles = config.directReads();
         this.hosts = new HostCheck(config);
         this.callers = callers;
         this.images = images;
@@ -74,16 +80,48 @@ final class DirectReads extends HttpHandler {
 
     @Override
     public void service(Request request, Response response) throws Exception {
-        if (!answered(request, response)) {
+        if (!refusedPath(request, response) && !answered(request, response)) {
             container.service(request, response);
         }
+    }
+
+    /**
+     * Refuses, for every method and path, an address the container cannot decode ({@link RequestPathCheck}): 400 with
+     * the reason and its access log line, before the container would fail on it.
+     */
+    private boolean refusedPath(Request request, Response response) throws IOException {
+        long start = System.nanoTime();
+        String problem = RequestPathCheck.problem(request.getRequestURI());
+        if (problem == null) {
+            return false;
+        }
+        byte[] body = ErrorBody.json(400, problem).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        response.setStatus(400);
+        response.setHeader("Server", RequestGuardFilter.SERVER);
+        RequestGuardFilter.securityHeaders(request.isSecure(), response::setHeader);
+        if (request.getContentLengthLong() != 0) { // a body we will not read: the connection cannot be reused
+            response.setHeader("Connection", "close");
+        }
+        response.setContentType("application/json");
+        response.setContentLength(body.length);
+        boolean head = request.getMethod() == Method.HEAD;
+        if (!head) {
+            response.getOutputStream().write(body);
+        }
+        String address = PublicBase.clientAddress(trustForwarded, request.getRemoteAddr(), request::getHeader);
+        long nanos = System.nanoTime() - start;
+        String method = request.getMethod().getMethodString();
+        accessLog.record(Instant.now(), address, null, method, request.getRequestURI(), request.getQueryString(), 400,
+                head ? 0 : body.length, nanos / 1_000_000);
+        metrics.request(method, "unmatched", 400, nanos);
+        return true;
     }
 
     /** Answers a plain read, or says no with nothing written. */
     private boolean answered(Request request, Response response) throws IOException {
         long start = System.nanoTime();
         Method method = request.getMethod();
-        if (method != Method.GET && method != Method.HEAD || request.getQueryString() != null) {
+        if (!serveFiles || method != Method.GET && method != Method.HEAD || request.getQueryString() != null) {
             return false;
         }
         String uri = request.getRequestURI();
@@ -108,6 +146,7 @@ final class DirectReads extends HttpHandler {
         }
         GrizzlyExchange exchange = new GrizzlyExchange(request, response);
         response.setHeader("Server", RequestGuardFilter.SERVER);
+        RequestGuardFilter.securityHeaders(request.isSecure(), response::setHeader);
         if (request.getProtocol() != Protocol.HTTP_2_0) { // as the container does (it leaves it out on HTTP/2)
             response.setHeader("X-Frame-Options", "SAMEORIGIN");
         }
