@@ -21,7 +21,13 @@ test('OHIF is served at /ohif/ with its single-page routes and our configuration
     assert.equal(r.status, 200, path);
     const html = await r.text();
     assert.match(html, /window\.PUBLIC_URL = '\/ohif\/'/, path);
-    assert.match(r.headers.get('content-security-policy'), /default-src 'self'/);
+    const csp = r.headers.get('content-security-policy');
+    assert.match(csp, /default-src 'self'/);
+    // scripts by origin and by hash only: an injected inline script or an eval is refused
+    const scripts = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src'));
+    assert.doesNotMatch(scripts, /'unsafe-inline'|'unsafe-eval'/, path);
+    assert.match(scripts, /'sha256-[A-Za-z0-9+/]+=*'/, path);
+    assert.equal(r.headers.get('x-content-type-options'), 'nosniff', path);
   }
   const config = await (await fetch(base + '/ohif/app-config.js')).text();
   assert.match(config, /routerBasename: '\/ohif'/);

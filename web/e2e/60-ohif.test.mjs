@@ -1,5 +1,6 @@
 // OHIF 3.13 as shipped, on the store's DICOMweb, with the session of MedJava's login page: its study list shows the
 // seeded studies, and its viewer renders the CT and the 30-frame US (pixels in the viewport, not a black canvas) —
+// under a Content-Security-Policy without 'unsafe-inline' or 'unsafe-eval' scripts that refuses nothing, and
 // with every request to the store's own origin and no DICOMweb request failing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -69,6 +70,8 @@ async function viewportPixels(page) {
 
 function checkClean(page, rendered = '') {
   assert.deepEqual(page.foreign, [], 'every request goes to the store\'s origin');
+  // no 'unsafe-inline' or 'unsafe-eval' in OHIF's policy: nothing it runs may need them
+  assert.deepEqual(page.csp, [], 'the Content-Security-Policy refused nothing');
   const f = page.dicomwebFailures;
   assert.ok(f.length === 0, `${rendered}${f.length} DICOMweb requests failed:\n${f.slice(0, 12).join('\n')}`
     + (f.length > 12 ? `\n… and ${f.length - 12} more` : ''));

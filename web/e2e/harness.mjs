@@ -34,6 +34,11 @@ export async function newPage(browser, options = {}) {
   page.problems = [];
   page.foreign = [];
   page.on('pageerror', (e) => page.problems.push(`page error: ${e.message}`));
+  // what the Content-Security-Policy refused (a script, an eval, a style): the page broke where it was refused
+  page.csp = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) page.csp.push(m.text());
+  });
   page.on('request', (r) => {
     const u = r.url();
     if (!u.startsWith(base) && !u.startsWith('data:') && !u.startsWith('blob:')) page.foreign.push(u);

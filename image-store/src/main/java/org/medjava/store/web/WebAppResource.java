@@ -63,11 +63,15 @@ public class WebAppResource {
     static final String VIEWER_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
             + "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; worker-src 'self' blob:; "
             + "connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'";
-    /** OHIF's build needs inline scripts and eval, but still nothing from another origin. */
-    static final String OHIF_POLICY = "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' "
-            + "'wasm-unsafe-eval' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
-            + "font-src 'self' data:; worker-src 'self' blob:; connect-src 'self' data: blob:; object-src 'none'; "
-            + "base-uri 'self'; frame-ancestors 'self'";
+    /**
+     * OHIF: its files, its pages' inline bootstrap scripts by hash ({@link InlineScripts}, in place of
+     * {@code INLINE}), WebAssembly, and nothing from another origin; no {@code 'unsafe-inline'} or {@code 'unsafe-eval'}
+     * for scripts.
+     */
+    static final String OHIF_POLICY = "default-src 'self'; script-src 'self' INLINE 'wasm-unsafe-eval' blob:; "
+            + "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; "
+            + "worker-src 'self' blob:; connect-src 'self' data: blob:; object-src 'none'; base-uri 'self'; "
+            + "frame-ancestors 'self'";
 
     /** Swagger UI: its own scripts and styles (inline styles for its widgets), calls to the store only. */
     static final String API_POLICY = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -77,7 +81,7 @@ public class WebAppResource {
     /** Files found, kept once read (a bounded set: what the web JAR holds); misses are not remembered. */
     private final Map<String, Asset> assets = new ConcurrentHashMap<>();
 
-    private record Asset(byte[] bytes, String etag) {
+    private record Asset(byte[] bytes, String etag, String inlineScripts) {
     }
 
     @GET
@@ -154,13 +158,14 @@ public class WebAppResource {
                     .entity("no such file in the " + app + " application: " + file + "\n").build();
         }
         EntityTag etag = new EntityTag(asset.get().etag());
-        String policy = app.equals("ohif") ? OHIF_POLICY : app.equals("api") ? API_POLICY : VIEWER_POLICY;
+        String policy = app.equals("ohif") ? ohifPolicy(asset.get()) : app.equals("api") ? API_POLICY
+                : VIEWER_POLICY;
         String cache = HASHED.matcher(name).matches() ? "public, max-age=31536000, immutable" : "no-cache";
         Response.ResponseBuilder notModified = request.evaluatePreconditions(etag);
         Response.ResponseBuilder builder = notModified != null ? notModified
                 : Response.ok(asset.get().bytes(), type(name));
         return builder.tag(etag).header("Cache-Control", cache).header("Content-Security-Policy", policy)
-                .header("X-Content-Type-Options", "nosniff").header("Referrer-Policy", "same-origin").build();
+                .header("Referrer-Policy", "same-origin").build(); // nosniff: RequestGuardFilter, on every answer
     }
 
     private Optional<Asset> load(String name) {
@@ -170,11 +175,15 @@ public class WebAppResource {
                     return null;
                 }
                 byte[] bytes = in.readAllBytes();
-                return new Asset(bytes, sha256(bytes));
+                return new Asset(bytes, sha256(bytes), n.endsWith(".html") ? InlineScripts.hashSources(bytes) : "");
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }));
+    }
+
+    private static String ohifPolicy(Asset asset) {
+        return OHIF_POLICY.replace("INLINE ", asset.inlineScripts().isEmpty() ? "" : asset.inlineScripts() + " ");
     }
 
     private static String lastSegment(String file) {
