@@ -31,7 +31,7 @@ class DirectReadsIT {
     static final String FILE = "/images/it/direct/ct.dcm";
     static final byte[] DICOM = Samples.bytes(Samples.dicom("CT_small.dcm"));
     static final List<String> HEADERS = List.of("Content-Type", "Content-Length", "ETag", "Last-Modified",
-            "Accept-Ranges", "Content-Range", "Server", "X-Frame-Options", "X-Powered-By");
+            "Accept-Ranges", "Content-Range", "Server", "X-Frame-Options", "X-Powered-By", "X-Content-Type-Options");
     static StoreClient admin;
     static String etag;
 
@@ -75,6 +75,7 @@ class DirectReadsIT {
         assertThat(whole.headers().firstValue("ETag")).hasValue(etag);
         assertThat(whole.headers().firstValue("Content-Type")).hasValue("application/dicom");
         assertThat(whole.headers().firstValue("Server")).hasValue("MedJava");
+        assertThat(whole.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff"); // never sniffed
 
         assertThat(sameAnswerBothWays("HEAD", r -> r.version(version)).body()).isEmpty();
         HttpResponse<byte[]> range = sameAnswerBothWays("GET", r -> r.version(version)
@@ -99,7 +100,9 @@ class DirectReadsIT {
         assertThat(wrong.get(FILE).statusCode()).isEqualTo(401);
         assertThat(new StoreClient(SharedStore.store(), null).get(FILE).statusCode()).isEqualTo(401);
         assertThat(admin.rawStatus("GET", FILE + ";jsessionid=1")).isEqualTo(400);
-        assertThat(admin.get("/images/it/direct/").statusCode()).isEqualTo(200); // the directory listing
+        HttpResponse<byte[]> listing = admin.get("/images/it/direct/");
+        assertThat(listing.statusCode()).isEqualTo(200); // the directory listing, never sniffed into a page
+        assertThat(listing.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
         HttpResponse<String> missing = admin.getJson("/images/it/direct/none.dcm");
         assertThat(missing.statusCode()).isEqualTo(404);
         assertThat(missing.body()).contains("\"status\":404");

@@ -352,6 +352,9 @@ class SessionIT {
                 StandardCharsets.UTF_8));
         assertThat(tls.getResponseCode()).isEqualTo(200);
         assertThat(tls.getHeaderField("Set-Cookie")).contains("; HttpOnly", "; SameSite=Strict", "; Secure");
+        // browsers are told to keep to HTTPS, over HTTPS only
+        assertThat(tls.getHeaderField("Strict-Transport-Security")).isEqualTo("max-age=31536000");
+        assertThat(admin.getJson("/auth/me").headers().firstValue("Strict-Transport-Security")).isEmpty();
     }
 
     @Test
