@@ -9,9 +9,11 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.testsupport.Samples;
 import org.medjava.store.testsupport.SharedStore;
 import org.medjava.store.testsupport.StoreClient;
+import org.medjava.store.testsupport.TestStudy;
 
 /** The DICOM index over HTTP, kept in step with PUT and DELETE, and rebuildable from the files. */
 @ExtendWith(SharedStore.class)
@@ -26,16 +28,18 @@ class IndexIT {
     }
 
     @Test
-    void followsPutsAndDeletes() throws Exception {
-        admin.put("/images/it/index/mr.dcm", Samples.bytes(Samples.dicom("MR_small.dcm")));
-        HttpResponse<String> studies = admin.getJson("/index/studies?ModalitiesInStudy=MR&limit=50");
+    void followsPutsAndDeletes(@TempDir Path work) throws Exception {
+        // its own UIDs: the shared store holds other files of MR_small's SOP Instance UID, one instance with them
+        TestStudy mr = TestStudy.create(work, "IDX-FOLLOWS", "MR_small.dcm");
+        admin.put("/images/it/index/mr.dcm", mr.instances().get(0).file());
+        HttpResponse<String> studies = admin.getJson("/index/studies?StudyInstanceUID=" + mr.studyUid());
         assertThat(studies.statusCode()).isEqualTo(200);
-        assertThat(studies.body()).contains("\"StudyInstanceUID\"", "\"ModalitiesInStudy\"");
-        String mrStudy = studies.body().replaceAll("(?s).*\"StudyInstanceUID\":\"([0-9.]+)\".*", "$1");
+        assertThat(studies.body()).contains("\"ModalitiesInStudy\":[\"MR\"]",
+                "\"NumberOfStudyRelatedInstances\":1");
 
-        HttpResponse<String> series = admin.getJson("/index/studies/" + mrStudy + "/series");
+        HttpResponse<String> series = admin.getJson("/index/studies/" + mr.studyUid() + "/series");
         assertThat(series.body()).contains("\"Modality\":\"MR\"");
-        String seriesUid = series.body().replaceAll("(?s).*\"SeriesInstanceUID\":\"([0-9.]+)\".*", "$1");
+        String seriesUid = mr.instances().get(0).seriesUid();
         assertThat(admin.getJson("/index/series/" + seriesUid + "/instances").body())
                 .contains("\"path\":\"it/index/mr.dcm\"");
 

@@ -167,6 +167,43 @@ class DicomWebIT {
         assertThat(anonymous.getJson("/dicomweb/studies").statusCode()).isEqualTo(401);
     }
 
+    /**
+     * One object stored by STOW and PUT at two more paths (as the shipped samples are): one instance in QIDO's
+     * counts, in /instances, in /metadata, in the store's /index API, and in every page of an instance search.
+     */
+    @Test
+    void anInstanceHeldBySeveralFilesIsCountedListedAndPagedOnce() throws Exception {
+        TestStudy copies = TestStudy.create(work.resolve("copies"), "WEB-COPIES", "CT_small.dcm", "MR_small.dcm");
+        assertThat(stow(admin, "/dicomweb/studies", copies.instances().stream().map(i -> Samples.bytes(i.file()))
+                .toList()).statusCode()).isEqualTo(200);
+        for (String path : List.of("/images/web-copies/a/ct.dcm", "/images/web-copies/b/ct.dcm")) {
+            HttpResponse<String> put = admin.put(path, copies.instance("CT_small.dcm").file());
+            assertThat(put.statusCode()).as(put.body()).isBetween(200, 204);
+        }
+        String study = "/dicomweb/studies/" + copies.studyUid();
+
+        JsonArray qido = array(reader.getJson("/dicomweb/studies?StudyInstanceUID=" + copies.studyUid()).body());
+        int instances = array(reader.getJson(study + "/instances").body()).size();
+        int metadata = array(reader.getJson(study + "/metadata").body()).size();
+        assertThat(instances).isEqualTo(2);
+        assertThat(metadata).isEqualTo(instances);
+        assertThat(value(qido.getJsonObject(0), "00201208")).isEqualTo(Integer.toString(instances));
+        assertThat(array(reader.getJson(study + "/series").body()).stream()
+                .mapToInt(s -> Integer.parseInt(value(s.asJsonObject(), "00201209"))).sum()).isEqualTo(instances);
+        assertThat(reader.getJson("/index/studies?StudyInstanceUID=" + copies.studyUid()).body())
+                .contains("\"NumberOfStudyRelatedInstances\":" + instances);
+
+        List<String> paged = new java.util.ArrayList<>();
+        for (int offset = 0; offset <= instances; offset++) {
+            JsonArray page = array(reader.getJson("/dicomweb/instances?PatientID=WEB-COPIES&limit=1&offset="
+                    + offset).body());
+            assertThat(page).as("offset " + offset).hasSize(offset < instances ? 1 : 0);
+            page.forEach(i -> paged.add(value(i.asJsonObject(), "00080018")));
+        }
+        assertThat(paged).containsExactlyInAnyOrderElementsOf(copies.instances().stream()
+                .map(TestStudy.Instance::sopInstanceUid).toList());
+    }
+
     @Test
     void wadoRetrievesTheStoredObjects() throws Exception {
         HttpResponse<byte[]> r = reader.send(reader.request("/dicomweb/studies/" + study.studyUid())

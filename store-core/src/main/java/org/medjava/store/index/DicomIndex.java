@@ -7,8 +7,12 @@ import java.util.Optional;
 import org.medjava.store.storage.ObjectStorage;
 
 /**
- * The DICOM metadata index of the store: patient → study → series → instance, one instance per store path (the
- * key of a stored object, as in the HTTP path, e.g. {@code ct/head/slice1.dcm}). The store keeps it in step with
+ * The DICOM metadata index of the store: patient → study → series → instance, one entry per store path (the
+ * key of a stored object, as in the HTTP path, e.g. {@code ct/head/slice1.dcm}). An instance is one SOP Instance
+ * UID: when several files hold one, the queries, counts and pages of instances take its current file only, the copy
+ * the network stored under {@code dicom/} if there is one, else the first by store path (a rule of the query, so a
+ * rebuild gives the same answers); the reads by path ({@link #instance}, {@link #instancesIn}, {@link #pathsOf})
+ * are of files. The store keeps it in step with
  * PUT and DELETE ({@link #put}, {@link #remove}, {@link #removeUnder}) and can rebuild it from the stored objects
  * ({@link #rebuild}); the web layer, the C-FIND SCP and QIDO-RS query it.
  *
@@ -161,7 +165,8 @@ public final class DicomIndex implements AutoCloseable {
 
     /**
      * The instances matching {@code query} in the series {@code seriesInstanceUid} (null: in any series), by
-     * InstanceNumber (instances without one last) then path.
+     * InstanceNumber (instances without one last) then path: one per SOP Instance UID (its current file), so
+     * that offset and limit count instances.
      */
     public List<InstanceSummary> instances(String seriesInstanceUid, InstanceQuery query) {
         return queries.instances(seriesInstanceUid, query);
@@ -183,12 +188,12 @@ public final class DicomIndex implements AutoCloseable {
         return queries.metadata(storePaths);
     }
 
-    /** How many instances (indexed files) the index holds. */
+    /** How many instances (SOP Instance UIDs, not files) the index holds. */
     public long count() {
         return queries.count();
     }
 
-    /** How many patients, studies, series and instances the index holds. */
+    /** How many patients, studies, series and instances (SOP Instance UIDs) the index holds. */
     public IndexCounts counts() {
         return queries.counts();
     }

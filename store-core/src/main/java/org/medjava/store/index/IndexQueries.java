@@ -3,6 +3,7 @@ package org.medjava.store.index;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.Tuple;
 import jakarta.persistence.TypedQuery;
+import jakarta.persistence.criteria.AbstractQuery;
 import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.CriteriaQuery;
 import jakarta.persistence.criteria.Expression;
@@ -25,16 +26,24 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
+import org.medjava.codec.dicom.ArchiveLayout;
 import org.medjava.store.index.Matching.Vr;
 
 /**
  * The reads of the index: instances by path or directory, the patient, study, series and instance queries (criteria
  * built from the matching keys of a {@link DicomQuery}), metadata and counts. Each runs in an EntityManager of its
  * own ({@link IndexSession#read}), concurrently with other reads and with writes.
+ *
+ * <p>An instance is one SOP Instance UID, however many files hold it: the index keeps a row per file, and the
+ * queries, counts and pages of instances take only the current file of each UID ({@link #current}), in the query
+ * itself, so a page of n rows is n instances. The reads by path and by directory are of files.
  */
 final class IndexQueries {
     /** At most this many values in one IN list. */
     static final int IN_CHUNK = 500;
+    /** The paths the network stores objects under (it keeps one per SOP Instance UID), as a LIKE pattern. */
+    private static final String NETWORK_COPIES = ArchiveLayout.ROOT + "/%";
 
     private final IndexSession session;
 
@@ -54,7 +63,7 @@ final class IndexQueries {
     Optional<InstanceSummary> instance(String storePath) {
         String path = StorePaths.file(storePath);
         return session.read("reading " + path, em -> selectInstances(em, (m, j) -> List.of(
-                m.cb().equal(j.i().get("path"), m.matching().param(String.class, path))), false, 0, 0))
+                m.cb().equal(j.i().get("path"), m.matching().param(String.class, path))), false, false, 0, 0))
                 .stream().findFirst();
     }
 
@@ -63,7 +72,7 @@ final class IndexQueries {
         String dir = StorePaths.directory(directoryPath);
         List<InstanceSummary> rows = session.read("listing " + (dir.isEmpty() ? "/" : dir),
                 em -> selectInstances(em, (m, j) -> List.of(m.cb().equal(j.i().get("directory"),
-                        m.matching().param(String.class, dir))), false, 0, 0));
+                        m.matching().param(String.class, dir))), false, false, 0, 0));
         Map<String, InstanceSummary> byName = new LinkedHashMap<>();
         for (InstanceSummary row : rows) {
             byName.put(StorePaths.nameOf(row.path()), row);
@@ -92,9 +101,8 @@ final class IndexQueries {
                     + " where st.patient.key in :k group by st.patient.key", keys);
             Map<String, Long> series = countBy(em, "select s.study.patient.key, count(s) from SeriesEntity s"
                     + " where s.study.patient.key in :k group by s.study.patient.key", keys);
-            Map<String, Long> instances = countBy(em, "select i.series.study.patient.key, count(i)"
-                    + " from InstanceEntity i where i.series.study.patient.key in :k"
-                    + " group by i.series.study.patient.key", keys);
+            Map<String, Long> instances = countInstances(em,
+                    i -> i.get("series").get("study").get("patient").get("key"), keys);
             return rows.stream().map(t -> {
                 String key = t.get(0, String.class);
                 return new PatientSummary(t.get(1, String.class), t.get(2, String.class), t.get(3, String.class),
@@ -145,8 +153,7 @@ final class IndexQueries {
             List<String> uids = rows.stream().map(t -> t.get(0, String.class)).toList();
             Map<String, Long> series = countBy(em, "select s.study.uid, count(s) from SeriesEntity s"
                     + " where s.study.uid in :k group by s.study.uid", uids);
-            Map<String, Long> instances = countBy(em, "select i.series.study.uid, count(i) from InstanceEntity i"
-                    + " where i.series.study.uid in :k group by i.series.study.uid", uids);
+            Map<String, Long> instances = countInstances(em, i -> i.get("series").get("study").get("uid"), uids);
             return rows.stream().map(t -> {
                 String uid = t.get(0, String.class);
                 String modalities = t.get(12, String.class);
@@ -187,8 +194,7 @@ final class IndexQueries {
             cq.orderBy(cb.asc(cb.coalesce(s.<Integer>get("seriesNumber"), Integer.MAX_VALUE)), cb.asc(s.get("uid")));
             List<Tuple> rows = page(em.createQuery(cq), m, query).getResultList();
             List<String> uids = rows.stream().map(t -> t.get(0, String.class)).toList();
-            Map<String, Long> instances = countBy(em, "select i.series.uid, count(i) from InstanceEntity i"
-                    + " where i.series.uid in :k group by i.series.uid", uids);
+            Map<String, Long> instances = countInstances(em, i -> i.get("series").get("uid"), uids);
             Map<String, Set<String>> directories = new HashMap<>();
             forChunks(uids, chunk -> em.createQuery("select distinct i.series.uid, i.directory from InstanceEntity i"
                     + " where i.series.uid in :k", Object[].class).setParameter("k", chunk).getResultList()
@@ -219,7 +225,7 @@ final class IndexQueries {
             add(where, m.matching().match("InstanceNumber", query.key("InstanceNumber"), Vr.IS,
                     j.i().get("instanceNumber"), null, false));
             return where;
-        }, true, query.offset(), query.limit()));
+        }, true, true, query.offset(), query.limit()));
     }
 
     /** See {@link DicomIndex#metadata}. */
@@ -238,8 +244,7 @@ final class IndexQueries {
 
     /** See {@link DicomIndex#count}. */
     long count() {
-        return session.read("counting", em -> em.createQuery("select count(i) from InstanceEntity i", Long.class)
-                .getSingleResult());
+        return session.read("counting", IndexQueries::countInstances);
     }
 
     /** See {@link DicomIndex#counts}. */
@@ -248,7 +253,7 @@ final class IndexQueries {
                 em.createQuery("select count(p) from PatientEntity p", Long.class).getSingleResult(),
                 em.createQuery("select count(s) from StudyEntity s", Long.class).getSingleResult(),
                 em.createQuery("select count(s) from SeriesEntity s", Long.class).getSingleResult(),
-                em.createQuery("select count(i) from InstanceEntity i", Long.class).getSingleResult()));
+                countInstances(em)));
     }
     /** See {@link DicomIndex#ping}. */
     void ping() {
@@ -308,8 +313,12 @@ final class IndexQueries {
         return order;
     }
 
+    /**
+     * The instances (rows) the filter selects; with {@code currentOnly}, only the current file of each SOP Instance
+     * UID, so that offset and limit count instances.
+     */
     private static List<InstanceSummary> selectInstances(EntityManager em, InstanceFilter filter,
-            boolean byInstanceNumber, int offset, int limit) {
+            boolean currentOnly, boolean byInstanceNumber, int offset, int limit) {
         CriteriaBuilder cb = em.getCriteriaBuilder();
         Matching m = new Matching(cb);
         CriteriaQuery<Tuple> cq = cb.createTupleQuery();
@@ -317,7 +326,10 @@ final class IndexQueries {
         Join<InstanceEntity, SeriesEntity> s = i.join("series");
         Join<SeriesEntity, StudyEntity> st = s.join("study");
         Join<StudyEntity, PatientEntity> p = st.join("patient");
-        List<Predicate> where = filter.where(new Building(cb, m), new InstanceJoins(i, s, st, p));
+        List<Predicate> where = new ArrayList<>(filter.where(new Building(cb, m), new InstanceJoins(i, s, st, p)));
+        if (currentOnly) {
+            where.add(current(cb, cq, i));
+        }
         List<Selection<?>> columns = List.of(i.get("path"), p.get("patientId"), p.get("patientName"), st.get("uid"),
                 st.get("studyDate"), st.get("description"), s.get("uid"), s.get("modality"), s.get("seriesNumber"),
                 s.get("description"), i.get("sopInstanceUid"), i.get("sopClassUid"), i.get("instanceNumber"),
@@ -375,6 +387,49 @@ final class IndexQueries {
             query.setMaxResults(q.limit());
         }
         return query;
+    }
+
+    /**
+     * Whether the row {@code i} is the current file of its SOP Instance UID, the one that stands for the instance:
+     * no other row of that UID comes before it, where the network's copy (under {@code dicom/}) comes first, then
+     * the store paths in the database's order. A NOT EXISTS on the SOP Instance UID's index.
+     */
+    static Predicate current(CriteriaBuilder cb, AbstractQuery<?> query, Path<InstanceEntity> i) {
+        Subquery<String> before = query.subquery(String.class);
+        Root<InstanceEntity> j = before.from(InstanceEntity.class);
+        Path<String> jPath = j.get("path");
+        Path<String> iPath = i.get("path");
+        Predicate networkFirst = cb.and(cb.like(jPath, NETWORK_COPIES), cb.notLike(iPath, NETWORK_COPIES));
+        Predicate sameKind = cb.or(cb.and(cb.like(jPath, NETWORK_COPIES), cb.like(iPath, NETWORK_COPIES)),
+                cb.and(cb.notLike(jPath, NETWORK_COPIES), cb.notLike(iPath, NETWORK_COPIES)));
+        before.select(jPath).where(cb.equal(j.get("sopInstanceUid"), i.get("sopInstanceUid")),
+                cb.or(networkFirst, cb.and(sameKind, cb.lessThan(jPath, iPath))));
+        return cb.not(cb.exists(before));
+    }
+
+    /** How many instances (SOP Instance UIDs) the index holds. */
+    private static long countInstances(EntityManager em) {
+        CriteriaBuilder cb = em.getCriteriaBuilder();
+        CriteriaQuery<Long> cq = cb.createQuery(Long.class);
+        Root<InstanceEntity> i = cq.from(InstanceEntity.class);
+        cq.select(cb.count(i)).where(current(cb, cq, i));
+        return em.createQuery(cq).getSingleResult();
+    }
+
+    /** How many instances (current files, see {@link #current}) each of {@code keys} has, in chunks. */
+    private static Map<String, Long> countInstances(EntityManager em,
+            Function<Root<InstanceEntity>, Path<String>> keyOf, List<String> keys) {
+        Map<String, Long> counts = new HashMap<>();
+        forChunks(keys, chunk -> {
+            CriteriaBuilder cb = em.getCriteriaBuilder();
+            CriteriaQuery<Tuple> cq = cb.createTupleQuery();
+            Root<InstanceEntity> i = cq.from(InstanceEntity.class);
+            Path<String> key = keyOf.apply(i);
+            cq.multiselect(key, cb.count(i)).where(key.in(chunk.toArray()), current(cb, cq, i)).groupBy(key);
+            em.createQuery(cq).getResultList().forEach(t -> counts.put(t.get(0, String.class),
+                    ((Number) t.get(1)).longValue()));
+        });
+        return counts;
     }
 
     /** Runs a "select key, count(...) ... where key in :k group by key" query over {@code keys}, in chunks. */

@@ -1,7 +1,6 @@
 package org.medjava.store.query;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -20,7 +19,8 @@ import org.medjava.store.index.StudySummary;
  * Answers {@link ArchiveQuery archive queries} from the DICOM index, for the C-FIND SCP and QIDO-RS. A query at the
  * series or image level with keys of the levels above is matched level by level (the studies first, then their
  * series, then their instances), so keys of any level above may be combined. An object stored at two paths is one
- * instance (the copy the network stored under {@code dicom/} is preferred).
+ * instance (the index answers with its current file: the copy the network stored under {@code dicom/}, else the
+ * first by store path), counted and paged as one.
  *
  * @throws IllegalArgumentException from every method when a key is not valid for its attribute
  */
@@ -53,9 +53,8 @@ public final class ArchiveSearch {
     public List<InstanceSummary> instances(ArchiveQuery q) {
         InstanceQuery own = apply(InstanceQuery.all(), q, QueryLevel.IMAGE.ownKeywords());
         List<String> series = parentSeries(q);
-        List<InstanceSummary> rows = series == null ? index.instances(null, paged(own, q))
+        return series == null ? index.instances(null, paged(own, q))
                 : collect(series, q, uid -> index.instances(uid, own));
-        return distinctSops(rows);
     }
 
     /** The studies the keys above the series level select, or null when they select every study. */
@@ -97,17 +96,6 @@ public final class ArchiveSearch {
         int from = Math.min(q.offset(), all.size());
         int to = (int) Math.min(all.size(), wanted);
         return all.subList(from, to);
-    }
-
-    private static List<InstanceSummary> distinctSops(List<InstanceSummary> rows) {
-        Map<String, InstanceSummary> bySop = new LinkedHashMap<>();
-        for (InstanceSummary row : rows) {
-            InstanceSummary kept = bySop.get(row.sopInstanceUid());
-            if (kept == null || (!kept.path().startsWith("dicom/") && row.path().startsWith("dicom/"))) {
-                bySop.put(row.sopInstanceUid(), row);
-            }
-        }
-        return bySop.size() == rows.size() ? rows : List.copyOf(bySop.values());
     }
 
     private static <Q extends DicomQuery<Q>> Q apply(Q query, ArchiveQuery q, java.util.Set<String> keywords) {

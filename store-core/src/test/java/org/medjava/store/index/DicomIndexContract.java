@@ -235,17 +235,125 @@ abstract class DicomIndexContract {
     }
 
     @Test
-    void theSameSopInstanceMayBeAtTwoPaths() {
+    void theSameSopInstanceAtTwoPathsIsOneInstanceInTwoFiles() {
         Path file = TestDicom.ct().patient("P1", "Doe^John").study("1.2.826.3.1", "20200105")
                 .series("1.2.826.3.1.1", "CT", 1).instance("1.2.826.3.1.1.1", 1).writeTo(tmp.resolve("a.dcm"));
-        IndexFiles.put(index, "a/one.dcm", file);
         IndexFiles.put(index, "b/copy.dcm", file);
+        IndexFiles.put(index, "a/one.dcm", file);
+        assertThat(index.pathsOf("1.2.826.3.1.1.1")).containsExactly("a/one.dcm", "b/copy.dcm");
         assertThat(index.instances(null, InstanceQuery.all().sopInstanceUid("1.2.826.3.1.1.1")))
-                .extracting(InstanceSummary::path).containsExactly("a/one.dcm", "b/copy.dcm");
+                .extracting(InstanceSummary::path).containsExactly("a/one.dcm");
         assertThat(index.series("1.2.826.3.1")).singleElement().satisfies(s -> {
-            assertThat(s.numberOfSeriesRelatedInstances()).isEqualTo(2);
-            assertThat(s.directories()).containsExactly("a", "b");
+            assertThat(s.numberOfSeriesRelatedInstances()).isEqualTo(1);
+            assertThat(s.directories()).containsExactly("a", "b"); // where its files are
         });
+        assertThat(index.instancesIn("b")).containsOnlyKeys("copy.dcm"); // a directory lists files
+        assertThat(index.counts()).isEqualTo(new IndexCounts(1, 1, 1, 1));
+    }
+
+    // ---------------------------------------------------------------- one SOP Instance UID held by several files
+
+    private static final String COPIES_STUDY = "1.2.826.40.1";
+    private static final String COPIES_CT = COPIES_STUDY + ".1";
+    private static final String COPIES_MR = COPIES_STUDY + ".2";
+    private static final String NETWORK_DIR = "dicom/P40/" + COPIES_STUDY + "/" + COPIES_CT + "/";
+
+    /**
+     * Six instances in two series of one study, most of them held by several files (the network's copy under
+     * dicom/, uploads elsewhere), written under {@code images} and indexed in a scrambled order; returns the current
+     * file of each SOP Instance UID by the rule: the copy under dicom/, else the first by path.
+     */
+    private java.util.Map<String, String> putCopies(Path images) {
+        java.util.Map<String, List<String>> files = new java.util.LinkedHashMap<>();
+        files.put("1", List.of("up/y/a1.dcm", NETWORK_DIR + "a1.dcm", "up/x/a1.dcm"));
+        files.put("2", List.of("up/y/a2.dcm", "up/x/a2.dcm"));
+        files.put("3", List.of("up/x/a3.dcm"));
+        files.put("4", List.of("up/z/a4.dcm", "up/x/a4.dcm", "up/y/a4.dcm"));
+        files.put("5", List.of(NETWORK_DIR + "a5.dcm", "up/a5.dcm"));
+        files.put("b", List.of("up/y/b1.dcm", "up/x/b1.dcm"));
+        java.util.Map<String, String> current = new java.util.LinkedHashMap<>();
+        List<String[]> puts = new ArrayList<>();
+        int n = 0;
+        for (var e : files.entrySet()) {
+            boolean ct = !e.getKey().equals("b");
+            String sop = ct ? COPIES_CT + "." + e.getKey() : COPIES_MR + ".1";
+            TestDicom dicom = (ct ? TestDicom.ct() : TestDicom.mr()).patient("P40", "Copies^Carl")
+                    .study(COPIES_STUDY, "20240401").series(ct ? COPIES_CT : COPIES_MR, ct ? "CT" : "MR", ct ? 1 : 2)
+                    .instance(sop, ct ? Integer.parseInt(e.getKey()) : 1);
+            for (String path : e.getValue()) {
+                dicom.writeTo(images.resolve(path));
+                puts.add(new String[] {path, sop});
+            }
+            current.put(sop, e.getValue().stream().filter(p -> p.startsWith("dicom/")).findFirst()
+                    .orElse(e.getValue().stream().sorted().findFirst().orElseThrow()));
+        }
+        java.util.Collections.shuffle(puts, new java.util.Random(40));
+        for (String[] put : puts) {
+            IndexFiles.put(index, put[0], images.resolve(put[0]));
+        }
+        return current;
+    }
+
+    @Test
+    void aSopInstanceHeldBySeveralFilesIsOneInstanceInEveryCountAndList() throws IOException {
+        Path images = Files.createDirectories(tmp.resolve("images"));
+        java.util.Map<String, String> current = putCopies(images);
+
+        List<InstanceSummary> ct = index.instances(COPIES_CT);
+        assertThat(ct).extracting(InstanceSummary::path).containsExactly(current.get(COPIES_CT + ".1"),
+                current.get(COPIES_CT + ".2"), current.get(COPIES_CT + ".3"), current.get(COPIES_CT + ".4"),
+                current.get(COPIES_CT + ".5"));
+        List<InstanceSummary> all = index.instances(null, InstanceQuery.all());
+        assertThat(all).extracting(InstanceSummary::path).containsExactlyInAnyOrderElementsOf(current.values());
+        assertThat(index.series(COPIES_STUDY)).extracting(SeriesSummary::numberOfSeriesRelatedInstances)
+                .containsExactly((long) ct.size(), (long) index.instances(COPIES_MR).size());
+        assertThat(index.studies(StudyQuery.all())).singleElement()
+                .extracting(StudySummary::numberOfStudyRelatedInstances).isEqualTo((long) all.size());
+        assertThat(index.patients(PatientQuery.all())).singleElement()
+                .extracting(PatientSummary::numberOfPatientRelatedInstances).isEqualTo((long) all.size());
+        assertThat(index.counts()).isEqualTo(new IndexCounts(1, 1, 2, 6));
+        assertThat(index.count()).isEqualTo(6);
+
+        // a rebuild from the files gives the same instances
+        try (DicomIndex rebuilt = new DicomIndex(newDatabase()); ObjectStorage storage = storage(images)) {
+            assertThat(rebuilt.rebuild(storage).indexed()).isEqualTo(13);
+            assertSameAnswers(rebuilt, index);
+            assertThat(rebuilt.instances(null, InstanceQuery.all())).extracting(InstanceSummary::path)
+                    .containsExactlyElementsOf(all.stream().map(InstanceSummary::path).toList());
+        }
+
+        // removing the current file makes the next one current; removing the last file removes the instance
+        assertThat(index.remove(NETWORK_DIR + "a1.dcm")).isTrue();
+        assertThat(index.instances(null, InstanceQuery.all().sopInstanceUid(COPIES_CT + ".1")))
+                .extracting(InstanceSummary::path).containsExactly("up/x/a1.dcm");
+        assertThat(index.remove("up/x/a3.dcm")).isTrue();
+        assertThat(index.series(COPIES_STUDY)).extracting(SeriesSummary::numberOfSeriesRelatedInstances)
+                .containsExactly(4L, 1L);
+        assertThat(index.counts()).isEqualTo(new IndexCounts(1, 1, 2, 5));
+    }
+
+    @Test
+    void pagesOfInstancesHeldBySeveralFilesAreFullAndNeverRepeat() throws IOException {
+        putCopies(Files.createDirectories(tmp.resolve("images")));
+        for (String series : new String[] {null, COPIES_CT}) {
+            List<String> unpaged = index.instances(series, InstanceQuery.all()).stream()
+                    .map(InstanceSummary::sopInstanceUid).toList();
+            assertThat(unpaged).doesNotHaveDuplicates().hasSize(series == null ? 6 : 5);
+            for (int limit = 1; limit <= 4; limit++) {
+                List<String> paged = new ArrayList<>();
+                for (int offset = 0; ; offset += limit) {
+                    List<InstanceSummary> page = index.instances(series,
+                            InstanceQuery.all().offset(offset).limit(limit));
+                    if (page.isEmpty()) {
+                        break;
+                    }
+                    page.forEach(i -> paged.add(i.sopInstanceUid()));
+                    assertThat(page.size()).as("page at %d of %d in %s", offset, limit, series)
+                            .isEqualTo(Math.min(limit, unpaged.size() - offset));
+                }
+                assertThat(paged).as("limit %d in %s", limit, series).containsExactlyElementsOf(unpaged);
+            }
+        }
     }
 
     @Test

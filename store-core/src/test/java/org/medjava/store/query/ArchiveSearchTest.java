@@ -113,6 +113,24 @@ class ArchiveSearchTest {
     }
 
     @Test
+    void pagesOfEveryInstanceCountEachSopInstanceOnceAndAgreeWithTheCounts() {
+        List<String> paged = new java.util.ArrayList<>();
+        for (int offset = 0; offset < 10; offset++) {
+            var page = search.instances(new ArchiveQuery(QueryLevel.IMAGE, Map.of(), false, offset, 1));
+            if (page.isEmpty()) {
+                break;
+            }
+            assertThat(page).hasSize(1);
+            paged.add(page.get(0).sopInstanceUid());
+        }
+        assertThat(paged).containsExactlyInAnyOrder("1.9.1.1.1", "1.9.1.1.2", "1.9.2.1.1", "1.9.3.1.1");
+        for (var study : search.studies(q(QueryLevel.STUDY))) {
+            assertThat(study.numberOfStudyRelatedInstances()).as(study.studyInstanceUid()).isEqualTo(search
+                    .instances(q(QueryLevel.IMAGE, "StudyInstanceUID", study.studyInstanceUid())).size());
+        }
+    }
+
+    @Test
     void invalidKeysAreRefused() {
         assertThatThrownBy(() -> search.studies(q(QueryLevel.STUDY, "StudyInstanceUID", "1.9.*")))
                 .isInstanceOf(IllegalArgumentException.class);
