@@ -61,13 +61,15 @@ test('a broken JAR is refused with the registry\'s reason; a plugin replaced by 
   const page = await admin('plugins');
   const broken = join(fixtures.work, 'broken-plugin.jar');
   writeFileSync(broken, 'this is not a JAR');
+  // No id to type: the store reads the Plugin-Id of the JAR's manifest.
+  assert.equal(await page.locator('[data-test=install-id]').count(), 0, 'the form asks for no plugin id');
+  const pluginsBefore = (await (await api('/filters')).json()).plugins.length;
   await page.locator('[data-test=install-file]').setInputFiles(broken);
-  await page.locator('[data-test=install-id]').fill('e2e-broken');
   await page.locator('[data-test=install-submit]').click();
   const problem = page.locator('[data-test=install-problem]');
   await page.waitForFunction(() => document.querySelector('[data-test=install-problem]')?.textContent);
-  assert.match(await problem.innerText(), /broken-plugin\.jar was not installed\. The store could not read it: .*not a readable JAR/);
-  assert.equal(await manifestPlugin('e2e-broken'), undefined);
+  assert.match(await problem.innerText(), /broken-plugin\.jar was not installed\. The store could not read it: not a filter plugin/);
+  assert.equal((await (await api('/filters')).json()).plugins.length, pluginsBefore);
 
   // Replace blur with its own JAR (downloaded from the store): the confirmation, then the same SHA-256, active.
   const id = (await (await api('/filters')).json()).plugins[0].id;
@@ -82,6 +84,17 @@ test('a broken JAR is refused with the registry\'s reason; a plugin replaced by 
   const after = await manifestPlugin(id);
   assert.equal(after.sha256, before.sha256);
   assert.equal(after.state, 'ACTIVE');
+
+  // The same JAR through the install form, under another file name: installed as the id its manifest carries.
+  const renamed = join(fixtures.work, 'some-upload.jar');
+  writeFileSync(renamed, Buffer.from(await (await api(`/filters/${id}.jar`)).arrayBuffer()));
+  await page.locator('[data-test=install-file]').setInputFiles(renamed);
+  await page.evaluate(() => document.querySelectorAll('[data-test=message-ok]').forEach((m) => m.remove()));
+  await page.locator('[data-test=install-submit]').click();
+  await page.locator('[data-test=message-ok]').filter({ hasText: `${id} ${before.version} replaced` }).waitFor();
+  assert.equal(await page.locator('[data-test=install-problem]').innerText(), '');
+  assert.equal((await manifestPlugin(id)).sha256, before.sha256);
+  assert.equal((await (await api('/filters')).json()).plugins.length, pluginsBefore);
   await page.context().close();
 });
 
