@@ -50,3 +50,24 @@ test('static files: types, validators, and no way out of the application', async
     assert.ok([400, 401, 404].includes(status), `${path}: ${status}`);
   }
 });
+
+test('/favicon.ico: a real icon at the site root, open without a login, cached, and asked for by no 404', async () => {
+  const r = await fetch(base + '/favicon.ico'); // no credentials
+  assert.equal(r.status, 200);
+  assert.equal(r.headers.get('content-type'), 'image/x-icon');
+  assert.match(r.headers.get('cache-control'), /max-age=\d+/);
+  assert.ok(r.headers.get('etag'));
+  const bytes = new Uint8Array(await r.arrayBuffer());
+  assert.deepEqual([...bytes.subarray(0, 4)], [0, 0, 1, 0], 'an ICO file');
+  // A browser session on the viewer: whatever icon it asks for is there.
+  const page = await newPage(browser);
+  const missing = [];
+  page.on('response', (res) => { if (res.status() === 404) missing.push(res.url()); });
+  await page.goto(base + '/viewer/');
+  const icon = await page.evaluate(() => document.querySelector('link[rel=icon]')?.href);
+  assert.ok(icon, 'the viewer names its icon');
+  assert.equal((await page.goto(icon)).status(), 200);
+  assert.equal((await page.goto(base + '/favicon.ico')).status(), 200);
+  assert.deepEqual(missing, []);
+  await page.context().close();
+});

@@ -222,6 +222,19 @@ test('a CT despeckled at soft tissue is re-windowed to bone by its preset key wi
   const status = await page.locator('[data-test=filter-status]').textContent();
   const saved = /Saved as (\S+)\./.exec(status)?.[1];
   assert.ok(saved, `saved: ${status}`);
+  // The long store path stays within the panel (wrapped, the whole of it in a title): no sideways overflow.
+  const fit = await page.locator('[data-test=filter-status]').evaluate((el) => {
+    const panel = el.closest('.filters-panel');
+    const path = el.querySelector('[data-test=saved-path]');
+    const p = panel.getBoundingClientRect();
+    const boxes = [...path.getClientRects()];
+    return { status: [el.scrollWidth, el.clientWidth], panel: [panel.scrollWidth, panel.clientWidth],
+      inside: boxes.every((b) => b.left >= p.left - 0.5 && b.right <= p.right + 0.5), title: path.title };
+  });
+  assert.ok(fit.status[0] <= fit.status[1], `the status overflows: ${fit.status}`);
+  assert.ok(fit.panel[0] <= fit.panel[1], `the panel scrolls sideways: ${fit.panel}`);
+  assert.ok(fit.inside, 'the path is drawn inside the panel');
+  assert.equal(fit.title, saved);
   try {
     const file = await api(`/images/${saved}`);
     assert.equal(file.status, 200);

@@ -99,6 +99,11 @@ export function jobsTable(jobs, { onCancel } = {}) {
         onclick: () => onCancel(j) }, 'Cancel'))))));
 }
 
+/** A retrieve's counts in words: "3 stored, 0 failed", with "10 already held" when the store had some. */
+export function retrieveCounts(r) {
+  return `${r.stored} stored, ${r.alreadyHeld ? `${r.alreadyHeld} already held, ` : ''}${r.failed} failed`;
+}
+
 function summarize(job) {
   if (!job.result) return '';
   const r = resultOf(job);
@@ -106,7 +111,7 @@ function summarize(job) {
   if (job.kind === 'index-rebuild') {
     return `${r.indexed} indexed, ${r.skipped} skipped, ${Object.keys(r.failed ?? {}).length} failed, ${r.removed} removed`;
   }
-  if (job.kind === 'retrieve') return `${r.stored} stored, ${r.failed} failed`;
+  if (job.kind === 'retrieve') return retrieveCounts(r);
   if (job.kind === 'derive-series') return `${r.derived} derived into series ${r.SeriesInstanceUID}`;
   return job.result.length > 120 ? job.result.slice(0, 120) + '…' : job.result;
 }

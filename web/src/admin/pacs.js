@@ -4,7 +4,7 @@
 // the store to a peer (C-STORE: POST .../send runs within its request, so it is timed here, not tracked).
 import { api, qido, value } from '../api.js';
 import { h, notify } from '../ui.js';
-import { submitJob, watchJob, jobLine, resultOf } from './jobs.js';
+import { submitJob, watchJob, jobLine, resultOf, retrieveCounts } from './jobs.js';
 import { formatDicomDate, formatName, formatDuration } from './format.js';
 
 export async function renderPacs(box) {
@@ -131,7 +131,7 @@ async function studiesTable(ae, studies, method, watches) {
           watches.add(w);
           const end = await w.done;
           watches.delete(w);
-          status.append(retrieveOutcome(end, s.StudyInstanceUID, have !== undefined));
+          status.append(retrieveOutcome(end, s.StudyInstanceUID));
           const now = await inStore([s.StudyInstanceUID]);
           if (now.has(s.StudyInstanceUID)) {
             localCell.replaceChildren(h('a', { href: `#/view?study=${encodeURIComponent(s.StudyInstanceUID)}` },
@@ -156,16 +156,14 @@ function images(n) {
   return n === undefined || n === null ? 'yes' : `${n} image${Number(n) === 1 ? '' : 's'}`;
 }
 
-function retrieveOutcome(job, uid, heldBefore) {
+function retrieveOutcome(job, uid) {
   if (job.state === 'FAILED') {
-    return h('p', { class: 'problem', dataset: { test: 'retrieve-outcome' } }, `Failed: ${job.result}`,
-      heldBefore ? h('div', { class: 'muted' }, 'The store held this study already: it refuses copies of instances it '
-        + 'has (medjava.dicom.duplicate-policy=reject), which the PACS reports as a failed retrieve.') : '');
+    return h('p', { class: 'problem', dataset: { test: 'retrieve-outcome' } }, `Failed: ${job.result}`);
   }
   const r = resultOf(job);
+  // Instances the store held already (it refused the copies as its duplicate policy says) are no failure.
   return h('p', { class: r.failed ? 'problem' : 'ok', dataset: { test: 'retrieve-outcome' } },
-    `${r.stored} stored, ${r.failed} failed (by ${r.method}); ${r.instancesInStore} of the study's `
-      + 'instances are in the store. ',
+    `${retrieveCounts(r)} (by ${r.method}); ${r.instancesInStore} of the study's instances are in the store. `,
     r.instancesInStore > 0 && h('a', { href: `#/view?study=${encodeURIComponent(uid)}` }, 'View'),
     (r.errors ?? []).length ? h('ul', {}, r.errors.slice(0, 10).map((e) => h('li', {}, e))) : '');
 }

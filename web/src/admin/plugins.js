@@ -1,6 +1,7 @@
 // Filter plugins: the repository's manifest (GET /filters) with each plugin's id, version, state, SHA-256 and
-// filters; install or replace by uploading a JAR (PUT /filters/{id}.jar: a JAR that does not load is refused with
-// the registry's reason and the running version stays), suspend and resume (every filter of the plugin, at once on
+// filters; install or replace by uploading a JAR (POST /filters, under the Plugin-Id of its manifest; a card's
+// Replace: PUT /filters/{id}.jar; a JAR that does not load is refused with the registry's reason and the running
+// version stays), suspend and resume (every filter of the plugin, at once on
 // every node, kept across restarts), remove — each with a confirmation where it cannot be undone.
 import { api } from '../api.js';
 import { h, notify, showError, formatBytes } from '../ui.js';
@@ -112,29 +113,31 @@ async function installJar(id, file, existing, reload, onRefusal = (e) => showErr
 }
 
 function installForm(reload) {
-  const id = h('input', { required: true, pattern: '[a-z0-9][a-z0-9._\\-]*', placeholder: 'plugin id',
-    title: 'the plugin\'s id: lower-case letters, digits, ".", "_", "-"', dataset: { test: 'install-id' } });
+  // No id to type: the store installs the JAR under the Plugin-Id its manifest carries (POST /filters).
   const file = h('input', { type: 'file', required: true, accept: '.jar,application/java-archive',
-    dataset: { test: 'install-file' },
-    onchange: () => {
-      // filter-blur-0.1.jar → blur: a guess the admin sees and may correct.
-      const f = file.files[0];
-      if (f && !id.value) id.value = f.name.replace(/\.jar$/i, '').replace(/^filter-/, '').replace(/-\d[\w.-]*$/, '').toLowerCase();
-    } });
+    dataset: { test: 'install-file' } });
   const problem = h('p', { class: 'problem', dataset: { test: 'install-problem' } });
   const form = h('form', { class: 'install', onsubmit: async (e) => {
     e.preventDefault();
     problem.textContent = '';
     const jar = file.files[0];
     if (!jar) return;
-    const refused = (err) => { problem.textContent = `${jar.name} was not installed. ${err.message}`; };
-    if (await installJar(id.value, jar, form.known?.get(id.value), reload, refused)) form.reset();
+    try {
+      const p = await api('/filters', { method: 'POST', body: jar, headers: { 'Content-Type': 'application/java-archive' } });
+      notify(`${p.id} ${p.version ?? ''} ${form.known?.has(p.id) ? 'replaced' : 'installed'}: `
+        + `${(p.filters ?? []).map((f) => f.name).join(', ')}.`, 'ok');
+      form.reset();
+      await reload();
+    } catch (err) {
+      problem.textContent = `${jar.name} was not installed. ${err.message}`;
+    }
   } },
   h('h3', {}, 'Install or replace a plugin'),
-  h('div', { class: 'row' }, file, id,
+  h('div', { class: 'row' }, file,
     h('button', { type: 'submit', class: 'primary', dataset: { test: 'install-submit' } }, 'Upload JAR')),
-  h('small', { class: 'muted' }, 'The store loads the JAR before it takes it: a JAR that does not load, or offers no '
-    + 'filter, is refused with the reason and nothing changes.'),
+  h('small', { class: 'muted' }, 'The plugin\'s id is the Plugin-Id of the JAR\'s manifest; a JAR of a plugin '
+    + 'installed already replaces it. The store loads the JAR before it takes it: a JAR that does not load, or offers '
+    + 'no filter, is refused with the reason and nothing changes.'),
   problem);
   return form;
 }

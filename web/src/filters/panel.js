@@ -241,7 +241,9 @@ export function createFilterPanel(ctx) {
     try {
       const saved = await saveDerived(ctx.source(), chain, ctx.region.get());
       status.textContent = '';
-      status.append(`Saved as ${saved.path}. `, h('a', { href: '#', dataset: { test: 'open-derived' },
+      // a store path has no break opportunities of its own: it wraps anywhere (CSS), the whole path in a title
+      status.append('Saved as ', h('span', { class: 'saved-path', title: saved.path, dataset: { test: 'saved-path' } },
+        saved.path), '. ', h('a', { href: '#', dataset: { test: 'open-derived' },
         onclick: (e) => { e.preventDefault(); ctx.openDerived(saved); } }, 'Open the derived image'));
       status.dataset.state = 'saved';
       notify(`Derived image saved: ${saved.path}`, 'ok');

@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * Copies a finished report into a directory meant to be committed ({@code docs/reference-report/}): the Markdown
  * summary as its {@code README.md} with every SVG chart of the report (those it does not show in place follow it),
  * and the CSV results (all points, the store against its
- * peers). What the README quotes is there, readable on the forge, and made anew by {@code ./medjava bench publish}.
+ * peers); every relative link of the README names a file published beside it. What the README quotes is there, readable on the forge, and made anew by {@code ./medjava bench publish}.
  * A smoke test (the quick run) is refused: its numbers are not results.
  */
 public final class ReportPublisher {
@@ -63,17 +63,37 @@ public final class ReportPublisher {
         clear(target);
         Files.createDirectories(target.resolve("charts"));
         List<Path> written = new ArrayList<>();
-        written.add(Files.writeString(target.resolve("README.md"), markdown, StandardCharsets.UTF_8));
         for (String chart : charts) {
             written.add(copy(report.resolve(chart), target.resolve(chart)));
         }
+        List<String> published = new ArrayList<>();
         for (String data : DATA) {
             Path source = report.resolve(data);
             if (Files.isRegularFile(source)) {
-                written.add(copy(source, target.resolve(source.getFileName().toString())));
+                String name = source.getFileName().toString();
+                written.add(copy(source, target.resolve(name)));
+                published.add(name);
             }
         }
+        written.add(0, Files.writeString(target.resolve("README.md"), filesLine(markdown, published),
+                StandardCharsets.UTF_8));
         return written;
+    }
+
+    /**
+     * The summary's line naming the report's files links files beside it in the report (its HTML page, JMH's raw
+     * JSON) that a publication does not copy: here it names what is published.
+     */
+    private static String filesLine(String markdown, List<String> published) {
+        StringBuilder line = new StringBuilder("Data: ");
+        for (int i = 0; i < published.size(); i++) {
+            line.append(i == 0 ? "" : ", ").append('[').append(published.get(i)).append("](")
+                    .append(published.get(i)).append(')');
+        }
+        line.append(published.isEmpty() ? "none published" : "").append("; the charts are in `charts/`. The HTML page "
+                + "and JMH's raw JSON stay with the run's report (`./medjava bench report`).");
+        return Pattern.compile("^" + Pattern.quote(Summary.FILES_LINE) + ".*$", Pattern.MULTILINE).matcher(markdown)
+                .replaceAll(Matcher.quoteReplacement(line.toString()));
     }
 
     /**

@@ -9,6 +9,11 @@ final class Summary {
     static final String SMOKE_BANNER = "Smoke test (./medjava bench --quick): one small image, a few unwarmed "
             + "iterations. It proves that every column runs; its times are not measurements and no target is judged. "
             + "Measure with ./medjava bench --standard (about 10 minutes) or the full run.";
+    /**
+     * How the line naming the report's files begins: its links are to files beside {@code summary.md}, and a
+     * publication ({@link ReportPublisher}) rewrites the line to name the files it publishes.
+     */
+    static final String FILES_LINE = "Charts, CSV and the raw JMH JSON: ";
 
     private Summary() {
     }
@@ -32,7 +37,8 @@ final class Summary {
         }
         tables.forEach(t -> md.append(t.markdown()));
         sections.forEach(s -> md.append(s.markdown()));
-        md.append("Charts, CSV and the raw JMH JSON: `index.html`, `results.csv`, `jmh-results.json`, `charts/`.\n");
+        md.append(FILES_LINE).append("[index.html](index.html), [results.csv](results.csv), ")
+                .append("[jmh-results.json](jmh-results.json), `charts/`.\n");
         return md.toString();
     }
 

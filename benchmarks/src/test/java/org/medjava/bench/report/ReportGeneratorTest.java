@@ -58,7 +58,7 @@ class ReportGeneratorTest {
     }
 
     /** One small run's raw files: 8-bit blur and spread at two sizes, the C harness, the transport. */
-    private static void writeRun(Path out, String mode) throws Exception {
+    static void writeRun(Path out, String mode) throws Exception {
         Path raw = Files.createDirectories(out.resolve("raw"));
         String runs = String.join(",", List.of(
                 result("CopyBaseline.copy", "256", null, null, "jit", 0.01),

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +53,50 @@ class ReportPublisherTest {
         assertThat(target.resolve("serve.csv")).exists();
         assertThat(target.resolve("ingest.csv")).exists();
         assertThat(Files.readString(target.resolve("notes.txt"))).isEqualTo("kept");
+    }
+
+    /** Relative links of Markdown ({@code ](x)}) and HTML ({@code href="x"}, {@code src="x"}). */
+    private static List<String> relativeLinks(String text) {
+        List<String> links = new ArrayList<>();
+        Matcher m = Pattern.compile("\\]\\(([^)\\s]+)\\)|(?:href|src)=\"([^\"]+)\"").matcher(text);
+        while (m.find()) {
+            String link = m.group(1) != null ? m.group(1) : m.group(2);
+            if (!link.contains("://") && !link.startsWith("#") && !link.startsWith("mailto:")) {
+                links.add(link.replaceAll("#.*", ""));
+            }
+        }
+        return links;
+    }
+
+    @Test
+    void everyRelativeLinkOfAGeneratedReportResolvesAndOfItsPublicationToAPublishedFile() throws Exception {
+        Path report = dir.resolve("report");
+        ReportGeneratorTest.writeRun(report, "standard");
+        ReportGenerator.generate(report);
+        for (String page : List.of("summary.md", "index.html")) {
+            List<String> links = relativeLinks(Files.readString(report.resolve(page)));
+            assertThat(links).as(page).isNotEmpty();
+            assertThat(links).as(page + ": links to what is not in the report")
+                    .allSatisfy(link -> assertThat(report.resolve(link)).exists());
+        }
+
+        Path target = dir.resolve("docs/reference-report");
+        ReportPublisher.publish(report, target);
+
+        String readme = Files.readString(target.resolve("README.md"));
+        List<String> links = relativeLinks(readme);
+        assertThat(links).contains("results.csv", "charts/blur.svg");
+        assertThat(links).as("the published README links only what is published")
+                .allSatisfy(link -> assertThat(target.resolve(link)).isRegularFile());
+        assertThat(readme).doesNotContain("`index.html`", "`jmh-results.json`")
+                .contains("Data: [results.csv](results.csv)");
+    }
+
+    @Test
+    void theCommittedReferenceReportLinksOnlyFilesItHolds() throws IOException {
+        Path committed = Path.of("..", "docs", "reference-report").toAbsolutePath().normalize();
+        List<String> links = relativeLinks(Files.readString(committed.resolve("README.md")));
+        assertThat(links).isNotEmpty().allSatisfy(link -> assertThat(committed.resolve(link)).isRegularFile());
     }
 
     @Test

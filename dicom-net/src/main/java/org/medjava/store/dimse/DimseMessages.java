@@ -43,6 +43,7 @@ final class DimseMessages {
         private final AttributeList list = new AttributeList();
         private final int status;
         private boolean dataSet;
+        private String reason = "";
 
         private Response(int commandField, String sopClassUid, int messageId, int status) {
             this.status = status;
@@ -65,9 +66,13 @@ final class DimseMessages {
             return this;
         }
 
-        /** The reason for a failure, cut to the 64 characters ErrorComment holds. */
+        /**
+         * The reason for a failure: on the wire cut to the 64 characters ErrorComment holds, kept whole for the
+         * store's own use ({@link #reason()}).
+         */
         Response errorComment(String comment) {
             if (comment != null && !comment.isEmpty()) {
+                reason = comment;
                 String c = comment.replace('\\', '/');
                 put(new LongStringAttribute(TagFromName.ErrorComment),
                         c.length() <= ERROR_COMMENT_MAX ? c : c.substring(0, ERROR_COMMENT_MAX));
@@ -75,9 +80,9 @@ final class DimseMessages {
             return this;
         }
 
-        /** The ErrorComment set, or "". */
-        String errorCommentText() {
-            return com.pixelmed.dicom.Attribute.getSingleStringValueOrEmptyString(list, TagFromName.ErrorComment);
+        /** The whole reason given to {@link #errorComment}, not cut to ErrorComment's 64 characters; or "". */
+        String reason() {
+            return reason;
         }
 
         Response offendingElement(AttributeTag tag) {

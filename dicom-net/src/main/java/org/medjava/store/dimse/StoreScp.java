@@ -30,7 +30,7 @@ final class StoreScp {
         Request rq = x.request();
         DimseMessages.Response response = store(x, rq).sopInstance(rq.sopInstanceUid());
         ingest.metrics().dicomStored("c-store", IngestFailure.Reason.label(response.status()));
-        ScpStoreOutcomes.report(x.callingAe(), rq.sopInstanceUid(), response.status(), response.errorCommentText());
+        ScpStoreOutcomes.report(x.callingAe(), rq.sopInstanceUid(), response.status(), response.reason());
         x.send(response);
         return response.status() == DimseStatus.SUCCESS;
     }

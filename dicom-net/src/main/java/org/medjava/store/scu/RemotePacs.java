@@ -64,20 +64,28 @@ public final class RemotePacs {
      *
      * @param status           the remote's final status (0 success, B000 some sub-operations failed, C000 ...)
      * @param completed        sub-operations the remote counted as completed (its final response)
-     * @param failed           sub-operations that failed: as the remote counted them, or more when the store
-     *                         refused or never got instances it expected from its C-FIND
+     * @param failed           sub-operations that failed: as the remote counted them (less those refused because
+     *                         the store holds the instance already), or more when the store refused or never got
+     *                         instances it expected from its C-FIND
      * @param warning          sub-operations completed with a warning
      * @param stored           objects the store gained
+     * @param alreadyHeld      instances the store held already (its duplicate policy refused the copy, status 0111):
+     *                         not failures, though the remote counts them so
      * @param failedInstances  the instances not retrieved, with the reason (the first 1000)
      * @param errors           the first few reasons, in words
      * @param instancesInStore instances of the requested study/series/instance the store holds now
      */
     public record RetrieveResult(String method, int status, int completed, int failed, int warning, int stored,
-                                 List<FailedInstance> failedInstances, List<String> errors, long instancesInStore) {
+                                 int alreadyHeld, List<FailedInstance> failedInstances, List<String> errors,
+                                 long instancesInStore) {
 
-        /** Every instance asked for arrived or was there already. */
+        /**
+         * Every instance asked for arrived or was there already (a remote's failure status is explained when the
+         * only failures were copies of instances the store holds).
+         */
         public boolean complete() {
-            return failed == 0 && failedInstances.isEmpty() && (status == 0 || (status & 0xF000) == 0xB000);
+            return failed == 0 && failedInstances.isEmpty()
+                    && (status == 0 || (status & 0xF000) == 0xB000 || alreadyHeld > 0);
         }
     }
 
@@ -179,11 +187,11 @@ public final class RemotePacs {
             throw e;
         }
         audited(r, true, keys, result.complete(), result.method() + ": status 0x"
-                + Integer.toHexString(result.status()) + ", " + result.stored() + " stored, " + result.failed()
-                + " failed");
-        LOG.log(Level.INFO, "{0} from {1}: status 0x{2}, {3} completed, {4} failed, {5} warning, {6} stored here",
-                new Object[] {result.method(), r, Integer.toHexString(result.status()), result.completed(),
-                        result.failed(), result.warning(), result.stored()});
+                + Integer.toHexString(result.status()) + ", " + result.stored() + " stored, " + result.alreadyHeld()
+                + " already held, " + result.failed() + " failed");
+        LOG.log(Level.INFO, "{0} from {1}: status 0x{2}, {3} completed, {4} failed, {5} warning, {6} stored here, "
+                + "{7} held already", new Object[] {result.method(), r, Integer.toHexString(result.status()),
+                        result.completed(), result.failed(), result.warning(), result.stored(), result.alreadyHeld()});
         return result;
     }
 
@@ -219,6 +227,7 @@ public final class RemotePacs {
         }
         AttributeList identifier = Identifiers.of(levelOf(keys), keys, List.of());
         long before = inStore(keys);
+        Set<String> heldBefore = held(keys);
         RetrieveScu.Outcome o;
         int known = expected.size();
         Set<String> expectedUids = new java.util.HashSet<>();
@@ -240,6 +249,7 @@ public final class RemotePacs {
         }
         long after = inStore(keys);
         Outcomes outcomes = new Outcomes(null);
+        outcomes.heldAlready(expectedUids, heldBefore);
         refused.values().forEach(outcomes::add); // the store's reasons first: the remote's list names only the UID
         outcomes.merge(o);
         Set<String> held = heldOf(expected);
@@ -272,7 +282,7 @@ public final class RemotePacs {
     private RetrieveResult get(RemoteAe r, Map<String, String> keys, Progress progress) {
         List<RemoteInstance> expected = remoteInstances(r, keys);
         if (expected.isEmpty()) {
-            return new RetrieveResult("C-GET", 0, 0, 0, 0, 0, List.of(), List.of("the remote has no such instances"),
+            return new RetrieveResult("C-GET", 0, 0, 0, 0, 0, 0, List.of(), List.of("the remote has no such instances"),
                     inStore(keys));
         }
         Map<String, List<RemoteInstance>> bySeries = new LinkedHashMap<>();
@@ -289,6 +299,7 @@ public final class RemotePacs {
                 requests.add(k);
             }
         }
+        Set<String> heldBefore = held(keys);
         Receiver receiver = new Receiver();
         Outcomes outcomes = new Outcomes(null);
         int[] doneBefore = {0};
@@ -336,6 +347,10 @@ public final class RemotePacs {
             }
         }
         progress.update(expected.size(), expected.size());
+        Set<String> notStoredAnew = new java.util.HashSet<>();
+        expected.forEach(i -> notStoredAnew.add(i.sopInstanceUid()));
+        notStoredAnew.removeAll(receiver.storedUids); // a copy stored again (the replace policy) is "stored"
+        outcomes.heldAlready(notStoredAnew, heldBefore);
         return outcomes.result("C-GET", receiver.stored, inStore(keys));
     }
 
@@ -363,14 +378,29 @@ public final class RemotePacs {
     }
 
     /** The remote's counts and the instances that did not come, assembled into a {@link RetrieveResult}. */
-    private static final class Outcomes {
+    static final class Outcomes {
+        /** The status of the store's refusal of a copy of an instance it holds (the duplicate policy reject). */
+        static final String ALREADY_HELD = String.format("%04X",
+                IngestFailure.Reason.DUPLICATE_SOP_INSTANCE.status);
+
         int status;
         int completed;
         int failed;
         int warning;
         final Map<String, FailedInstance> failedInstances = new LinkedHashMap<>();
         final List<String> errors = new ArrayList<>();
+        /** Instances asked for that the store held before the retrieve (and did not store anew). */
+        private final Set<String> held = new java.util.HashSet<>();
         private String finalStatusText = "";
+
+        /** Of {@code asked}, those in {@code heldBefore} are already held, whatever the remote says of them. */
+        void heldAlready(Set<String> asked, Set<String> heldBefore) {
+            for (String uid : asked) {
+                if (heldBefore.contains(uid)) {
+                    held.add(uid);
+                }
+            }
+        }
 
         Outcomes(RetrieveScu.Outcome o) {
             if (o != null) {
@@ -410,8 +440,21 @@ public final class RemotePacs {
         }
 
         RetrieveResult result(String method, int stored, long inStore) {
+            // a copy the store refused because it holds the instance is no failure, though the remote counts it so
+            // (the store refused it, 0111, or held it before the retrieve: a remote that stops at the first failed
+            // sub-operation may not even have sent it)
+            for (FailedInstance f : failedInstances.values()) {
+                if (ALREADY_HELD.equals(f.status())) {
+                    this.held.add(f.sopInstanceUid());
+                }
+            }
+            failedInstances.keySet().removeAll(this.held);
+            int held = this.held.size();
             // the store's own refusals come first: they name the reason, the remote's list only the status
-            int failedCount = Math.max(failed, failedInstances.size());
+            int failedCount = Math.max(Math.max(failed - held, 0), failedInstances.size());
+            if (failedCount == 0 && held > 0) { // the remote's failure comment was about those copies
+                errors.removeIf(e -> e.startsWith("the remote: "));
+            }
             if (failedCount > 0 && status == 0) {
                 status = 0xB000;
             }
@@ -421,7 +464,7 @@ public final class RemotePacs {
                 }
                 errors.add(f.sopInstanceUid() + ": " + f.reason());
             }
-            return new RetrieveResult(method, status, completed, failedCount, warning, stored,
+            return new RetrieveResult(method, status, completed, failedCount, warning, stored, held,
                     List.copyOf(failedInstances.values()).subList(0, Math.min(MAX_LISTED, failedInstances.size())),
                     List.copyOf(errors), inStore);
         }
@@ -431,6 +474,7 @@ public final class RemotePacs {
     private final class Receiver implements RetrieveScu.Sink {
         int stored;
         final Set<String> received = new java.util.HashSet<>();
+        final Set<String> storedUids = new java.util.HashSet<>();
         final Map<String, FailedInstance> refusals = new LinkedHashMap<>();
 
         @Override
@@ -444,6 +488,7 @@ public final class RemotePacs {
             try {
                 ingest.receive(file, Expected.sop(sopClassUid, sopInstanceUid));
                 stored++;
+                storedUids.add(sopInstanceUid);
                 return 0;
             } catch (IngestFailure e) {
                 refused(sopInstanceUid, e.status(), e.getMessage());
@@ -533,6 +578,15 @@ public final class RemotePacs {
         }
         return new SendResult(c.completed(), c.failed() + (total - files.size()), c.warning(),
                 List.copyOf(failedInstances), errors);
+    }
+
+    /** The SOP Instance UIDs of what the store holds of {@code keys}. */
+    private Set<String> held(Map<String, String> keys) {
+        Set<String> uids = new java.util.HashSet<>();
+        for (InstanceSummary i : search.instances(ArchiveQuery.of(QueryLevel.IMAGE, keys))) {
+            uids.add(i.sopInstanceUid());
+        }
+        return uids;
     }
 
     private long inStore(Map<String, String> keys) {

@@ -43,6 +43,17 @@ class DimseMessagesTest {
     }
 
     @Test
+    void theWholeReasonIsKeptForTheStoreThoughTheWireHoldsSixtyFourCharacters() throws Exception {
+        String reason = "duplicate: SOP Instance stored already and the duplicate policy is reject (2.25.1 at a.dcm)";
+        DimseMessages.Response response = DimseMessages.response(DimseMessages.C_STORE_RQ, "1.2.840.10008.5.1.4.1.1.2",
+                1, 0x0111).errorComment(reason);
+        // the wire's LO: 64 characters, read back trimmed (the 63 the admin console used to show, mid-sentence)
+        assertThat(Attribute.getSingleStringValueOrEmptyString(parse(response.bytes()), TagFromName.ErrorComment))
+                .isEqualTo("duplicate: SOP Instance stored already and the duplicate policy");
+        assertThat(response.reason()).isEqualTo(reason); // what the store's retrieve hears from its SCP
+    }
+
+    @Test
     void requestCommandsAreRead() throws Exception {
         byte[] cstore = new com.pixelmed.network.CStoreRequestCommandMessage("1.2.840.10008.5.1.4.1.1.2",
                 "1.2.3.4", "MOVER", 42).getBytes();

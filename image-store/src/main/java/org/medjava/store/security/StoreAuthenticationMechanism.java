@@ -82,7 +82,7 @@ public class StoreAuthenticationMechanism {
 
     private static final Pattern DOT_SEGMENT = Pattern.compile(".*/\\.\\.?(/.*)?");
     private static final List<String> OPEN = List.of("/health", "/metrics", "/openapi", "/viewer", "/ohif", "/api",
-            "/auth/login", "/auth/logout");
+            "/auth/login", "/auth/logout", "/favicon.ico");
 
     @Inject
     StoreConfig config;

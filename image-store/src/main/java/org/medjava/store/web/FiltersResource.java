@@ -115,13 +115,35 @@ public class FiltersResource {
                 .build();
     }
 
+    @POST
+    @Consumes(MediaType.WILDCARD)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Install or replace the plugin a JAR carries, under its manifest's Plugin-Id (admin)",
+            description = "The id is read from the JAR's manifest (Plugin-Id), so no one has to type it; otherwise "
+            + "as PUT /filters/{id}.jar. A file that is not a JAR with a Plugin-Id, or that fails to load, is "
+            + "refused (422) and the running version stays active.")
+    @RequestBody(required = true, content = @Content(mediaType = "application/java-archive",
+            schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "200", description = "replaced", content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "Plugin")))
+    @APIResponse(responseCode = "201", description = "installed", content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "Plugin")))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "413", ref = ApiDocs.TOO_LARGE)
+    @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
+    @APIResponse(responseCode = "507", ref = ApiDocs.INSUFFICIENT_STORAGE)
+    public Response installFromManifest(InputStream body) throws IOException {
+        Access.require(security, Role.ADMIN);
+        return installed(filters.install(body));
+    }
+
     @PUT
     @Path("{id}.jar")
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Install or replace a plugin JAR (admin)", description = "Loaded in its own class loader "
-            + "and swapped in atomically; calls in flight finish on the old version. A JAR that fails to load is "
-            + "refused (422) and the running version stays active.")
+            + "and swapped in atomically; calls in flight finish on the old version. A JAR that fails to load, or "
+            + "whose manifest names another Plugin-Id than {id}, is refused (422) and the running version stays "
+            + "active. POST /filters takes the id from the manifest.")
     @Parameter(name = "id", in = ParameterIn.PATH, required = true, description = "the plugin id", example = "blur")
     @RequestBody(required = true, content = @Content(mediaType = "application/java-archive",
             schema = @Schema(ref = "Binary")))
@@ -134,10 +156,16 @@ public class FiltersResource {
     @APIResponse(responseCode = "507", ref = ApiDocs.INSUFFICIENT_STORAGE)
     public Response install(@PathParam("id") String id, InputStream body) throws IOException {
         Access.require(security, Role.ADMIN);
-        FilterRepository.Installed installed = filters.install(id, body);
+        return installed(filters.install(id, body));
+    }
+
+    /** 200 with the plugin's entry when it replaced one, else 201 with its JAR's address. */
+    private Response installed(FilterRepository.Installed installed) {
+        String id = installed.plugin().id();
         Object entity = pluginEntry(id);
         return installed.replaced() ? Response.ok(entity).build()
-                : Response.created(PublicBase.resolve(config, uri, headers, uri.getPath(false))).entity(entity).build();
+                : Response.created(PublicBase.resolve(config, uri, headers, "/filters/" + id + ".jar")).entity(entity)
+                        .build();
     }
 
     @DELETE

@@ -45,6 +45,7 @@ public class WebAppResource {
             + "Content-Security-Policy and Cache-Control (immutable for content-hashed names).";
 
     private static final String ROOT = "META-INF/medjava-web/";
+    private static final String FAVICON = "favicon.ico";
     /** Names a browser may ask for: no "..", no backslashes, no hidden files. */
     private static final Pattern SAFE = Pattern.compile("(?:[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*/)*[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*");
     /** Content-hashed bundle names (OHIF's {@code app.bundle.0f6159c501addfe9.js}, {@code 34b1e6b1deb5828e.wasm}). */
@@ -109,6 +110,14 @@ public class WebAppResource {
         return viewer(file, request);
     }
 
+    /** The icon every browser asks the site root for, whatever page it shows: the viewer's, open, cached a day. */
+    @GET
+    @Path("favicon.ico")
+    @Operation(hidden = true)
+    public Response favicon(@Context Request request) {
+        return serve("viewer", FAVICON, false, request);
+    }
+
     @GET
     @Path("ohif")
     @Operation(hidden = true)
@@ -160,7 +169,8 @@ public class WebAppResource {
         EntityTag etag = new EntityTag(asset.get().etag());
         String policy = app.equals("ohif") ? ohifPolicy(asset.get()) : app.equals("api") ? API_POLICY
                 : VIEWER_POLICY;
-        String cache = HASHED.matcher(name).matches() ? "public, max-age=31536000, immutable" : "no-cache";
+        String cache = HASHED.matcher(name).matches() ? "public, max-age=31536000, immutable"
+                : name.equals(FAVICON) ? "public, max-age=86400" : "no-cache";
         Response.ResponseBuilder notModified = request.evaluatePreconditions(etag);
         Response.ResponseBuilder builder = notModified != null ? notModified
                 : Response.ok(asset.get().bytes(), type(name));

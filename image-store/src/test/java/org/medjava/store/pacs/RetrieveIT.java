@@ -13,6 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import com.pixelmed.dicom.AttributeList;
+import com.pixelmed.dicom.TagFromName;
+import com.pixelmed.dicom.TransferSyntax;
+import org.medjava.store.index.TestDicom;
 import org.medjava.store.testsupport.Dcmtk;
 import org.medjava.store.testsupport.PacsOrthanc;
 import org.medjava.store.testsupport.PacsStore;
@@ -23,10 +27,11 @@ import org.medjava.store.testsupport.TestStudy;
 /**
  * Retrieves from a peer that does not transcode (Orthanc 1.10 with {@code TranscodeDicomProtocol} off, holding
  * compressed objects as they were uploaded) and that fail in part for real: one instance of each study is in the
- * store already, so the store refuses it as a duplicate (0111) while the others, compressed ones among them, are
- * stored. The REST answer names the counts and the failed instance with its reason (for a C-MOVE, heard from the
- * store's own SCP, since Orthanc's final C000 names nothing); a retrieve as a job reports its progress and the same
- * result.
+ * store already, so the store refuses the copy as a duplicate (0111) and counts it as already held, not failed; one
+ * has no Pixel Data, so the store refuses it (C000) with a reason longer than the 64 characters of a DIMSE
+ * ErrorComment; the others, compressed ones among them, are stored. The REST answer names the counts and the failed
+ * instance with its whole reason (for a C-MOVE, heard from the store's own SCP, since Orthanc's final C000 names
+ * nothing); a retrieve as a job reports its progress and the same result.
  */
 @ExtendWith(PacsStore.class)
 class RetrieveIT {
@@ -42,11 +47,14 @@ class RetrieveIT {
         admin = StoreClient.admin(PacsStore.store());
     }
 
+    static final String NO_PIXELS_REASON = "missing Pixel Data: CT Image needs Pixel Data (7FE0,0010) and "
+            + "this data set, complete otherwise, has none";
+
     /**
-     * A study of an uncompressed CT and two compressed MRs (RLE, JPEG 2000 lossless) in Orthanc, as uploaded; the CT
-     * is in the store already.
+     * A study of an uncompressed CT and two compressed MRs (RLE, JPEG 2000 lossless) in Orthanc, as uploaded, and a
+     * CT without Pixel Data (in Orthanc only: its UID is returned); the CT is in the store already.
      */
-    private static TestStudy studyPartlyHere(String name) throws Exception {
+    private static TestStudy studyPartlyHere(String name, String[] noPixelsUid) throws Exception {
         TestStudy study = TestStudy.create(work.resolve(name), name, "CT_small.dcm", "MR_small_RLE.dcm",
                 "MR_small_jp2klossless.dcm");
         for (TestStudy.Instance i : study.instances()) {
@@ -55,7 +63,20 @@ class RetrieveIT {
         }
         TestStudy.Instance ct = study.instance("CT_small.dcm");
         assertThat(Dcmtk.store(ct.storescuOptions(), ct.file()).exitCode()).isZero();
+        noPixelsUid[0] = TestStudy.newUid();
+        Path noPixels = withoutPixelData(TestDicom.ct().patient(name, "No^Pixels").study(study.studyUid(), "20240105")
+                .series(ct.seriesUid(), "CT", 1).instance(noPixelsUid[0], 9).writeTo(work.resolve(name + "-np.dcm")));
+        HttpResponse<String> r = peer.orthanc().upload(noPixels);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         return study;
+    }
+
+    private static Path withoutPixelData(Path file) throws Exception {
+        AttributeList list = new AttributeList();
+        list.read(file.toFile());
+        list.remove(TagFromName.PixelData);
+        list.write(file.toFile(), TransferSyntax.ExplicitVRLittleEndian, true, true);
+        return file;
     }
 
     private static void assertTheCompressedOnesAreStoredAsSent(TestStudy study) throws Exception {
@@ -67,19 +88,23 @@ class RetrieveIT {
         }
     }
 
-    private static void assertTheDuplicateIsNamed(JsonObject result, TestStudy study) {
+    /** The CT held already is counted as such, not failed; the one without pixels failed, with its whole reason. */
+    private static void assertTheHeldAndTheFailedAreTold(JsonObject result, String noPixelsUid) {
+        assertThat(result.getInt("alreadyHeld")).as(result.toString()).isEqualTo(1);
         assertThat(result.getInt("failed")).as(result.toString()).isEqualTo(1);
         assertThat(result.getJsonArray("failedInstances")).hasSize(1);
         JsonObject failed = result.getJsonArray("failedInstances").getJsonObject(0);
-        assertThat(failed.getString("sopInstanceUid")).isEqualTo(study.instance("CT_small.dcm").sopInstanceUid());
-        assertThat(failed.getString("status")).isEqualTo("0111");
-        assertThat(failed.getString("reason")).containsIgnoringCase("duplicate");
+        assertThat(failed.getString("sopInstanceUid")).isEqualTo(noPixelsUid);
+        assertThat(failed.getString("status")).isEqualTo("C000");
+        assertThat(failed.getString("reason")).isEqualTo(NO_PIXELS_REASON); // not cut to ErrorComment's 64
+        assertThat(result.getJsonArray("errors").getString(0)).isEqualTo(noPixelsUid + ": " + NO_PIXELS_REASON);
         assertThat(result.getInt("instancesInStore")).isEqualTo(3);
     }
 
     @Test
     void cGetBringsCompressedObjectsAndNamesWhatFailed() throws Exception {
-        TestStudy study = studyPartlyHere("RET-GET");
+        String[] noPixels = new String[1];
+        TestStudy study = studyPartlyHere("RET-GET", noPixels);
         HttpResponse<String> r = admin.postJson("/pacs/remotes/ORTHANC/retrieve", "{\"StudyInstanceUID\":\""
                 + study.studyUid() + "\",\"method\":\"get\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
@@ -87,13 +112,14 @@ class RetrieveIT {
         assertThat(result.getInt("stored")).as(r.body()).isEqualTo(2);
         assertThat(result.getInt("completed")).isEqualTo(2);
         assertThat(result.getInt("status")).isEqualTo(0xB000);
-        assertTheDuplicateIsNamed(result, study);
+        assertTheHeldAndTheFailedAreTold(result, noPixels[0]);
         assertTheCompressedOnesAreStoredAsSent(study);
     }
 
     @Test
     void cMoveAsAJobReportsProgressAndWhatFailed() throws Exception {
-        TestStudy study = studyPartlyHere("RET-MOVE");
+        String[] noPixels = new String[1];
+        TestStudy study = studyPartlyHere("RET-MOVE", noPixels);
         HttpResponse<String> submitted = admin.postJson("/jobs",
                 "{\"kind\":\"retrieve\",\"params\":{\"ae\":\"ORTHANC\",\"method\":\"move\",\"StudyInstanceUID\":\""
                         + study.studyUid() + "\"}}");
@@ -107,13 +133,13 @@ class RetrieveIT {
             job = object(admin.getJson("/jobs/" + id).body());
         }
         assertThat(job.getString("state")).as(job.toString()).isEqualTo("DONE");
-        assertThat(job.getInt("total")).as(job.toString()).isEqualTo(3);
-        assertThat(job.getInt("done")).isEqualTo(3);
+        assertThat(job.getInt("total")).as(job.toString()).isEqualTo(4);
+        assertThat(job.getInt("done")).isEqualTo(4);
         JsonObject result = object(job.getString("result"));
         assertThat(result.getInt("stored")).as(result.toString()).isEqualTo(2);
         // Orthanc ends a C-MOVE with a sub-operation failed with C000 and no counts or list: the store heard its SCP
         assertThat(result.getInt("status")).isNotZero();
-        assertTheDuplicateIsNamed(result, study);
+        assertTheHeldAndTheFailedAreTold(result, noPixels[0]);
         assertTheCompressedOnesAreStoredAsSent(study);
 
         assertThat(admin.postJson("/jobs",

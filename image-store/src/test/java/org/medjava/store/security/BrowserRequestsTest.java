@@ -43,13 +43,13 @@ class BrowserRequestsTest {
     void onlyPlainSpellingsOfOpenPathsAreOpen() {
         for (String open : new String[] {"", "/", "/viewer", "/viewer/", "/viewer/assets/app-1.js", "/ohif/",
                 "/ohif/index.html", "/auth/login", "/auth/logout", "/health/ready", "/metrics", "/openapi",
-                "/viewer/a%20b.png", "/api", "/api/", "/api/swagger-ui-bundle.js"}) {
+                "/viewer/a%20b.png", "/api", "/api/", "/api/swagger-ui-bundle.js", "/favicon.ico"}) {
             assertThat(StoreAuthenticationMechanism.isOpen(open)).as(open).isTrue();
         }
         for (String closed : new String[] {"/auth/me", "/images/", "/viewerx", "/apix", "/viewer/../images/x.dcm",
                 "/viewer/%2e%2e/images/x.dcm", "/viewer/..%2fimages", "/viewer/.", "/viewer;x=1/../images",
                 "/viewer/..\\images", "/viewer//images", "/ohif/%00", "/health/../admin/users", "/admin/users",
-                "/dicomweb/studies", "/viewer/%zz"}) {
+                "/dicomweb/studies", "/viewer/%zz", "/favicon.icox", "/favicon.ico/../images/x.dcm"}) {
             assertThat(StoreAuthenticationMechanism.isOpen(closed)).as(closed).isFalse();
         }
     }

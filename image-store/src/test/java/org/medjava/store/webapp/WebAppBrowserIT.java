@@ -20,7 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.index.TestDicom;
+import org.medjava.store.testsupport.Orthanc;
+import org.medjava.store.testsupport.PacsStore;
 import org.medjava.store.testsupport.PayaraStore;
+import org.medjava.store.testsupport.Ports;
 import org.medjava.store.testsupport.Samples;
 import org.medjava.store.testsupport.StoreClient;
 import org.medjava.store.testsupport.TestStudy;
@@ -42,13 +45,29 @@ class WebAppBrowserIT {
     @TempDir
     static Path work;
     static PayaraStore store;
+    static Orthanc pacs;
     static Path fixtures;
 
     @BeforeAll
     @Timeout(value = 6, unit = TimeUnit.MINUTES) // a store started and 105 objects stored
     static void storeWithStudies() throws Exception {
+        // Orthanc as the remote PACS of the admin console's PACS page (query, retrieve, send)
+        int dicomPort = Ports.free();
+        int pacsDicomPort = Ports.free();
+        int pacsHttpPort = Ports.free();
         store = PayaraStore.named("webapp").seedPlugins()
-                .property("medjava.upload.max-bytes", Long.toString(UPLOAD_LIMIT)).start();
+                .property("medjava.upload.max-bytes", Long.toString(UPLOAD_LIMIT))
+                .property("medjava.dicom.port", Integer.toString(dicomPort))
+                .property("medjava.dicom.bind", "127.0.0.1")
+                .property("medjava.dicom.aet", PacsStore.AE)
+                .property("medjava.dicom.allowed-aets", PacsStore.ORTHANC_AE + "=127.0.0.1")
+                .property("medjava.dicom.move-destinations", PacsStore.ORTHANC_AE + "=127.0.0.1:" + pacsDicomPort)
+                .property("medjava.dicom.remotes", PacsStore.ORTHANC_AE + "=127.0.0.1:" + pacsDicomPort)
+                .property("medjava.dicom.duplicate-policy", "reject")
+                .start();
+        pacs = Orthanc.start(work.resolve("orthanc"), PacsStore.ORTHANC_AE, pacsDicomPort, pacsHttpPort,
+                new Orthanc.Peer(PacsStore.AE, dicomPort, store.uri("/dicomweb/").toString(), "admin",
+                        PayaraStore.ADMIN_PASSWORD));
         StoreClient admin = StoreClient.admin(store);
         JsonObjectBuilder users = Json.createObjectBuilder()
                 .add("admin", Json.createObjectBuilder().add("password", PayaraStore.ADMIN_PASSWORD).add("role", "admin"));
@@ -99,6 +118,14 @@ class WebAppBrowserIT {
             assertThat(r.statusCode()).as(r.body()).isIn(201, 204);
         }
 
+        // The PACS holds the mixed study (which the store holds too) and a study of its own.
+        TestStudy fresh = TestStudy.create(work.resolve("pacs-fresh"), "WEB-E2E-PACS", "CT_small.dcm", "MR_small.dcm");
+        for (Path file : Stream.concat(mixed.instances().stream(), fresh.instances().stream())
+                .map(TestStudy.Instance::file).toList()) {
+            HttpResponse<String> r = pacs.upload(file);
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        }
+
         fixtures = work.resolve("fixtures.json");
         Files.writeString(fixtures, Json.createObjectBuilder()
                 .add("url", store.uri("/").toString().replaceAll("/$", ""))
@@ -110,6 +137,9 @@ class WebAppBrowserIT {
                         .add("seriesUid", stackSeries).add("count", 100))
                 .add("seriesJob", Json.createObjectBuilder().add("studyUid", jobStudy).add("seriesUid", jobSeries)
                         .add("count", SERIES_JOB_COUNT))
+                .add("pacs", Json.createObjectBuilder().add("ae", PacsStore.ORTHANC_AE)
+                        .add("freshStudyUid", fresh.studyUid()).add("freshCount", fresh.instances().size())
+                        .add("heldStudyUid", mixed.studyUid()).add("heldCount", mixed.instances().size()))
                 .add("samples", Path.of("..", "testdata", "samples").toAbsolutePath().normalize().toString())
                 .add("work", work.toString())
                 .build().toString());
@@ -117,6 +147,9 @@ class WebAppBrowserIT {
 
     @AfterAll
     static void stop() throws Exception {
+        if (pacs != null) {
+            pacs.close();
+        }
         if (store != null) {
             store.close();
         }

@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.medjava.filter.runtime.FilterInfo;
 import org.medjava.filter.runtime.FilterRegistry;
+import org.medjava.filter.runtime.PluginDirectory;
 import org.medjava.filter.runtime.PluginInfo;
 import org.medjava.filter.runtime.RegistryException;
 import org.medjava.store.StoreException;
@@ -127,18 +128,74 @@ public final class FilterRepository implements AutoCloseable {
     }
 
     /**
-     * Installs or replaces plugin {@code id} from an uploaded JAR.
+     * Installs or replaces the plugin an uploaded JAR carries, under the {@code Plugin-Id} of its manifest (what
+     * the JAR says it is; no one has to type it).
+     *
+     * @throws StoreException UNPROCESSABLE when the upload is not a JAR whose manifest names a valid Plugin-Id, or
+     *                        when it does not load (as {@link #install(String, InputStream)})
+     */
+    public synchronized Installed install(InputStream body) throws IOException {
+        space.checkWritable();
+        Path temp = Files.createTempFile(staging, "upload-", ".jar");
+        try {
+            copyLimited(body, temp);
+            String id = PluginDirectory.pluginId(temp);
+            if (id == null) {
+                throw new StoreException(StoreException.Kind.UNPROCESSABLE, "not a filter plugin: the upload is not "
+                        + "a JAR whose manifest names its Plugin-Id (with Plugin-Version and Filter-Api-Version)");
+            }
+            if (!PLUGIN_ID.matcher(id).matches()) {
+                throw new StoreException(StoreException.Kind.UNPROCESSABLE, "the JAR's manifest names Plugin-Id \""
+                        + id + "\", which is not a plugin id: lower-case letters, digits and '-', at most 64 "
+                        + "characters, starting with a letter or digit");
+            }
+            return installAudited(id, temp);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
+    /**
+     * Installs or replaces plugin {@code id} from an uploaded JAR, whose manifest's {@code Plugin-Id} must be
+     * {@code id}.
      *
      * @throws StoreException UNPROCESSABLE with the registry's reason when the JAR does not load (the running
-     *                        version stays active and its file untouched), TOO_LARGE, BAD_REQUEST,
-     *                        INSUFFICIENT_STORAGE (before anything is written when the disk is nearly full)
+     *                        version stays active and its file untouched) or names another Plugin-Id, TOO_LARGE,
+     *                        BAD_REQUEST, INSUFFICIENT_STORAGE (before anything is written when the disk is nearly
+     *                        full)
      */
     public synchronized Installed install(String id, InputStream body) throws IOException {
         checkId(id);
         space.checkWritable();
-        boolean replacing = registry.plugin(id).map(p -> p.state() == PluginInfo.State.ACTIVE).orElse(false);
+        Path temp = Files.createTempFile(staging, id + "-", ".jar");
         try {
-            Installed installed = load(id, body);
+            try {
+                copyLimited(body, temp);
+            } catch (IOException | RuntimeException e) {
+                audited(id, isActive(id) ? "replace" : "install", false, e.getMessage());
+                throw e;
+            }
+            return installAudited(id, temp);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
+    private boolean isActive(String id) {
+        return registry.plugin(id).map(p -> p.state() == PluginInfo.State.ACTIVE).orElse(false);
+    }
+
+    private Installed installAudited(String id, Path jar) throws IOException {
+        boolean replacing = isActive(id);
+        try {
+            String declared = PluginDirectory.pluginId(jar);
+            if (declared != null && !declared.equals(id)) {
+                throw new StoreException(StoreException.Kind.UNPROCESSABLE, "plugin " + id + " rejected: the JAR's "
+                        + "manifest names Plugin-Id \"" + declared + "\", not \"" + id + "\"; install it as "
+                        + declared + ", or upload it without an id (POST /filters) and the manifest's is used"
+                        + (replacing ? "; the running version stays active" : ""));
+            }
+            Installed installed = load(id, jar);
             audited(id, installed.replaced() ? "replace" : "install", true, null);
             return installed;
         } catch (IOException | RuntimeException e) {
@@ -147,30 +204,25 @@ public final class FilterRepository implements AutoCloseable {
         }
     }
 
-    private Installed load(String id, InputStream body) throws IOException {
-        boolean replacing = registry.plugin(id).map(p -> p.state() == PluginInfo.State.ACTIVE).orElse(false);
-        Path temp = Files.createTempFile(staging, id + "-", ".jar");
+    /** Loads the staged {@code jar} as plugin {@code id} and, when it loads, moves it into the repository. */
+    private Installed load(String id, Path jar) throws IOException {
+        boolean replacing = isActive(id);
+        PluginInfo loaded;
         try {
-            copyLimited(body, temp);
-            PluginInfo loaded;
-            try {
-                loaded = registry.load(id, temp, Map.of());
-            } catch (RegistryException e) {
-                if (!replacing) {
-                    registry.remove(id); // a rejected upload leaves no FAILED entry behind
-                }
-                throw new StoreException(StoreException.Kind.UNPROCESSABLE, "plugin " + id + " rejected: "
-                        + e.getMessage() + (replacing ? "; the running version stays active" : ""), e);
+            loaded = registry.load(id, jar, Map.of());
+        } catch (RegistryException e) {
+            if (!replacing) {
+                registry.remove(id); // a rejected upload leaves no FAILED entry behind
             }
-            Files.move(temp, pluginsDir.resolve(id + ".jar"), StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
-            Files.deleteIfExists(suspendedMarker(id));
-            setSuspended(loaded, false); // the registry keeps suspensions by filter id; a new install starts active
-            catalog.installed(id, pluginsDir.resolve(id + ".jar"));
-            return new Installed(loaded, replacing);
-        } finally {
-            Files.deleteIfExists(temp);
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "plugin " + id + " rejected: "
+                    + e.getMessage() + (replacing ? "; the running version stays active" : ""), e);
         }
+        Files.move(jar, pluginsDir.resolve(id + ".jar"), StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
+        Files.deleteIfExists(suspendedMarker(id));
+        setSuspended(loaded, false); // the registry keeps suspensions by filter id; a new install starts active
+        catalog.installed(id, pluginsDir.resolve(id + ".jar"));
+        return new Installed(loaded, replacing);
     }
 
     private void copyLimited(InputStream body, Path temp) throws IOException {

@@ -137,8 +137,32 @@ class FilterRepositoryTest {
         byte[] other = fillJar("other", "fill", 1);
 
         assertRefused(() -> repo.install("fill", new ByteArrayInputStream(other)), Kind.UNPROCESSABLE)
-                .hasMessageContaining("Plugin-Id");
+                .hasMessageContaining("the JAR's manifest names Plugin-Id \"other\", not \"fill\"");
         assertThat(repo.plugins()).isEmpty();
+        assertStagingEmpty();
+    }
+
+    @Test
+    void aJarWithoutAnIdIsInstalledUnderItsManifestsPluginId() throws IOException {
+        Installed installed = repo.install(new ByteArrayInputStream(fillJar("fill", "fill", 1)));
+
+        assertThat(installed.replaced()).isFalse();
+        assertThat(installed.plugin().id()).isEqualTo("fill");
+        assertThat(repo.jar("fill")).isEqualTo(dir.resolve("plugins/fill.jar"));
+        assertThat(render("fill")).isEqualTo(1);
+
+        Installed again = repo.install(new ByteArrayInputStream(fillJar("fill", "fill", 2)));
+        assertThat(again.replaced()).isTrue();
+        assertThat(render("fill")).isEqualTo(2);
+        assertStagingEmpty();
+    }
+
+    @Test
+    void aFileWithoutAPluginIdInItsManifestIsRefusedWithoutAnId() throws IOException {
+        assertRefused(() -> repo.install(new ByteArrayInputStream("this is not a zip".getBytes())),
+                Kind.UNPROCESSABLE).hasMessageContaining("not a filter plugin");
+        assertThat(repo.plugins()).isEmpty();
+        assertStagingEmpty();
     }
 
     @Test
