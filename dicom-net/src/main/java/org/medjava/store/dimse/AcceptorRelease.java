@@ -2,8 +2,8 @@ package org.medjava.store.dimse;
 
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 
 /**
  * The store's side of an association release (PS3.8 7.2, 9.3.6-9.3.7): the peer's A-RELEASE-RQ is read, the
@@ -41,14 +41,15 @@ final class AcceptorRelease {
                     + ", " + length + " bytes");
         }
         in.readFully(new byte[4]);
+        OutputStream out = socket.getOutputStream();
         released.run();
-        socket.getOutputStream().write(A_RELEASE_RP);
-        socket.getOutputStream().flush();
-        socket.setSoTimeout(ARTIM_MILLIS);
+        out.write(A_RELEASE_RP);
+        out.flush();
         try {
+            socket.setSoTimeout(ARTIM_MILLIS);
             in.read(); // the peer's close (-1); anything else after a release is not worth waiting for either
-        } catch (SocketTimeoutException e) {
-            // the peer kept the connection open: closed by the caller
+        } catch (IOException e) {
+            // the peer kept the connection open (timeout) or reset it, or the server is closing: closed anyway
         }
     }
 }

@@ -32,6 +32,17 @@ final class AssociationSession implements Runnable {
         this.released = released;
     }
 
+    /** The type of the peer's next PDU; a connection lost meanwhile ends the association as PixelMed would. */
+    private static int nextPduType(ReplaySocket replay) throws IOException, DicomNetworkException {
+        try {
+            return replay.nextPduType();
+        } catch (SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new DicomNetworkException("the connection was lost: " + e.getMessage());
+        }
+    }
+
     @Override
     public void run() {
         String peer = rq.callingAe() + " (" + socket.getInetAddress().getHostAddress() + ")";
@@ -42,9 +53,13 @@ final class AssociationSession implements Runnable {
             Association association = AssociationFactory.createNewAssociation(replay,
                     services.aeTitle(), services.maxPduLength(), 0, 0, new PresentationPolicy());
             while (true) {
-                int next = replay.nextPduType();
+                int next = nextPduType(replay);
                 if (next == AcceptorRelease.A_RELEASE_RQ) {
-                    AcceptorRelease.answer(replay, released);
+                    try {
+                        AcceptorRelease.answer(replay, released);
+                    } catch (IOException e) {
+                        throw new DicomNetworkException("the release failed: " + e.getMessage());
+                    }
                     break;
                 }
                 if (next < 0) {
