@@ -8,9 +8,9 @@
 //   node bench/seed.mjs --store http://127.0.0.1:8090 --login admin:adminpw --prefix dev-webview \
 //        --url http://127.0.0.1:8092 --out /tmp/fx-webview.json
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, copyFileSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdtempSync, copyFileSync, readFileSync, writeFileSync, chmodSync, accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
@@ -23,9 +23,30 @@ const auth = 'Basic ' + Buffer.from(o.login).toString('base64');
 const work = mkdtempSync(join(tmpdir(), 'medjava-seed-'));
 const uid = () => '2.25.' + BigInt('0x' + randomBytes(15).toString('hex')).toString();
 
+// DCMTK's own tool, not another of the same name first on PATH (pynetdicom and dcm4che ship storescu, dcmdump, ...):
+// in MEDJAVA_DCMTK_DIR if set, else the first on PATH, /usr/bin, /usr/local/bin whose --version is DCMTK's
+// ("$dcmtk: <tool> v..."); the store's tests find theirs the same way (filter-testkit's DcmtkTools).
+function dcmtk(tool) {
+  const set = process.env.MEDJAVA_DCMTK_DIR;
+  const dirs = set ? [set, join(set, 'bin')] : [...(process.env.PATH || '').split(delimiter), '/usr/bin', '/usr/local/bin'];
+  const refused = [];
+  for (const dir of dirs.filter(Boolean)) {
+    const candidate = resolve(dir, tool);
+    try { accessSync(candidate, constants.X_OK); } catch { continue; }
+    let version;
+    try { version = execFileSync(candidate, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }); }
+    catch (e) { version = String(e.stdout || e.message); }
+    if (version.startsWith('$dcmtk: ')) return candidate;
+    refused.push(`${candidate} (its --version says: ${version.split('\n')[0]})`);
+  }
+  throw new Error(`DCMTK's ${tool} is not in ${set ? set + ' (MEDJAVA_DCMTK_DIR)' : 'PATH, /usr/bin or /usr/local/bin'}`
+    + (refused.length ? `; not DCMTK's: ${refused.join('; ')}` : '') + '. Install DCMTK or set MEDJAVA_DCMTK_DIR.');
+}
+const DCMODIFY = dcmtk('dcmodify'), DCMDUMP = dcmtk('dcmdump');
+
 function modify(file, attrs, extra = []) {
   chmodSync(file, 0o644);
-  execFileSync('dcmodify', ['-nb', ...extra, ...Object.entries(attrs).flatMap(([k, v]) => ['-i', `${k}=${v}`]), file]);
+  execFileSync(DCMODIFY, ['-nb', ...extra, ...Object.entries(attrs).flatMap(([k, v]) => ['-i', `${k}=${v}`]), file]);
 }
 async function put(path, file) {
   const r = await fetch(`${o.store}/images/${path}`, { method: 'PUT', body: readFileSync(file),
@@ -61,7 +82,7 @@ for (let n = 1; n <= count; n++) {
 // A 512² CT: CT_small's pixels upscaled 4× bilinearly (values stay in the original's range).
 const src = join(work, 'ct512.dcm');
 copyFileSync(join(o.samples, 'CT_small.dcm'), src);
-execFileSync('dcmdump', ['+W', work, src]);
+execFileSync(DCMDUMP, ['+W', work, src]);
 const raw = readFileSync(src + '.0.raw');
 const S = 128, D = 512, inPx = new Int16Array(raw.buffer, raw.byteOffset, S * S), out = new Int16Array(D * D);
 for (let y = 0; y < D; y++) {

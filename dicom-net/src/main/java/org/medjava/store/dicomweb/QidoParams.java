@@ -39,7 +39,13 @@ public record QidoParams(ArchiveQuery query, boolean includeAll, Set<AttributeTa
             switch (name) {
                 case "limit" -> limit = number(name, last(values));
                 case "offset" -> offset = number(name, last(values));
-                case "fuzzymatching" -> fuzzy = Boolean.parseBoolean(last(values));
+                case "fuzzymatching" -> {
+                    try {
+                        fuzzy = ArchiveQuery.fuzzyMatching(last(values));
+                    } catch (IllegalArgumentException e) {
+                        throw bad(e.getMessage());
+                    }
+                }
                 case "orderby" -> {
                     try {
                         for (String v : values) {

@@ -6,13 +6,14 @@ import com.pixelmed.network.AssociationFactory;
 import com.pixelmed.network.DicomNetworkException;
 import java.io.IOException;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * One association, from the A-ASSOCIATE-RQ to its release or abort, on its own thread: requests are received one at
  * a time and answered by the services. Whatever a request leaves behind (a half-received C-STORE) is discarded when
- * the association ends early, so nothing partial becomes visible.
+ * the association ends early, so nothing partial becomes visible. The release is answered by {@link AcceptorRelease}.
  */
 final class AssociationSession implements Runnable {
 
@@ -21,11 +22,25 @@ final class AssociationSession implements Runnable {
     private final Socket socket;
     private final AssociationRequest rq;
     private final DimseServices services;
+    private final Runnable released;
 
-    AssociationSession(Socket socket, AssociationRequest rq, DimseServices services) {
+    /** {@code released} is run once the association is over, before the A-RELEASE-RP is sent. */
+    AssociationSession(Socket socket, AssociationRequest rq, DimseServices services, Runnable released) {
         this.socket = socket;
         this.rq = rq;
         this.services = services;
+        this.released = released;
+    }
+
+    /** The type of the peer's next PDU; a connection lost meanwhile ends the association as PixelMed would. */
+    private static int nextPduType(ReplaySocket replay) throws IOException, DicomNetworkException {
+        try {
+            return replay.nextPduType();
+        } catch (SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new DicomNetworkException("the connection was lost: " + e.getMessage());
+        }
     }
 
     @Override
@@ -34,9 +49,24 @@ final class AssociationSession implements Runnable {
         int stored = 0;
         int requests = 0;
         try (Socket s = socket) {
-            Association association = AssociationFactory.createNewAssociation(new ReplaySocket(s, rq.pdu()),
+            ReplaySocket replay = new ReplaySocket(s, rq.pdu());
+            Association association = AssociationFactory.createNewAssociation(replay,
                     services.aeTitle(), services.maxPduLength(), 0, 0, new PresentationPolicy());
             while (true) {
+                int next = nextPduType(replay);
+                if (next == AcceptorRelease.A_RELEASE_RQ) {
+                    try {
+                        AcceptorRelease.answer(replay, released);
+                    } catch (IOException e) {
+                        throw new DicomNetworkException("the release failed: " + e.getMessage());
+                    }
+                    break;
+                }
+                if (next < 0) {
+                    LOG.log(Level.INFO, "association from {0} closed by the peer without a release after {1}"
+                            + " requests ({2} stored)", new Object[] {peer, requests, stored});
+                    return;
+                }
                 RequestReceiver receiver = new RequestReceiver(services.staging());
                 association.setReceivedDataHandler(receiver);
                 try {
@@ -47,13 +77,16 @@ final class AssociationSession implements Runnable {
                         stored++;
                     }
                 } catch (AReleaseException e) {
-                    break; // released: the normal end
+                    break; // released by PixelMed (a release where the next message should have been)
                 } finally {
                     receiver.discard();
                 }
             }
             LOG.log(Level.INFO, "association from {0} released: {1} requests, {2} objects stored",
                     new Object[] {peer, requests, stored});
+        } catch (SocketTimeoutException e) {
+            LOG.log(Level.INFO, "association from {0} closed: idle longer than the timeout after {1} requests ({2}"
+                    + " stored)", new Object[] {peer, requests, stored});
         } catch (DicomNetworkException e) {
             LOG.log(Level.INFO, "association from {0} ended after {1} requests ({2} stored): {3}",
                     new Object[] {peer, requests, stored, e.getMessage()});

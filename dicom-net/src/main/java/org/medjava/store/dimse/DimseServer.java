@@ -43,7 +43,10 @@ public final class DimseServer implements AutoCloseable {
     private final StoreMetrics metrics;
     private final ServerSocket server;
     private final ExecutorService workers;
+    /** The connections, to end them on {@link #close()}. */
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    /** The connections whose association is not released yet: what the limit counts. */
+    private final Set<Socket> unreleased = ConcurrentHashMap.newKeySet();
     private final AtomicInteger threads = new AtomicInteger();
     private final Thread acceptor;
     private final AuditTrail audit;
@@ -106,6 +109,7 @@ public final class DimseServer implements AutoCloseable {
             try {
                 Socket socket = server.accept();
                 open.add(socket);
+                unreleased.add(socket);
                 workers.execute(() -> serve(socket));
             } catch (IOException e) {
                 if (!closed) {
@@ -140,13 +144,14 @@ public final class DimseServer implements AutoCloseable {
             audit.record(AuditEvents.login(caller, true, null));
             socket.setSoTimeout(settings.idleTimeoutMillis());
             try (Caller.Binding bound = Caller.bind(caller)) {
-                new AssociationSession(socket, rq, services).run();
+                new AssociationSession(socket, rq, services, () -> unreleased.remove(socket)).run();
             }
         } catch (SocketTimeoutException e) {
             LOG.log(Level.FINE, "a DICOM connection sent no association request in time");
         } catch (IOException e) {
             LOG.log(Level.FINE, "a DICOM connection failed before its association: {0}", e.getMessage());
         } finally {
+            unreleased.remove(socket);
             open.remove(socket);
             try {
                 socket.close();
@@ -168,7 +173,7 @@ public final class DimseServer implements AutoCloseable {
             LOG.log(Level.INFO, "association from {0} refused: {1}", new Object[] {from, refusal.get()});
             return Optional.of(AssociationRequest.Rejection.CALLING_AE_NOT_RECOGNIZED);
         }
-        if (open.size() > settings.maxAssociations()) { // this connection is one of them
+        if (unreleased.size() > settings.maxAssociations()) { // this connection is one of them
             LOG.log(Level.INFO, "association from {0} refused: {1} associations are open already",
                     new Object[] {from, settings.maxAssociations()});
             return Optional.of(AssociationRequest.Rejection.LOCAL_LIMIT_EXCEEDED);

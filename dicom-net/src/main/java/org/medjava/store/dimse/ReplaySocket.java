@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PushbackInputStream;
 import java.io.SequenceInputStream;
 import java.net.InetAddress;
 import java.net.Socket;
@@ -13,16 +14,30 @@ import java.net.SocketException;
 /**
  * An accepted socket whose first bytes were already read (the A-ASSOCIATE-RQ, to check who is calling) and are
  * served again to the next reader, PixelMed's association acceptor. Everything else goes to the real socket; these
- * are the methods PixelMed's association classes call.
+ * are the methods PixelMed's association classes call. Between two messages the session can look at the type of the
+ * peer's next PDU ({@link #nextPduType()}) without taking it from PixelMed.
  */
 final class ReplaySocket extends Socket {
 
     private final Socket socket;
-    private final InputStream in;
+    private final PushbackInputStream in;
 
     ReplaySocket(Socket socket, byte[] alreadyRead) throws IOException {
         this.socket = socket;
-        this.in = new SequenceInputStream(new ByteArrayInputStream(alreadyRead), socket.getInputStream());
+        this.in = new PushbackInputStream(
+                new SequenceInputStream(new ByteArrayInputStream(alreadyRead), socket.getInputStream()), 1);
+    }
+
+    /**
+     * Waits for the peer's next PDU (as long as the socket's timeout allows) and returns its type, leaving it to be
+     * read; -1 when the peer closed the connection.
+     */
+    int nextPduType() throws IOException {
+        int type = in.read();
+        if (type >= 0) {
+            in.unread(type);
+        }
+        return type;
     }
 
     @Override

@@ -22,6 +22,8 @@ class QidoParamsTest {
         assertThat(p.query().limit()).isEqualTo(10);
         assertThat(p.query().offset()).isEqualTo(5);
         assertThat(p.query().fuzzy()).isTrue();
+        assertThat(QidoParams.parse(QueryLevel.STUDY, Map.of("fuzzymatching", List.of("false"), "StudyDate",
+                List.of("20240229-20241231")), Map.of()).query().fuzzy()).isFalse();
         assertThat(p.includes()).hasSize(2);
         assertThat(p.includeAll()).isFalse();
         assertThat(QidoParams.parse(QueryLevel.IMAGE, Map.of("includefield", List.of("all")), Map.of())
@@ -52,6 +54,11 @@ class QidoParamsTest {
         assertBad(QueryLevel.STUDY, "Modality", "CT", "not a matching key of study queries");
         assertBad(QueryLevel.STUDY, "Colour", "red", "Colour");
         assertBad(QueryLevel.STUDY, "StudyDate", "2020", "date");
+        assertBad(QueryLevel.STUDY, "StudyDate", "20231301", "2023-13-01 is not a day");
+        assertBad(QueryLevel.STUDY, "StudyDate", "20230101-20230230", "2023-02-30 is not a day");
+        assertBad(QueryLevel.STUDY, "StudyTime", "2500", "hours run 00-23");
+        assertBad(QueryLevel.STUDY, "fuzzymatching", "maybe", "fuzzymatching=maybe is neither true nor false");
+        assertBad(QueryLevel.STUDY, "fuzzymatching", "", "neither true nor false");
         assertBad(QueryLevel.STUDY, "limit", "-1", "negative");
         assertBad(QueryLevel.STUDY, "offset", "x", "whole number");
         assertBad(QueryLevel.STUDY, "includefield", "NoSuchKeyword", "neither");

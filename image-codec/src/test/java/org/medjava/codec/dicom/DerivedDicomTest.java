@@ -27,6 +27,7 @@ import org.medjava.codec.ImageCodec;
 import org.medjava.codec.ImageDecodeException;
 import org.medjava.codec.ImageFormat;
 import org.medjava.filter.Raster;
+import org.medjava.filter.testkit.DcmtkTools;
 
 /**
  * Derived Secondary Capture objects: pixels come back exactly through {@link DicomCodec}, patient and study are kept,
@@ -466,10 +467,10 @@ class DerivedDicomTest {
     /** DCMTK's dcmdump parses the whole file without a warning or error. */
     @Test
     void dcmdumpReadsTheFilesCleanly() throws Exception {
-        assumeTrue(onPath("dcmdump"), "dcmdump (DCMTK) is not installed");
+        assumeTrue(DcmtkTools.installed("dcmdump"), "dcmdump (DCMTK) is not installed");
         for (byte[] file : samples()) {
             Path p = Files.write(dir.resolve("dump.dcm"), file);
-            Result r = run("dcmdump", "-dc", p.toString()); // -dc: no silent correction of what it reads
+            Result r = run(DcmtkTools.path("dcmdump"), "-dc", p.toString()); // -dc: no silent correction of what it reads
             assertThat(r.exit).as(r.output).isZero();
             assertThat(r.output).doesNotContain("W: ").doesNotContain("E: ")
                     .contains("SecondaryCaptureImageStorage");

@@ -22,6 +22,7 @@ import org.medjava.store.index.SeriesSummary;
 import org.medjava.store.index.StudyQuery;
 import org.medjava.store.index.StudySummary;
 import org.medjava.store.StoreException;
+import org.medjava.store.query.ArchiveQuery;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -134,7 +135,7 @@ public class IndexResource {
                 q = switch (p.getKey()) {
                     case "limit" -> q.limit(count("limit", p.getValue()));
                     case "offset" -> q.offset(count("offset", p.getValue()));
-                    case "fuzzymatching" -> q.fuzzyNames(Boolean.parseBoolean(value));
+                    case "fuzzymatching" -> q.fuzzyNames(ArchiveQuery.fuzzyMatching(value));
                     default -> q.with(p.getKey(), value);
                 };
             }

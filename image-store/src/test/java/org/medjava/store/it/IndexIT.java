@@ -60,6 +60,12 @@ class IndexIT {
         HttpResponse<String> badKey = admin.getJson("/index/studies?Colour=red");
         assertThat(badKey.statusCode()).isEqualTo(400);
         assertThat(badKey.body()).contains("Colour", "PatientName");
+        HttpResponse<String> month13 = admin.getJson("/index/studies?StudyDate=20231301");
+        assertThat(month13.statusCode()).isEqualTo(400);
+        assertThat(month13.body()).contains("2023-13-01 is not a day");
+        HttpResponse<String> maybe = admin.getJson("/index/studies?fuzzymatching=maybe");
+        assertThat(maybe.statusCode()).isEqualTo(400);
+        assertThat(maybe.body()).contains("fuzzymatching=maybe is neither true nor false");
     }
 
     @Test

@@ -164,6 +164,12 @@ class DicomWebIT {
 
         HttpResponse<String> bad = reader.getJson("/dicomweb/studies?StudyDate=yesterday");
         assertThat(bad.statusCode()).isEqualTo(400);
+        HttpResponse<String> month13 = reader.getJson("/dicomweb/studies?StudyDate=20231301");
+        assertThat(month13.statusCode()).isEqualTo(400);
+        assertThat(month13.body()).contains("2023-13-01 is not a day");
+        HttpResponse<String> maybe = reader.getJson("/dicomweb/studies?fuzzymatching=maybe");
+        assertThat(maybe.statusCode()).isEqualTo(400);
+        assertThat(maybe.body()).contains("fuzzymatching=maybe is neither true nor false");
         assertThat(anonymous.getJson("/dicomweb/studies").statusCode()).isEqualTo(401);
     }
 

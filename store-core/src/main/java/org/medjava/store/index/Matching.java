@@ -5,11 +5,16 @@ import jakarta.persistence.criteria.CriteriaBuilder;
 import jakarta.persistence.criteria.Expression;
 import jakarta.persistence.criteria.ParameterExpression;
 import jakarta.persistence.criteria.Predicate;
+import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -77,7 +82,9 @@ final class Matching {
         }
     }
     private static final Pattern DATE = Pattern.compile("\\d{8}");
-    private static final Pattern TIME = Pattern.compile("\\d{2,6}(\\.\\d{1,6})?");
+    private static final Pattern TIME = Pattern.compile("(\\d{2})(?:(\\d{2})(?:(\\d{2})(?:\\.\\d{1,6})?)?)?");
+    private static final DateTimeFormatter CALENDAR_DAY = DateTimeFormatter.ofPattern("uuuuMMdd")
+            .withResolverStyle(ResolverStyle.STRICT);
 
     private final CriteriaBuilder cb;
     private final Map<ParameterExpression<?>, Object> values = new LinkedHashMap<>();
@@ -206,17 +213,33 @@ final class Matching {
         }
     }
 
+    /**
+     * A date YYYYMMDD (the ACR-NEMA form YYYY.MM.DD too) that is a day of the calendar, or a time HH, HHMM, HHMMSS or
+     * HHMMSS.F{1-6} within the day (seconds 60: a leap second, PS3.5 6.2), without separators.
+     */
     private static String normalize(String keyword, String value, Vr vr) {
         if (vr == Vr.DA) {
             String d = value.replace(".", "");
             if (!DATE.matcher(d).matches()) {
                 throw new IllegalArgumentException(keyword + ": '" + value + "' is not a date YYYYMMDD");
             }
+            try {
+                LocalDate.parse(d, CALENDAR_DAY);
+            } catch (DateTimeParseException e) {
+                throw new IllegalArgumentException(keyword + ": '" + value + "' is not a date YYYYMMDD: "
+                        + d.substring(0, 4) + "-" + d.substring(4, 6) + "-" + d.substring(6) + " is not a day");
+            }
             return d;
         }
         String t = value.replace(":", "");
-        if (!TIME.matcher(t).matches()) {
+        Matcher m = TIME.matcher(t);
+        if (!m.matches()) {
             throw new IllegalArgumentException(keyword + ": '" + value + "' is not a time HHMMSS.FFFFFF");
+        }
+        if (Integer.parseInt(m.group(1)) > 23 || m.group(2) != null && Integer.parseInt(m.group(2)) > 59
+                || m.group(3) != null && Integer.parseInt(m.group(3)) > 60) {
+            throw new IllegalArgumentException(keyword + ": '" + value + "' is not a time HHMMSS.FFFFFF: hours run"
+                    + " 00-23, minutes 00-59, seconds 00-60");
         }
         return t;
     }

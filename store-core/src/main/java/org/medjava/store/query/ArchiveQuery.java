@@ -37,6 +37,19 @@ public record ArchiveQuery(QueryLevel level, Map<String, String> keys, boolean f
         return new ArchiveQuery(level, keys, false, 0, 0);
     }
 
+    /**
+     * The value of a {@code fuzzymatching} query parameter: {@code true} or {@code false} (PS3.18 8.3.4.1, any case).
+     *
+     * @throws IllegalArgumentException for anything else, rather than taking it as false
+     */
+    public static boolean fuzzyMatching(String value) {
+        String v = value == null ? "" : value.trim();
+        if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(v);
+        }
+        throw new IllegalArgumentException("fuzzymatching=" + value + " is neither true nor false");
+    }
+
     /** The non-universal matching keys among {@code keywords}. */
     Map<String, String> keysIn(java.util.Set<String> keywords) {
         Map<String, String> selected = new TreeMap<>();

@@ -6,8 +6,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.medjava.filter.testkit.DcmtkTools;
 
-/** Runs a peer's command-line tool (DCMTK) to its end, with a time limit, and keeps what it printed. */
+/**
+ * Runs a peer's command-line tool (DCMTK) to its end, with a time limit, and keeps what it printed. {@link #of} names
+ * DCMTK's own binary ({@link DcmtkTools}), not whatever tool of that name comes first on {@code PATH}.
+ */
 public final class Command {
 
     /** What a tool did: its exit code and its output (stdout and stderr together). */
@@ -61,10 +65,10 @@ public final class Command {
         return new Result(List.copyOf(command), p.exitValue(), new String(out, StandardCharsets.UTF_8));
     }
 
-    /** {@code tool} followed by {@code args}. */
+    /** DCMTK's {@code tool} followed by {@code args}. */
     public static List<String> of(String tool, Object... args) {
         List<String> command = new ArrayList<>();
-        command.add(tool);
+        command.add(DcmtkTools.path(tool));
         for (Object a : args) {
             if (a instanceof List<?> l) {
                 l.forEach(x -> command.add(x.toString()));

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.medjava.filter.testkit.DcmtkTools;
 
 /**
  * DCMTK's storescp as a C-STORE destination on a loopback port, accepting every transfer syntax it knows (or only
@@ -64,7 +65,7 @@ public final class Storescp implements AutoCloseable {
             InterruptedException {
         Files.createDirectories(dir);
         Path log = dir.resolveSibling(dir.getFileName() + ".storescp.log");
-        List<String> command = new java.util.ArrayList<>(List.of("storescp", "-aet", aeTitle));
+        List<String> command = new java.util.ArrayList<>(List.of(DcmtkTools.path("storescp"), "-aet", aeTitle));
         command.addAll(options);
         command.addAll(List.of("+B", "-od", dir.toString(), Integer.toString(port)));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
