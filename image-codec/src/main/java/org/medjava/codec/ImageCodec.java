@@ -96,6 +96,29 @@ public final class ImageCodec {
         return readers.next();
     }
 
+    /**
+     * A GIF, PNG or JPEG as ImageIO decodes it (for display: icons, thumbnails), its reader chosen from the content
+     * like {@link #read}'s, so nothing is printed (see {@link #reader}).
+     *
+     * @throws ImageDecodeException when it is not such an image or does not decode
+     */
+    public static BufferedImage decodeImage(byte[] data) throws IOException {
+        ImageFormat format = ImageFormat.sniff(java.util.Arrays.copyOf(data, Math.min(data.length,
+                ImageFormat.SNIFF_LENGTH))).filter(f -> f == ImageFormat.PNG || f == ImageFormat.GIF
+                        || f == ImageFormat.JPEG).orElseThrow(() -> new ImageDecodeException("not a GIF, PNG or JPEG"));
+        try (ImageInputStream stream = ImageIO.createImageInputStream(new ByteArrayInputStream(data))) {
+            ImageReader reader = reader(format);
+            try {
+                reader.setInput(stream, true, true);
+                return reader.read(0);
+            } catch (IOException | RuntimeException e) {
+                throw new ImageDecodeException(format + " data is damaged or truncated: " + e.getMessage(), e);
+            } finally {
+                reader.dispose();
+            }
+        }
+    }
+
     /** The format's name in ImageIO (png, gif, jpeg). */
     static String imageIoName(ImageFormat format) {
         return format == ImageFormat.JPEG ? "jpeg" : format.name().toLowerCase(java.util.Locale.ROOT);

@@ -174,6 +174,9 @@ class ImageCodecTest {
             assertThat(ImageCodec.read(shared("ct-small.gif")).width()).isPositive();
             assertThat(DecodeCheck.verify(shared("ct-small.gif"), ImageCodec.DEFAULT_MAX_PIXELS).width())
                     .isPositive();
+            ByteArrayOutputStream png = new ByteArrayOutputStream();
+            ImageCodec.write(noise(5, 3, 2), ImageFormat.PNG, png);
+            assertThat(ImageCodec.decodeImage(png.toByteArray()).getWidth()).isEqualTo(5);
         } finally {
             System.setErr(original);
         }
