@@ -29,7 +29,7 @@ public final class Main {
               --gray u16|s12|...                   format of PGM input (PGM holds offset values; default unsigned)
             formats: PPM, PNG, GIF, JPEG (by content when reading, by extension when writing); grey DICOM and
               16-bit PGM are filtered on their stored values: out.dcm is a derived DICOM at the source's depth,
-              out.pgm the stored values, other outputs go through the window""
+              out.pgm the stored values, other outputs go through the window
             example: medjava filter blur n=5 + sharpen p=50 radiograph.gif out.png""";
 
     private Main() {

@@ -149,4 +149,19 @@ class MainTest {
         assertThat(err()).contains("more than 256 colours");
         assertThat(ImageCodec.read(output).width()).isEqualTo(320);
     }
+
+    @Test
+    void theUsageIsPlainText() {
+        assertThat(run("--help")).isZero();
+        assertThat(out()).contains("other outputs go through the window\n").doesNotContain("\"\"");
+    }
+
+    @Test
+    void anOutputThatCannotBeWrittenIsNamedWithTheReason() {
+        Path output = dir.resolve("missing/out.png");
+        assertThat(run("filter", "blur", sample("ct-small.gif").toString(), output.toString())).isEqualTo(1);
+        assertThat(err()).isEqualTo("error: cannot write " + output + ": no such directory " + output.getParent()
+                + System.lineSeparator());
+        assertThat(out()).doesNotContain("wrote");
+    }
 }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Iterator;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReadParam;
 import javax.imageio.ImageReader;
@@ -61,11 +60,7 @@ public final class DecodeCheck {
         requireWithin(header, maxPixels);
         try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
              ImageInputStream stream = ImageIO.createImageInputStream(in)) {
-            Iterator<ImageReader> readers = ImageIO.getImageReaders(stream);
-            if (!readers.hasNext()) {
-                throw new ImageDecodeException("no reader for " + header.format());
-            }
-            ImageReader reader = readers.next();
+            ImageReader reader = ImageCodec.reader(header.format());
             try {
                 reader.setInput(stream, true, true);
                 ImageReadParam param = reader.getDefaultReadParam();

@@ -4,18 +4,12 @@ import java.awt.image.BufferedImage;
 import java.awt.image.ColorModel;
 import java.awt.image.IndexColorModel;
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -69,11 +63,7 @@ public final class ImageCodec {
 
     private static Raster readWithImageIo(InputStream in, ImageFormat format, long maxPixels) throws IOException {
         try (ImageInputStream stream = ImageIO.createImageInputStream(in)) {
-            Iterator<ImageReader> readers = ImageIO.getImageReaders(stream);
-            if (!readers.hasNext()) {
-                throw new ImageDecodeException("no reader for " + format);
-            }
-            ImageReader reader = readers.next();
+            ImageReader reader = reader(format);
             try {
                 reader.setInput(stream, true, true);
                 long pixels = (long) reader.getWidth(0) * reader.getHeight(0);
@@ -90,6 +80,48 @@ public final class ImageCodec {
                 reader.dispose();
             }
         }
+    }
+
+    /**
+     * The ImageIO reader of a format already told from the content. Chosen by the format's name, not by
+     * {@code ImageIO.getImageReaders(stream)}: that asks every registered reader whether it can decode the stream,
+     * and PixelMed's JPEG-lossless reader (pixelmed-imageio, on the class path for DICOM) prints its answer to
+     * {@code System.err} each time ("JPEGLosslessImageReaderSpi.canDecodeInput() = false").
+     */
+    static ImageReader reader(ImageFormat format) throws ImageDecodeException {
+        Iterator<ImageReader> readers = ImageIO.getImageReadersByFormatName(imageIoName(format));
+        if (!readers.hasNext()) {
+            throw new ImageDecodeException("no reader for " + format);
+        }
+        return readers.next();
+    }
+
+    /**
+     * A GIF, PNG or JPEG as ImageIO decodes it (for display: icons, thumbnails), its reader chosen from the content
+     * like {@link #read}'s, so nothing is printed (see {@link #reader}).
+     *
+     * @throws ImageDecodeException when it is not such an image or does not decode
+     */
+    public static BufferedImage decodeImage(byte[] data) throws IOException {
+        ImageFormat format = ImageFormat.sniff(java.util.Arrays.copyOf(data, Math.min(data.length,
+                ImageFormat.SNIFF_LENGTH))).filter(f -> f == ImageFormat.PNG || f == ImageFormat.GIF
+                        || f == ImageFormat.JPEG).orElseThrow(() -> new ImageDecodeException("not a GIF, PNG or JPEG"));
+        try (ImageInputStream stream = ImageIO.createImageInputStream(new ByteArrayInputStream(data))) {
+            ImageReader reader = reader(format);
+            try {
+                reader.setInput(stream, true, true);
+                return reader.read(0);
+            } catch (IOException | RuntimeException e) {
+                throw new ImageDecodeException(format + " data is damaged or truncated: " + e.getMessage(), e);
+            } finally {
+                reader.dispose();
+            }
+        }
+    }
+
+    /** The format's name in ImageIO (png, gif, jpeg). */
+    static String imageIoName(ImageFormat format) {
+        return format == ImageFormat.JPEG ? "jpeg" : format.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** Any BufferedImage to RGB; grey samples are taken as they are (no colour-space conversion). */
@@ -218,8 +250,7 @@ public final class ImageCodec {
             throw new IOException("DICOM is not written from a bare raster: a derived DICOM needs its source "
                     + "object's patient and study (see org.medjava.codec.dicom)");
         }
-        String name = format == ImageFormat.JPEG ? "jpeg" : format.name().toLowerCase(java.util.Locale.ROOT);
-        ImageWriter writer = ImageIO.getImageWritersByFormatName(name).next();
+        ImageWriter writer = ImageIO.getImageWritersByFormatName(imageIoName(format)).next();
         try (ImageOutputStream stream = ImageIO.createImageOutputStream(out)) {
             writer.setOutput(stream);
             ImageWriteParam param = writer.getDefaultWriteParam();
@@ -256,25 +287,11 @@ public final class ImageCodec {
 
     /**
      * Runs {@code body} into a temp file beside {@code file}, forces it to disk and renames it over {@code file}.
-     * If anything fails, the temp file is deleted and {@code file} is as it was.
+     * If anything fails, the temp file is deleted and {@code file} is as it was. The file gets the mode any new file
+     * gets (the umask's); a refusal of the file system says "cannot write FILE: reason".
      */
     public static void writeAtomically(Path file, Body body) throws IOException {
-        Path temp = Files.createTempFile(file.toAbsolutePath().getParent(), "." + file.getFileName(), ".part");
-        try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-                BufferedOutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16);
-                body.writeTo(out);
-                out.flush();
-                channel.force(true);
-            }
-            try {
-                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(temp);
-        }
+        AtomicFile.write(file, body);
     }
 
     /** Reads from bytes already in memory. */

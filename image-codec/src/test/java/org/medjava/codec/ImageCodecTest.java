@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -133,5 +135,52 @@ class ImageCodecTest {
         try (var files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactly("keep.ppm");
         }
+    }
+
+    @Test
+    void aWrittenFileHasTheModeOfAnyNewFileNotTheTempFiles0600() throws IOException {
+        Path plain = dir.resolve("plain.bin");
+        Files.write(plain, new byte[1]); // created as any tool creates a file: 0666 less the umask
+        Path written = dir.resolve("out.png");
+
+        ImageCodec.write(noise(4, 4, 1), written);
+
+        assertThat(Files.getPosixFilePermissions(written)).isEqualTo(Files.getPosixFilePermissions(plain));
+        assertThat(Files.getPosixFilePermissions(written)).as("the umask of this run lets others read")
+                .contains(PosixFilePermission.OTHERS_READ);
+    }
+
+    @Test
+    void aWriteTheFileSystemRefusesNamesTheFileAndTheReasonNotTheTempFile() throws IOException {
+        Path missing = dir.resolve("no/such/dir/out.png");
+        assertThatThrownBy(() -> ImageCodec.write(noise(4, 4, 1), missing))
+                .hasMessage("cannot write " + missing + ": no such directory " + missing.getParent())
+                .hasMessageNotContaining(".part");
+        Path file = Files.write(dir.resolve("a-file"), new byte[1]);
+        assertThatThrownBy(() -> ImageCodec.write(noise(4, 4, 1), file.resolve("out.png")))
+                .hasMessage("cannot write " + file.resolve("out.png") + ": " + file + " is a file, not a directory");
+        // a directory the user may not write to (the tests run as root, who may: the refusal itself is simulated)
+        IOException denied = AtomicFile.cannotWrite(Path.of("out.png"), Path.of("/x"),
+                new java.nio.file.AccessDeniedException("/x/.out.png.123.part"));
+        assertThat(denied).hasMessage("cannot write out.png: permission denied in /x");
+    }
+
+    @Test
+    void readingAGifPrintsNothingToStandardError() throws IOException {
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(ImageCodec.read(shared("ct-small.gif")).width()).isPositive();
+            assertThat(DecodeCheck.verify(shared("ct-small.gif"), ImageCodec.DEFAULT_MAX_PIXELS).width())
+                    .isPositive();
+            ByteArrayOutputStream png = new ByteArrayOutputStream();
+            ImageCodec.write(noise(5, 3, 2), ImageFormat.PNG, png);
+            assertThat(ImageCodec.decodeImage(png.toByteArray()).getWidth()).isEqualTo(5);
+        } finally {
+            System.setErr(original);
+        }
+        // PixelMed's JPEG-lossless reader prints "JPEGLosslessImageReaderSpi.canDecodeInput() = false" when asked
+        assertThat(captured.toString(StandardCharsets.UTF_8)).isEmpty();
     }
 }

@@ -9,15 +9,21 @@ import org.medjava.codec.dicom.Window;
  * the image's modality range so a CT (thousands of HU) and an 8-bit image both feel the same.
  */
 public final class WindowLevel {
-    /** The usual CT presets (center, width in Hounsfield units). */
+    /**
+     * The usual CT presets (center, width in Hounsfield units): the web viewer's list ({@code CT} in
+     * {@code web/src/viewer/presets.js}), in its order and with its windows, each name prefixed "CT ";
+     * {@code CtPresetsTest} reads that file and fails when the two differ.
+     */
     public static final List<Preset> CT_PRESETS = List.of(
+            new Preset("CT soft tissue", new Window(40, 400)),
+            new Preset("CT lung", new Window(-600, 1500)),
+            new Preset("CT bone", new Window(400, 1800)),
             new Preset("CT brain", new Window(40, 80)),
             new Preset("CT subdural", new Window(75, 215)),
-            new Preset("CT lung", new Window(-600, 1500)),
+            new Preset("CT stroke", new Window(40, 40)),
             new Preset("CT mediastinum", new Window(50, 350)),
-            new Preset("CT abdomen", new Window(50, 400)),
-            new Preset("CT liver", new Window(30, 150)),
-            new Preset("CT bone", new Window(400, 1800)));
+            new Preset("CT abdomen", new Window(60, 400)),
+            new Preset("CT liver", new Window(60, 160)));
 
     /** A named window. */
     public record Preset(String name, Window window) {

@@ -5,17 +5,16 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Orders a series' instances into a stack as a reader scrolls it: along the slice normal by ImagePositionPatient
- * when every instance has a position and they share one orientation (the geometry, which Instance Numbers need not
- * follow), else by InstanceNumber, else by store path. Multi-frame instances contribute one item per frame.
+ * Orders a series' instances into a stack as a reader scrolls it, by the rule the web viewer uses
+ * ({@code byPosition} in {@code web/src/viewer/series.js}) and OHIF's stack does: InstanceNumber ascending
+ * (instances without one last); where numbers tie or are missing, ImagePositionPatient's z ascending when both have a
+ * position; then the SOP Instance UID (then the store path). So instance 1 is image 1 in every viewer of the store,
+ * whichever way the slices' geometry runs. Multi-frame instances contribute one item per frame.
  */
 public final class SeriesOrder {
-    /** Orientations closer than this (direction cosines) count as the same plane. */
-    private static final double SAME_ORIENTATION = 1e-4;
-
     /** What the order was taken from, for the status bar. */
     public enum Basis {
-        POSITION("ImagePositionPatient"), INSTANCE_NUMBER("InstanceNumber"), PATH("store path");
+        INSTANCE_NUMBER("InstanceNumber"), POSITION("ImagePositionPatient"), UID("SOP Instance UID");
 
         private final String label;
 
@@ -49,29 +48,33 @@ public final class SeriesOrder {
     }
 
     public static Ordered order(List<SliceInfo> slices) {
-        Basis basis = byPosition(slices) ? Basis.POSITION
-                : slices.stream().allMatch(s -> s.instanceNumber() != null) && !slices.isEmpty() ? Basis.INSTANCE_NUMBER
-                : Basis.PATH;
-        Comparator<SliceInfo> byNumber = Comparator.comparing(SliceInfo::instanceNumber,
-                Comparator.nullsLast(Comparator.naturalOrder()));
-        Comparator<SliceInfo> byPath = Comparator.comparing(SliceInfo::path);
-        Comparator<SliceInfo> order = switch (basis) {
-            case POSITION -> {
-                double[] normal = normal(slices.get(0).orientation());
-                yield Comparator.<SliceInfo>comparingDouble(s -> dot(s.position(), normal)).thenComparing(byNumber)
-                        .thenComparing(byPath);
-            }
-            case INSTANCE_NUMBER, PATH -> byNumber.thenComparing(byPath);
-        };
         List<SliceInfo> sorted = new ArrayList<>(slices);
-        sorted.sort(order);
+        sorted.sort(RULE);
         List<StackItem> items = new ArrayList<>();
         for (SliceInfo s : sorted) {
             for (int f = 0; f < s.frames(); f++) {
                 items.add(new StackItem(s.path(), f, s.instanceNumber()));
             }
         }
-        return new Ordered(items, basis);
+        return new Ordered(items, basis(slices));
+    }
+
+    /** The web viewer's rule (see the class comment). */
+    static final Comparator<SliceInfo> RULE = Comparator.comparing(SliceInfo::instanceNumber,
+            Comparator.nullsLast(Comparator.<Integer>naturalOrder()))
+            // those without a position after those with one: the web's "0 unless both have one" is not transitive
+            .thenComparing(s -> s.position() == null ? null : s.position()[2],
+                    Comparator.nullsLast(Comparator.<Double>naturalOrder()))
+            .thenComparing(s -> s.sopInstanceUid() == null ? "" : s.sopInstanceUid())
+            .thenComparing(SliceInfo::path);
+
+    /** What decided the order: the numbers when they are all there and distinct, else what broke their ties. */
+    private static Basis basis(List<SliceInfo> slices) {
+        if (slices.stream().allMatch(s -> s.instanceNumber() != null)
+                && slices.stream().map(SliceInfo::instanceNumber).distinct().count() == slices.size()) {
+            return Basis.INSTANCE_NUMBER;
+        }
+        return slices.stream().allMatch(s -> s.position() != null) ? Basis.POSITION : Basis.UID;
     }
 
     /** The frames of one multi-frame object, as a stack. */
@@ -81,42 +84,5 @@ public final class SeriesOrder {
             items.add(new StackItem(path, f, instanceNumber));
         }
         return new Ordered(items, Basis.INSTANCE_NUMBER);
-    }
-
-    private static boolean byPosition(List<SliceInfo> slices) {
-        if (slices.size() < 2) {
-            return false;
-        }
-        double[] first = slices.get(0).orientation();
-        if (first == null || norm(normal(first)) < 0.5) {
-            return false;
-        }
-        for (SliceInfo s : slices) {
-            double[] o = s.orientation();
-            if (s.position() == null || o == null) {
-                return false;
-            }
-            for (int i = 0; i < 6; i++) {
-                if (Math.abs(o[i] - first[i]) > SAME_ORIENTATION) {
-                    return false;
-                }
-            }
-        }
-        double[] normal = normal(first);
-        // all at one position (e.g. a time series at one slice): the geometry says nothing about the order
-        return slices.stream().mapToDouble(s -> dot(s.position(), normal)).distinct().count() > 1;
-    }
-
-    /** The slice normal: the row direction × the column direction. */
-    static double[] normal(double[] o) {
-        return new double[] {o[1] * o[5] - o[2] * o[4], o[2] * o[3] - o[0] * o[5], o[0] * o[4] - o[1] * o[3]};
-    }
-
-    private static double dot(double[] a, double[] b) {
-        return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-    }
-
-    private static double norm(double[] a) {
-        return Math.sqrt(dot(a, a));
     }
 }

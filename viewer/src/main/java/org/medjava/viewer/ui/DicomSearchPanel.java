@@ -4,13 +4,16 @@ import java.awt.BorderLayout;
 import java.awt.GridBagConstraints;
 import java.awt.GridBagLayout;
 import java.awt.Insets;
+import java.awt.event.KeyEvent;
 import java.awt.event.MouseAdapter;
 import java.awt.event.MouseEvent;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import javax.swing.AbstractAction;
 import javax.swing.BorderFactory;
 import javax.swing.JButton;
 import javax.swing.JComboBox;
@@ -19,6 +22,8 @@ import javax.swing.JPanel;
 import javax.swing.JScrollPane;
 import javax.swing.JTextField;
 import javax.swing.JTree;
+import javax.swing.KeyStroke;
+import javax.swing.SwingUtilities;
 import javax.swing.event.TreeExpansionEvent;
 import javax.swing.event.TreeWillExpandListener;
 import javax.swing.tree.DefaultMutableTreeNode;
@@ -30,7 +35,8 @@ import org.medjava.viewer.store.StoreClient;
 /**
  * The store's DICOM index grouped patient → study → series → instance, with a search by patient name or ID, study
  * date (YYYYMMDD, or a range YYYYMMDD-YYYYMMDD, open at either end) and modality. Series and instances load when
- * expanded. Double-click an instance to open it.
+ * expanded. Double-click (or Enter on) a series to open it as a stack at its first image, an instance to open it;
+ * on a patient or a study it expands or collapses the node.
  */
 final class DicomSearchPanel extends JPanel {
     private static final long serialVersionUID = 1L;
@@ -46,9 +52,10 @@ final class DicomSearchPanel extends JPanel {
     private int searches;
     private final transient Tasks tasks;
     private final transient Consumer<String> open;
+    private final transient BiConsumer<String, String> openSeries;
     private transient StoreClient client;
 
-    private record SeriesItem(IndexRows.Series series) {
+    private record SeriesItem(String studyInstanceUid, IndexRows.Series series) {
         @Override
         public String toString() {
             IndexRows.Series s = series;
@@ -78,10 +85,15 @@ final class DicomSearchPanel extends JPanel {
         }
     }
 
-    DicomSearchPanel(Tasks tasks, Consumer<String> open) {
+    /**
+     * @param open       opens an instance by its store path
+     * @param openSeries opens a series (study UID, series UID) as a stack
+     */
+    DicomSearchPanel(Tasks tasks, Consumer<String> open, BiConsumer<String, String> openSeries) {
         super(new BorderLayout());
         this.tasks = tasks;
         this.open = open;
+        this.openSeries = openSeries;
         patient.setName("searchPatient");
         date.setName("searchDate");
         modality.setName("searchModality");
@@ -116,19 +128,57 @@ final class DicomSearchPanel extends JPanel {
             public void treeWillCollapse(TreeExpansionEvent event) {
             }
         });
+        // a double-click opens a series or an instance; JTree's own double-click only toggles, so it is done here
+        tree.setToggleClickCount(0);
         tree.addMouseListener(new MouseAdapter() {
             @Override
             public void mouseClicked(MouseEvent e) {
+                TreePath p = tree.getPathForLocation(e.getX(), e.getY());
+                if (e.getClickCount() == 2 && SwingUtilities.isLeftMouseButton(e) && p != null) {
+                    activate(p);
+                }
+            }
+        });
+        tree.getInputMap().put(KeyStroke.getKeyStroke(KeyEvent.VK_ENTER, 0), "activate");
+        tree.getActionMap().put("activate", new AbstractAction() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public void actionPerformed(java.awt.event.ActionEvent e) {
                 TreePath p = tree.getSelectionPath();
-                if (e.getClickCount() == 2 && p != null && ((DefaultMutableTreeNode) p.getLastPathComponent())
-                        .getUserObject() instanceof InstanceItem item) {
-                    open.accept(item.instance().path());
+                if (p != null) {
+                    activate(p);
                 }
             }
         });
         add(form, BorderLayout.NORTH);
         add(new JScrollPane(tree), BorderLayout.CENTER);
         add(info, BorderLayout.SOUTH);
+    }
+
+    /** A series opens as a stack, an instance opens; a patient or a study expands or collapses. */
+    private void activate(TreePath path) {
+        Object item = ((DefaultMutableTreeNode) path.getLastPathComponent()).getUserObject();
+        if (item instanceof SeriesItem series) {
+            openSeries.accept(series.studyInstanceUid(), series.series().seriesInstanceUid());
+        } else if (item instanceof InstanceItem instance) {
+            open.accept(instance.instance().path());
+        } else if (tree.isExpanded(path)) {
+            tree.collapsePath(path);
+        } else {
+            tree.expandPath(path);
+        }
+    }
+
+    /** The row showing series {@code seriesInstanceUid}, or -1 (tests). Event thread. */
+    int rowOfSeries(String seriesInstanceUid) {
+        for (int row = 0; row < tree.getRowCount(); row++) {
+            if (((DefaultMutableTreeNode) tree.getPathForRow(row).getLastPathComponent()).getUserObject()
+                    instanceof SeriesItem s && s.series().seriesInstanceUid().equals(seriesInstanceUid)) {
+                return row;
+            }
+        }
+        return -1;
     }
 
     private static void add(JPanel form, int y, String label, java.awt.Component field) {
@@ -238,7 +288,8 @@ final class DicomSearchPanel extends JPanel {
             tasks.background(p -> c.series(study.study().studyInstanceUid()), series -> {
                 node.removeAllChildren();
                 for (IndexRows.Series s : series) {
-                    DefaultMutableTreeNode n = new DefaultMutableTreeNode(new SeriesItem(s));
+                    DefaultMutableTreeNode n = new DefaultMutableTreeNode(new SeriesItem(
+                            study.study().studyInstanceUid(), s));
                     n.add(new DefaultMutableTreeNode(LOADING));
                     node.add(n);
                 }

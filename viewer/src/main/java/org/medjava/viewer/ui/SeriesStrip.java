@@ -5,10 +5,8 @@ import java.awt.Dimension;
 import java.awt.FlowLayout;
 import java.awt.Image;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayInputStream;
 import java.util.List;
 import java.util.function.Consumer;
-import javax.imageio.ImageIO;
 import javax.swing.BorderFactory;
 import javax.swing.ImageIcon;
 import javax.swing.JButton;
@@ -109,10 +107,7 @@ final class SeriesStrip extends JScrollPane {
     }
 
     private static Image icon(byte[] png) throws java.io.IOException {
-        BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
-        if (image == null) {
-            throw new java.io.IOException("unreadable thumbnail");
-        }
+        BufferedImage image = org.medjava.codec.ImageCodec.decodeImage(png);
         double scale = Math.min(1, (double) ICON / Math.max(image.getWidth(), image.getHeight()));
         return image.getScaledInstance(Math.max(1, (int) (image.getWidth() * scale)),
                 Math.max(1, (int) (image.getHeight() * scale)), Image.SCALE_SMOOTH);

@@ -98,12 +98,17 @@ final class SeriesView implements ViewerController.Listener, StackController.Hos
     }
 
     private void openSeries(IndexRows.Series series) {
+        openSeries(strip.study(), series.seriesInstanceUid());
+    }
+
+    /** Opens a store series as a stack at its first image (the strip, the DICOM tree). */
+    void openSeries(String studyUid, String seriesUid) {
         StoreClient c = controller.client();
         if (c == null) {
             controller.status().message("Connect to a store first");
             return;
         }
-        stack.openSeries(c, strip.study(), series.seriesInstanceUid());
+        stack.openSeries(c, studyUid, seriesUid);
     }
 
     // ------------------------------------------------------------------ the stack's host

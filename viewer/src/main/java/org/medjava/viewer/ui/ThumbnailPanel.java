@@ -4,8 +4,6 @@ import java.awt.BorderLayout;
 import java.awt.Dimension;
 import java.awt.Image;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayInputStream;
-import javax.imageio.ImageIO;
 import javax.swing.BorderFactory;
 import javax.swing.ImageIcon;
 import javax.swing.JLabel;
@@ -63,10 +61,7 @@ final class ThumbnailPanel extends JPanel {
     }
 
     private static Image scaled(byte[] png) throws java.io.IOException {
-        BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
-        if (image == null) {
-            throw new java.io.IOException("unreadable preview");
-        }
+        BufferedImage image = org.medjava.codec.ImageCodec.decodeImage(png);
         double scale = Math.min(1, (double) SIZE / Math.max(image.getWidth(), image.getHeight()));
         int w = Math.max(1, (int) Math.round(image.getWidth() * scale));
         int h = Math.max(1, (int) Math.round(image.getHeight() * scale));

@@ -69,7 +69,7 @@ public final class ViewerFrame extends JFrame {
         setDefaultCloseOperation(JFrame.DISPOSE_ON_CLOSE);
         connect = new ConnectFlow(controller, catalog, RecentServers.standard(), options.manifestInterval(), csv);
         storeTree = new StoreTree(tasks, open::openStore, status::message, thumbnail);
-        dicomSearch = new DicomSearchPanel(tasks, open::openStore);
+        dicomSearch = new DicomSearchPanel(tasks, open::openStore, this::openSeries);
         connect.onConnect(storeTree::connect);
         connect.onConnect(dicomSearch::connect);
         FilterFlow filters = new FilterFlow(controller, catalog, csv, this::filterImplementation);
@@ -308,6 +308,11 @@ public final class ViewerFrame extends JFrame {
     }
 
     /** Series and stacks: the stack, the series strip. */
+    /** Opens a store series as a stack (a double-click in the DICOM tree). */
+    private void openSeries(String studyUid, String seriesUid) {
+        seriesView.openSeries(studyUid, seriesUid);
+    }
+
     SeriesView seriesView() {
         return seriesView;
     }

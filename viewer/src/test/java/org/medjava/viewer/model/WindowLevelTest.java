@@ -38,6 +38,6 @@ class WindowLevelTest {
     void ctPresetsHaveTheUsualValues() {
         assertThat(WindowLevel.CT_PRESETS).extracting(WindowLevel.Preset::name)
                 .contains("CT brain", "CT lung", "CT bone", "CT abdomen");
-        assertThat(WindowLevel.CT_PRESETS.get(0).window()).isEqualTo(new Window(40, 80));
+        assertThat(WindowLevel.CT_PRESETS.get(0).window()).isEqualTo(new Window(40, 400));
     }
 }

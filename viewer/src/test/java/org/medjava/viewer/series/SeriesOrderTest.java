@@ -18,56 +18,39 @@ class SeriesOrderTest {
     }
 
     @Test
-    void axialSlicesFollowTheirPositionAlongTheNormalNotTheirInstanceNumbers() {
-        // Instance Numbers run the other way (acquired head first), and one is missing
+    void instanceNumbersOrderWhateverTheGeometrySaysAsInTheWebViewer() {
+        // positions run against the numbers (acquired head first): instance 1 is still image 1, as in web and OHIF
         var ordered = SeriesOrder.order(List.of(
-                slice("c", 1, new double[] {0, 0, 30}, AXIAL),
-                slice("a", 3, new double[] {0, 0, -10}, AXIAL),
-                slice("b", null, new double[] {0, 0, 10}, AXIAL)));
-        assertThat(ordered.basis()).isEqualTo(SeriesOrder.Basis.POSITION);
-        assertThat(paths(ordered)).containsExactly("a", "b", "c");
-    }
-
-    @Test
-    void sagittalSlicesAreOrderedAlongTheirOwnNormal() {
-        // normal of rows (0,1,0) × columns (0,0,-1) is (-1,0,0): larger x comes first
-        var ordered = SeriesOrder.order(List.of(
-                slice("left", 1, new double[] {50, 0, 0}, SAGITTAL),
-                slice("right", 2, new double[] {-50, 0, 0}, SAGITTAL),
-                slice("mid", 3, new double[] {0, 0, 0}, SAGITTAL)));
-        assertThat(paths(ordered)).containsExactly("left", "mid", "right");
-    }
-
-    @Test
-    void withoutCompleteGeometryInstanceNumbersOrder() {
-        var ordered = SeriesOrder.order(List.of(
-                slice("x", 10, new double[] {0, 0, 1}, AXIAL),
-                slice("y", 2, null, null),
-                slice("z", 7, new double[] {0, 0, 3}, AXIAL)));
+                slice("c", 3, new double[] {0, 0, -10}, AXIAL),
+                slice("a", 1, new double[] {0, 0, 30}, AXIAL),
+                slice("b", 2, new double[] {0, 0, 10}, AXIAL)));
         assertThat(ordered.basis()).isEqualTo(SeriesOrder.Basis.INSTANCE_NUMBER);
-        assertThat(paths(ordered)).containsExactly("y", "z", "x");
+        assertThat(paths(ordered)).containsExactly("a", "b", "c");
+        var sagittal = SeriesOrder.order(List.of(
+                slice("right", 2, new double[] {-50, 0, 0}, SAGITTAL),
+                slice("left", 1, new double[] {50, 0, 0}, SAGITTAL)));
+        assertThat(paths(sagittal)).containsExactly("left", "right");
     }
 
     @Test
-    void mixedOrientationsOrAllAtOnePositionFallBackToInstanceNumbers() {
-        var mixed = SeriesOrder.order(List.of(
-                slice("b", 2, new double[] {0, 0, 1}, AXIAL),
-                slice("a", 1, new double[] {0, 0, 9}, SAGITTAL)));
-        assertThat(mixed.basis()).isEqualTo(SeriesOrder.Basis.INSTANCE_NUMBER);
-        assertThat(paths(mixed)).containsExactly("a", "b");
+    void tiedOrMissingNumbersGoByZThenBySopInstanceUid() {
+        var ordered = SeriesOrder.order(List.of(
+                slice("x", null, new double[] {0, 0, 1}, AXIAL),
+                slice("t2", 5, new double[] {0, 0, 9}, AXIAL),
+                slice("t1", 5, new double[] {0, 0, -3}, AXIAL),
+                slice("b", null, null, null),
+                slice("a", null, null, null),
+                slice("first", 1, null, null)));
+        assertThat(paths(ordered)).containsExactly("first", "t1", "t2", "x", "a", "b");
+        assertThat(ordered.basis()).isEqualTo(SeriesOrder.Basis.UID);
         var samePlace = SeriesOrder.order(List.of(
                 slice("t2", 2, new double[] {0, 0, 5}, AXIAL),
                 slice("t1", 1, new double[] {0, 0, 5}, AXIAL)));
-        assertThat(samePlace.basis()).isEqualTo(SeriesOrder.Basis.INSTANCE_NUMBER);
         assertThat(paths(samePlace)).containsExactly("t1", "t2");
-    }
-
-    @Test
-    void withoutInstanceNumbersThePathOrdersAndNumberedOnesComeFirst() {
-        var ordered = SeriesOrder.order(List.of(slice("b", null, null, null), slice("a", null, null, null),
-                slice("c", 1, null, null)));
-        assertThat(ordered.basis()).isEqualTo(SeriesOrder.Basis.PATH);
-        assertThat(paths(ordered)).containsExactly("c", "a", "b");
+        var unnumbered = SeriesOrder.order(List.of(slice("up", null, new double[] {0, 0, 5}, AXIAL),
+                slice("down", null, new double[] {0, 0, -5}, AXIAL)));
+        assertThat(unnumbered.basis()).isEqualTo(SeriesOrder.Basis.POSITION);
+        assertThat(paths(unnumbered)).containsExactly("down", "up");
     }
 
     @Test

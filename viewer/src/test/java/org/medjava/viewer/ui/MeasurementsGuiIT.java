@@ -102,7 +102,7 @@ class MeasurementsGuiIT extends ViewerGuiFixture {
         viewer.window.button("rotateLeftButton").click();
         viewer.await("upright", () -> view.orientation().equals(Orientation.IDENTITY));
         viewer.window.comboBox("presets").selectItem(Pattern.compile("CT abdomen.*"));
-        viewer.await("abdomen window", () -> new Window(50, 400).equals(viewer.frame.document().window()));
+        viewer.await("abdomen window", () -> new Window(60, 400).equals(viewer.frame.document().window()));
         viewer.awaitIdle();
         viewer.screenshot("viewer-ct-hu-roi");
     }
@@ -125,17 +125,17 @@ class MeasurementsGuiIT extends ViewerGuiFixture {
         assertThat(viewer.onEdt(() -> presets.target().getSelectedItem().toString()))
                 .isEqualTo("custom (" + WindowLevel.format(dragged) + ")");
 
-        // keys on the image: 3 is the third entry (File 1, Full range, CT brain)
+        // keys on the image: 4 is the fourth entry (File 1, Full range, CT soft tissue, CT lung)
         viewer.robot.focusAndWaitForFocusGain(viewer.frame.imageView());
-        viewer.robot.pressAndReleaseKeys(KeyEvent.VK_3);
-        viewer.await("the brain window", () -> new Window(40, 80).equals(viewer.frame.document().window()));
+        viewer.robot.pressAndReleaseKeys(KeyEvent.VK_4);
+        viewer.await("the lung window", () -> new Window(-600, 1500).equals(viewer.frame.document().window()));
         viewer.await("custom is gone", () -> {
             for (int i = 0; i < presets.target().getItemCount(); i++) {
                 if (presets.target().getItemAt(i).toString().startsWith("custom")) {
                     return false;
                 }
             }
-            return presets.target().getSelectedItem().toString().startsWith("CT brain");
+            return presets.target().getSelectedItem().toString().startsWith("CT lung");
         });
     }
 

@@ -53,10 +53,10 @@ class ReadingCtSeriesGuiIT extends ViewerGuiFixture {
 
         // a CT preset, then a window/level drag of the reader's own
         viewer.window.comboBox("presets").selectItem(Pattern.compile("CT abdomen.*"));
-        viewer.await("the abdomen window", () -> new Window(50, 400).equals(viewer.frame.document().window()));
+        viewer.await("the abdomen window", () -> new Window(60, 400).equals(viewer.frame.document().window()));
         viewer.window.toggleButton("tool-window_level").click();
         viewer.dragOnImage(new Point(20, 100), new Point(22, 101));
-        viewer.await("a window of the reader's own", () -> !new Window(50, 400).equals(viewer.frame.document()
+        viewer.await("a window of the reader's own", () -> !new Window(60, 400).equals(viewer.frame.document()
                 .window()) && viewer.window.comboBox("presets").target().getSelectedItem().toString()
                 .startsWith("custom"));
         Window window = viewer.onEdt(() -> viewer.frame.document().window());
