@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.medjava.store.testsupport.GeneratedDicom;
 import org.medjava.store.testsupport.PayaraStore;
 import org.medjava.store.testsupport.StoreClient;
 

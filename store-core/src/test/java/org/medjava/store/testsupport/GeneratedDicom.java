@@ -1,4 +1,4 @@
-package org.medjava.store.it;
+package org.medjava.store.testsupport;
 
 import com.pixelmed.dicom.AttributeList;
 import com.pixelmed.dicom.AttributeTag;
@@ -17,25 +17,40 @@ import java.util.UUID;
 /**
  * A valid multi-frame grey DICOM object (Multi-frame Grayscale Word Secondary Capture, Explicit VR Little Endian,
  * 512 x 512 x 16 bits per frame) of any number of frames, generated as it is read: the header is made with PixelMed,
- * the pixel data (all 0) are never held in memory. For uploads of objects near 1 GiB.
+ * the pixel data (all 0) are never held in memory. For uploads of objects near 1 GiB, and (its {@link #header} and
+ * {@link #size} written as a sparse file) for staged objects of that size that take no room on disk.
  */
-final class GeneratedDicom extends InputStream {
+public final class GeneratedDicom extends InputStream {
 
-    static final int SIDE = 512;
-    static final long FRAME_BYTES = 2L * SIDE * SIDE;
+    public static final int SIDE = 512;
+    public static final long FRAME_BYTES = 2L * SIDE * SIDE;
 
     private final byte[] header;
     private final long pixelBytes;
     private long at;
 
-    GeneratedDicom(int frames) {
+    public GeneratedDicom(int frames) {
         this.pixelBytes = frames * FRAME_BYTES;
         this.header = header(frames, pixelBytes);
     }
 
     /** The length of the object in bytes. */
-    long size() {
+    public long size() {
         return header.length + pixelBytes;
+    }
+
+    /** Everything before the pixel data's values: the meta information, the data set and Pixel Data's own header. */
+    public byte[] header() {
+        return header.clone();
+    }
+
+    /** The object as a sparse file: its header, then zeros that take no room on disk. */
+    public java.nio.file.Path writeSparse(java.nio.file.Path file) throws IOException {
+        try (java.io.RandomAccessFile out = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            out.write(header);
+            out.setLength(size());
+        }
+        return file;
     }
 
     @Override
