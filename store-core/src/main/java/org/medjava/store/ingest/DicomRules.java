@@ -246,7 +246,9 @@ public final class DicomRules {
     /**
      * The size rule on a staged object, from its header (read up to the pixel data, as a rendering reads it):
      * an image that could never be rendered here ({@link UploadValidator#requireRenderable}) is refused before its
-     * data set is parsed. An object without an image, or whose header the parse then refuses, passes here.
+     * data set is parsed. An object without an image, or whose header the parse then refuses, passes here. Only for
+     * objects with a top-level Pixel Data ({@code DicomPreScan}): the header read keeps every byte before them in
+     * memory, so without them it would hold the whole object (a 1 GiB encapsulated PDF) once more.
      *
      * @throws IngestFailure OUT_OF_RESOURCES, with the image's size, the estimate and the decode budget
      */

@@ -59,12 +59,16 @@ record ReceivedDataSet(AttributeList dataSet, Path file) {
         if (lie != null) {
             throw DicomRules.refused(DicomRules.Problem.MALFORMED, lie);
         }
+        boolean pixelData;
         try (InputStream in = SmallReads.open(file)) {
-            DicomPreScan.checkPart10(in, size, false); // before PixelMed recurses into nesting that would overflow
+            // before PixelMed recurses into nesting that would overflow
+            pixelData = DicomPreScan.checkPart10(in, size, false);
         } catch (DicomStructureException e) {
             throw DicomRules.unparsable(e.getMessage(), e);
         }
-        DicomRules.renderable(file, size, validator); // from the header, before the pixel data are parsed
+        if (pixelData) { // a header read stops at Pixel Data; without them it would read (and hold) every value
+            DicomRules.renderable(file, size, validator); // from the header, before the pixel data are parsed
+        }
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false);
         try (DicomInputStream in = new DicomInputStream(SmallReads.open(file))) {

@@ -142,7 +142,10 @@ class UnservableObjectsTest {
                         "application/dicom", Preconditions.NONE).created()).as(file.getFileName().toString()).isTrue();
             }
         }
-        assertThat(index.count()).isEqualTo(3);
+        GeneratedDicom pdf = GeneratedDicom.pdf(8 << 20); // MemoryLimitsIT's large object, smaller
+        assertThat(ingest.put(StorePath.parse("kept/document.dcm"), pdf, pdf.size(), "application/dicom",
+                Preconditions.NONE).created()).isTrue();
+        assertThat(index.count()).isEqualTo(4);
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
