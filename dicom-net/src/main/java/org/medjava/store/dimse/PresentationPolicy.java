@@ -11,7 +11,7 @@ import org.medjava.store.transcode.TransferSyntaxes;
 
 /**
  * Which presentation contexts the store accepts (PS3.8 9.3.3.2 result/reason): Verification; every storage SOP
- * class ({@link DicomRules#isStorageSopClass}: images, structured reports, RT, waveforms, presentation states,
+ * class the store keeps ({@link DicomRules#isKept}: images, structured reports, RT, waveforms, presentation states,
  * encapsulated documents, …), in the transfer syntaxes the store keeps, choosing the first one the caller proposes
  * (so objects are stored as sent) — on a C-GET association the first one the store can convert anything to without
  * loss (uncompressed, RLE, JPEG Lossless SV1, JPEG 2000 lossless), if the caller proposes one; Study Root and Patient
@@ -72,7 +72,7 @@ final class PresentationPolicy implements PresentationContextSelectionPolicy {
     private static void select(PresentationContext pc, boolean retrieve) {
         String as = pc.getAbstractSyntaxUID();
         Set<String> acceptable;
-        if (DicomRules.isStorageSopClass(as)) { // every storage SOP class: the same list the ingest rules keep
+        if (DicomRules.isKept(as)) { // every storage SOP class the ingest rules keep
             acceptable = STORABLE;
         } else if (isService(as)) {
             acceptable = UNCOMPRESSED;

@@ -40,6 +40,9 @@ final class StoreScp {
             return x.response(DimseStatus.SOP_CLASS_NOT_SUPPORTED)
                     .errorComment(DicomRules.Problem.NOT_STORAGE.words + ": " + rq.sopClassUid());
         }
+        if (!DicomRules.isKept(rq.sopClassUid())) { // not accepted in negotiation either
+            return x.response(DimseStatus.SOP_CLASS_NOT_SUPPORTED).errorComment(DicomRules.notKept(rq.sopClassUid()));
+        }
         Exception failure = x.received().dataFailure();
         if (failure instanceof StoreException refused) { // an expected refusal (a nearly full disk): no stack trace
             LOG.log(Level.INFO, "C-STORE from {0} of {1} refused: {2}", new Object[] {x.callingAe(),

@@ -62,10 +62,20 @@ class PresentationPolicyTest {
         for (String sopClass : new String[] {RT_PLAN, "1.2.840.10008.5.1.4.1.1.481.2", // RT Dose
                 "1.2.840.10008.5.1.4.1.1.88.33", "1.2.840.10008.5.1.4.1.1.88.59", // Comprehensive SR, KOS
                 "1.2.840.10008.5.1.4.1.1.11.1", "1.2.840.10008.5.1.4.1.1.9.1.1", // GSPS, 12-lead ECG
-                "1.2.840.10008.5.1.4.1.1.104.1", "1.2.840.10008.5.1.4.39.1"}) { // PDF, colour palette
+                "1.2.840.10008.5.1.4.1.1.104.1"}) { // PDF
             PresentationContext pc = select(sopClass, PresentationPolicy.EXPLICIT_LE);
             assertThat(pc.getResultReason()).as(sopClass).isZero();
             assertThat(pc.getTransferSyntaxUIDs()).as(sopClass).containsExactly(PresentationPolicy.EXPLICIT_LE);
+        }
+    }
+
+    /** Storage classes whose objects have no patient or study are refused in negotiation, as by every door. */
+    @Test
+    void storageSopClassesTheStoreDoesNotKeepAreRefusedInNegotiation() {
+        for (String sopClass : new String[] {"1.2.840.10008.5.1.4.39.1", "1.2.840.10008.1.3.10"}) { // palette, DICOMDIR
+            assertThat(select(sopClass, PresentationPolicy.EXPLICIT_LE).getResultReason()).as(sopClass)
+                    .isEqualTo((byte) 3);
+            assertThat(ScpAcceptance.acceptsAbstractSyntax(sopClass)).as(sopClass).isFalse();
         }
     }
 

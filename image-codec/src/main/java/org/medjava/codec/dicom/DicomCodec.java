@@ -252,8 +252,16 @@ public final class DicomCodec {
                 + bitsAllocated + "-bit) could not be decoded: " + e.getMessage(), e);
     }
 
-    /** The Transfer Syntax UID from the file meta information, read by hand before PixelMed sees the file. */
-    static String transferSyntaxOf(byte[] file) throws ImageDecodeException {
+    /** Whether this codec decodes (and so the store renders) pixel data in the transfer syntax {@code ts}. */
+    public static boolean decodes(String ts) {
+        return ts != null && DECODED.containsKey(ts.trim());
+    }
+
+    /**
+     * The Transfer Syntax UID from the file meta information, read by hand before PixelMed sees the file; the file
+     * may be only its beginning, as long as the meta information is whole.
+     */
+    public static String transferSyntaxOf(byte[] file) throws ImageDecodeException {
         if (file.length == 0) {
             throw new ImageDecodeException("empty input, no DICOM file");
         }

@@ -63,6 +63,7 @@ public final class DicomPreScan {
     private final Reader in;
     private final boolean stopAtPixelData;
     private long elements;
+    private boolean pixelData;
 
     private DicomPreScan(Reader in, boolean stopAtPixelData) {
         this.in = in;
@@ -85,13 +86,15 @@ public final class DicomPreScan {
      *
      * @param size            the stream's length in bytes, or -1 when unknown
      * @param stopAtPixelData stop at the top-level Pixel Data, for a reader that stops there too
+     * @return whether the data set has a top-level Pixel Data (7FE0,0010): a reader that stops there reads only a
+     *         header; without one, it reads every value of the data set
      * @throws DicomStructureException when the data set is refused; other IOExceptions come from the stream
      */
-    public static void checkPart10(InputStream stream, long size, boolean stopAtPixelData) throws IOException {
-        checkPart10(stream, size, stopAtPixelData, MAX_INFLATED_BYTES);
+    public static boolean checkPart10(InputStream stream, long size, boolean stopAtPixelData) throws IOException {
+        return checkPart10(stream, size, stopAtPixelData, MAX_INFLATED_BYTES);
     }
 
-    static void checkPart10(InputStream stream, long size, boolean stopAtPixelData, long maxInflatedBytes)
+    static boolean checkPart10(InputStream stream, long size, boolean stopAtPixelData, long maxInflatedBytes)
             throws IOException {
         Reader reader = new Reader(stream, size, maxInflatedBytes);
         reader.skip(128, -1);
@@ -105,6 +108,7 @@ public final class DicomPreScan {
             scan.in.inflateRest();
         }
         scan.elements(encodingOf(ts), -1, -1, false, 0, true);
+        return scan.pixelData;
     }
 
     /**
@@ -263,8 +267,11 @@ public final class DicomPreScan {
                 length = in.u32(enc.bigEndian);
                 vr = dictionaryVr(group, element);
             }
-            if (top && stopAtPixelData && tag == PIXEL_DATA) {
-                return;
+            if (top && tag == PIXEL_DATA) {
+                pixelData = true;
+                if (stopAtPixelData) {
+                    return;
+                }
             }
             value(enc, tag, vr, length, bound, depth);
         }

@@ -22,14 +22,17 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.medjava.store.testsupport.GeneratedDicom;
 import org.medjava.store.testsupport.PayaraStore;
 import org.medjava.store.testsupport.StoreClient;
 
 /**
  * Memory and size limits on a real store (README "Memory and size limits"): a small PNG declaring a huge image is 413
  * with the numbers; renders beyond the decode budget are 503 with Retry-After; a filter chain over the cap is 400;
- * a third concurrent large upload is 503 with Retry-After; and two concurrent uploads of 1 GiB DICOM objects keep
- * the store's peak resident memory (VmHWM) within its heap limit plus a stated margin.
+ * a third concurrent large upload is 503 with Retry-After; two concurrent uploads of 1 GiB DICOM objects (encapsulated
+ * PDFs, which the store keeps and never renders) keep the store's peak resident memory (VmHWM) within its heap limit
+ * plus a stated margin; and a 1 GiB multi-frame image, which no rendering could ever decode within the budget, is 413
+ * from its header, before its body is received.
  */
 @Timeout(300)
 class MemoryLimitsIT {
@@ -41,6 +44,8 @@ class MemoryLimitsIT {
     private static final long NATIVE_MARGIN = 1536 * MIB;
     /** 2047 frames of 512 x 512 x 16 bits and the header: just under the default upload limit of 1 GiB. */
     private static final int FRAMES = 2047;
+    /** An encapsulated document of about as much, with its header still under the limit. */
+    private static final long DOCUMENT_BYTES = FRAMES * GeneratedDicom.FRAME_BYTES;
 
     private static PayaraStore store;
     private static StoreClient admin;
@@ -120,9 +125,10 @@ class MemoryLimitsIT {
     @Test
     @Timeout(240)
     void twoConcurrentOneGibUploadsStayWithinTheHeapAndAThirdIs503() throws Exception {
-        // each object has its own UIDs, whose length varies: every Content-Length is taken from the body it announces
-        GeneratedDicom bodyA = new GeneratedDicom(FRAMES);
-        GeneratedDicom bodyB = new GeneratedDicom(FRAMES);
+        // each object has its own UIDs, whose length varies: every Content-Length is taken from the body it announces.
+        // Objects the store keeps (a multi-frame image of this size could never be rendered and is refused at once)
+        GeneratedDicom bodyA = GeneratedDicom.pdf(DOCUMENT_BYTES);
+        GeneratedDicom bodyB = GeneratedDicom.pdf(DOCUMENT_BYTES);
         long size = bodyA.size();
         long before = peakRss();
         try (RawPut first = RawPut.begin(store, "/images/it/memory/a.dcm", bodyA.size()).notRefusedAtOnce();
@@ -152,6 +158,31 @@ class MemoryLimitsIT {
         assertThat(peak).isLessThanOrEqualTo(HEAP_BYTES + NATIVE_MARGIN);
         assertThat(admin.delete("/images/it/memory/a.dcm").statusCode()).isEqualTo(204);
         assertThat(admin.delete("/images/it/memory/b.dcm").statusCode()).isEqualTo(204);
+    }
+
+    /**
+     * A 1 GiB native multi-frame image is refused from its header, with the reason, while its body is still being
+     * sent (issue 40, item 4): not stored and then refused by every rendering.
+     */
+    @Test
+    @Timeout(240)
+    void aOneGibMultiFrameImageIs413BeforeItsBodyIsReceived() throws Exception {
+        GeneratedDicom image = new GeneratedDicom(FRAMES);
+        try (RawPut put = RawPut.begin(store, "/images/it/memory/frames.dcm", image.size()).notRefusedAtOnce()) {
+            java.util.concurrent.atomic.AtomicLong sent = new java.util.concurrent.atomic.AtomicLong();
+            Thread sender = new Thread(() -> put.send(image, sent), "frames-sender");
+            sender.start(); // the whole body, until the store closes the connection (then a broken pipe: ignored)
+            String answer = put.answerWithin(120_000);
+            long sentWhenAnswered = sent.get();
+            put.close();
+            sender.join(60_000);
+            assertThat(answer).as("no answer while the body was sent").isNotNull();
+            assertThat(answer).startsWith("HTTP/1.1 413").contains("2047 frames", "decode budget of 160 MiB",
+                    "could never be rendered");
+            assertThat(sentWhenAnswered).as("bytes sent of " + image.size() + " when answered")
+                    .isLessThan(image.size());
+        }
+        assertThat(admin.get("/images/it/memory/frames.dcm").statusCode()).isEqualTo(404);
     }
 
     /** Sends a third large PUT's headers until the store answers (503), or gives up after 20 s. */
@@ -228,6 +259,24 @@ class MemoryLimitsIT {
             }
         }
 
+        /**
+         * Sends {@code body}, counting the bytes written in {@code sent}, until it ends or the store stops the
+         * connection (an early answer): the write failure is then expected, and the answer is read by the caller.
+         */
+        void send(InputStream body, java.util.concurrent.atomic.AtomicLong sent) {
+            try (body) {
+                OutputStream out = socket.getOutputStream();
+                byte[] buffer = new byte[1 << 16];
+                for (int n; (n = body.read(buffer)) > 0; ) {
+                    out.write(buffer, 0, n);
+                    sent.addAndGet(n);
+                }
+                out.flush();
+            } catch (IOException e) {
+                // the store answered and closed the connection (or the test closed it after the answer)
+            }
+        }
+
         String finish(InputStream body) {
             try (body) {
                 OutputStream out = socket.getOutputStream();
@@ -247,15 +296,29 @@ class MemoryLimitsIT {
             BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
                     StandardCharsets.ISO_8859_1));
             StringBuilder answer = new StringBuilder();
+            int length = -1;
             for (String line; (line = in.readLine()) != null && !line.isEmpty(); ) {
                 answer.append(line).append('\n');
+                if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+                    length = Integer.parseInt(line.substring(line.indexOf(':') + 1).trim());
+                }
             }
             char[] body = new char[4096];
-            int n = in.read(body);
+            // the whole body when its length is announced (the reason may come in more than one read)
+            int n = length >= 0 ? readFully(in, body, Math.min(length, body.length))
+                    : in.read(body);
             if (n > 0) {
                 answer.append(body, 0, n);
             }
             return answer.toString();
+        }
+
+        private static int readFully(java.io.Reader in, char[] into, int length) throws IOException {
+            int n = 0;
+            for (int r; n < length && (r = in.read(into, n, length - n)) > 0; ) {
+                n += r;
+            }
+            return n;
         }
 
         @Override

@@ -116,6 +116,10 @@ public final class DicomJson {
             return;
         }
         if (BINARY.contains(vr)) {
+            if (bulkThreshold > 0 && a.getVL() > bulkThreshold) { // without copying it: a document may be 1 GiB
+                g.write("BulkDataURI", INSTANCE_URL + "/bulk/" + key(a.getTag()));
+                return;
+            }
             byte[] bytes = valueBytes(a, vr);
             if (bytes.length == 0) {
                 return;

@@ -43,8 +43,12 @@ public final class DicomRules {
         INVALID_UID("invalid UID"),
         /** The SOP class is not a storage SOP class. */
         NOT_STORAGE("not a storage SOP class"),
+        /** A storage SOP class whose objects belong to no patient and study, where the store keeps everything. */
+        NOT_KEPT("SOP class not kept"),
         /** An image SOP class without Pixel Data (the data set is complete: not truncated). */
         MISSING_PIXEL_DATA("missing Pixel Data"),
+        /** Pixel Data described by attributes DICOM does not define (a Photometric Interpretation "BOGUS"). */
+        INVALID_PIXEL_DESCRIPTION("invalid pixel description"),
         /** Pixel Data present that do not decode. */
         UNDECODABLE_PIXEL_DATA("pixel data do not decode");
 
@@ -68,6 +72,32 @@ public final class DicomRules {
         }
     }
 
+    /**
+     * Storage SOP classes the store does not keep although PS3.4 lists them: their objects belong to no patient and
+     * no study (PS3.3's non-patient objects: colour palettes, implant templates, defined procedure protocols and
+     * their approvals; and the DICOMDIR, whose data set is a media directory without a SOP Class UID of its own),
+     * while the store keeps every object under its patient, study and series. Refused at every door, C-STORE
+     * negotiation included, and not listed as accepted in the conformance statement.
+     */
+    static final java.util.Map<String, String> NOT_KEPT = java.util.Map.of(
+            "1.2.840.10008.1.3.10", "a media storage directory (DICOMDIR) describes files on a medium",
+            "1.2.840.10008.5.1.4.39.1", "a colour palette",
+            "1.2.840.10008.5.1.4.43.1", "an implant template",
+            "1.2.840.10008.5.1.4.44.1", "an implant assembly template",
+            "1.2.840.10008.5.1.4.45.1", "an implant template group",
+            "1.2.840.10008.5.1.4.1.1.200.1", "a defined procedure protocol",
+            "1.2.840.10008.5.1.4.1.1.200.3", "a protocol approval",
+            "1.2.840.10008.5.1.4.1.1.200.7", "a defined procedure protocol");
+
+    /**
+     * The Photometric Interpretations DICOM defines (PS3.3 C.7.6.3.1.2, retired ones included): pixel data described
+     * by one the store cannot render are kept and served as they are; pixel data described by anything else are not
+     * DICOM and refused.
+     */
+    static final java.util.Set<String> PHOTOMETRIC_INTERPRETATIONS = java.util.Set.of("MONOCHROME1", "MONOCHROME2",
+            "PALETTE COLOR", "RGB", "YBR_FULL", "YBR_FULL_422", "YBR_PARTIAL_420", "YBR_ICT", "YBR_RCT", "XYB",
+            "HSV", "ARGB", "CMYK", "YBR_PARTIAL_422");
+
     private DicomRules() {
     }
 
@@ -82,6 +112,23 @@ public final class DicomRules {
         }
         String uid = sopClassUid.trim();
         return SOPClass.isStorage(uid) || (uid.startsWith(STORAGE_ROOT) && ReceivedHeader.isUid(uid));
+    }
+
+    /**
+     * Whether the store keeps objects of this SOP class: a storage SOP class ({@link #isStorageSopClass}) whose
+     * objects belong to a patient and a study (not one of {@link #NOT_KEPT}). The DIMSE service accepts exactly these
+     * in negotiation.
+     */
+    public static boolean isKept(String sopClassUid) {
+        return isStorageSopClass(sopClassUid) && !NOT_KEPT.containsKey(sopClassUid.trim());
+    }
+
+    /** Why objects of a storage SOP class the store does not keep ({@link #isKept}) are refused. */
+    public static String notKept(String sopClassUid) {
+        String uid = sopClassUid.trim();
+        return Problem.NOT_KEPT.words + ": " + SOPClassDescriptions.getDescriptionFromUID(uid) + " (" + uid + "): "
+                + NOT_KEPT.getOrDefault(uid, "an object") + " and belongs to no patient or study; the store keeps"
+                + " objects under their patient, study and series only";
     }
 
     /** Whether an object of this class must hold pixels: the image storage SOP classes. */
@@ -156,10 +203,21 @@ public final class DicomRules {
         if (ts.isEmpty()) {
             throw refused(Problem.MALFORMED, "the file meta information has no Transfer Syntax UID (0002,0010)");
         }
+        if (!ReceivedHeader.isUid(ts)) {
+            throw refused(Problem.INVALID_UID, "TransferSyntaxUID (0002,0010) \"" + ts + "\" is not a valid UID, so"
+                    + " the encoding of the data set is unknown");
+        }
+        String announced = value(list, TagFromName.MediaStorageSOPClassUID);
+        if (value(list, TagFromName.SOPClassUID).isEmpty() && NOT_KEPT.containsKey(announced)) {
+            throw new IngestFailure(IngestFailure.Reason.SOP_CLASS_NOT_SUPPORTED, notKept(announced)); // a DICOMDIR
+        }
         String sopClass = uid(list, TagFromName.SOPClassUID, "SOPClassUID (0008,0016)");
         if (!isStorageSopClass(sopClass)) {
             throw new IngestFailure(IngestFailure.Reason.SOP_CLASS_NOT_SUPPORTED, Problem.NOT_STORAGE.words + ": "
                     + sopClass + " (" + describe(sopClass) + ") is not one of PS3.4 Annex B");
+        }
+        if (!isKept(sopClass)) {
+            throw new IngestFailure(IngestFailure.Reason.SOP_CLASS_NOT_SUPPORTED, notKept(sopClass));
         }
         ReceivedHeader header = new ReceivedHeader(ts, sopClass,
                 uid(list, TagFromName.SOPInstanceUID, "SOPInstanceUID (0008,0018)"),
@@ -170,7 +228,69 @@ public final class DicomRules {
             throw refused(Problem.MISSING_PIXEL_DATA, describe(sopClass) + " needs Pixel Data (7FE0,0010) and this"
                     + " data set, complete otherwise, has none");
         }
+        if (list.get(TagFromName.PixelData) != null) {
+            String photometric = value(list, TagFromName.PhotometricInterpretation);
+            if (photometric.isEmpty()) {
+                throw refused(Problem.MISSING_ATTRIBUTE, "PhotometricInterpretation (0028,0004), which Pixel Data"
+                        + " (7FE0,0010) need");
+            }
+            if (!PHOTOMETRIC_INTERPRETATIONS.contains(photometric)) {
+                throw refused(Problem.INVALID_PIXEL_DESCRIPTION, "PhotometricInterpretation (0028,0004) \""
+                        + photometric + "\" is not one DICOM defines (" + String.join(", ",
+                        new java.util.TreeSet<>(PHOTOMETRIC_INTERPRETATIONS)) + ")");
+            }
+        }
         return header;
+    }
+
+    /**
+     * The size rule on a staged object, from its header (read up to the pixel data, as a rendering reads it):
+     * an image that could never be rendered here ({@link UploadValidator#requireRenderable}) is refused before its
+     * data set is parsed. An object without an image, or whose header the parse then refuses, passes here. Only for
+     * objects with a top-level Pixel Data ({@code DicomPreScan}): the header read keeps every byte before them in
+     * memory, so without them it would hold the whole object (a 1 GiB encapsulated PDF) once more.
+     *
+     * @throws IngestFailure OUT_OF_RESOURCES, with the image's size, the estimate and the decode budget
+     */
+    static void renderable(java.nio.file.Path file, long size, UploadValidator validator) throws IngestFailure,
+            IOException {
+        try {
+            byte[] head;
+            try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+                head = in.readNBytes(HEAD);
+            }
+            validator.requireRenderable(org.medjava.codec.ImageHeader.peek(file),
+                    org.medjava.codec.dicom.DicomCodec.transferSyntaxOf(head), size);
+        } catch (ImageDecodeException e) {
+            // no image, or a header the parse refuses with its own reason
+        } catch (StoreException e) {
+            throw new IngestFailure(IngestFailure.Reason.OUT_OF_RESOURCES, e.getMessage(), e);
+        }
+    }
+
+    /** How much of a body {@link #renderableFromHead} looks at: every header this side of large private data. */
+    static final int HEAD = 256 * 1024;
+
+    /**
+     * The size rule on the first bytes of a body still arriving ({@link #HEAD} of them, or all of a shorter one): a
+     * DICOM image that could never be rendered here is refused before the rest of it is received. When the header
+     * does not fit in these bytes, or cannot be read from them, the rule is applied to the whole object later.
+     *
+     * @param declaredLength the body's length if announced, else -1
+     * @throws StoreException TOO_LARGE
+     */
+    static void renderableFromHead(byte[] head, long declaredLength, UploadValidator validator) {
+        if (!org.medjava.codec.dicom.DicomCodec.isDicom(head)) {
+            return;
+        }
+        try {
+            String ts = org.medjava.codec.dicom.DicomCodec.transferSyntaxOf(head);
+            org.medjava.codec.ImageHeader header = org.medjava.codec.ImageHeader.peek(
+                    new java.io.ByteArrayInputStream(head));
+            validator.requireRenderable(header, ts, Math.max(declaredLength, head.length));
+        } catch (IOException e) {
+            // not decidable from these bytes: decided on the whole object
+        }
     }
 
     /**

@@ -206,7 +206,9 @@ public final class Ingest {
         if (!preconditions.equals(Preconditions.NONE)) {
             preconditions.check(path, images.stat(path).orElse(null)); // fail early, before reading a large body
         }
-        StagedBody staged = images.receive(body, declaredLength);
+        // a DICOM image too large ever to render is refused from its header, before the rest of it is received
+        StagedBody staged = images.receive(new HeadCheck(body, DicomRules.HEAD,
+                head -> DicomRules.renderableFromHead(head, declaredLength, validator)), declaredLength);
         try {
             ImageFormat format = validator.identify(path, staged.file(), declaredType);
             if (format != ImageFormat.DICOM) {
@@ -237,7 +239,7 @@ public final class Ingest {
 
     private ReceivedDataSet parse(Path file) throws IOException {
         try {
-            return ReceivedDataSet.read(file, images.maxUploadBytes());
+            return ReceivedDataSet.read(file, images.maxUploadBytes(), validator);
         } catch (IngestFailure e) {
             throw DicomRules.asHttp(e);
         }
@@ -364,7 +366,7 @@ public final class Ingest {
     private Ingested file(Path staged, Expected expected, StoredObject[] what) throws IngestFailure {
         try {
             StagedBody stage = images.stage(staged);
-            ReceivedDataSet received = ReceivedDataSet.read(staged, images.maxUploadBytes());
+            ReceivedDataSet received = ReceivedDataSet.read(staged, images.maxUploadBytes(), validator);
             ReceivedHeader header = received.identity();
             what[0] = new StoredObject(null, header.studyInstanceUid(), header.sopClassUid(),
                     header.sopInstanceUid(), header.patientId());

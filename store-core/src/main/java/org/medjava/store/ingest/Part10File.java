@@ -77,6 +77,63 @@ public record Part10File(Path file, String sopClassUid, String sopInstanceUid, S
         return new Part10File(file, sopClass, sopInstance, ts, offset);
     }
 
+    /**
+     * What is wrong with the File Meta Information Group Length (0002,0000) of a Part 10 file, or null when it
+     * agrees with the elements of group 0002 that follow it (or is absent). Readers that trust it (PixelMed, when it
+     * reads a header up to the pixel data) and readers that walk the elements disagree on where the data set starts
+     * when it lies, so the same file parses one way and renders another.
+     *
+     * @param raw the file from its first byte (preamble); the file is known to be Part 10
+     */
+    static String metaGroupLengthProblem(InputStream raw) throws IOException {
+        DataInputStream in = new DataInputStream(raw);
+        in.skipNBytes(PREAMBLE + 4);
+        long offset = 0;
+        long declared = -1;
+        long counted = 0;
+        while (offset < MAX_META) {
+            int group;
+            try {
+                group = readShort(in);
+            } catch (java.io.EOFException e) {
+                break; // nothing after the meta information: its length is what was walked
+            }
+            if (group != 0x0002) {
+                break;
+            }
+            int element = readShort(in);
+            String vr = new String(in.readNBytes(2), StandardCharsets.US_ASCII);
+            long length;
+            int header;
+            if (vr.equals("OB") || vr.equals("OW") || vr.equals("UN") || vr.equals("SQ") || vr.equals("UT")
+                    || vr.equals("UC") || vr.equals("UR")) {
+                in.skipNBytes(2);
+                length = readInt(in);
+                header = 12;
+            } else {
+                length = readShort(in);
+                header = 8;
+            }
+            if (length < 0 || length > MAX_META) {
+                return null; // not walkable: the pre-scan and the parser name what is wrong
+            }
+            byte[] value = in.readNBytes((int) length);
+            if (element == 0x0000 && length == 4 && value.length == 4) {
+                declared = (value[0] & 0xffL) | (value[1] & 0xffL) << 8 | (value[2] & 0xffL) << 16
+                        | (value[3] & 0xffL) << 24;
+            } else if (declared >= 0) {
+                counted += header + length;
+            }
+            offset += header + length;
+        }
+        if (declared < 0 || declared == counted) {
+            return null;
+        }
+        return "File Meta Information Group Length (0002,0000) says " + declared + " bytes, but the elements of the"
+                + " file meta information after it take " + counted + " bytes; write the file again with the right"
+                + " length (e.g. dcmconv)";
+    }
+
     /** The data set, as stored. */
     public InputStream openDataSet() throws IOException {
         InputStream in = Files.newInputStream(file);

@@ -3,6 +3,7 @@ package org.medjava.store.ingest;
 import com.pixelmed.dicom.AttributeList;
 import com.pixelmed.dicom.DicomException;
 import com.pixelmed.dicom.DicomInputStream;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.DicomPreScan;
 import org.medjava.codec.dicom.DicomStructureException;
 import org.medjava.store.memory.SmallReads;
+import org.medjava.store.repo.UploadValidator;
 
 /**
  * A received Part 10 object in its staging file, its data set parsed once from the file as a stream (pixel data
@@ -29,11 +31,14 @@ record ReceivedDataSet(AttributeList dataSet, Path file) {
      * A received object parsed from its file as a stream, without holding the file's bytes ({@link #load} reads them
      * if a decoder needs them).
      *
-     * @param maxBytes the store's upload limit: a larger object is refused before it is read
-     * @throws IngestFailure OUT_OF_RESOURCES when over the limit, CANNOT_UNDERSTAND when not Part 10 or the data set
-     *                       does not parse to its end
+     * @param maxBytes  the store's upload limit: a larger object is refused before it is read
+     * @param validator what says, from the header, whether an image could ever be rendered here
+     * @throws IngestFailure OUT_OF_RESOURCES when over the limit or an image that could never be rendered (from its
+     *                       header, before the data set is parsed), CANNOT_UNDERSTAND when not Part 10, its meta
+     *                       information's group length lies, or the data set does not parse to its end
      */
-    static ReceivedDataSet read(Path file, long maxBytes) throws IngestFailure, IOException {
+    static ReceivedDataSet read(Path file, long maxBytes, UploadValidator validator) throws IngestFailure,
+            IOException {
         long size = Files.size(file);
         if (size > maxBytes) {
             throw new IngestFailure(IngestFailure.Reason.OUT_OF_RESOURCES, "the object (" + size + " bytes) is over"
@@ -47,10 +52,22 @@ record ReceivedDataSet(AttributeList dataSet, Path file) {
             throw new IngestFailure(IngestFailure.Reason.CANNOT_UNDERSTAND, DicomRules.Problem.NOT_PART10.words + ": "
                     + (size == 0 ? "the object is empty" : "no \"DICM\" after the 128-byte preamble"));
         }
+        String lie;
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
+            lie = Part10File.metaGroupLengthProblem(in);
+        }
+        if (lie != null) {
+            throw DicomRules.refused(DicomRules.Problem.MALFORMED, lie);
+        }
+        boolean pixelData;
         try (InputStream in = SmallReads.open(file)) {
-            DicomPreScan.checkPart10(in, size, false); // before PixelMed recurses into nesting that would overflow
+            // before PixelMed recurses into nesting that would overflow
+            pixelData = DicomPreScan.checkPart10(in, size, false);
         } catch (DicomStructureException e) {
             throw DicomRules.unparsable(e.getMessage(), e);
+        }
+        if (pixelData) { // a header read stops at Pixel Data; without them it would read (and hold) every value
+            DicomRules.renderable(file, size, validator); // from the header, before the pixel data are parsed
         }
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false);

@@ -136,6 +136,30 @@ public final class UploadValidator {
     }
 
     /**
+     * Refuses, from its header alone, a DICOM image that could never be rendered here: one whose plainest rendering
+     * (a thumbnail, a frame without filters) would need more than the whole decode budget, as the renderer estimates
+     * it ({@link DecodeCost#ofDecode}), so that every rendering would answer 413. Pixel data in a transfer syntax
+     * this store does not decode are never rendered and pass: they are kept and served as they are.
+     *
+     * @param header         Rows, Columns, Number of Frames, … of the object
+     * @param transferSyntax its Transfer Syntax UID
+     * @param fileBytes      the object's size (a lower bound when not known yet)
+     * @throws StoreException TOO_LARGE naming the image, the estimate and the budget
+     */
+    public void requireRenderable(ImageHeader header, String transferSyntax, long fileBytes) {
+        if (header.format() != ImageFormat.DICOM || !DicomCodec.decodes(transferSyntax)) {
+            return;
+        }
+        try {
+            budget.requireFits(DecodeCost.ofDecode(header, fileBytes), "this " + header);
+        } catch (StoreException e) {
+            throw new StoreException(StoreException.Kind.TOO_LARGE, e.getMessage() + ", so it could never be"
+                    + " rendered or thumbnailed here and is not stored: send fewer frames per object, or give the"
+                    + " store more memory (the budget is a quarter of the heap unless set)", e);
+        }
+    }
+
+    /**
      * Whether the pixel data of a whole data set parsed already (pixel data not decompressed) surely decode, without
      * decoding them: for uncompressed pixel data in the common layouts the answer is known from the attributes and
      * the length of the pixel data. When it is yes, {@link #checkDicom} would pass; when no, it decides.

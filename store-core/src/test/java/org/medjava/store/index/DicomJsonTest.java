@@ -58,4 +58,29 @@ class DicomJsonTest {
         assertThat(inline.values().stream().map(v -> (JsonObject) v).filter(v -> v.containsKey("BulkDataURI")))
                 .isEmpty();
     }
+
+    /**
+     * A large binary value (a 1 GiB encapsulated document) becomes a BulkDataURI from its length alone: copying its
+     * bytes three times over to learn their number took 3 GiB of heap per upload.
+     */
+    @Test
+    void aLargeBinaryBecomesBulkDataWithoutItsBytesBeingCopied() throws Exception {
+        AttributeList list = new AttributeList();
+        com.pixelmed.dicom.OtherByteAttribute document = new com.pixelmed.dicom.OtherByteAttribute(
+                TagFromName.EncapsulatedDocument) {
+            @Override
+            public long getVL() {
+                return 1L << 30;
+            }
+
+            @Override
+            public void write(com.pixelmed.dicom.DicomOutputStream o) {
+                throw new AssertionError("the value's bytes were copied");
+            }
+        };
+        list.put(document);
+        JsonObject json = Json.createReader(new StringReader(DicomJson.toJson(list, 1024))).readObject();
+        assertThat(json.getJsonObject("00420011").getString("BulkDataURI"))
+                .isEqualTo(DicomJson.INSTANCE_URL + "/bulk/00420011");
+    }
 }

@@ -235,7 +235,7 @@ class CrashRecoveryTest {
         Path file = Files.createTempFile("parsed", ".dcm");
         try {
             Files.write(file, bytes);
-            return ReceivedDataSet.read(file, Long.MAX_VALUE);
+            return ReceivedDataSet.read(file, Long.MAX_VALUE, new org.medjava.store.repo.UploadValidator(1 << 24));
         } finally {
             Files.deleteIfExists(file);
         }

@@ -42,7 +42,8 @@ class DicomRulesTest {
         }
         VERDICTS.put("ct-no-study-uid.dcm", DicomRules.Problem.MISSING_ATTRIBUTE);
         VERDICTS.put("sr-no-study-uid.dcm", DicomRules.Problem.MISSING_ATTRIBUTE);
-        VERDICTS.put("hotiron.dcm", DicomRules.Problem.MISSING_ATTRIBUTE); // a colour palette: no study
+        VERDICTS.put("hotiron.dcm", DicomRules.Problem.NOT_KEPT); // a colour palette: no patient, no study
+        VERDICTS.put("dicomdir.dcm", DicomRules.Problem.NOT_KEPT); // a DICOMDIR: no SOP Class UID in its data set
         VERDICTS.put("ct-no-pixel-data.dcm", DicomRules.Problem.MISSING_PIXEL_DATA);
         VERDICTS.put("rtplan_truncated.dcm", DicomRules.Problem.TRUNCATED);
         VERDICTS.put("samples/MR_truncated.dcm", DicomRules.Problem.TRUNCATED);
