@@ -52,9 +52,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  *     {@code medjava.jobs.max-series-instances} (5000), 422 for data no filter serves or multi-frame instances.
  *     Its result: {@code {"SeriesInstanceUID", "StudyInstanceUID", "derived", "first", "directory", "replaced"}}.</li>
  * <li>{@code GET /jobs}, {@code GET /jobs/{id}}: state ({@code QUEUED, RUNNING, DONE, FAILED, CANCELLED}), node,
- *     progress ({@code done} of {@code total}), attempts, {@code cancelRequested}, result (a FAILED or CANCELLED
- *     job's says how far it got and what it removed or left).</li>
- * <li>{@code DELETE /jobs/{id}} (whoever may submit that kind): cancels. 200 with the job when it was queued (now
+ *     progress ({@code done} of {@code total}), attempts, {@code cancelRequested}, {@code owner}, result (a FAILED or
+ *     CANCELLED job's says how far it got and what it removed or left). An administrator sees every job, anyone
+ *     else their own.</li>
+ * <li>{@code DELETE /jobs/{id}} (its submitter or an administrator, if they may submit that kind): cancels. 200 with the job when it was queued (now
  *     CANCELLED); 202 when it is running (it stops at its next progress report, undoing what it wrote, and ends
  *     CANCELLED; follow {@code GET /jobs/{id}}); 409 when it had ended; 404 for an unknown job.</li>
  * </ul>
