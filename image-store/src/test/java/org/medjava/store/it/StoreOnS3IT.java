@@ -298,12 +298,16 @@ class StoreOnS3IT {
     @Order(5)
     void rebuildingTheIndexWalksTheBucket() throws Exception {
         // An object put into the bucket behind the store's back (no store metadata on it): only a rebuild finds it.
-        Path sample = Samples.dicom("MR_small_RLE.dcm");
-        byte[] rle = Files.readAllBytes(sample);
-        String instances = "/index/series/" + seriesOf(sample) + "/instances";
-        bucket.putObject(b -> b.bucket(BUCKET).key(PREFIX + "it/behind/mr-rle.dcm"), RequestBody.fromBytes(rle));
-        assertThat(admin.getJson(instances).body()).contains("samples/dicom/MR_small_RLE.dcm")
-                .doesNotContain("it/behind/mr-rle.dcm");
+        // Its UIDs are its own: an instance is one SOP Instance UID, and a second file of a sample's UID would not
+        // be the one the index lists for it (the seeded sample under samples/ stays current).
+        String series = "1.2.826.0.1.3680043.10.1234.40.2.1";
+        Path file = org.medjava.store.index.TestDicom.mr().patient("S3-BEHIND", "Behind^Back")
+                .study("1.2.826.0.1.3680043.10.1234.40.2", "20240301").series(series, "MR", 1)
+                .instance(series + ".1", 1).writeTo(work.resolve("behind.dcm"));
+        byte[] behind = Files.readAllBytes(file);
+        String instances = "/index/series/" + series + "/instances";
+        bucket.putObject(b -> b.bucket(BUCKET).key(PREFIX + "it/behind/mr.dcm"), RequestBody.fromBytes(behind));
+        assertThat(admin.getJson(instances).body()).doesNotContain("it/behind/mr.dcm");
 
         HttpResponse<String> report = admin.sendText(admin.request("/admin/index/rebuild")
                 .POST(HttpRequest.BodyPublishers.noBody()));
@@ -313,11 +317,10 @@ class StoreOnS3IT {
         assertThat(indexed).as(report.body()).isGreaterThanOrEqualTo(20).isLessThanOrEqualTo((int) dicomInBucket);
         assertThat(report.body()).contains("\"failed\":{}");
 
-        assertThat(admin.getJson(instances).body()).contains("samples/dicom/MR_small_RLE.dcm",
-                "\"path\":\"it/behind/mr-rle.dcm\"");
-        HttpResponse<byte[]> served = admin.get("/images/it/behind/mr-rle.dcm");
+        assertThat(admin.getJson(instances).body()).contains("\"path\":\"it/behind/mr.dcm\"");
+        HttpResponse<byte[]> served = admin.get("/images/it/behind/mr.dcm");
         assertThat(served.statusCode()).isEqualTo(200);
-        assertThat(served.body()).isEqualTo(rle);
+        assertThat(served.body()).isEqualTo(behind);
         assertThat(served.headers().firstValue("ETag")).isPresent();
     }
 
