@@ -43,19 +43,10 @@ public record Part10File(Path file, String sopClassUid, String sopInstanceUid, S
             if (group != 0x0002) {
                 break;
             }
-            int element = readShort(in);
-            String vr = new String(in.readNBytes(2), StandardCharsets.US_ASCII);
-            long length;
-            int header;
-            if (vr.equals("OB") || vr.equals("OW") || vr.equals("UN") || vr.equals("SQ") || vr.equals("UT")
-                    || vr.equals("UC") || vr.equals("UR")) {
-                in.skipNBytes(2);
-                length = readInt(in);
-                header = 12;
-            } else {
-                length = readShort(in);
-                header = 8;
-            }
+            MetaHeader meta = MetaHeader.read(in);
+            int element = meta.element();
+            long length = meta.length();
+            int header = meta.size();
             if (length < 0 || length > MAX_META) {
                 throw new IOException(file + ": file meta element (0002," + String.format("%04X", element)
                         + ") has length " + length);
@@ -101,19 +92,10 @@ public record Part10File(Path file, String sopClassUid, String sopInstanceUid, S
             if (group != 0x0002) {
                 break;
             }
-            int element = readShort(in);
-            String vr = new String(in.readNBytes(2), StandardCharsets.US_ASCII);
-            long length;
-            int header;
-            if (vr.equals("OB") || vr.equals("OW") || vr.equals("UN") || vr.equals("SQ") || vr.equals("UT")
-                    || vr.equals("UC") || vr.equals("UR")) {
-                in.skipNBytes(2);
-                length = readInt(in);
-                header = 12;
-            } else {
-                length = readShort(in);
-                header = 8;
-            }
+            MetaHeader meta = MetaHeader.read(in);
+            int element = meta.element();
+            long length = meta.length();
+            int header = meta.size();
             if (length < 0 || length > MAX_META) {
                 return null; // not walkable: the pre-scan and the parser name what is wrong
             }
@@ -148,6 +130,20 @@ public record Part10File(Path file, String sopClassUid, String sopInstanceUid, S
             end--;
         }
         return s.substring(0, end).trim();
+    }
+
+    /** The rest of a group 0002 element's header (explicit VR little endian) after its group number. */
+    private record MetaHeader(int element, int size, long length) {
+        static MetaHeader read(DataInputStream in) throws IOException {
+            int element = readShort(in);
+            String vr = new String(in.readNBytes(2), StandardCharsets.US_ASCII);
+            if (vr.equals("OB") || vr.equals("OW") || vr.equals("UN") || vr.equals("SQ") || vr.equals("UT")
+                    || vr.equals("UC") || vr.equals("UR")) {
+                in.skipNBytes(2);
+                return new MetaHeader(element, 12, readInt(in));
+            }
+            return new MetaHeader(element, 8, readShort(in));
+        }
     }
 
     private static int readShort(DataInputStream in) throws IOException {

@@ -112,15 +112,7 @@ public final class GeneratedDicom extends InputStream {
 
     private static byte[] header(int frames, long pixelBytes) {
         try {
-            AttributeList list = new AttributeList();
-            String uid = "2.25." + new BigInteger(1, uuidBytes());
-            text(list, TagFromName.SOPClassUID, "1.2.840.10008.5.1.4.1.1.7.3");
-            text(list, TagFromName.SOPInstanceUID, uid + ".3");
-            text(list, TagFromName.StudyInstanceUID, uid + ".1");
-            text(list, TagFromName.SeriesInstanceUID, uid + ".2");
-            text(list, TagFromName.PatientID, "MEMORY-IT");
-            text(list, TagFromName.PatientName, "Memory^Test");
-            text(list, TagFromName.Modality, "OT");
+            AttributeList list = identity("1.2.840.10008.5.1.4.1.1.7.3", "OT");
             text(list, TagFromName.PhotometricInterpretation, "MONOCHROME2");
             for (AttributeTag tag : new AttributeTag[] {TagFromName.Rows, TagFromName.Columns}) {
                 unsigned(list, tag, SIDE);
@@ -149,17 +141,23 @@ public final class GeneratedDicom extends InputStream {
         }
     }
 
+    /** A new object of {@code sopClass}: patient, study, series and instance of its own (fresh UIDs). */
+    private static AttributeList identity(String sopClass, String modality) throws DicomException {
+        AttributeList list = new AttributeList();
+        String uid = "2.25." + new BigInteger(1, uuidBytes());
+        text(list, TagFromName.SOPClassUID, sopClass);
+        text(list, TagFromName.SOPInstanceUID, uid + ".3");
+        text(list, TagFromName.StudyInstanceUID, uid + ".1");
+        text(list, TagFromName.SeriesInstanceUID, uid + ".2");
+        text(list, TagFromName.PatientID, "MEMORY-IT");
+        text(list, TagFromName.PatientName, "Memory^Test");
+        text(list, TagFromName.Modality, modality);
+        return list;
+    }
+
     private static byte[] pdfHeader(long documentBytes) {
         try {
-            AttributeList list = new AttributeList();
-            String uid = "2.25." + new BigInteger(1, uuidBytes());
-            text(list, TagFromName.SOPClassUID, "1.2.840.10008.5.1.4.1.1.104.1");
-            text(list, TagFromName.SOPInstanceUID, uid + ".3");
-            text(list, TagFromName.StudyInstanceUID, uid + ".1");
-            text(list, TagFromName.SeriesInstanceUID, uid + ".2");
-            text(list, TagFromName.PatientID, "MEMORY-IT");
-            text(list, TagFromName.PatientName, "Memory^Test");
-            text(list, TagFromName.Modality, "DOC");
+            AttributeList list = identity("1.2.840.10008.5.1.4.1.1.104.1", "DOC");
             text(list, TagFromName.ConversionType, "WSD");
             FileMetaInformation.addFileMetaInformation(list, TransferSyntax.ExplicitVRLittleEndian, "MEMORYIT");
             ByteArrayOutputStream out = new ByteArrayOutputStream();
