@@ -74,12 +74,27 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.http.trust-forwarded", defaultValue = "false")
     boolean trustForwarded;
 
-    /** Whether plain file reads are answered in front of the servlet container (web.DirectReads). */
+    /** Whether plain file reads are answered by the front itself (web.FrontReads) rather than the container. */
     @Inject
     @ConfigProperty(name = "medjava.http.direct-reads", defaultValue = "true")
     boolean directReads;
 
-    /** How long a request's line and headers may take to arrive (web.SlowHeaders); 0: no limit. */
+    /** The store's public HTTP port, served by its front (web.FrontServer); unset: no front, Payara's port only. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.port")
+    Optional<Integer> httpPort;
+
+    /** The address the front listens on; unset: every interface. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.bind")
+    Optional<String> httpBind;
+
+    /** Payara's own HTTP port (its --port), where the front relays what it does not answer, on the loopback. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.backend-port", defaultValue = "0")
+    int backendPort;
+
+    /** How long a request's line and headers may take to arrive (web.HeaderClock); 0: no limit. */
     @Inject
     @ConfigProperty(name = "medjava.http.header-timeout-seconds", defaultValue = "20")
     int headerTimeoutSeconds;
@@ -397,9 +412,28 @@ public class StoreConfig {
         return trustForwarded;
     }
 
-    /** Whether plain file GETs and HEADs are answered in front of the servlet container (web.DirectReads). */
+    /** Whether plain file GETs and HEADs are answered by the front itself rather than the container. */
     public boolean directReads() {
         return directReads;
+    }
+
+    /** The public port the front listens on, when the store runs one. */
+    public Optional<Integer> httpPort() {
+        return httpPort;
+    }
+
+    /** The address the front listens on; empty: every interface. */
+    public Optional<String> httpBind() {
+        return httpBind.filter(s -> !s.isBlank());
+    }
+
+    /** Payara's HTTP port on the loopback, behind the front. */
+    public int backendPort() {
+        if (httpPort.isPresent() && (backendPort <= 0 || backendPort > 65535)) {
+            throw new IllegalArgumentException("medjava.http.backend-port must be Payara's HTTP port (its --port) when "
+                    + "medjava.http.port is set, not " + backendPort);
+        }
+        return backendPort;
     }
 
     /** How long a request's line and headers may take to arrive before the connection is closed; 0: no limit. */

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.time.Instant;
 import org.medjava.store.audit.Caller;
 import org.medjava.store.config.StoreConfig;
+import org.medjava.store.web.FrontHeaders;
 import org.medjava.store.web.PublicBase;
 
 /**
@@ -96,6 +97,6 @@ public class AccessLogFilter extends HttpFilter {
 
     /** The client: the proxy's word for it with medjava.http.trust-forwarded, else the connection's peer. */
     public static String address(StoreConfig config, HttpServletRequest request) {
-        return PublicBase.clientAddress(config.trustForwarded(), request.getRemoteAddr(), request::getHeader);
+        return PublicBase.clientAddress(config.trustForwarded(), FrontHeaders.peer(request), request::getHeader);
     }
 }

@@ -297,7 +297,7 @@ public class StoreAuthenticationMechanism {
     }
 
     boolean secure(HttpServletRequest request) {
-        return SessionCookie.secure(request.isSecure(), config.publicUrl());
+        return SessionCookie.secure(org.medjava.store.web.FrontHeaders.secure(request), config.publicUrl());
     }
 
     /**

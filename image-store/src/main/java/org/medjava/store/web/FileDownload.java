@@ -16,9 +16,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * One stored file as an HTTP answer, on the servlet API or on Grizzly's ({@link DirectReads}): conditional requests (RFC 9110 §13: If-Match,
- * If-Unmodified-Since, If-None-Match, If-Modified-Since, evaluated in that order), one byte range with If-Range
- * ({@link ByteRange}), then the bytes. A client hanging up mid-body ends the body at the first failed write with one
+ * One stored file as an HTTP answer, on the servlet API or on the front's ({@link FrontReads}): conditional requests
+ * (RFC 9110 §13: If-Match, If-Unmodified-Since, If-None-Match, If-Modified-Since, evaluated in that order), one byte
+ * range with If-Range ({@link ByteRange}), then the bytes. A client hanging up mid-body ends the body at the first failed write with one
  * FINE line, as {@link ClientGoneInterceptor} does for JAX-RS answers; errors reading storage propagate.
  */
 final class FileDownload {
@@ -41,7 +41,7 @@ final class FileDownload {
         InputStream open(long offset, long length) throws IOException;
     }
 
-    /** The request and response a download reads and writes: the servlet API's, or Grizzly's. */
+    /** The request and response a download reads and writes: the servlet API's, or the front's (Netty). */
     interface Exchange {
         String method();
 
@@ -57,6 +57,13 @@ final class FileDownload {
         void contentLength(long length);
 
         OutputStream body() throws IOException;
+
+        /** Sends {@code length} bytes of the file from {@code offset}, after the headers: copied through {@link #body()}. */
+        default void sendBody(Body file, long offset, long length) throws IOException {
+            try (InputStream in = file.open(offset, length)) {
+                copy(in, body(), length);
+            }
+        }
     }
 
     static Exchange of(HttpServletRequest request, HttpServletResponse response) {
@@ -137,9 +144,7 @@ final class FileDownload {
         if (head || length == 0) {
             return;
         }
-        try (InputStream in = file.body().open(start, length)) {
-            copy(in, exchange.body(), length);
-        }
+        exchange.sendBody(file.body(), start, length);
     }
 
     /** 0 to go on, 304 or 412. */

@@ -40,7 +40,7 @@ public class RequestGuardFilter extends HttpFilter {
             throws IOException, ServletException {
         response.setHeader("Server", SERVER);
         response.setHeader("X-Powered-By", null);
-        securityHeaders(request.isSecure(), response::setHeader);
+        securityHeaders(FrontHeaders.secure(request), response::setHeader);
         if (request.getDispatcherType() == DispatcherType.REQUEST) {
             String refusal = refusal(request);
             if (refusal != null) {
@@ -51,7 +51,7 @@ public class RequestGuardFilter extends HttpFilter {
         chain.doFilter(request, response);
     }
 
-    /** The headers every answer carries, for the container's path and {@link DirectReads} alike. */
+    /** The headers every answer carries, for the container's path and {@link FrontReads} alike. */
     static void securityHeaders(boolean secure, java.util.function.BiConsumer<String, String> header) {
         header.accept("X-Content-Type-Options", "nosniff");
         if (secure) {
@@ -61,7 +61,7 @@ public class RequestGuardFilter extends HttpFilter {
 
     private String refusal(HttpServletRequest request) {
         String host = request.getHeader("Host"); // none (HTTP/1.0): accepted without reading the settings
-        if (host != null && !hosts().accepts(host, request.getLocalAddr())) {
+        if (host != null && !hosts().accepts(host, FrontHeaders.local(request))) {
             return "unknown host: this store does not answer to the name in the Host header (use one of its own names or "
                     + "the host of medjava.public-url, or set medjava.http.allowed-hosts)";
         }

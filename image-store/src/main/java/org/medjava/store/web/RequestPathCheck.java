@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * Whether a request's raw path can be decoded into the one path every part of the store would see. The servlet
  * container decodes it only once it has committed to the request, and on a malformed escape it logged a stack trace
- * and answered with no reason (200 to a PUT: a write the client took for stored). {@link DirectReads} asks this
+ * and answered with no reason (200 to a PUT: a write the client took for stored). The front ({@link FrontReads}) asks this
  * first, for every method, and refuses what fails with 400 and the reason.
  */
 final class RequestPathCheck {

@@ -231,6 +231,6 @@ public class SessionResource {
     }
 
     private boolean secure() {
-        return SessionCookie.secure(request.isSecure(), config.publicUrl());
+        return SessionCookie.secure(FrontHeaders.secure(request), config.publicUrl());
     }
 }

@@ -121,6 +121,11 @@ public final class ImageRepository {
         return storage.open(key(file.path()), offset, length);
     }
 
+    /** A stored file's bytes as a channel on a local file (sendfile), when the storage has one; the caller closes it. */
+    public Optional<FileChannel> openChannel(StoredFile file) throws IOException {
+        return storage.openChannel(key(file.path()));
+    }
+
     /** A stored file's bytes as a local file, for decoders that need one (close it when done). */
     public LocalCopy localCopy(StorePath path) throws IOException {
         return storage.localCopy(key(path));

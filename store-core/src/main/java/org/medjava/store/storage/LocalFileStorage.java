@@ -152,6 +152,15 @@ public final class LocalFileStorage implements ObjectStorage {
     }
 
     @Override
+    public Optional<FileChannel> openChannel(String key) throws IOException {
+        Path file = fileOf(key);
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw new NoSuchFileException(key); // as open(): nothing, a directory, a link or a path through a file
+        }
+        return Optional.of(FileChannel.open(file, StandardOpenOption.READ));
+    }
+
+    @Override
     public LocalCopy localCopy(String key) throws IOException {
         Path file = fileOf(key);
         if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {

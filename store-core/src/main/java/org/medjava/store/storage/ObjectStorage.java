@@ -2,6 +2,7 @@ package org.medjava.store.storage;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -52,6 +53,14 @@ public interface ObjectStorage extends AutoCloseable {
      * copy (the file system hands out the stored file itself).
      */
     LocalCopy localCopy(String key) throws IOException;
+
+    /**
+     * The object's bytes as an open channel on a local file, for sending without copying them through the JVM
+     * (sendfile); empty when the storage is not a local file system. The caller closes it.
+     */
+    default Optional<FileChannel> openChannel(String key) throws IOException {
+        return Optional.empty();
+    }
 
     /** A new empty local file into which a writer receives a body; hand it to {@link #stage} when complete. */
     Path newStagingFile(String prefix) throws IOException;

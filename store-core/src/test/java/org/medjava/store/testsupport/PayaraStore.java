@@ -133,9 +133,13 @@ public final class PayaraStore implements AutoCloseable {
             if (!properties.containsKey("medjava.public-url")) {
                 command.add("-Dmedjava.public-url=http://127.0.0.1:" + port);
             }
+            // the store's port is its front's (web.FrontServer); Payara's listener sits behind it on the loopback
+            int backendPort = freePort();
+            command.add("-Dmedjava.http.port=" + port);
+            command.add("-Dmedjava.http.backend-port=" + backendPort);
             properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
             command.addAll(List.of("-jar", System.getProperty("payara.jar"), "--deploy",
-                    System.getProperty("store.war"), "--contextroot", "/", "--port", Integer.toString(port),
+                    System.getProperty("store.war"), "--contextroot", "/", "--port", Integer.toString(backendPort),
                     "--nocluster", "--disablephonehome"));
             Path preboot = Path.of(System.getProperty("medjava.root", "..")).resolve("deploy/payara-preboot.txt");
             if (Files.isRegularFile(preboot)) { // as ./medjava start: no Server header naming the product

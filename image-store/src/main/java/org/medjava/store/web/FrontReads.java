@@ -1,0 +1,332 @@
+package org.medjava.store.web;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufOutputStream;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.DefaultFileRegion;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpChunkedInput;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.stream.ChunkedNioFile;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.medjava.store.config.StoreConfig;
+import org.medjava.store.logging.AccessLog;
+import org.medjava.store.monitoring.RegistryMetrics;
+import org.medjava.store.repo.ImageRepository;
+import org.medjava.store.repo.StoredFile;
+import org.medjava.store.security.ReadAuthentication;
+import org.medjava.store.security.StoreAuthenticationMechanism;
+
+/**
+ * The reads the front ({@link FrontServer}) answers itself, on its event loop: a plain GET or HEAD of a stored file
+ * under {@code /images/}, decided as the container's path would decide it — the Host check ({@link HostCheck}), the
+ * caller ({@link ReadAuthentication}), the file ({@link FileDownloadFilter#storedFile}), the answer
+ * ({@link FileDownload}: validators, conditional requests, ranges) — with the same access log line and request
+ * metrics. The bytes of a larger file go out with sendfile(2) over HTTP/1.1, in chunks over HTTP/2; a small one
+ * in the same write as its headers. Anything it cannot answer exactly as the container would — another method or
+ * path, a query, a body, a ';', an {@code Origin}, a login to check or refuse, a missing file, a directory, storage
+ * that is not a local file system or fails before the answer starts — is left to the container, which decides it
+ * in full ({@link #answer} returns false having written nothing).
+ */
+final class FrontReads {
+    private static final Logger LOG = Logger.getLogger(FrontReads.class.getName());
+    /** Up to this size a file is read into the answer's buffer and written with its headers in one system call. */
+    private static final int SMALL = 128 * 1024;
+    private static final int CHUNK = 64 * 1024;
+
+    private final String contextPath;
+    private final boolean trustForwarded;
+    private final boolean serveFiles;
+    private final HostCheck hosts;
+    private final ReadAuthentication callers;
+    private final ImageRepository images;
+    private final AccessLog accessLog;
+    private final RegistryMetrics metrics;
+
+    FrontReads(String contextPath, StoreConfig config, ReadAuthentication callers, ImageRepository images,
+               AccessLog accessLog, RegistryMetrics metrics) {
+        this.contextPath = contextPath;
+        this.trustForwarded = config.trustForwarded();
+        // a file read on the event loop must not wait on a network: only local storage is served here
+        this.serveFiles = config.directReads() && !config.s3Storage();
+        this.hosts = new HostCheck(config);
+        this.callers = callers;
+        this.images = images;
+        this.accessLog = accessLog;
+        this.metrics = metrics;
+    }
+
+    /** The client's address, for the logs and the login throttle: the peer, or a trusted proxy's word for it. */
+    String clientAddress(ChannelHandlerContext ctx, HttpRequest request) {
+        return PublicBase.clientAddress(trustForwarded, clientPeer(ctx), request.headers()::get);
+    }
+
+    /** The connection's peer. */
+    String clientPeer(ChannelHandlerContext ctx) {
+        return FrontServer.address(FrontServer.connection(ctx.channel()).remoteAddress());
+    }
+
+    /**
+     * Refuses an address the store cannot decode ({@link RequestPathCheck}), for every method: 400 with the reason and
+     * its access log line. False when the path is fine.
+     */
+    boolean refusedPath(ChannelHandlerContext ctx, HttpRequest request, String rawPath, boolean keepAlive,
+                        boolean secure) {
+        long start = System.nanoTime();
+        String problem = RequestPathCheck.problem(rawPath);
+        if (problem == null) {
+            return false;
+        }
+        boolean head = request.method() == HttpMethod.HEAD;
+        boolean body = HttpUtil.getContentLength(request, 0L) != 0 || HttpUtil.isTransferEncodingChunked(request);
+        byte[] json = ErrorBody.json(400, problem).getBytes(StandardCharsets.UTF_8);
+        DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                HttpResponseStatus.BAD_REQUEST, head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(json));
+        common(response.headers(), secure);
+        keepAliveHeader(response.headers(), keepAlive && !body, request.protocolVersion());
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json")
+                .set(HttpHeaderNames.CONTENT_LENGTH, json.length);
+        // a body we will not read: the connection cannot be reused
+        finish(ctx, response, keepAlive && !body);
+        String method = request.method().name();
+        long nanos = System.nanoTime() - start;
+        int query = request.uri().indexOf('?');
+        accessLog.record(Instant.now(), clientAddress(ctx, request), null, method, rawPath,
+                query < 0 ? null : request.uri().substring(query + 1), 400, head ? 0 : json.length, nanos / 1_000_000);
+        metrics.request(method, "unmatched", 400, nanos);
+        return true;
+    }
+
+    /** Answers a plain read and returns true, or returns false having written nothing. */
+    boolean answer(ChannelHandlerContext ctx, HttpRequest request, String rawPath, boolean http2, boolean keepAlive,
+                   boolean secure) throws IOException {
+        long start = System.nanoTime();
+        HttpMethod method = request.method();
+        if (!serveFiles || method != HttpMethod.GET && method != HttpMethod.HEAD
+                || rawPath.length() != request.uri().length() // a query, or not the origin form
+                || !rawPath.startsWith(contextPath) || rawPath.indexOf(';') >= 0
+                || HttpUtil.getContentLength(request, 0L) != 0 || HttpUtil.isTransferEncodingChunked(request)) {
+            return false;
+        }
+        HttpHeaders headers = request.headers();
+        String path = rawPath.substring(contextPath.length());
+        if (!path.startsWith("/images/") || headers.contains(HttpHeaderNames.ORIGIN)
+                || !hosts.accepts(headers.get(HttpHeaderNames.HOST), localAddress(ctx))) {
+            return false;
+        }
+        String address = clientAddress(ctx, request);
+        StoreAuthenticationMechanism.Verdict caller = callers.caller(headers.get(HttpHeaderNames.AUTHORIZATION),
+                headers.get(HttpHeaderNames.COOKIE), address);
+        if (caller == null) {
+            return false;
+        }
+        StoredFile file = FileDownloadFilter.storedFile(images, path);
+        if (file == null) {
+            return false;
+        }
+        Optional<FileChannel> channel;
+        try {
+            channel = images.openChannel(file);
+        } catch (IOException | RuntimeException e) { // gone since the stat, or unreadable: the container answers
+            LOG.log(Level.FINE, "a direct read goes to the container after: {0}", e.toString());
+            return false;
+        }
+        if (channel.isEmpty()) {
+            return false;
+        }
+        Exchange exchange = new Exchange(ctx, request, channel.get(), http2, keepAlive);
+        try {
+            common(exchange.headers, secure);
+            FileDownload.send(exchange, FileDownloadFilter.entity(images, file));
+            exchange.finish();
+        } finally {
+            exchange.closeChannel();
+        }
+        long nanos = System.nanoTime() - start;
+        accessLog.record(Instant.now(), address, caller.caller(), method.name(), rawPath, null, exchange.status,
+                exchange.bytes, nanos / 1_000_000);
+        metrics.request(method.name(), FileDownloadFilter.ENDPOINT, exchange.status, nanos);
+        metrics.directRead();
+        return true;
+    }
+
+    /** The headers the container's path adds to every answer (RequestGuardFilter, Payara). */
+    static void common(HttpHeaders headers, boolean secure) {
+        headers.set(HttpHeaderNames.SERVER, RequestGuardFilter.SERVER);
+        RequestGuardFilter.securityHeaders(secure, headers::set);
+        headers.set("X-Frame-Options", "SAMEORIGIN");
+    }
+
+    static String localAddress(ChannelHandlerContext ctx) {
+        return FrontServer.address(FrontServer.connection(ctx.channel()).localAddress());
+    }
+
+    /** Writes a whole answer; closes the connection after it unless kept alive. */
+    static void finish(ChannelHandlerContext ctx, Object response, boolean keepAlive) {
+        ChannelFuture written = ctx.writeAndFlush(response);
+        if (!keepAlive) {
+            written.addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    /** One answer being built by {@link FileDownload} and written to Netty. */
+    private static final class Exchange implements FileDownload.Exchange {
+        private final ChannelHandlerContext ctx;
+        private final HttpRequest request;
+        private final boolean http2;
+        private final boolean keepAlive;
+        private final HttpHeaders headers;
+        private FileChannel channel;
+        private int status = 200;
+        private long bytes;
+        /** An answer without the file: its error body, if any. */
+        private ByteBuf body;
+        /** The part of the file to send. */
+        private long offset;
+        private long length = -1;
+
+        Exchange(ChannelHandlerContext ctx, HttpRequest request, FileChannel channel, boolean http2,
+                 boolean keepAlive) {
+            this.ctx = ctx;
+            this.request = request;
+            this.channel = channel;
+            this.http2 = http2;
+            this.keepAlive = keepAlive;
+            this.headers = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK).headers();
+            if (!http2) {
+                keepAliveHeader(headers, keepAlive, request.protocolVersion());
+            }
+        }
+
+        @Override
+        public String method() {
+            return request.method().name();
+        }
+
+        @Override
+        public String header(String name) {
+            return request.headers().get(name);
+        }
+
+        @Override
+        public void status(int status) {
+            this.status = status;
+        }
+
+        @Override
+        public void header(String name, String value) {
+            headers.set(name, value);
+        }
+
+        @Override
+        public void contentType(String type) {
+            headers.set(HttpHeaderNames.CONTENT_TYPE, type);
+        }
+
+        @Override
+        public void contentLength(long length) {
+            headers.set(HttpHeaderNames.CONTENT_LENGTH, length);
+        }
+
+        @Override
+        public OutputStream body() {
+            if (body == null) {
+                body = ctx.alloc().heapBuffer(256);
+            }
+            return new ByteBufOutputStream(body);
+        }
+
+        @Override
+        public void sendBody(FileDownload.Body file, long offset, long length) {
+            this.offset = offset;
+            this.length = length;
+        }
+
+        void finish() throws IOException {
+            HttpResponseStatus code = HttpResponseStatus.valueOf(status);
+            if (length < 0 || length == 0) { // no file bytes: headers and any error body
+                ByteBuf content = body == null ? Unpooled.EMPTY_BUFFER : body;
+                bytes = content.readableBytes();
+                body = null;
+                if (request.method() == HttpMethod.HEAD && content.isReadable()) { // FileDownload writes none
+                    content.release();
+                    content = Unpooled.EMPTY_BUFFER;
+                }
+                FrontReads.finish(ctx, new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, code, content, headers,
+                        io.netty.handler.codec.http.EmptyHttpHeaders.INSTANCE), keepAlive);
+                return;
+            }
+            bytes = length;
+            if (length <= SMALL) {
+                ByteBuf content = ctx.alloc().directBuffer((int) length);
+                try {
+                    for (long at = offset; content.isWritable(); ) {
+                        int n = content.writeBytes(channel, at, content.writableBytes());
+                        if (n < 0) {
+                            throw new IOException("the file ended early (it was replaced while it was read)");
+                        }
+                        at += n;
+                    }
+                } catch (IOException | RuntimeException e) {
+                    content.release();
+                    throw e;
+                }
+                FrontReads.finish(ctx, new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, code, content, headers,
+                        io.netty.handler.codec.http.EmptyHttpHeaders.INSTANCE), keepAlive);
+                return;
+            }
+            ctx.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, code, headers));
+            FileChannel file = channel;
+            channel = null; // the write owns it now
+            if (!http2 && ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class) == null) {
+                ctx.write(new DefaultFileRegion(file, offset, length)); // sendfile(2); the region closes the file
+                FrontReads.finish(ctx, LastHttpContent.EMPTY_LAST_CONTENT, keepAlive);
+            } else {
+                FrontReads.finish(ctx, new HttpChunkedInput(new ChunkedNioFile(file, offset, length, CHUNK)), keepAlive);
+            }
+        }
+
+        void closeChannel() {
+            if (body != null) {
+                body.release();
+                body = null;
+            }
+            if (channel != null) {
+                try {
+                    channel.close();
+                } catch (IOException e) {
+                    LOG.log(Level.FINE, "closing a read file", e);
+                }
+                channel = null;
+            }
+        }
+    }
+
+    /** So HTTP/1.0 clients and "Connection: close" get what they asked for. */
+    static void keepAliveHeader(HttpHeaders headers, boolean keepAlive, HttpVersion version) {
+        if (!keepAlive) {
+            headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        } else if (!version.isKeepAliveDefault()) {
+            headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        }
+    }
+}

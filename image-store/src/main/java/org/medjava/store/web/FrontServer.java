@@ -1,0 +1,146 @@
+package org.medjava.store.web;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.stream.ChunkedWriteHandler;
+import io.netty.util.AsciiString;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+
+/**
+ * The store's public HTTP port, on Netty: HTTP/1.1, and HTTP/2 over cleartext (h2c, by upgrade or with prior
+ * knowledge), on a few event loops (one per core, epoll where Linux has it). Each request is answered by
+ * {@link FrontHandler}: a plain read on the event loop itself, anything else relayed to Payara's listener behind it on
+ * the loopback ({@link Backend}). Payara stays the application's platform; its HTTP engine, whose per-request work
+ * (parsing, a hand-off to a worker thread, the container's valves) kept the store at a quarter of nginx's rate on
+ * small reads, no longer stands on the read path.
+ */
+final class FrontServer implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(FrontServer.class.getName());
+    /** How long a connection with no request in progress stays open (nginx's keepalive_timeout is 75 s). */
+    private static final Duration IDLE = Duration.ofSeconds(60);
+    /** HTTP/2: the streams one connection may have open at once. */
+    private static final int MAX_STREAMS = 128;
+
+    private final EventLoopGroup group;
+    private final Backend backend;
+    private final Channel listener;
+
+    /**
+     * @param bind          where clients connect
+     * @param payara        Payara's HTTP listener on the loopback
+     * @param headerTimeout how long a request's line and headers may take (zero: no limit)
+     */
+    FrontServer(InetSocketAddress bind, InetSocketAddress payara, FrontReads reads, Duration headerTimeout)
+            throws InterruptedException {
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        this.group = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
+                new DefaultThreadFactory("medjava-http", true), io);
+        this.backend = new Backend(group, epoll ? EpollSocketChannel.class : NioSocketChannel.class, payara,
+                256, 1024, TimeUnit.SECONDS.toMillis(10));
+        Class<? extends ServerChannel> serverType = epoll ? EpollServerSocketChannel.class
+                : NioServerSocketChannel.class;
+        long headerNanos = headerTimeout.toNanos();
+        ChannelInitializer<Http2StreamChannel> streams = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Http2StreamChannel stream) {
+                stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true), new ChunkedWriteHandler(),
+                        new FrontHandler(reads, backend, true, false));
+            }
+        };
+        ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(serverType)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ChannelPipeline p = ch.pipeline();
+                        p.addLast("clock", new HeaderClock(headerNanos, IDLE.toNanos()));
+                        HttpServerCodec codec = new HttpServerCodec(new HttpDecoderConfig()
+                                .setMaxInitialLineLength(8192).setMaxHeaderSize(16384).setMaxChunkSize(65536));
+                        HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(codec, protocol ->
+                                AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
+                                        ? new Http2ServerUpgradeCodec(http2(), new Http2MultiplexHandler(streams))
+                                        : null, 1 << 20);
+                        p.addLast("h2c", new CleartextHttp2ServerUpgradeHandler(codec, upgrade,
+                                new ChannelInitializer<Channel>() {
+                                    @Override
+                                    protected void initChannel(Channel c) {
+                                        c.pipeline().addLast(http2(), new Http2MultiplexHandler(streams));
+                                    }
+                                }));
+                        p.addLast("front", new FrontHandler(reads, backend, false, false));
+                    }
+                });
+        try {
+            this.listener = bootstrap.bind(bind).sync().channel();
+        } catch (InterruptedException | RuntimeException e) { // the port is taken, or not ours to take
+            backend.close();
+            group.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+            throw e;
+        }
+        LOG.info("HTTP on " + bind + " (HTTP/1.1 and h2c, " + (epoll ? "epoll" : "NIO") + "); Payara behind it on "
+                + payara);
+    }
+
+    private static Http2FrameCodec http2() {
+        return Http2FrameCodecBuilder.forServer()
+                .initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(MAX_STREAMS))
+                .build();
+    }
+
+    /** The port clients connect to. */
+    int port() {
+        return ((InetSocketAddress) listener.localAddress()).getPort();
+    }
+
+    /** The TCP connection a channel belongs to: itself, or an HTTP/2 stream's connection. */
+    static Channel connection(Channel channel) {
+        return channel instanceof Http2StreamChannel stream ? stream.parent() : channel;
+    }
+
+    /** An address as the servlet API writes it ({@code getRemoteAddr()}): the IP address alone. */
+    static String address(SocketAddress address) {
+        return address instanceof InetSocketAddress inet && inet.getAddress() != null
+                ? inet.getAddress().getHostAddress() : String.valueOf(address);
+    }
+
+    @Override
+    public void close() {
+        listener.close().syncUninterruptibly();
+        backend.close();
+        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

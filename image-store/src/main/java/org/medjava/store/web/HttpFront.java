@@ -1,0 +1,73 @@
+package org.medjava.store.web;
+
+import jakarta.inject.Inject;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+import jakarta.servlet.annotation.WebListener;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.logging.Logger;
+import org.medjava.store.config.StoreConfig;
+import org.medjava.store.logging.AccessLog;
+import org.medjava.store.monitoring.RegistryMetrics;
+import org.medjava.store.repo.ImageRepository;
+import org.medjava.store.security.StoreAuthenticationMechanism;
+
+/**
+ * Starts the store's front ({@link FrontServer}) on {@code medjava.http.port} when the application starts, and stops
+ * it when the application stops. Payara's own listener ({@code --port}, named by {@code medjava.http.backend-port})
+ * then serves the front alone, on the loopback. Without {@code medjava.http.port} there is no front: Payara's
+ * listener is the store's port, and every request takes the container's path (the same answers, more slowly).
+ */
+@WebListener
+public class HttpFront implements ServletContextListener {
+    private static final Logger LOG = Logger.getLogger(HttpFront.class.getName());
+
+    @Inject
+    StoreConfig config;
+
+    @Inject
+    StoreAuthenticationMechanism authentication;
+
+    @Inject
+    ImageRepository images;
+
+    @Inject
+    AccessLog accessLog;
+
+    @Inject
+    RegistryMetrics metrics;
+
+    private FrontServer server;
+
+    @Override
+    public void contextInitialized(ServletContextEvent event) {
+        if (config.httpPort().isEmpty()) {
+            LOG.info("no front (medjava.http.port is not set): Payara's listener answers every request");
+            return;
+        }
+        int port = config.httpPort().get();
+        FrontReads reads = new FrontReads(event.getServletContext().getContextPath(), config,
+                authentication.readAuthentication(), images, accessLog, metrics);
+        try {
+            InetSocketAddress bind = config.httpBind().map(host -> new InetSocketAddress(host, port))
+                    .orElseGet(() -> new InetSocketAddress(port));
+            InetSocketAddress payara = new InetSocketAddress(InetAddress.getLoopbackAddress(), config.backendPort());
+            server = new FrontServer(bind, payara, reads, Duration.ofSeconds(config.headerTimeoutSeconds()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while opening the HTTP port " + port, e);
+        } catch (RuntimeException e) { // the application must not run without its port: the deployment fails
+            throw new IllegalStateException("cannot open the store's HTTP port " + port + ": " + e, e);
+        }
+    }
+
+    @Override
+    public void contextDestroyed(ServletContextEvent event) {
+        if (server != null) {
+            server.close();
+            server = null;
+        }
+    }
+}
