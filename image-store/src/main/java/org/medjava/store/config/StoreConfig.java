@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.medjava.store.storage.S3Settings;
@@ -88,6 +89,20 @@ public class StoreConfig {
     @Inject
     @ConfigProperty(name = "medjava.http.bind")
     Optional<String> httpBind;
+
+    /** The front's HTTPS port (HTTP/1.1 and HTTP/2 by ALPN); unset: no HTTPS. */
+    @Inject
+    @ConfigProperty(name = "medjava.https.port")
+    Optional<Integer> httpsPort;
+
+    /** The front's certificate and key: a PKCS#12 or JKS key store; unset: Payara's (javax.net.ssl.keyStore). */
+    @Inject
+    @ConfigProperty(name = "medjava.tls.keystore")
+    Optional<String> tlsKeystore;
+
+    @Inject
+    @ConfigProperty(name = "medjava.tls.keystore-password")
+    Optional<String> tlsKeystorePassword;
 
     /** Payara's own HTTP port (its --port), where the front relays what it does not answer, on the loopback. */
     @Inject
@@ -425,6 +440,26 @@ public class StoreConfig {
     /** The address the front listens on; empty: every interface. */
     public Optional<String> httpBind() {
         return httpBind.filter(s -> !s.isBlank());
+    }
+
+    /** The front's HTTPS port, when it serves HTTPS. */
+    public Optional<Integer> httpsPort() {
+        return httpsPort;
+    }
+
+    /**
+     * The key store of the front's certificate and its password: {@code medjava.tls.keystore}, else the one the JVM
+     * was given ({@code javax.net.ssl.keyStore}: Payara Micro's, with its self-signed certificate).
+     */
+    public Map.Entry<Path, char[]> tlsKeystore() {
+        String path = tlsKeystore.filter(p -> !p.isBlank()).orElse(System.getProperty("javax.net.ssl.keyStore"));
+        if (path == null) {
+            throw new IllegalArgumentException("medjava.https.port is set but no key store is: set medjava.tls.keystore"
+                    + " (PKCS#12) and medjava.tls.keystore-password");
+        }
+        String password = tlsKeystore.isPresent() ? tlsKeystorePassword.orElse("")
+                : System.getProperty("javax.net.ssl.keyStorePassword", "");
+        return Map.entry(Path.of(path), password.toCharArray());
     }
 
     /** Payara's HTTP port on the loopback, behind the front. */

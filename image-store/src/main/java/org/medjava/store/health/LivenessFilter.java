@@ -39,7 +39,7 @@ public class LivenessFilter extends HttpFilter {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(LivenessFilter.class.getName());
     /** The path answered here, after the context path. */
-    static final String PATH = "/health/live";
+    public static final String PATH = "/health/live";
 
     /** Looked up once: {@code Json.createObjectBuilder()} and the like look it up on every call. */
     private static final JsonProvider JSON = JsonProvider.provider();
@@ -69,21 +69,30 @@ public class LivenessFilter extends HttpFilter {
         }
         String prettyParameter = request.getQueryString() == null ? null : request.getParameter("pretty");
         boolean pretty = prettyParameter != null && !"false".equals(prettyParameter);
-        byte[] body = answer(response, pretty);
+        Report report = report(checks(), pretty);
+        response.setStatus(report.up() ? HttpServletResponse.SC_OK : HttpServletResponse.SC_SERVICE_UNAVAILABLE);
         response.setContentType("application/json");
-        response.setContentLength(body.length);
+        response.setContentLength(report.json().length);
         if (!"HEAD".equals(method)) {
-            response.getOutputStream().write(body);
+            response.getOutputStream().write(report.json());
         }
     }
 
-    /** Runs the checks, sets the status (200 when all are UP, else 503) and returns the body. */
-    private byte[] answer(HttpServletResponse response, boolean pretty) {
+    private List<HealthCheck> checks() {
         List<HealthCheck> all = resolved;
         if (all == null) {
             all = checks.stream().toList();
             resolved = all;
         }
+        return all;
+    }
+
+    /** What a liveness request is answered: 200 with {@code json} when {@code up}, else 503. */
+    public record Report(boolean up, byte[] json) {
+    }
+
+    /** Runs the checks: UP when all are (the store's front answers liveness with this too). */
+    public static Report report(List<HealthCheck> all, boolean pretty) {
         boolean up = !all.isEmpty();
         JsonArrayBuilder array = JSON.createArrayBuilder();
         if (all.isEmpty()) {
@@ -105,12 +114,11 @@ public class LivenessFilter extends HttpFilter {
             array.add(JSON.createObjectBuilder().add("name", result.getName())
                     .add("status", result.getStatus().toString()).add("data", data));
         }
-        response.setStatus(up ? HttpServletResponse.SC_OK : HttpServletResponse.SC_SERVICE_UNAVAILABLE);
         StringWriter out = new StringWriter(160);
         try (JsonWriter writer = (pretty ? PRETTY : COMPACT).createWriter(out)) {
             writer.writeObject(JSON.createObjectBuilder().add("status", up ? "UP" : "DOWN").add("checks", array)
                     .build());
         }
-        return out.toString().getBytes(StandardCharsets.UTF_8);
+        return new Report(up, out.toString().getBytes(StandardCharsets.UTF_8));
     }
 }

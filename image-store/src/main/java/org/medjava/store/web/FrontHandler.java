@@ -105,7 +105,8 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
             int query = uri.indexOf('?');
             String rawPath = query < 0 ? uri : uri.substring(0, query);
             if (reads.refusedPath(ctx, request, rawPath, keepAlive, secure)
-                    || reads.answer(ctx, request, rawPath, http2, keepAlive, secure)) {
+                    || reads.answer(ctx, request, rawPath, http2, keepAlive, secure)
+                    || reads.liveness(ctx, request, rawPath, keepAlive, secure)) {
                 discarding = !whole;
                 answered();
                 return;

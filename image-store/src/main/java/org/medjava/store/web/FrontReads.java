@@ -19,6 +19,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.stream.ChunkedNioFile;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -26,9 +27,11 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.medjava.store.config.StoreConfig;
+import org.medjava.store.health.LivenessFilter;
 import org.medjava.store.logging.AccessLog;
 import org.medjava.store.monitoring.RegistryMetrics;
 import org.medjava.store.repo.ImageRepository;
@@ -61,10 +64,13 @@ final class FrontReads {
     private final ImageRepository images;
     private final AccessLog accessLog;
     private final RegistryMetrics metrics;
+    /** The application's liveness checks run, pretty-printed or not. */
+    private final Function<Boolean, LivenessFilter.Report> liveness;
 
     FrontReads(String contextPath, StoreConfig config, ReadAuthentication callers, ImageRepository images,
-               AccessLog accessLog, RegistryMetrics metrics) {
+               AccessLog accessLog, RegistryMetrics metrics, Function<Boolean, LivenessFilter.Report> liveness) {
         this.contextPath = contextPath;
+        this.liveness = liveness;
         this.trustForwarded = config.trustForwarded();
         // a file read on the event loop must not wait on a network: only local storage is served here
         this.serveFiles = config.directReads() && !config.s3Storage();
@@ -116,6 +122,38 @@ final class FrontReads {
         return true;
     }
 
+    /**
+     * {@code /health/live} as {@link LivenessFilter} answers it behind the container (GET, HEAD or POST without a
+     * body; {@code ?pretty}), without an access log line, as there; false, having written nothing, for anything else.
+     */
+    boolean liveness(ChannelHandlerContext ctx, HttpRequest request, String rawPath, boolean keepAlive,
+                     boolean secure) {
+        HttpMethod method = request.method();
+        if (rawPath.length() != contextPath.length() + LivenessFilter.PATH.length()
+                || !rawPath.startsWith(contextPath) || !rawPath.endsWith(LivenessFilter.PATH)
+                || method != HttpMethod.GET && method != HttpMethod.HEAD && method != HttpMethod.POST
+                || HttpUtil.getContentLength(request, 0L) != 0 || HttpUtil.isTransferEncodingChunked(request)
+                || !hosts.accepts(request.headers().get(HttpHeaderNames.HOST), localAddress(ctx))) {
+            return false;
+        }
+        boolean pretty = false;
+        if (rawPath.length() != request.uri().length()) {
+            java.util.List<String> values = new QueryStringDecoder(request.uri()).parameters().get("pretty");
+            pretty = values != null && !values.isEmpty() && !"false".equals(values.get(0));
+        }
+        LivenessFilter.Report report = liveness.apply(pretty);
+        byte[] json = report.json();
+        DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                report.up() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+                method == HttpMethod.HEAD ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(json));
+        common(response.headers(), secure);
+        keepAliveHeader(response.headers(), keepAlive, request.protocolVersion());
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json")
+                .set(HttpHeaderNames.CONTENT_LENGTH, json.length);
+        finish(ctx, response, keepAlive);
+        return true;
+    }
+
     /** Answers a plain read and returns true, or returns false having written nothing. */
     boolean answer(ChannelHandlerContext ctx, HttpRequest request, String rawPath, boolean http2, boolean keepAlive,
                    boolean secure) throws IOException {
@@ -153,7 +191,8 @@ final class FrontReads {
         if (channel.isEmpty()) {
             return false;
         }
-        Exchange exchange = new Exchange(ctx, request, channel.get(), http2, keepAlive);
+        // sendfile(2) writes the file's bytes as they are: not into an HTTP/2 stream's frames nor through TLS
+        Exchange exchange = new Exchange(ctx, request, channel.get(), http2 || secure, keepAlive, http2);
         try {
             common(exchange.headers, secure);
             FileDownload.send(exchange, FileDownloadFilter.entity(images, file));
@@ -192,7 +231,7 @@ final class FrontReads {
     private static final class Exchange implements FileDownload.Exchange {
         private final ChannelHandlerContext ctx;
         private final HttpRequest request;
-        private final boolean http2;
+        private final boolean chunked;
         private final boolean keepAlive;
         private final HttpHeaders headers;
         private FileChannel channel;
@@ -204,12 +243,12 @@ final class FrontReads {
         private long offset;
         private long length = -1;
 
-        Exchange(ChannelHandlerContext ctx, HttpRequest request, FileChannel channel, boolean http2,
-                 boolean keepAlive) {
+        Exchange(ChannelHandlerContext ctx, HttpRequest request, FileChannel channel, boolean chunked,
+                 boolean keepAlive, boolean http2) {
             this.ctx = ctx;
             this.request = request;
             this.channel = channel;
-            this.http2 = http2;
+            this.chunked = chunked;
             this.keepAlive = keepAlive;
             this.headers = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK).headers();
             if (!http2) {
@@ -297,7 +336,7 @@ final class FrontReads {
             ctx.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, code, headers));
             FileChannel file = channel;
             channel = null; // the write owns it now
-            if (!http2 && ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class) == null) {
+            if (!chunked) {
                 ctx.write(new DefaultFileRegion(file, offset, length)); // sendfile(2); the region closes the file
                 FrontReads.finish(ctx, LastHttpContent.EMPTY_LAST_CONTENT, keepAlive);
             } else {

@@ -2,6 +2,7 @@ package org.medjava.store.web;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
@@ -28,18 +29,31 @@ import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.codec.http2.Http2SecurityUtil;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
+import javax.net.ssl.KeyManagerFactory;
 
 /**
  * The store's public HTTP port, on Netty: HTTP/1.1, and HTTP/2 over cleartext (h2c, by upgrade or with prior
- * knowledge), on a few event loops (one per core, epoll where Linux has it). Each request is answered by
+ * knowledge); its HTTPS port, HTTP/1.1 and HTTP/2 (h2) chosen by ALPN; on a few event loops (one per core, epoll where Linux has it). Each request is answered by
  * {@link FrontHandler}: a plain read on the event loop itself, anything else relayed to Payara's listener behind it on
  * the loopback ({@link Backend}). Payara stays the application's platform; its HTTP engine, whose per-request work
  * (parsing, a hand-off to a worker thread, the container's valves) kept the store at a quarter of nginx's rate on
@@ -55,14 +69,17 @@ final class FrontServer implements AutoCloseable {
     private final EventLoopGroup group;
     private final Backend backend;
     private final Channel listener;
+    private final Channel tlsListener;
 
     /**
      * @param bind          where clients connect
+     * @param tlsBind       where clients connect over TLS (null: no HTTPS)
+     * @param tls           the server's TLS context, with ALPN for h2 and http/1.1
      * @param payara        Payara's HTTP listener on the loopback
      * @param headerTimeout how long a request's line and headers may take (zero: no limit)
      */
-    FrontServer(InetSocketAddress bind, InetSocketAddress payara, FrontReads reads, Duration headerTimeout)
-            throws InterruptedException {
+    FrontServer(InetSocketAddress bind, InetSocketAddress tlsBind, SslContext tls, InetSocketAddress payara,
+                FrontReads reads, Duration headerTimeout) throws InterruptedException {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.group = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
@@ -72,13 +89,8 @@ final class FrontServer implements AutoCloseable {
         Class<? extends ServerChannel> serverType = epoll ? EpollServerSocketChannel.class
                 : NioServerSocketChannel.class;
         long headerNanos = headerTimeout.toNanos();
-        ChannelInitializer<Http2StreamChannel> streams = new ChannelInitializer<>() {
-            @Override
-            protected void initChannel(Http2StreamChannel stream) {
-                stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true), new ChunkedWriteHandler(),
-                        new FrontHandler(reads, backend, true, false));
-            }
-        };
+        ChannelInitializer<Http2StreamChannel> streams = streams(reads, false);
+        ChannelInitializer<Http2StreamChannel> secureStreams = streams(reads, true);
         ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(serverType)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
@@ -88,8 +100,7 @@ final class FrontServer implements AutoCloseable {
                     protected void initChannel(Channel ch) {
                         ChannelPipeline p = ch.pipeline();
                         p.addLast("clock", new HeaderClock(headerNanos, IDLE.toNanos()));
-                        HttpServerCodec codec = new HttpServerCodec(new HttpDecoderConfig()
-                                .setMaxInitialLineLength(8192).setMaxHeaderSize(16384).setMaxChunkSize(65536));
+                        HttpServerCodec codec = codec();
                         HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(codec, protocol ->
                                 AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
                                         ? new Http2ServerUpgradeCodec(http2(), new Http2MultiplexHandler(streams))
@@ -104,15 +115,70 @@ final class FrontServer implements AutoCloseable {
                         p.addLast("front", new FrontHandler(reads, backend, false, false));
                     }
                 });
+        ServerBootstrap secure = bootstrap.clone().childHandler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
+                ch.pipeline().addLast("alpn", new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
+                    @Override
+                    protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
+                        ChannelPipeline p = ctx.pipeline();
+                        if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
+                            p.addLast(http2(), new Http2MultiplexHandler(secureStreams));
+                        } else {
+                            p.addLast("clock", new HeaderClock(headerNanos, IDLE.toNanos()));
+                            p.addLast("codec", codec());
+                            p.addLast("chunks", new ChunkedWriteHandler());
+                            p.addLast("front", new FrontHandler(reads, backend, false, true));
+                        }
+                    }
+                });
+            }
+        });
+        Channel plain = null;
         try {
-            this.listener = bootstrap.bind(bind).sync().channel();
+            plain = bootstrap.bind(bind).sync().channel();
+            this.listener = plain;
+            this.tlsListener = tlsBind == null ? null : secure.bind(tlsBind).sync().channel();
         } catch (InterruptedException | RuntimeException e) { // the port is taken, or not ours to take
+            if (plain != null) {
+                plain.close();
+            }
             backend.close();
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS);
             throw e;
         }
-        LOG.info("HTTP on " + bind + " (HTTP/1.1 and h2c, " + (epoll ? "epoll" : "NIO") + "); Payara behind it on "
-                + payara);
+        LOG.info("HTTP on " + bind + " (HTTP/1.1 and h2c" + (tlsBind == null ? "" : "; HTTPS on " + tlsBind
+                + ", HTTP/1.1 and h2") + ", " + (epoll ? "epoll" : "NIO") + "); Payara behind it on " + payara);
+    }
+
+    private static HttpServerCodec codec() {
+        return new HttpServerCodec(new HttpDecoderConfig().setMaxInitialLineLength(8192).setMaxHeaderSize(16384)
+                .setMaxChunkSize(65536));
+    }
+
+    private ChannelInitializer<Http2StreamChannel> streams(FrontReads reads, boolean secure) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Http2StreamChannel stream) {
+                stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true), new ChunkedWriteHandler(),
+                        new FrontHandler(reads, backend, true, secure));
+            }
+        };
+    }
+
+    /** A server TLS context from a key store (PKCS#12 or JKS), offering h2 and http/1.1 by ALPN. */
+    static SslContext tls(Path keyStore, char[] password) throws IOException, GeneralSecurityException {
+        KeyStore store = KeyStore.getInstance(keyStore.toFile(), password);
+        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keys.init(store, password);
+        return SslContextBuilder.forServer(keys).sslProvider(SslProvider.JDK)
+                .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
+                .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                        ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                        ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                        ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1))
+                .build();
     }
 
     private static Http2FrameCodec http2() {
@@ -140,6 +206,9 @@ final class FrontServer implements AutoCloseable {
     @Override
     public void close() {
         listener.close().syncUninterruptibly();
+        if (tlsListener != null) {
+            tlsListener.close().syncUninterruptibly();
+        }
         backend.close();
         group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
     }

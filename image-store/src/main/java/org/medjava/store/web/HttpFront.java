@@ -1,14 +1,25 @@
 package org.medjava.store.web;
 
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.annotation.WebListener;
+import io.netty.handler.ssl.SslContext;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.Liveness;
 import org.medjava.store.config.StoreConfig;
+import org.medjava.store.health.LivenessFilter;
 import org.medjava.store.logging.AccessLog;
 import org.medjava.store.monitoring.RegistryMetrics;
 import org.medjava.store.repo.ImageRepository;
@@ -39,6 +50,11 @@ public class HttpFront implements ServletContextListener {
     @Inject
     RegistryMetrics metrics;
 
+    @Inject
+    @Any
+    @Liveness
+    Instance<HealthCheck> livenessChecks;
+
     private FrontServer server;
 
     @Override
@@ -48,16 +64,29 @@ public class HttpFront implements ServletContextListener {
             return;
         }
         int port = config.httpPort().get();
+        List<HealthCheck> checks = livenessChecks.stream().toList(); // application-scoped: resolved once
         FrontReads reads = new FrontReads(event.getServletContext().getContextPath(), config,
-                authentication.readAuthentication(), images, accessLog, metrics);
+                authentication.readAuthentication(), images, accessLog, metrics,
+                pretty -> LivenessFilter.report(checks, pretty));
         try {
             InetSocketAddress bind = config.httpBind().map(host -> new InetSocketAddress(host, port))
                     .orElseGet(() -> new InetSocketAddress(port));
             InetSocketAddress payara = new InetSocketAddress(InetAddress.getLoopbackAddress(), config.backendPort());
-            server = new FrontServer(bind, payara, reads, Duration.ofSeconds(config.headerTimeoutSeconds()));
+            InetSocketAddress tlsBind = config.httpsPort().map(tlsPort -> config.httpBind()
+                    .map(host -> new InetSocketAddress(host, tlsPort)).orElseGet(() -> new InetSocketAddress(tlsPort)))
+                    .orElse(null);
+            SslContext tls = null;
+            if (tlsBind != null) {
+                Map.Entry<Path, char[]> keys = config.tlsKeystore();
+                tls = FrontServer.tls(keys.getKey(), keys.getValue());
+            }
+            server = new FrontServer(bind, tlsBind, tls, payara, reads,
+                    Duration.ofSeconds(config.headerTimeoutSeconds()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while opening the HTTP port " + port, e);
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("cannot read the store's TLS key store: " + e, e);
         } catch (RuntimeException e) { // the application must not run without its port: the deployment fails
             throw new IllegalStateException("cannot open the store's HTTP port " + port + ": " + e, e);
         }

@@ -146,8 +146,8 @@ public final class PayaraStore implements AutoCloseable {
                 command.addAll(List.of("--prebootcommandfile", preboot.toAbsolutePath().toString()));
             }
             int httpsPort = tls ? (this.httpsPort != 0 ? this.httpsPort : freePort()) : -1;
-            if (tls) {
-                command.addAll(List.of("--sslport", Integer.toString(httpsPort)));
+            if (tls) { // the front's HTTPS port, with Payara Micro's self-signed certificate (its key store)
+                command.add(1, "-Dmedjava.https.port=" + httpsPort);
             }
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
