@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.medjava.bench.BenchPaths;
 
 /**
  * The image store for the HTTP benchmark: the built WAR on Payara Micro in its own JVM, a free loopback port, a
@@ -56,8 +57,16 @@ public final class StoreServer implements AutoCloseable {
                 "-Dmedjava.public-url=http://127.0.0.1:" + port, "-Dmedjava.admin.initial-password=" + password,
                 "-Dmedjava.upload.max-bytes=" + (1L << 30)));
         properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        // the store's port is its front's (web.FrontServer); Payara's listener sits behind it on the loopback
+        int backendPort = freePort();
+        command.add("-Dmedjava.http.port=" + port);
+        command.add("-Dmedjava.http.backend-port=" + backendPort);
         command.addAll(List.of("-jar", payaraJar.toString(), "--deploy", war.toString(), "--contextroot", "/",
-                "--port", Integer.toString(port), "--nocluster", "--disablephonehome"));
+                "--port", Integer.toString(backendPort), "--nocluster", "--disablephonehome"));
+        Path preboot = BenchPaths.root().resolve("deploy/payara-preboot.txt");
+        if (Files.isRegularFile(preboot)) { // as ./medjava start: Payara's listener on the loopback only
+            command.addAll(List.of("--prebootcommandfile", preboot.toAbsolutePath().toString()));
+        }
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.to(log.toFile())).start();
         StoreServer server = new StoreServer(process, data, log, port, password);

@@ -17,7 +17,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,13 +31,15 @@ import org.junit.jupiter.api.Timeout;
  * {@code MEDJAVA_NO_BUILD=1}), a free port and a data directory of its own under {@code target/lifecycle-it/}.
  * Start in the background, status, refusals (a second start, a port in use, a password reset under a running store),
  * a hung (SIGSTOPped) store reported unhealthy, stop, stop again, the offline password reset, a later start, and the
- * foreground start stopped as Ctrl-C stops it; and the listening sockets of the store's process: its HTTP port only.
+ * foreground start stopped as Ctrl-C stops it; and the listening sockets of the store's process: its HTTP port (its
+ * front's) on every interface, and Payara's listener behind it on the loopback only.
  */
 class LifecycleIT {
 
     private static final Path ROOT = Path.of(System.getProperty("medjava.root", "..")).toAbsolutePath().normalize();
     private static final Duration START = Duration.ofMinutes(6);
     private static final Pattern PASSWORD = Pattern.compile("login: +admin / (\\S+)");
+    private static final Set<String> LOOPBACK = Set.of("127.0.0.1", "[::ffff:127.0.0.1]", "[::1]");
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private Path work;
@@ -82,7 +84,11 @@ class LifecycleIT {
         assertThat(console).as("Payara's output, with no colour codes in the file").contains("PayaraMicro")
                 .doesNotContain("\u001b[");
 
-        assertThat(listeningPorts(pid)).as("a single node opens only its documented port").containsExactly(port);
+        Map<Integer, String> listening = listening(pid);
+        assertThat(listening).as("a single node opens only its documented port, and Payara's behind it").hasSize(2);
+        assertThat(listening.get(port)).as("the front, on every interface").isIn("0.0.0.0", "*", "[::]");
+        listening.forEach((p, address) -> assertThat(p == port || LOOPBACK.contains(address))
+                .as("port %d on %s: Payara's listener on the loopback only", p, address).isTrue());
         assertThat(get("/admin/users", "admin", firstPassword)).isEqualTo(200);
 
         Run status = script(Duration.ofMinutes(1), Map.of(), "status");
@@ -208,16 +214,20 @@ class LifecycleIT {
         return new Run(p.exitValue(), Files.readString(out));
     }
 
-    /** The TCP ports the process listens on (ss from iproute2: local address, then users:(("java",pid=N,...))). */
-    private static Set<Integer> listeningPorts(long pid) throws Exception {
+    /**
+     * The TCP ports the process listens on, each with its local address (ss from iproute2: local address, then
+     * users:(("java",pid=N,...))).
+     */
+    private static Map<Integer, String> listening(long pid) throws Exception {
         Process ss = new ProcessBuilder("ss", "-ltnpH").redirectErrorStream(true).start();
         String table = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(ss.waitFor()).as(table).isZero();
-        Set<Integer> ports = new TreeSet<>();
+        Map<Integer, String> ports = new TreeMap<>();
         for (String line : table.split("\n")) {
             if (line.contains("pid=" + pid + ",")) {
                 String local = line.trim().split("\\s+")[3];
-                ports.add(Integer.parseInt(local.substring(local.lastIndexOf(':') + 1)));
+                int colon = local.lastIndexOf(':');
+                ports.put(Integer.parseInt(local.substring(colon + 1)), local.substring(0, colon));
             }
         }
         return ports;

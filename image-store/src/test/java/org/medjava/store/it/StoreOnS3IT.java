@@ -1,8 +1,11 @@
 package org.medjava.store.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -630,7 +633,7 @@ class StoreOnS3IT {
      * A store process whose start may fail: PayaraStore only waits for success (up to 3 minutes), while a failed
      * deployment leaves Payara Micro running.
      */
-    private record Launched(String name, Process process, Path log, int port) {
+    private record Launched(String name, Process process, Path log, int port, int backendPort) {
         private static final Duration TIMEOUT = Duration.ofSeconds(150);
         private static final Pattern PAYARA_READY = Pattern.compile("Payara Micro .* ready in");
 
@@ -648,32 +651,37 @@ class StoreOnS3IT {
             return text;
         }
 
-        /** If Payara Micro stays up: the store is not deployed and readiness does not report it. */
+        /**
+         * If Payara Micro stays up: the store is not deployed, so neither is its front (nothing listens on the store's
+         * port), and Payara's own listener behind it has no store either: readiness does not report it.
+         */
         void assertNotServing() throws Exception {
             if (!process.isAlive()) {
                 return;
             }
-            HttpResponse<String> images = get("/images/");
+            assertThatThrownBy(() -> get("/health/ready")).as(name + ": the store's port with no store deployed")
+                    .isInstanceOf(ConnectException.class);
+            HttpResponse<String> images = get(backendPort, "/images/");
             assertThat(images.statusCode()).as(name + ": /images/ with no store deployed: " + images.body())
                     .isGreaterThanOrEqualTo(400);
             assertThat(images.body()).doesNotContain("\"entries\"", "<table>");
-            assertThat(get("/health/ready").body()).as(name + ": readiness").doesNotContain("image-store");
+            assertThat(get(backendPort, "/health/ready").body()).as(name + ": readiness").doesNotContain("image-store");
         }
 
-        /** A GET as the admin, with extra headers as name, value, ... */
+        /** A GET as the admin on the store's port, with extra headers as name, value, ... */
         HttpResponse<String> get(String path, String... headers) throws Exception {
-            HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30))
-                    .header("Authorization", PayaraStore.admin());
+            return get(port, path, headers);
+        }
+
+        private static HttpResponse<String> get(int port, String path, String... headers) throws Exception {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .timeout(Duration.ofSeconds(30)).header("Authorization", PayaraStore.admin());
             for (int i = 0; i < headers.length; i += 2) {
                 request.header(headers[i], headers[i + 1]);
             }
             return java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1)
                     .connectTimeout(Duration.ofSeconds(5)).build().send(request.build(),
                             HttpResponse.BodyHandlers.ofString(StandardCharsets.ISO_8859_1));
-        }
-
-        private URI uri(String path) {
-            return URI.create("http://127.0.0.1:" + port + path);
         }
 
         private static String tail(String text) {
@@ -686,22 +694,33 @@ class StoreOnS3IT {
         Path data = Files.createDirectories(work.resolve(name));
         Path log = Files.createDirectories(target.resolve("it-logs")).resolve(name + ".log");
         Files.deleteIfExists(log);
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        int port = freePort();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx512m", "-Dmedjava.data-dir=" + data,
                 "-Dmedjava.admin.initial-password=" + PayaraStore.ADMIN_PASSWORD));
+        // the store's port is its front's (web.FrontServer); Payara's listener sits behind it on the loopback
+        int backendPort = freePort();
+        command.add("-Dmedjava.http.port=" + port);
+        command.add("-Dmedjava.http.backend-port=" + backendPort);
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.addAll(List.of("-jar", System.getProperty("payara.jar"), "--deploy", System.getProperty("store.war"),
-                "--contextroot", "/", "--port", Integer.toString(port), "--nocluster", "--disablephonehome"));
+                "--contextroot", "/", "--port", Integer.toString(backendPort), "--nocluster", "--disablephonehome"));
+        Path preboot = Path.of(System.getProperty("medjava.root", "..")).resolve("deploy/payara-preboot.txt");
+        if (Files.isRegularFile(preboot)) { // as ./medjava start: Payara's listener on the loopback only
+            command.addAll(List.of("--prebootcommandfile", preboot.toAbsolutePath().toString()));
+        }
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         synchronized (launchedStores) {
             launchedStores.add(process);
         }
-        return new Launched(name, process, log, port);
+        return new Launched(name, process, log, port, backendPort);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     private static void destroy(Process process) {

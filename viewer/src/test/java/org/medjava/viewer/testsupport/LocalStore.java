@@ -93,8 +93,16 @@ public final class LocalStore {
         command.add("-Dmedjava.upload.max-bytes=" + (64L << 20));
         command.add("-Dmedjava.seed.images=" + samples);
         command.add("-Dmedjava.seed.plugins=" + required("medjava.plugins"));
+        // the store's port is its front's (web.FrontServer); Payara's listener sits behind it on the loopback
+        int backendPort = freePort();
+        command.add("-Dmedjava.http.port=" + port);
+        command.add("-Dmedjava.http.backend-port=" + backendPort);
         command.addAll(List.of("-jar", required("payara.jar"), "--deploy", war.toString(), "--contextroot", "/",
-                "--port", Integer.toString(port), "--nocluster", "--disablephonehome"));
+                "--port", Integer.toString(backendPort), "--nocluster", "--disablephonehome"));
+        Path preboot = Path.of(required("medjava.root")).resolve("deploy/payara-preboot.txt");
+        if (Files.isRegularFile(preboot)) { // as ./medjava start: Payara's listener on the loopback only
+            command.addAll(List.of("--prebootcommandfile", preboot.toAbsolutePath().toString()));
+        }
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         LocalStore store = new LocalStore(process, data, log, port);
