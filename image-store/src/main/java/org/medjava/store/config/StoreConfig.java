@@ -104,6 +104,16 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.tls.keystore-password")
     Optional<String> tlsKeystorePassword;
 
+    /** Requests the front relays to Payara at once (each holds one loopback connection while it runs). */
+    @Inject
+    @ConfigProperty(name = "medjava.http.max-relayed", defaultValue = "256")
+    int maxRelayed;
+
+    /** Requests that may wait for one of those; more are answered 503 with Retry-After at once. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.max-waiting", defaultValue = "1024")
+    int maxWaiting;
+
     /** Payara's own HTTP port (its --port), where the front relays what it does not answer, on the loopback. */
     @Inject
     @ConfigProperty(name = "medjava.http.backend-port", defaultValue = "0")
@@ -460,6 +470,23 @@ public class StoreConfig {
         String password = tlsKeystore.isPresent() ? tlsKeystorePassword.orElse("")
                 : System.getProperty("javax.net.ssl.keyStorePassword", "");
         return Map.entry(Path.of(path), password.toCharArray());
+    }
+
+    /** How many requests the front relays to Payara at once. */
+    public int maxRelayed() {
+        return positive("medjava.http.max-relayed", maxRelayed);
+    }
+
+    /** How many relayed requests may wait for a connection to Payara before the front answers 503. */
+    public int maxWaiting() {
+        return positive("medjava.http.max-waiting", maxWaiting);
+    }
+
+    private static int positive(String name, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + " must be 1 or more, not " + value);
+        }
+        return value;
     }
 
     /** Payara's HTTP port on the loopback, behind the front. */

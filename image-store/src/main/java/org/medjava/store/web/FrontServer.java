@@ -2,6 +2,7 @@ package org.medjava.store.web;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -15,6 +16,7 @@ import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
@@ -41,8 +43,10 @@ import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -76,22 +80,35 @@ final class FrontServer implements AutoCloseable {
      * @param tlsBind       where clients connect over TLS (null: no HTTPS)
      * @param tls           the server's TLS context, with ALPN for h2 and http/1.1
      * @param payara        Payara's HTTP listener on the loopback
+     * @param maxRelayed    requests relayed to Payara at once
+     * @param maxWaiting    requests waiting for that, beyond which the front answers 503
      * @param headerTimeout how long a request's line and headers may take (zero: no limit)
      */
     FrontServer(InetSocketAddress bind, InetSocketAddress tlsBind, SslContext tls, InetSocketAddress payara,
-                FrontReads reads, Duration headerTimeout) throws InterruptedException {
+                int maxRelayed, int maxWaiting, FrontReads reads, Duration headerTimeout)
+            throws InterruptedException, UnknownHostException {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.group = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
                 new DefaultThreadFactory("medjava-http", true), io);
         this.backend = new Backend(group, epoll ? EpollSocketChannel.class : NioSocketChannel.class, payara,
-                256, 1024, TimeUnit.SECONDS.toMillis(10));
-        Class<? extends ServerChannel> serverType = epoll ? EpollServerSocketChannel.class
-                : NioServerSocketChannel.class;
+                maxRelayed, maxWaiting, TimeUnit.SECONDS.toMillis(10));
+        // Payara sets java.net.preferIPv4Stack, which makes Java's sockets IPv4 only: a front on every interface
+        // asks epoll for an IPv6 socket, which takes IPv4 too (::1 and 127.0.0.1 both reach it)
+        boolean dualStack = epoll && bind.getAddress() != null && bind.getAddress().isAnyLocalAddress() && ipv6();
+        SocketProtocolFamily family = dualStack ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET;
+        ChannelFactory<ServerChannel> serverType = epoll ? () -> new EpollServerSocketChannel(family)
+                : () -> new NioServerSocketChannel(java.nio.channels.spi.SelectorProvider.provider(), family);
+        if (dualStack) {
+            bind = new InetSocketAddress(InetAddress.getByName("::"), bind.getPort());
+            if (tlsBind != null) {
+                tlsBind = new InetSocketAddress(InetAddress.getByName("::"), tlsBind.getPort());
+            }
+        }
         long headerNanos = headerTimeout.toNanos();
         ChannelInitializer<Http2StreamChannel> streams = streams(reads, false);
         ChannelInitializer<Http2StreamChannel> secureStreams = streams(reads, true);
-        ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(serverType)
+        ServerBootstrap bootstrap = new ServerBootstrap().group(group).channelFactory(serverType)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -150,6 +167,11 @@ final class FrontServer implements AutoCloseable {
         }
         LOG.info("HTTP on " + bind + " (HTTP/1.1 and h2c" + (tlsBind == null ? "" : "; HTTPS on " + tlsBind
                 + ", HTTP/1.1 and h2") + ", " + (epoll ? "epoll" : "NIO") + "); Payara behind it on " + payara);
+    }
+
+    /** Whether the kernel has IPv6 (Linux lists its IPv6 interfaces there only then). */
+    private static boolean ipv6() {
+        return java.nio.file.Files.exists(Path.of("/proc/net/if_inet6"));
     }
 
     private static HttpServerCodec codec() {

@@ -80,12 +80,12 @@ public class HttpFront implements ServletContextListener {
                 Map.Entry<Path, char[]> keys = config.tlsKeystore();
                 tls = FrontServer.tls(keys.getKey(), keys.getValue());
             }
-            server = new FrontServer(bind, tlsBind, tls, payara, reads,
+            server = new FrontServer(bind, tlsBind, tls, payara, config.maxRelayed(), config.maxWaiting(), reads,
                     Duration.ofSeconds(config.headerTimeoutSeconds()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while opening the HTTP port " + port, e);
-        } catch (IOException | GeneralSecurityException e) {
+        } catch (IOException | GeneralSecurityException e) { // UnknownHostException: medjava.http.bind names none
             throw new IllegalStateException("cannot read the store's TLS key store: " + e, e);
         } catch (RuntimeException e) { // the application must not run without its port: the deployment fails
             throw new IllegalStateException("cannot open the store's HTTP port " + port + ": " + e, e);

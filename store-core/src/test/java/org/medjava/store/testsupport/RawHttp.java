@@ -7,7 +7,9 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -77,6 +79,30 @@ public final class RawHttp {
     }
 
     /**
+     * Sends HEAD requests for {@code targets} pipelined on one connection, all in one write (each with
+     * {@code headerLines}, the last with {@code Connection: close}), and reads their answers in the order they come.
+     */
+    public List<Response> pipelinedHeads(List<String> targets, String headerLines) throws IOException {
+        try (Socket socket = new Socket(host, port)) {
+            socket.setSoTimeout(60_000);
+            StringBuilder requests = new StringBuilder();
+            for (int i = 0; i < targets.size(); i++) {
+                requests.append("HEAD ").append(targets.get(i)).append(" HTTP/1.1\r\nHost: 127.0.0.1:").append(port)
+                        .append("\r\n").append(headerLines)
+                        .append(i == targets.size() - 1 ? "Connection: close\r\n" : "").append("\r\n");
+            }
+            socket.getOutputStream().write(requests.toString().getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            byte[] all = socket.getInputStream().readAllBytes(); // the server closes after the last answer
+            List<Response> answers = new ArrayList<>();
+            for (int start = 0, end; (end = indexOf(all, start)) >= 0; start = end + 4) {
+                answers.add(parse(java.util.Arrays.copyOfRange(all, start, end + 4), true));
+            }
+            return answers;
+        }
+    }
+
+    /**
      * Starts an upload that announces {@code declared} bytes, sends {@code sent} of them and drops the connection
      * (a reset, as a crashed client's kernel would send).
      */
@@ -93,7 +119,8 @@ public final class RawHttp {
         }
     }
 
-    private static Response read(InputStream in) throws IOException {
+    /** Reads one whole answer from a connection. */
+    public static Response read(InputStream in) throws IOException {
         ByteArrayOutputStream all = new ByteArrayOutputStream();
         byte[] buffer = new byte[16384];
         try {
