@@ -25,9 +25,9 @@ import org.medjava.store.audit.RotatingFile;
  * {@code ***}; the Patient ID segment of {@code /images/dicom/<PatientID>/…} is written as {@code *}. Writing
  * never fails a request: trouble is reported once.
  *
- * <p>A request only queues its line; one writer thread appends what is queued every {@link #WRITE_EVERY_MILLIS}
- * ms with one flush. Writing and flushing per request, under the file's lock, had the request threads of a busy
- * store queue for that lock (JFR: the most contended monitor under small GETs). A crash loses at most the last
+ * <p>A request only queues its line's fields; one writer thread formats and appends what is queued every
+ * {@link #WRITE_EVERY_MILLIS} ms with one flush. Writing and flushing per request, under the file's lock, had the
+ * request threads of a busy store queue for that lock (JFR: the most contended monitor under small GETs). A crash loses at most the last
  * few milliseconds of lines; a full queue ({@link #MAX_QUEUED}) makes the request write its line itself.
  */
 public final class AccessLog implements AutoCloseable {
@@ -47,7 +47,8 @@ public final class AccessLog implements AutoCloseable {
     private final RotatingFile file;
     private final ZoneId zone;
     private volatile boolean troubled;
-    private final ConcurrentLinkedQueue<String> queue = new ConcurrentLinkedQueue<>();
+    /** Lines not yet formatted: the writer thread formats them, not the request's. */
+    private final ConcurrentLinkedQueue<Entry> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger queued = new AtomicInteger();
     private final Thread writer;
     private volatile boolean closed;
@@ -66,14 +67,21 @@ public final class AccessLog implements AutoCloseable {
 
     public void record(Instant time, String address, String user, String method, String rawPath, String rawQuery,
                        int status, long bytes, long millis) {
-        String line = line(time, address, user, method, rawPath, rawQuery, status, bytes, millis);
+        Entry entry = new Entry(time, address, user, method, rawPath, rawQuery, status, bytes, millis);
         if (closed || queued.incrementAndGet() > MAX_QUEUED) {
             if (!closed) {
                 queued.decrementAndGet();
             }
-            write(List.of(line));
+            write(List.of(entry.line(this)));
         } else {
-            queue.add(line);
+            queue.add(entry);
+        }
+    }
+
+    private record Entry(Instant time, String address, String user, String method, String rawPath, String rawQuery,
+                         int status, long bytes, long millis) {
+        String line(AccessLog log) {
+            return log.line(time, address, user, method, rawPath, rawQuery, status, bytes, millis);
         }
     }
 
@@ -87,9 +95,9 @@ public final class AccessLog implements AutoCloseable {
 
     private void drain() {
         List<String> lines = new ArrayList<>();
-        for (String line; (line = queue.poll()) != null; ) {
+        for (Entry entry; (entry = queue.poll()) != null; ) {
             queued.decrementAndGet();
-            lines.add(line);
+            lines.add(entry.line(this));
         }
         if (!lines.isEmpty()) {
             write(lines);

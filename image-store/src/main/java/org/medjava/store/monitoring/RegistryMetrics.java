@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
@@ -128,14 +129,80 @@ public class RegistryMetrics implements StoreMetrics {
 
     /** One HTTP request answered by the store's REST resources. */
     public void request(String method, String endpoint, int status, long nanos) {
-        time(nanos, "medjava_http_requests", "HTTP requests by method, endpoint (the resource's path template) and"
-                + " status class", "method", method, "endpoint", endpoint, "status", status / 100 + "xx");
+        time(nanos, REQUESTS, REQUESTS_HELP, "method", method, "endpoint", endpoint, "status", status / 100 + "xx");
     }
 
-    /** One plain file read answered in front of the servlet container (also counted by {@link #request}). */
+    /** One plain file read answered by the store's front (also counted by {@link #request}). */
     public void directRead() {
-        count(1, "medjava_http_direct_reads", "Plain file GETs and HEADs answered in front of the servlet container"
-                + " (the direct read path; also in medjava_http_requests)");
+        count(1, DIRECT_READS, DIRECT_READS_HELP);
+    }
+
+    private static final String REQUESTS = "medjava_http_requests";
+    private static final String REQUESTS_HELP = "HTTP requests by method, endpoint (the resource's path template) and"
+            + " status class";
+    private static final String DIRECT_READS = "medjava_http_direct_reads";
+    private static final String DIRECT_READS_HELP = "Plain file GETs and HEADs answered by the store's front itself,"
+            + " not relayed to the container (also in medjava_http_requests)";
+
+    /**
+     * The timers of one method and endpoint, for a caller on the hot path (the front's reads): looked up once per
+     * status class, then recorded with no proxy, key or map lookup per request.
+     */
+    public EndpointTimers endpointTimers(String method, String endpoint, boolean direct) {
+        return new EndpointTimers(method, endpoint, direct);
+    }
+
+    /** See {@link #endpointTimers}. */
+    public final class EndpointTimers {
+        private final String method;
+        private final String endpoint;
+        private final boolean direct;
+        /** By status class (1xx to 5xx). */
+        private final AtomicReferenceArray<Timer> timers = new AtomicReferenceArray<>(6);
+        private volatile Counter directReads;
+
+        private EndpointTimers(String method, String endpoint, boolean direct) {
+            this.method = method;
+            this.endpoint = endpoint;
+            this.direct = direct;
+        }
+
+        /** One request answered with {@code status} after {@code nanos}. */
+        public void record(int status, long nanos) {
+            int statusClass = Math.max(0, Math.min(5, status / 100));
+            Timer timer = timers.get(statusClass);
+            if (timer == null) {
+                timer = (Timer) metric(REQUESTS, REQUESTS_HELP, true, "method", method, "endpoint", endpoint,
+                        "status", status / 100 + "xx");
+                if (timer == null) {
+                    return; // no registry yet
+                }
+                timers.set(statusClass, timer); // a benign race: two threads find the same timer
+            }
+            timer.update(Duration.ofNanos(nanos));
+            if (direct) {
+                Counter counter = directReads;
+                if (counter == null) {
+                    counter = (Counter) metric(DIRECT_READS, DIRECT_READS_HELP, false);
+                    directReads = counter;
+                }
+                if (counter != null) {
+                    counter.inc();
+                }
+            }
+        }
+    }
+
+    /** A timer or counter, registered on first use; null before the registry is there. */
+    private Metric metric(String name, String description, boolean timer, String... tags) {
+        MetricRegistry r = registry();
+        if (r == null) {
+            return null;
+        }
+        return known.computeIfAbsent(key(name, tags), k -> {
+            Metadata metadata = Metadata.builder().withName(name).withDescription(description).build();
+            return timer ? r.timer(metadata, tags(tags)) : r.counter(metadata, tags(tags));
+        });
     }
 
     /** Registers the gauges that read the store's state when scraped. */
@@ -178,10 +245,9 @@ public class RegistryMetrics implements StoreMetrics {
 
     /** Adds {@code n} to a counter (nothing before the registry is there). */
     private void count(long n, String name, String description, String... tags) {
-        MetricRegistry r = registry();
-        if (r != null) {
-            ((Counter) known.computeIfAbsent(key(name, tags), k -> r.counter(Metadata.builder().withName(name)
-                    .withDescription(description).build(), tags(tags)))).inc(n);
+        Counter counter = (Counter) metric(name, description, false, tags);
+        if (counter != null) {
+            counter.inc(n);
         }
     }
 
@@ -192,10 +258,9 @@ public class RegistryMetrics implements StoreMetrics {
 
     /** Records a duration on a timer (nothing before the registry is there). */
     private void time(long nanos, String name, String description, String... tags) {
-        MetricRegistry r = registry();
-        if (r != null) {
-            ((Timer) known.computeIfAbsent(key(name, tags), k -> r.timer(Metadata.builder().withName(name)
-                    .withDescription(description).build(), tags(tags)))).update(Duration.ofNanos(nanos));
+        Timer timer = (Timer) metric(name, description, true, tags);
+        if (timer != null) {
+            timer.update(Duration.ofNanos(nanos));
         }
     }
 

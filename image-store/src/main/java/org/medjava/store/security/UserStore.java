@@ -230,7 +230,8 @@ public final class UserStore {
         sha.update(name.getBytes(StandardCharsets.UTF_8));
         sha.update((byte) 0);
         sha.update(new String(password).getBytes(StandardCharsets.UTF_8));
-        return java.util.HexFormat.of().formatHex(sha.digest()); // digest() resets it for the next use
+        // the 32 bytes as 32 Latin-1 chars: a key in memory only, made for every remembered Basic read
+        return new String(sha.digest(), StandardCharsets.ISO_8859_1); // digest() resets it for the next use
     }
 
     private static String entry(User u) {

@@ -3,6 +3,7 @@ package org.medjava.store.web;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -21,6 +22,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.stream.ChunkedNioFile;
+import io.netty.util.AttributeKey;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
@@ -64,6 +66,8 @@ final class FrontReads {
     private final ImageRepository images;
     private final AccessLog accessLog;
     private final RegistryMetrics metrics;
+    private final RegistryMetrics.EndpointTimers getTimers;
+    private final RegistryMetrics.EndpointTimers headTimers;
     /** The application's liveness checks run, pretty-printed or not. */
     private final Function<Boolean, LivenessFilter.Report> liveness;
 
@@ -79,6 +83,8 @@ final class FrontReads {
         this.images = images;
         this.accessLog = accessLog;
         this.metrics = metrics;
+        this.getTimers = metrics.endpointTimers("GET", FileDownloadFilter.ENDPOINT, true);
+        this.headTimers = metrics.endpointTimers("HEAD", FileDownloadFilter.ENDPOINT, true);
     }
 
     /** The client's address, for the logs and the login throttle: the peer, or a trusted proxy's word for it. */
@@ -88,7 +94,47 @@ final class FrontReads {
 
     /** The connection's peer. */
     String clientPeer(ChannelHandlerContext ctx) {
-        return FrontServer.address(FrontServer.connection(ctx.channel()).remoteAddress());
+        return Peers.of(ctx).peer;
+    }
+
+    /**
+     * What a connection's requests share, worked out once: its addresses as text, and the last Host it sent that
+     * was accepted (a client sends the same one on every request of a connection).
+     */
+    private static final class Peers {
+        private static final AttributeKey<Peers> KEY = AttributeKey.valueOf("medjava.peers");
+        final String peer;
+        final String local;
+        volatile String acceptedHost;
+
+        private Peers(Channel connection) {
+            this.peer = FrontServer.address(connection.remoteAddress());
+            this.local = FrontServer.address(connection.localAddress());
+        }
+
+        static Peers of(ChannelHandlerContext ctx) {
+            Channel connection = FrontServer.connection(ctx.channel());
+            Peers peers = connection.attr(KEY).get();
+            if (peers == null) { // its HTTP/2 streams may ask at once: either answer is the same
+                peers = new Peers(connection);
+                connection.attr(KEY).set(peers);
+            }
+            return peers;
+        }
+    }
+
+    /** Whether the request's Host names this store ({@link HostCheck}). */
+    private boolean hostAccepted(ChannelHandlerContext ctx, HttpRequest request) {
+        String host = request.headers().get(HttpHeaderNames.HOST);
+        Peers peers = Peers.of(ctx);
+        if (host != null && host.equals(peers.acceptedHost)) {
+            return true;
+        }
+        boolean accepted = hosts.accepts(host, peers.local);
+        if (accepted) {
+            peers.acceptedHost = host;
+        }
+        return accepted;
     }
 
     /**
@@ -133,7 +179,7 @@ final class FrontReads {
                 || !rawPath.startsWith(contextPath) || !rawPath.endsWith(LivenessFilter.PATH)
                 || method != HttpMethod.GET && method != HttpMethod.HEAD && method != HttpMethod.POST
                 || HttpUtil.getContentLength(request, 0L) != 0 || HttpUtil.isTransferEncodingChunked(request)
-                || !hosts.accepts(request.headers().get(HttpHeaderNames.HOST), localAddress(ctx))) {
+                || !hostAccepted(ctx, request)) {
             return false;
         }
         boolean pretty = false;
@@ -168,7 +214,7 @@ final class FrontReads {
         HttpHeaders headers = request.headers();
         String path = rawPath.substring(contextPath.length());
         if (!path.startsWith("/images/") || headers.contains(HttpHeaderNames.ORIGIN)
-                || !hosts.accepts(headers.get(HttpHeaderNames.HOST), localAddress(ctx))) {
+                || !hostAccepted(ctx, request)) {
             return false;
         }
         String address = clientAddress(ctx, request);
@@ -203,8 +249,7 @@ final class FrontReads {
         long nanos = System.nanoTime() - start;
         accessLog.record(Instant.now(), address, caller.caller(), method.name(), rawPath, null, exchange.status,
                 exchange.bytes, nanos / 1_000_000);
-        metrics.request(method.name(), FileDownloadFilter.ENDPOINT, exchange.status, nanos);
-        metrics.directRead();
+        (method == HttpMethod.GET ? getTimers : headTimers).record(exchange.status, nanos);
         return true;
     }
 
@@ -216,7 +261,7 @@ final class FrontReads {
     }
 
     static String localAddress(ChannelHandlerContext ctx) {
-        return FrontServer.address(FrontServer.connection(ctx.channel()).localAddress());
+        return Peers.of(ctx).local;
     }
 
     /** Writes a whole answer; closes the connection after it unless kept alive. */

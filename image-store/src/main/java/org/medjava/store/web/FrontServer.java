@@ -89,7 +89,8 @@ final class FrontServer implements AutoCloseable {
             throws InterruptedException, UnknownHostException {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        this.group = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
+        this.group = new MultiThreadIoEventLoopGroup(Integer.getInteger("medjava.http.io-threads",
+                Runtime.getRuntime().availableProcessors()),
                 new DefaultThreadFactory("medjava-http", true), io);
         this.backend = new Backend(group, epoll ? EpollSocketChannel.class : NioSocketChannel.class, payara,
                 maxRelayed, maxWaiting, TimeUnit.SECONDS.toMillis(10));

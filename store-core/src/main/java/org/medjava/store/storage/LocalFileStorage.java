@@ -153,11 +153,8 @@ public final class LocalFileStorage implements ObjectStorage {
 
     @Override
     public Optional<FileChannel> openChannel(String key) throws IOException {
-        Path file = fileOf(key);
-        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw new NoSuchFileException(key); // as open(): nothing, a directory, a link or a path through a file
-        }
-        return Optional.of(FileChannel.open(file, StandardOpenOption.READ));
+        // for a file just stat()ed by the caller: no link followed, and a directory fails on its first read
+        return Optional.of(FileChannel.open(fileOf(key), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
     }
 
     @Override

@@ -56,7 +56,8 @@ public interface ObjectStorage extends AutoCloseable {
 
     /**
      * The object's bytes as an open channel on a local file, for sending without copying them through the JVM
-     * (sendfile); empty when the storage is not a local file system. The caller closes it.
+     * (sendfile); empty when the storage is not a local file system. For an object the caller has just found to be
+     * a file ({@link #stat}); the caller closes it.
      */
     default Optional<FileChannel> openChannel(String key) throws IOException {
         return Optional.empty();
