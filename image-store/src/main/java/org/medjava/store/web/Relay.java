@@ -297,7 +297,7 @@ final class Relay {
     }
 
     /** The headers Connection names, and the hop-by-hop ones of RFC 9110 §7.6.1, stay on their hop. */
-    private static void copyHeaders(HttpHeaders from, HttpHeaders to, boolean fromHttp2) {
+    static void copyHeaders(HttpHeaders from, HttpHeaders to, boolean fromHttp2) {
         String connection = from.get(HttpHeaderNames.CONNECTION);
         for (Iterator<Map.Entry<String, String>> it = from.iteratorAsString(); it.hasNext(); ) {
             Map.Entry<String, String> header = it.next();
