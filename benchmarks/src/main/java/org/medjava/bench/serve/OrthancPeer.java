@@ -118,7 +118,8 @@ public final class OrthancPeer implements AutoCloseable {
 
     /** The Basic credentials; null when authentication is off. */
     public String authorization() {
-        return password == null ? null : "Basic " + Base64.getEncoder().encodeToString((USER + ":" + password).getBytes(StandardCharsets.UTF_8));
+        return password == null ? null : "Basic "
+                + Base64.getEncoder().encodeToString((USER + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
 
     public long pid() {

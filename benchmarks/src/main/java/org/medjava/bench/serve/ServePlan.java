@@ -3,10 +3,10 @@ package org.medjava.bench.serve;
 /**
  * How long the serve step measures: {@code rounds} interleaved rounds of {@code seconds} of wrk load per server and
  * case ({@code threads} threads, {@code connections} connections), after {@code storeWarmUp} seconds of load on the
- * store just after it started (recorded as its cold rate) and {@code peerWarmUp} seconds on each peer; each other
- * case gets {@code caseWarmUp} seconds per peer and {@code storeCaseWarmUp} on the store before its first round (the
- * store's JIT compiles each path on its own: the 39 KB reads take the direct read path, liveness and the rest the
- * servlet container's, which the 39 KB warm-up no longer warms). {@code largeMiB} is the large file (0: none),
+ * store just after it started (its first 25 s recorded as its cold rate) and {@code peerWarmUp} seconds on each
+ * peer; each other case gets {@code caseWarmUp} seconds per peer and {@code storeCaseWarmUp} on the store before its
+ * first round, and before its HTTP/2 run (the store's JIT compiles each path on its own: the 39 KB reads are answered
+ * by its front, WADO-RS by the servlet container behind it, which the 39 KB warm-up does not warm). {@code largeMiB} is the large file (0: none),
  * fetched by one connection for {@code largeSeconds} per cell. After the rounds, the store alone: {@code h2Seconds}
  * of HTTP/2 (h2load, 100 streams on one connection; issue 30 asks for a minute) and {@code overloadSeconds} of
  * overload (wrk, 512 connections).
