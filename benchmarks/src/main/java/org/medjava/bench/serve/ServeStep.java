@@ -159,7 +159,7 @@ public final class ServeStep {
         }
         if (!failures.isEmpty()) {
             throw new IOException(failures.size() + " serve cell(s) failed: " + String.join("; ", failures)
-                    + " (wrk's reports: raw/" + WRK_LOG + ")");
+                    + " (the load tools' reports: raw/" + WRK_LOG + ")");
         }
     }
 
@@ -263,7 +263,7 @@ public final class ServeStep {
                     StoreHttp storeHttp = new StoreHttp(store);
                     storeHttp.put("serve/" + payload.get(Case.DICOM_39K).getFileName(), payload.get(Case.DICOM_39K));
                     Served s = storeServed(store, payload);
-                    verify(s, Case.DICOM_39K, payload);
+                    verify(s, Case.DICOM_39K, payload, frame);
                     // the first seconds of load after start: the cold rate (no JIT yet), then its steady state
                     int cold = Math.min(COLD_SECONDS, plan.storeWarmUp());
                     cell(wrk.get(), plan, s, Case.DICOM_39K, 0, cold, payload);
@@ -282,7 +282,7 @@ public final class ServeStep {
                     List<Served> all = new ArrayList<>(List.of(s));
                     all.addAll(peers);
                     for (Served p : peers) {
-                        verify(p, Case.DICOM_39K, payload);
+                        verify(p, Case.DICOM_39K, payload, frame);
                         cell(wrk.get(), plan, p, Case.DICOM_39K, 0, plan.peerWarmUp(), payload);
                     }
                     for (Case c : cases) {
@@ -384,10 +384,6 @@ public final class ServeStep {
                 return pid;
             }
         };
-    }
-
-    private void verify(Served s, Case c, Map<Case, Path> payload) throws IOException, InterruptedException {
-        verify(s, c, payload, null);
     }
 
     /**
