@@ -57,5 +57,6 @@ ensure_packages iproute2
 # the build skips them with a message and the report has no libzmq column.
 ensure_packages libzmq3-dev
 # wrk, the HTTP load generator of the benchmarks' serve step (issue 21): the store's GETs against nginx and Orthanc
-# (./medjava bench --standard or --full; without it the step is skipped with a note in the report).
-ensure_packages wrk
+# (./medjava bench --standard or --full; without it the step is skipped with a note in the report); h2load
+# (nghttp2-client) loads the store over HTTP/2 (issue 30; without it the report has no HTTP/2 cell).
+ensure_packages wrk nghttp2-client

@@ -130,7 +130,7 @@ public final class ReportGenerator {
             ZmqSection::build,                                                                       // 2: ØMQ
             (raw, charts, env, quick) -> Optional.ofNullable(BlocksReport.section(raw, charts, quick)), // 3: blocks
             FfmSection::build,                                                                       // 4: JNI vs FFM
-            ServeSection::build,                                               // issue 21: store vs nginx, Orthanc
+            ServeSection::build,                                               // issue 30: store vs nginx, Orthanc
             IngestSection::build);                                             // issue 21: ingest vs Orthanc
 
     static String resultsCsv(ReportData data) {

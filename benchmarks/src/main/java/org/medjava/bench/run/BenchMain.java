@@ -32,7 +32,8 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  *   [--sizes 256,4096,WxH]    [--filters blur,emboss]   narrow the full run
  *   [--data rgb8|gray16|all]  the 8-bit RGB benchmarks, the 16-bit grey ones, or both (default)
  *   [--skip jmh,c,transport,store]
- *   [--skip serve]            issue 21: the store's GETs against nginx and Orthanc (~5 min standard, ~13 full)
+ *   [--skip serve]            issue 30: the store's reads against nginx and Orthanc, HTTP/2, overload (~8 min
+ *                             standard, ~20 full)
  *   [--skip ingest]           issue 21: the store's C-STORE and STOW-RS against Orthanc (~2 min standard, ~5 full)
  *   [--skip ipc,blocks]       issue 20's same-host IPC and transport building blocks (~1 min quick, ~15 min full)
  *   report DIR                only regenerate the report from DIR/raw
@@ -195,7 +196,7 @@ public final class BenchMain {
         if (plan.store().enabled()) {
             step("store", options, () -> new StoreStep(raw, console).run(plan.store()));
         }
-        // issue 21: the store's GET path against nginx and Orthanc, in the same run
+        // issue 30: the store's read path against nginx and Orthanc, in the same run
         if (plan.serve().isPresent()) {
             step("serve", options, () -> new org.medjava.bench.serve.ServeStep(raw, console).run(plan.serve().get()));
         } else if (!options.skip().contains("serve")) {

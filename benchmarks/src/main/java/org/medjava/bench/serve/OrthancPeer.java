@@ -17,10 +17,11 @@ import java.util.regex.Pattern;
 
 /**
  * Debian's Orthanc as the PACS peer: a scratch configuration and storage (SQLite index, files), HTTP on a free port,
- * HTTP Basic authentication on with one registered user; DICOM off for the serve step, on for the ingest step (with
- * the DICOMweb plugin for STOW-RS). {@code RemoteAccessAllowed} stays false: Orthanc 1.10 cannot bind to loopback
- * only, and false refuses every HTTP client that is not on this machine, while the password is still checked on
- * every request (it is AuthenticationEnabled that switches the check on).
+ * the DICOMweb plugin at /dicom-web/ when it is installed, HTTP Basic authentication on with one registered user
+ * (off for the serve step's second peer, issue 30's Orthanc without authentication); DICOM off for the serve step,
+ * on for the ingest step. {@code RemoteAccessAllowed} stays false: Orthanc 1.10 cannot bind to loopback only, and
+ * false refuses every HTTP client that is not on this machine, while the password is still checked on every request
+ * (it is AuthenticationEnabled that switches the check on).
  */
 public final class OrthancPeer implements AutoCloseable {
     static final String USER = "bench";
@@ -32,6 +33,7 @@ public final class OrthancPeer implements AutoCloseable {
     private final Process process;
     private final int port;
     private final int dicomPort;
+    /** Null when authentication is off. */
     private final String password;
 
     private OrthancPeer(Process process, int port, int dicomPort, String password) {
@@ -41,9 +43,9 @@ public final class OrthancPeer implements AutoCloseable {
         this.password = password;
     }
 
-    /** For the serve step: HTTP only. */
-    static OrthancPeer start(Path orthanc, Path dir) throws IOException, InterruptedException {
-        return start(orthanc, dir, false);
+    /** For the serve step: HTTP only, with or without authentication. */
+    static OrthancPeer start(Path orthanc, Path dir, boolean authentication) throws IOException, InterruptedException {
+        return start(orthanc, dir, false, authentication);
     }
 
     /** The DICOMweb plugin's library, when the package orthanc-dicomweb is installed. */
@@ -53,30 +55,30 @@ public final class OrthancPeer implements AutoCloseable {
 
     /**
      * For the ingest step: also its DICOM server (AE {@value #AE_TITLE} on a free port, storing from any calling AE
-     * as Orthanc does by default) and the DICOMweb plugin at /dicom-web/ when it is installed.
+     * as Orthanc does by default), authentication on.
      */
     public static OrthancPeer startForIngest(Path orthanc, Path dir) throws IOException, InterruptedException {
-        return start(orthanc, dir, true);
+        return start(orthanc, dir, true, true);
     }
 
-    private static OrthancPeer start(Path orthanc, Path dir, boolean ingest) throws IOException, InterruptedException {
+    private static OrthancPeer start(Path orthanc, Path dir, boolean ingest, boolean authentication)
+            throws IOException, InterruptedException {
         Files.createDirectories(dir.resolve("db"));
         int port = Servers.freePort();
         int dicomPort = ingest ? Servers.freePort() : 0;
-        String password = "bench-" + Long.toHexString(new java.security.SecureRandom().nextLong());
-        Optional<Path> plugin = ingest ? dicomWebPlugin() : Optional.empty();
-        String dicom = !ingest ? "\"DicomServerEnabled\": false,"
+        String password = authentication ? "bench-" + Long.toHexString(new java.security.SecureRandom().nextLong())
+                : null;
+        String dicom = (!ingest ? "\"DicomServerEnabled\": false,"
                 : String.format("\"DicomServerEnabled\": true, \"DicomPort\": %d, \"DicomAet\": \"%s\",", dicomPort,
-                AE_TITLE) + plugin.map(p -> " \"Plugins\": [\"" + p + "\"], \"DicomWeb\": {\"Enable\": true, "
-                + "\"Root\": \"/dicom-web/\"},").orElse("");
+                AE_TITLE)) + dicomWebPlugin().map(p -> " \"Plugins\": [\"" + p + "\"], \"DicomWeb\": {\"Enable\": "
+                + "true, \"Root\": \"/dicom-web/\"},").orElse("");
         String config = """
                 {
                   "Name": "%s",
                   "HttpPort": %d,
                   %s
                   "RemoteAccessAllowed": false,
-                  "AuthenticationEnabled": true,
-                  "RegisteredUsers": {"%s": "%s"},
+                  "AuthenticationEnabled": %b,%s
                   "StorageDirectory": "%s",
                   "IndexDirectory": "%s",
                   "StorageCompression": false,
@@ -86,7 +88,8 @@ public final class OrthancPeer implements AutoCloseable {
                   "HttpTimeout": 120,
                   "SaveJobs": false
                 }
-                """.formatted(ingest ? "medjava-bench-ingest" : "medjava-bench-serve", port, dicom, USER, password,
+                """.formatted(ingest ? "medjava-bench-ingest" : "medjava-bench-serve", port, dicom, authentication,
+                authentication ? " \"RegisteredUsers\": {\"" + USER + "\": \"" + password + "\"}," : "",
                 dir.resolve("db"), dir.resolve("db"));
         Path configFile = Files.writeString(dir.resolve("orthanc.json"), config);
         Path log = dir.resolve("orthanc.log");
@@ -113,8 +116,10 @@ public final class OrthancPeer implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port + path);
     }
 
+    /** The Basic credentials; null when authentication is off. */
     public String authorization() {
-        return "Basic " + Base64.getEncoder().encodeToString((USER + ":" + password).getBytes(StandardCharsets.UTF_8));
+        return password == null ? null : "Basic "
+                + Base64.getEncoder().encodeToString((USER + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
 
     public long pid() {
@@ -128,10 +133,13 @@ public final class OrthancPeer implements AutoCloseable {
 
     /** POST /instances; returns Orthanc's ID of the instance. A new client: Orthanc closes idle connections. */
     String upload(Path dicom) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri("/instances")).timeout(Duration.ofMinutes(10))
+                .POST(HttpRequest.BodyPublishers.ofFile(dicom));
+        if (password != null) {
+            request.header("Authorization", authorization());
+        }
         HttpResponse<String> r = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
-                HttpRequest.newBuilder(uri("/instances")).header("Authorization", authorization())
-                        .timeout(Duration.ofMinutes(10)).POST(HttpRequest.BodyPublishers.ofFile(dicom)).build(),
-                HttpResponse.BodyHandlers.ofString());
+                request.build(), HttpResponse.BodyHandlers.ofString());
         Matcher m = Pattern.compile("\"ID\"\\s*:\\s*\"([^\"]+)\"").matcher(r.body());
         if (r.statusCode() != 200 || !m.find()) {
             throw new IOException("Orthanc POST /instances of " + dicom.getFileName() + " answered " + r.statusCode()

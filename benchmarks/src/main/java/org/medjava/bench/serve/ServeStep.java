@@ -26,13 +26,16 @@ import org.medjava.bench.transport.StoreHttp;
 import org.medjava.bench.transport.StoreServer;
 
 /**
- * The store's GET path side by side with nginx (static files) and Orthanc, issue 21: the same files on all three,
- * started here on loopback ports, loaded in turn by {@code wrk --latency} — store, nginx, Orthanc, store, ... for
- * {@link ServePlan#rounds()} rounds of every case — after a warm-up whose first seconds on the store, just after it
- * started, are recorded as its cold rate (round 0). Each cell also records the server's CPU time (its process and
- * descendants, from /proc) and the 1-minute load average. Writes {@value #CSV}, {@value #NOTES} (versions, what
- * checks authentication, what was left out) and every wrk report to {@value #WRK_LOG}; a cell with a non-2xx
- * response, a socket error or no request at all fails the step after the CSV is written.
+ * The store's read path side by side with nginx (static files) and Orthanc (with and without its authentication,
+ * with its DICOMweb plugin), for issue 30's targets: the same files on all, started here on loopback ports, loaded in
+ * turn by {@code wrk --latency} — store, nginx, Orthanc, ... for {@link ServePlan#rounds()} rounds of every case —
+ * after a warm-up whose first seconds on the store, just after it became ready, are recorded as its cold rate
+ * (round 0). Then the store alone: HTTP/2 with 100 streams on one connection (h2load) and overload (wrk with 512
+ * connections, answers counted by status, the JVM's resident memory before and after). Each cell also records the
+ * server's CPU time (its process and descendants, from /proc) and the 1-minute load average. Writes {@value #CSV},
+ * {@value #NOTES} (versions, load settings, what was left out) and every load tool's report to {@value #WRK_LOG}; a
+ * round cell with a non-2xx response, a socket error or no request at all fails the step after the CSV is written
+ * (the errors of the HTTP/2 and overload cells are what their targets judge: they are recorded, not failures).
  */
 public final class ServeStep {
     public static final String CSV = "serve.csv";
@@ -40,7 +43,16 @@ public final class ServeStep {
     public static final String WRK_LOG = "serve-wrk.log";
     public static final String HEADER =
             "target,case,file_bytes,round,seconds,requests,req_per_s,mib_per_s,p50_ms,p99_ms,non2xx,socket_errors,"
-                    + "cpu_s,load1";
+                    + "cpu_s,load1,statuses,no_retry_after,rss_kib_before,rss_kib_after";
+    /** Issue 30: the rate in the first 25 s after ready; the rest of the store's warm-up is not recorded. */
+    static final int COLD_SECONDS = 25;
+    /** Issue 30's overload: wrk -c512 (on 2 cores). */
+    static final int OVERLOAD_CONNECTIONS = 512;
+    /** Issue 30's HTTP/2 load: 100 concurrent streams on one connection. */
+    static final int H2_STREAMS = 100;
+    /** The WADO-RS object: one uncompressed frame, 512² 16-bit. */
+    static final int FRAME_SIDE = 512;
+    private static final long FRAME_SEED = 512;
     public static final String QUICK_NOTE = "serve: skipped in quick mode (./medjava bench --standard measures the "
             + "store against nginx and Orthanc)";
 
@@ -48,7 +60,8 @@ public final class ServeStep {
     public enum Target {
         STORE("store", "the store"),
         NGINX("nginx", "nginx"),
-        ORTHANC("orthanc", "Orthanc");
+        ORTHANC("orthanc", "Orthanc"),
+        ORTHANC_NO_AUTHENTICATION("orthanc-noauth", "Orthanc without authentication");
 
         public final String id;
         public final String label;
@@ -63,6 +76,7 @@ public final class ServeStep {
             switch (this) {
                 case STORE: return c == Case.LIVENESS ? "none (a liveness probe)" : "HTTP Basic (admin)";
                 case ORTHANC: return "HTTP Basic";
+                case ORTHANC_NO_AUTHENTICATION: return "none (AuthenticationEnabled false)";
                 default: return "none (static files)";
             }
         }
@@ -76,8 +90,12 @@ public final class ServeStep {
     public enum Case {
         DICOM_39K("dicom-39k", "39 KB DICOM (CT_small.dcm)"),
         MIB_1("1mib", "1 MiB DICOM"),
+        FRAME("frame", "WADO-RS frame, 512² 16-bit uncompressed"),
+        THUMBNAIL("thumbnail", "thumbnail of the same instance, 128² JPEG"),
         LIVENESS("liveness", "liveness: store /health/live, nginx a 2-byte file, Orthanc /system"),
-        LARGE("large", "large DICOM, one connection");
+        LARGE("large", "large DICOM, one connection"),
+        H2("h2-39k", "39 KB DICOM over HTTP/2, 100 streams on one connection (h2load)"),
+        OVERLOAD("overload-39k", "39 KB DICOM under overload (wrk, 512 connections)");
 
         public final String id;
         public final String label;
@@ -85,6 +103,15 @@ public final class ServeStep {
         Case(String id, String label) {
             this.id = id;
             this.label = label;
+        }
+
+        /** The Accept header the load sends: WADO-RS answers what the client accepts. */
+        public String accept() {
+            switch (this) {
+                case FRAME: return "multipart/related; type=\"application/octet-stream\"";
+                case THUMBNAIL: return "image/jpeg";
+                default: return null;
+            }
         }
 
         public static Optional<Case> parse(String id) {
@@ -115,6 +142,7 @@ public final class ServeStep {
     private interface Served {
         Target target();
 
+        /** Null: this server is not loaded with this case. */
         URI url(Case c);
 
         String authorization(Case c);
@@ -131,7 +159,7 @@ public final class ServeStep {
         }
         if (!failures.isEmpty()) {
             throw new IOException(failures.size() + " serve cell(s) failed: " + String.join("; ", failures)
-                    + " (wrk's reports: raw/" + WRK_LOG + ")");
+                    + " (the load tools' reports: raw/" + WRK_LOG + ")");
         }
     }
 
@@ -139,9 +167,10 @@ public final class ServeStep {
         Optional<Path> wrk = Servers.binary("wrk", "/usr/bin/wrk");
         Optional<Path> nginx = Servers.binary("nginx", "/usr/sbin/nginx");
         Optional<Path> orthanc = Servers.binary("Orthanc", "/usr/sbin/Orthanc");
+        Optional<Path> h2load = Servers.binary("h2load", "/usr/bin/h2load");
         if (wrk.isEmpty()) {
             note("serve: skipped: wrk is not installed (bootstrap/install-deps.sh --test installs the Debian packages "
-                    + "wrk, nginx and orthanc)");
+                    + "wrk, nghttp2-client, nginx, orthanc and orthanc-dicomweb)");
             return;
         }
         if (nginx.isEmpty()) {
@@ -149,6 +178,11 @@ public final class ServeStep {
         }
         if (orthanc.isEmpty()) {
             note("serve: no Orthanc column: Orthanc is not installed (bootstrap/install-deps.sh --test)");
+        } else if (OrthancPeer.dicomWebPlugin().isEmpty()) {
+            note("serve: no Orthanc frame and thumbnail: its DICOMweb plugin is not installed (orthanc-dicomweb)");
+        }
+        if (h2load.isEmpty()) {
+            note("serve: no HTTP/2 cell: h2load is not installed (nghttp2-client; bootstrap/install-deps.sh --test)");
         }
         Path target = BenchPaths.root().resolve("image-store/target");
         String hint = "build the image store first (./medjava build, or mvn -pl image-store -am package -DskipTests)";
@@ -157,11 +191,16 @@ public final class ServeStep {
         Path ct = BenchPaths.requireFile(BenchPaths.root().resolve("testdata/samples/dicom/CT_small.dcm"),
                 "the repository's test samples are missing");
         note("versions: " + Servers.version(wrk.get(), "-v")
+                + h2load.map(h -> "; " + Servers.version(h, "--version")).orElse("")
                 + nginx.map(n -> "; " + Servers.version(n, "-v")).orElse("")
-                + orthanc.map(o -> "; " + Servers.version(o, "--version")).orElse(""));
+                + orthanc.map(o -> "; " + Servers.version(o, "--version")).orElse("")
+                + OrthancPeer.dicomWebPlugin().map(p -> "; its DICOMweb plugin " + p.getFileName()).orElse(""));
         note(String.format(Locale.ROOT, "load: wrk -t%d -c%d --latency, %d s per cell, %d interleaved rounds; the "
-                        + "large file with wrk -t1 -c1, %d s per cell", plan.threads(), plan.connections(),
-                plan.seconds(), plan.rounds(), plan.largeSeconds()));
+                        + "large file with wrk -t1 -c1, %d s per cell; the store's first %d s of load after ready "
+                        + "recorded as its cold rate; HTTP/2: h2load -c1 -m%d for %d s (issue 30: 60 s); overload: "
+                        + "wrk -t2 -c%d for %d s", plan.threads(), plan.connections(), plan.seconds(), plan.rounds(),
+                plan.largeSeconds(), Math.min(COLD_SECONDS, plan.storeWarmUp()), H2_STREAMS, plan.h2Seconds(),
+                OVERLOAD_CONNECTIONS, plan.overloadSeconds()));
 
         Path work = Files.createTempDirectory("medjava-bench-serve-");
         Path files = Files.createDirectories(work.resolve("files"));
@@ -171,6 +210,8 @@ public final class ServeStep {
             payload.put(Case.DICOM_39K, Files.copy(ct, files.resolve("CT_small.dcm")));
             MultiFrameDicom.write(files.resolve("1mib.dcm"), 1, 2101);
             payload.put(Case.MIB_1, files.resolve("1mib.dcm"));
+            Path frame = files.resolve("frame512.dcm");
+            MultiFrameDicom.write(frame, 1, FRAME_SIDE, 16, FRAME_SEED);
             Files.writeString(files.resolve("live"), "OK");
             if (plan.largeMiB() > 0) {
                 Path large = files.resolve(plan.largeMiB() + "mib.dcm");
@@ -178,7 +219,8 @@ public final class ServeStep {
                 payload.put(Case.LARGE, large);
                 note("large file: " + plan.largeMiB() + " MiB multi-frame DICOM");
             }
-            List<Case> cases = new ArrayList<>(List.of(Case.DICOM_39K, Case.MIB_1, Case.LIVENESS));
+            List<Case> cases = new ArrayList<>(List.of(Case.DICOM_39K, Case.MIB_1, Case.FRAME, Case.THUMBNAIL,
+                    Case.LIVENESS));
             if (payload.containsKey(Case.LARGE)) {
                 cases.add(Case.LARGE);
             }
@@ -192,13 +234,21 @@ public final class ServeStep {
                     peers.add(nginxServed(n, payload));
                 }
                 if (orthanc.isPresent()) {
-                    OrthancPeer o = OrthancPeer.start(orthanc.get(), Files.createDirectories(work.resolve("orthanc")));
+                    OrthancPeer o = OrthancPeer.start(orthanc.get(), Files.createDirectories(work.resolve("orthanc")),
+                            true);
                     running.add(o);
                     Map<Case, String> ids = new LinkedHashMap<>();
                     for (Map.Entry<Case, Path> e : payload.entrySet()) {
                         ids.put(e.getKey(), o.upload(e.getValue()));
                     }
-                    peers.add(orthancServed(o, ids));
+                    o.upload(frame);
+                    peers.add(orthancServed(Target.ORTHANC, o, ids, OrthancPeer.dicomWebPlugin().isPresent()));
+                    // the same server without its password check, for the 39 KB case (issue 30)
+                    OrthancPeer open = OrthancPeer.start(orthanc.get(),
+                            Files.createDirectories(work.resolve("orthanc-noauth")), false);
+                    running.add(open);
+                    peers.add(orthancServed(Target.ORTHANC_NO_AUTHENTICATION, open,
+                            Map.of(Case.DICOM_39K, open.upload(payload.get(Case.DICOM_39K))), false));
                 }
                 note(String.format(Locale.ROOT, "setup: files written, peers started and loaded in %.0f s",
                         (System.nanoTime() - setup) / 1e9));
@@ -213,28 +263,37 @@ public final class ServeStep {
                     StoreHttp storeHttp = new StoreHttp(store);
                     storeHttp.put("serve/" + payload.get(Case.DICOM_39K).getFileName(), payload.get(Case.DICOM_39K));
                     Served s = storeServed(store, payload);
-                    verify(s, Case.DICOM_39K, payload);
+                    verify(s, Case.DICOM_39K, payload, frame);
                     // the first seconds of load after start: the cold rate (no JIT yet), then its steady state
-                    cell(wrk.get(), plan, s, Case.DICOM_39K, 0, plan.storeWarmUp(), payload);
+                    int cold = Math.min(COLD_SECONDS, plan.storeWarmUp());
+                    cell(wrk.get(), plan, s, Case.DICOM_39K, 0, cold, payload);
+                    if (plan.storeWarmUp() > cold) {
+                        warmUp(wrk.get(), plan, s, Case.DICOM_39K, plan.storeWarmUp() - cold);
+                    }
                     long put = System.nanoTime();
                     for (Case c : cases) {
                         if (payload.containsKey(c) && c != Case.DICOM_39K) {
                             storeHttp.put("serve/" + payload.get(c).getFileName(), payload.get(c));
                         }
                     }
+                    storeHttp.put("serve/" + frame.getFileName(), frame); // indexed: its WADO-RS URLs answer
                     note(String.format(Locale.ROOT, "setup: the other files PUT to the store in %.0f s",
                             (System.nanoTime() - put) / 1e9));
                     List<Served> all = new ArrayList<>(List.of(s));
                     all.addAll(peers);
                     for (Served p : peers) {
-                        verify(p, Case.DICOM_39K, payload);
+                        verify(p, Case.DICOM_39K, payload, frame);
                         cell(wrk.get(), plan, p, Case.DICOM_39K, 0, plan.peerWarmUp(), payload);
                     }
                     for (Case c : cases) {
                         for (Served p : all) {
-                            verify(p, c, payload);
+                            if (p.url(c) == null) {
+                                continue;
+                            }
+                            verify(p, c, payload, frame);
                             if (c != Case.DICOM_39K && c != Case.LARGE) {
-                                warmUp(wrk.get(), plan, p, c);
+                                warmUp(wrk.get(), plan, p, c, p.target() == Target.STORE ? plan.storeCaseWarmUp()
+                                        : plan.caseWarmUp());
                             }
                         }
                     }
@@ -242,11 +301,18 @@ public final class ServeStep {
                         console.printf(Locale.ROOT, "serve: round %d of %d%n", round, plan.rounds());
                         for (Case c : cases) {
                             for (Served p : all) {
-                                cell(wrk.get(), plan, p, c, round, c == Case.LARGE ? plan.largeSeconds()
-                                        : plan.seconds(), payload);
+                                if (p.url(c) != null) {
+                                    cell(wrk.get(), plan, p, c, round, c == Case.LARGE ? plan.largeSeconds()
+                                            : plan.seconds(), payload);
+                                }
                             }
                         }
                     }
+                    if (h2load.isPresent()) {
+                        h2(h2load.get(), s, plan.storeCaseWarmUp(), work, payload, "warm-up");
+                        h2(h2load.get(), s, plan.h2Seconds(), work, payload, "round 1");
+                    }
+                    overload(wrk.get(), s, plan.overloadSeconds(), work, payload);
                 }
             } finally {
                 for (AutoCloseable c : running) {
@@ -263,19 +329,36 @@ public final class ServeStep {
     }
 
     private Served storeServed(StoreServer store, Map<Case, Path> payload) {
-        return served(Target.STORE, store.pid(), c -> c == Case.LIVENESS ? store.uri("/health/live")
-                : store.uri("/images/serve/" + payload.get(c).getFileName()),
-                c -> c == Case.LIVENESS ? null : store.authorization());
+        String instance = "/dicomweb/studies/" + MultiFrameDicom.studyUid(FRAME_SEED) + "/series/"
+                + MultiFrameDicom.seriesUid(FRAME_SEED) + "/instances/" + MultiFrameDicom.instanceUid(FRAME_SEED);
+        return served(Target.STORE, store.pid(), c -> {
+            switch (c) {
+                case LIVENESS: return store.uri("/health/live");
+                case FRAME: return store.uri(instance + "/frames/1");
+                case THUMBNAIL: return store.uri(instance + "/thumbnail");
+                default: return store.uri("/images/serve/" + payload.get(c == Case.H2 || c == Case.OVERLOAD
+                        ? Case.DICOM_39K : c).getFileName());
+            }
+        }, c -> c == Case.LIVENESS ? null : store.authorization());
     }
 
     private static Served nginxServed(StaticNginx n, Map<Case, Path> payload) {
-        return served(Target.NGINX, n.pid(), c -> n.uri("/" + (c == Case.LIVENESS ? "live"
-                : payload.get(c).getFileName().toString())), c -> null);
+        return served(Target.NGINX, n.pid(), c -> c == Case.LIVENESS ? n.uri("/live")
+                : payload.containsKey(c) ? n.uri("/" + payload.get(c).getFileName()) : null, c -> null);
     }
 
-    private static Served orthancServed(OrthancPeer o, Map<Case, String> ids) {
-        return served(Target.ORTHANC, o.pid(), c -> c == Case.LIVENESS ? o.uri("/system")
-                : o.uri("/instances/" + ids.get(c) + "/file"), c -> o.authorization());
+    /** Orthanc's frame is its DICOMweb plugin's; the plugin (1.7) has no thumbnail: its rendered image, 128². */
+    private static Served orthancServed(Target target, OrthancPeer o, Map<Case, String> ids, boolean dicomWeb) {
+        String instance = "/dicom-web/studies/" + MultiFrameDicom.studyUid(FRAME_SEED) + "/series/"
+                + MultiFrameDicom.seriesUid(FRAME_SEED) + "/instances/" + MultiFrameDicom.instanceUid(FRAME_SEED);
+        return served(target, o.pid(), c -> {
+            switch (c) {
+                case LIVENESS: return target == Target.ORTHANC ? o.uri("/system") : null;
+                case FRAME: return dicomWeb ? o.uri(instance + "/frames/1") : null;
+                case THUMBNAIL: return dicomWeb ? o.uri(instance + "/rendered?viewport=128,128") : null;
+                default: return ids.containsKey(c) ? o.uri("/instances/" + ids.get(c) + "/file") : null;
+            }
+        }, c -> o.authorization());
     }
 
     private static Served served(Target target, long pid, java.util.function.Function<Case, URI> url,
@@ -304,12 +387,17 @@ public final class ServeStep {
     }
 
     /**
-     * One GET before any load: status 200, and the file's exact bytes (its length for the large file), so that the
-     * servers are seen to serve the same thing; an anonymous GET must be refused where authentication is on.
+     * One GET before any load: status 200, and the file's exact bytes (its length for the large file), the frame's
+     * pixel bytes in a multipart answer, a JPEG for the thumbnail, so that the servers are seen to serve the same
+     * thing; an anonymous GET must be refused where authentication is on.
      */
-    private void verify(Served s, Case c, Map<Case, Path> payload) throws IOException, InterruptedException {
+    private void verify(Served s, Case c, Map<Case, Path> payload, Path frame)
+            throws IOException, InterruptedException {
         String what = s.target().label + " " + s.url(c).getPath();
         HttpRequest.Builder request = HttpRequest.newBuilder(s.url(c)).timeout(Duration.ofMinutes(5)).GET();
+        if (c.accept() != null) {
+            request.header("Accept", c.accept());
+        }
         if (s.authorization(c) != null) {
             request.header("Authorization", s.authorization(c));
             HttpResponse<Void> anonymous = http.send(HttpRequest.newBuilder(s.url(c)).timeout(Duration.ofMinutes(1))
@@ -321,11 +409,26 @@ public final class ServeStep {
         }
         HttpResponse<InputStream> r = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
         Path expected = payload.get(c);
+        String type = r.headers().firstValue("Content-Type").orElse("");
         try (InputStream in = r.body()) {
             if (r.statusCode() != 200) {
-                throw new IOException(what + " answered " + r.statusCode());
+                throw new IOException(what + " answered " + r.statusCode() + ": "
+                        + new String(in.readNBytes(500), StandardCharsets.UTF_8).strip());
             }
-            if (expected == null) {
+            if (c == Case.FRAME) {
+                byte[] pixels = Arrays.copyOfRange(Files.readAllBytes(frame), (int) Files.size(frame)
+                        - FRAME_SIDE * FRAME_SIDE * 2, (int) Files.size(frame));
+                if (!type.startsWith("multipart/related") || !contains(in.readAllBytes(), pixels)) {
+                    throw new IOException(what + " did not answer the frame's pixels in a multipart body (" + type
+                            + ")");
+                }
+            } else if (c == Case.THUMBNAIL) {
+                byte[] body = in.readAllBytes();
+                if (!type.startsWith("image/jpeg") || body.length < 3 || (body[0] & 0xFF) != 0xFF
+                        || (body[1] & 0xFF) != 0xD8) {
+                    throw new IOException(what + " did not answer a JPEG (" + type + ", " + body.length + " bytes)");
+                }
+            } else if (expected == null) {
                 in.transferTo(java.io.OutputStream.nullOutputStream());
             } else if (Files.size(expected) <= 1 << 20) {
                 if (!Arrays.equals(in.readAllBytes(), Files.readAllBytes(expected))) {
@@ -340,9 +443,19 @@ public final class ServeStep {
         }
     }
 
-    private void warmUp(Path wrk, ServePlan plan, Served s, Case c) throws IOException, InterruptedException {
-        int seconds = s.target() == Target.STORE ? plan.storeCaseWarmUp() : plan.caseWarmUp();
-        WrkResult r = wrk(wrk, s, c, plan.threads(), plan.connections(), seconds, "warm-up");
+    private static boolean contains(byte[] body, byte[] part) {
+        for (int i = 0; i + part.length <= body.length; i++) {
+            if (Arrays.equals(body, i, i + part.length, part, 0, part.length)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void warmUp(Path wrk, ServePlan plan, Served s, Case c, int seconds)
+            throws IOException, InterruptedException {
+        WrkResult r = parse(wrk(wrk, s, c, plan.threads(), plan.connections(), seconds, "warm-up", null), s, c,
+                "warm-up");
         if (r != null && !r.clean()) {
             failures.add(s.target().id + " " + c.id + " warm-up: " + r.summary());
         }
@@ -353,23 +466,20 @@ public final class ServeStep {
             throws IOException, InterruptedException {
         boolean large = c == Case.LARGE;
         double cpu0 = Servers.cpuSeconds(s.pid());
-        WrkResult r = wrk(wrk, s, c, large ? 1 : plan.threads(), large ? 1 : plan.connections(), seconds,
-                "round " + round);
+        WrkResult r = parse(wrk(wrk, s, c, large ? 1 : plan.threads(), large ? 1 : plan.connections(), seconds,
+                "round " + round, null), s, c, "round " + round);
         double cpu = Servers.cpuSeconds(s.pid()) - cpu0;
-        double load = Servers.load1();
         if (r == null) {
             return;
         }
-        long bytes = payload.containsKey(c) ? Files.size(payload.get(c)) : 2;
-        // files: bodies per second from wrk's exact rate (its Transfer/sec has three digits: 1.10GB); liveness: its
-        // Transfer/sec, headers and all, since the answers differ in size
-        double mibPerSecond = payload.containsKey(c) ? r.requestsPerSecond() * bytes / (1 << 20)
-                : r.mebibytesPerSecond();
-        console.printf(Locale.ROOT, "serve: %-7s %-9s round %d: %s, %.0f MiB/s, CPU %.1f s, load %.2f%n",
-                s.target().id, c.id, round, r.summary(), mibPerSecond, cpu, load);
-        lines.add(String.format(Locale.ROOT, "%s,%s,%d,%d,%.3f,%d,%.2f,%.3f,%.4f,%.4f,%d,%d,%.2f,%.2f",
-                s.target().id, c.id, bytes, round, r.seconds(), r.requests(), r.requestsPerSecond(), mibPerSecond,
-                r.p50Ms(), r.p99Ms(), r.non2xx(), r.socketErrors(), cpu, load));
+        long bytes = bodyBytes(c, payload);
+        // files and the frame: bodies per second from wrk's exact rate (its Transfer/sec has three digits: 1.10GB);
+        // the rest: its Transfer/sec, headers and all, since the answers differ in size
+        double mibPerSecond = bytes > 2 ? r.requestsPerSecond() * bytes / (1 << 20) : r.mebibytesPerSecond();
+        console.printf(Locale.ROOT, "serve: %-14s %-9s round %d: %s, %.0f MiB/s, CPU %.1f s, load %.2f%n",
+                s.target().id, c.id, round, r.summary(), mibPerSecond, cpu, Servers.load1());
+        line(s, c, bytes, round, r.seconds(), r.requests(), r.requestsPerSecond(), mibPerSecond, r.p50Ms(), r.p99Ms(),
+                r.non2xx(), r.socketErrors(), cpu, "", "", "", "");
         if (!r.clean()) {
             String failure = s.target().id + " " + c.id + " round " + round + ": " + r.summary();
             console.println("serve: FAILED " + failure);
@@ -377,15 +487,112 @@ public final class ServeStep {
         }
     }
 
-    /** Runs wrk; its report goes to the log. Null (and a failure recorded) when it printed no report. */
-    private WrkResult wrk(Path wrk, Served s, Case c, int threads, int connections, int seconds, String label)
+    /** The bytes of one answer's body where they are known (a file, the frame's pixels); else 0. */
+    private static long bodyBytes(Case c, Map<Case, Path> payload) throws IOException {
+        switch (c) {
+            case FRAME: return 2L * FRAME_SIDE * FRAME_SIDE;
+            case THUMBNAIL: return 0;
+            case LIVENESS: return 2;
+            case H2: case OVERLOAD: return Files.size(payload.get(Case.DICOM_39K));
+            default: return Files.size(payload.get(c));
+        }
+    }
+
+    /** HTTP/2 (h2c, prior knowledge) on the store: h2load, one connection, 100 streams, its log for percentiles. */
+    private void h2(Path h2load, Served s, int seconds, Path work, Map<Case, Path> payload, String label)
             throws IOException, InterruptedException {
+        Path log = work.resolve("h2load.log");
+        List<String> command = new ArrayList<>(List.of(h2load.toString(), "-c1", "-t1", "-m" + H2_STREAMS,
+                "-D", Integer.toString(seconds), "--log-file=" + log, "-H",
+                "authorization: " + s.authorization(Case.H2), s.url(Case.H2).toString()));
+        double cpu0 = Servers.cpuSeconds(s.pid());
+        String out = load(command, s, Case.H2, label, seconds);
+        double cpu = Servers.cpuSeconds(s.pid()) - cpu0;
+        H2loadResult r;
+        try {
+            r = H2loadResult.parse(out, Files.isRegularFile(log) ? Files.readAllLines(log) : List.of());
+        } catch (IllegalArgumentException e) {
+            String failure = s.target().id + " " + Case.H2.id + " " + label + ": " + out.strip();
+            console.println("serve: FAILED " + failure);
+            failures.add(failure);
+            return;
+        } finally {
+            Files.deleteIfExists(log);
+        }
+        console.printf(Locale.ROOT, "serve: %-14s %-9s %s: %s, CPU %.1f s, load %.2f%n", s.target().id, Case.H2.id,
+                label, r.summary(), cpu, Servers.load1());
+        if (!label.equals("warm-up")) {
+            long bytes = bodyBytes(Case.H2, payload);
+            line(s, Case.H2, bytes, 1, r.seconds(), r.requests(), r.requestsPerSecond(),
+                    r.requestsPerSecond() * bytes / (1 << 20), r.p50Ms(), r.p99Ms(), r.non2xx(), r.errored(), cpu,
+                    r.statuses().text(), "", "", "");
+        }
+    }
+
+    /**
+     * Overload on the store: wrk with 512 connections and a script that counts the answers by status and the 503s
+     * without Retry-After; the JVM's resident memory just before and just after.
+     */
+    private void overload(Path wrk, Served s, int seconds, Path work, Map<Case, Path> payload)
+            throws IOException, InterruptedException {
+        Path script = work.resolve("statuses.lua");
+        try (InputStream in = ServeStep.class.getResourceAsStream("statuses.lua")) {
+            Files.copy(in, script, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        long rss0 = Servers.rssKib(s.pid());
+        double cpu0 = Servers.cpuSeconds(s.pid());
+        String out = wrk(wrk, s, Case.OVERLOAD, 2, OVERLOAD_CONNECTIONS, seconds, "round 1", script);
+        double cpu = Servers.cpuSeconds(s.pid()) - cpu0;
+        long rss1 = Servers.rssKib(s.pid());
+        WrkResult r = parse(out, s, Case.OVERLOAD, "round 1");
+        if (r == null) {
+            return;
+        }
+        Statuses statuses;
+        try {
+            statuses = Statuses.fromWrk(out);
+        } catch (IllegalArgumentException e) {
+            failures.add(s.target().id + " " + Case.OVERLOAD.id + ": " + e.getMessage());
+            return;
+        }
+        console.printf(Locale.ROOT, "serve: %-14s %-9s round 1: %s, statuses %s, %d 503 without Retry-After, RSS "
+                        + "%d → %d MiB, CPU %.1f s, load %.2f%n", s.target().id, Case.OVERLOAD.id, r.summary(),
+                statuses.text(), statuses.noRetryAfter(), rss0 >> 10, rss1 >> 10, cpu, Servers.load1());
+        long bytes = bodyBytes(Case.OVERLOAD, payload);
+        line(s, Case.OVERLOAD, bytes, 1, r.seconds(), r.requests(), r.requestsPerSecond(),
+                r.requestsPerSecond() * bytes / (1 << 20), r.p50Ms(), r.p99Ms(), r.non2xx(), r.socketErrors(), cpu,
+                statuses.text(), Long.toString(statuses.noRetryAfter()), Long.toString(rss0), Long.toString(rss1));
+    }
+
+    private void line(Served s, Case c, long bytes, int round, double seconds, long requests, double rate,
+                      double mibPerSecond, double p50, double p99, long non2xx, long socketErrors, double cpu,
+                      String statuses, String noRetryAfter, String rssBefore, String rssAfter) {
+        lines.add(String.format(Locale.ROOT, "%s,%s,%d,%d,%.3f,%d,%.2f,%.3f,%.4f,%.4f,%d,%d,%.2f,%.2f,%s,%s,%s,%s",
+                s.target().id, c.id, bytes, round, seconds, requests, rate, mibPerSecond, p50, p99, non2xx,
+                socketErrors, cpu, Servers.load1(), statuses, noRetryAfter, rssBefore, rssAfter));
+    }
+
+    /** Runs wrk (with a Lua script, or none) and returns what it printed. */
+    private String wrk(Path wrk, Served s, Case c, int threads, int connections, int seconds, String label,
+                       Path script) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(wrk.toString(), "-t" + threads, "-c" + connections,
                 "-d" + seconds + "s", "--timeout", "60s", "--latency"));
+        if (script != null) {
+            command.addAll(List.of("-s", script.toString()));
+        }
         if (s.authorization(c) != null) {
             command.addAll(List.of("-H", "Authorization: " + s.authorization(c)));
         }
+        if (c.accept() != null) {
+            command.addAll(List.of("-H", "Accept: " + c.accept()));
+        }
         command.add(s.url(c).toString());
+        return load(command, s, c, label, seconds);
+    }
+
+    /** Runs a load tool; its report goes to the log. */
+    private String load(List<String> command, Served s, Case c, String label, int seconds)
+            throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         p.getOutputStream().close();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -394,6 +601,11 @@ public final class ServeStep {
         }
         Files.writeString(rawDir.resolve(WRK_LOG), "### " + s.target().id + " " + c.id + " " + label + "\n" + out
                 + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        return out;
+    }
+
+    /** wrk's report; null (and a failure recorded) when it printed none. */
+    private WrkResult parse(String out, Served s, Case c, String label) {
         try {
             return WrkResult.parse(out);
         } catch (IllegalArgumentException e) {

@@ -88,6 +88,16 @@ public final class Servers {
         }
     }
 
+    /** The resident set of a process in KiB (VmRSS of /proc/PID/status); -1 when it is gone. */
+    public static long rssKib(long pid) {
+        try {
+            return Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream().filter(l -> l.startsWith("VmRSS:"))
+                    .map(l -> Long.parseLong(l.replaceAll("[^0-9]", ""))).findFirst().orElse(-1L);
+        } catch (IOException | RuntimeException gone) {
+            return -1;
+        }
+    }
+
     /** The 1-minute load average. */
     public static double load1() {
         try {

@@ -26,4 +26,20 @@ class MultiFrameDicomTest {
         assertThat(image.frameCount()).isEqualTo(3);
         assertThat(image.isGrey()).isTrue();
     }
+
+    @Test
+    void aSixteenBitFrameForWadoRs(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("frame.dcm");
+        MultiFrameDicom.write(file, 1, 512, 16, 9);
+        byte[] bytes = Files.readAllBytes(file);
+        assertThat(bytes.length).isBetween(512 * 512 * 2, 512 * 512 * 2 + 2048);
+
+        DicomCodec.checkStructure(bytes);
+        DicomImage image = DicomCodec.read(bytes, 0, 1L << 24);
+        assertThat(image.width()).isEqualTo(512);
+        assertThat(image.height()).isEqualTo(512);
+        assertThat(image.frameCount()).isEqualTo(1);
+        assertThat(image.isGrey()).isTrue();
+        assertThat(image.bitsStored()).isEqualTo(16);
+    }
 }
