@@ -40,6 +40,8 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import io.netty.handler.stream.ChunkedWriteHandler;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
@@ -67,6 +69,8 @@ final class FrontServer implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(FrontServer.class.getName());
     /** How long a connection with no request in progress stays open (nginx's keepalive_timeout is 75 s). */
     private static final Duration IDLE = Duration.ofSeconds(60);
+    /** How long a connection may be silent both ways before it is closed (any protocol). */
+    private static final Duration SILENCE = Duration.ofMinutes(5);
     /** HTTP/2: the streams one connection may have open at once. */
     private static final int MAX_STREAMS = 128;
 
@@ -89,8 +93,8 @@ final class FrontServer implements AutoCloseable {
             throws InterruptedException, UnknownHostException {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        this.group = new MultiThreadIoEventLoopGroup(Integer.getInteger("medjava.http.io-threads",
-                Runtime.getRuntime().availableProcessors()),
+        // one event loop per core: four on two cores served 3-5% more small reads for 10% more CPU (measured)
+        this.group = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
                 new DefaultThreadFactory("medjava-http", true), io);
         this.backend = new Backend(group, epoll ? EpollSocketChannel.class : NioSocketChannel.class, payara,
                 maxRelayed, maxWaiting, TimeUnit.SECONDS.toMillis(10));
@@ -117,6 +121,7 @@ final class FrontServer implements AutoCloseable {
                     @Override
                     protected void initChannel(Channel ch) {
                         ChannelPipeline p = ch.pipeline();
+                        p.addLast("silence", silence());
                         p.addLast("clock", new HeaderClock(headerNanos, IDLE.toNanos()));
                         HttpServerCodec codec = codec();
                         HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(codec, protocol ->
@@ -136,6 +141,7 @@ final class FrontServer implements AutoCloseable {
         ServerBootstrap secure = bootstrap.clone().childHandler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
+                ch.pipeline().addLast("silence", silence());
                 ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
                 ch.pipeline().addLast("alpn", new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
                     @Override
@@ -173,6 +179,19 @@ final class FrontServer implements AutoCloseable {
     /** Whether the kernel has IPv6 (Linux lists its IPv6 interfaces there only then). */
     private static boolean ipv6() {
         return java.nio.file.Files.exists(Path.of("/proc/net/if_inet6"));
+    }
+
+    /**
+     * Closes a connection on which nothing has moved either way for {@link #SILENCE}: an HTTP/2 connection (which
+     * {@link HeaderClock} does not watch) left open and unused, or a TLS handshake never finished.
+     */
+    private static IdleStateHandler silence() {
+        return new IdleStateHandler(0, 0, SILENCE.toSeconds(), TimeUnit.SECONDS) {
+            @Override
+            protected void channelIdle(ChannelHandlerContext ctx, IdleStateEvent evt) {
+                ctx.close();
+            }
+        };
     }
 
     private static HttpServerCodec codec() {
