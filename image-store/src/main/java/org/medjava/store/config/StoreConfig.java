@@ -114,6 +114,11 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.http.max-waiting", defaultValue = "1024")
     int maxWaiting;
 
+    /** Direct memory for the bytes of small files the front has read lately (web.SmallFileCache); 0: none. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.read-cache-bytes", defaultValue = "67108864")
+    long readCacheBytes;
+
     /** Payara's own HTTP port (its --port), where the front relays what it does not answer, on the loopback. */
     @Inject
     @ConfigProperty(name = "medjava.http.backend-port", defaultValue = "0")
@@ -487,6 +492,15 @@ public class StoreConfig {
             throw new IllegalArgumentException(name + " must be 1 or more, not " + value);
         }
         return value;
+    }
+
+    /** How much direct memory the front may keep small files' bytes in (0: it keeps none). */
+    public long readCacheBytes() {
+        if (readCacheBytes < 0) {
+            throw new IllegalArgumentException("medjava.http.read-cache-bytes must be 0 (none) or more, not "
+                    + readCacheBytes);
+        }
+        return readCacheBytes;
     }
 
     /** Payara's HTTP port on the loopback, behind the front. */

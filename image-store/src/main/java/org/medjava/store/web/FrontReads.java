@@ -69,6 +69,7 @@ final class FrontReads {
     private final ImageRepository images;
     private final AccessLog accessLog;
     private final RegistryMetrics metrics;
+    private final SmallFileCache cache;
     private final RegistryMetrics.EndpointTimers getTimers;
     private final RegistryMetrics.EndpointTimers headTimers;
     /** The application's liveness checks run, pretty-printed or not. */
@@ -86,6 +87,7 @@ final class FrontReads {
         this.images = images;
         this.accessLog = accessLog;
         this.metrics = metrics;
+        this.cache = new SmallFileCache(config.readCacheBytes(), SMALL);
         this.getTimers = metrics.endpointTimers("GET", FileDownloadFilter.ENDPOINT, true);
         this.headTimers = metrics.endpointTimers("HEAD", FileDownloadFilter.ENDPOINT, true);
     }
@@ -230,22 +232,19 @@ final class FrontReads {
         if (file == null) {
             return false;
         }
-        Optional<FileChannel> channel;
-        try {
-            channel = images.openChannel(file);
-        } catch (IOException | RuntimeException e) { // gone since the stat, or unreadable: the container answers
-            LOG.log(Level.FINE, "a direct read goes to the container after: {0}", e.toString());
-            return false;
-        }
-        if (channel.isEmpty()) {
-            return false;
-        }
         // sendfile(2) writes the file's bytes as they are: not into an HTTP/2 stream's frames nor through TLS
-        Exchange exchange = new Exchange(ctx, request, channel.get(), http2 || secure, keepAlive, http2);
+        Exchange exchange = new Exchange(ctx, request, file, http2 || secure, keepAlive, http2);
         try {
             common(exchange.headers, secure);
             FileDownload.send(exchange, FileDownloadFilter.entity(images, file));
             exchange.finish();
+        } catch (IOException | RuntimeException e) {
+            if (exchange.written) {
+                throw e;
+            }
+            // gone since the stat, or unreadable, before anything was written: the container answers
+            LOG.log(Level.FINE, "a direct read goes to the container after: {0}", e.toString());
+            return false;
         } finally {
             exchange.closeChannel();
         }
@@ -267,6 +266,11 @@ final class FrontReads {
         return Peers.of(ctx).local;
     }
 
+    /** Lets go of the cached bytes (the application stops). */
+    void close() {
+        cache.clear();
+    }
+
     /** Writes a whole answer; closes the connection after it unless kept alive. */
     static void finish(ChannelHandlerContext ctx, Object response, boolean keepAlive) {
         ChannelFuture written = ctx.writeAndFlush(response);
@@ -276,13 +280,17 @@ final class FrontReads {
     }
 
     /** One answer being built by {@link FileDownload} and written to Netty. */
-    private static final class Exchange implements FileDownload.Exchange {
+    private final class Exchange implements FileDownload.Exchange {
         private final ChannelHandlerContext ctx;
         private final HttpRequest request;
         private final boolean chunked;
         private final boolean keepAlive;
         private final HttpHeaders headers;
+        private final StoredFile file;
+        /** Opened only when the bytes are not in {@link #cache}. */
         private FileChannel channel;
+        /** Whether anything of the answer has been written. */
+        private boolean written;
         private int status = 200;
         private long bytes;
         /** An answer without the file: its error body, if any. */
@@ -291,11 +299,11 @@ final class FrontReads {
         private long offset;
         private long length = -1;
 
-        Exchange(ChannelHandlerContext ctx, HttpRequest request, FileChannel channel, boolean chunked,
+        Exchange(ChannelHandlerContext ctx, HttpRequest request, StoredFile file, boolean chunked,
                  boolean keepAlive, boolean http2) {
             this.ctx = ctx;
             this.request = request;
-            this.channel = channel;
+            this.file = file;
             this.chunked = chunked;
             this.keepAlive = keepAlive;
             this.headers = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK).headers();
@@ -350,7 +358,7 @@ final class FrontReads {
 
         void finish() throws IOException {
             HttpResponseStatus code = HttpResponseStatus.valueOf(status);
-            if (length < 0 || length == 0) { // no file bytes: headers and any error body
+            if (length <= 0) { // no file bytes: headers and any error body
                 ByteBuf content = body == null ? Unpooled.EMPTY_BUFFER : body;
                 bytes = content.readableBytes();
                 body = null;
@@ -358,38 +366,47 @@ final class FrontReads {
                     content.release();
                     content = Unpooled.EMPTY_BUFFER;
                 }
+                written = true;
                 FrontReads.finish(ctx, new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, code, content, headers,
                         io.netty.handler.codec.http.EmptyHttpHeaders.INSTANCE), keepAlive);
                 return;
             }
             bytes = length;
             if (length <= SMALL) {
-                ByteBuf content = ctx.alloc().directBuffer((int) length);
-                try {
-                    for (long at = offset; content.isWritable(); ) {
-                        int n = content.writeBytes(channel, at, content.writableBytes());
-                        if (n < 0) {
-                            throw new IOException("the file ended early (it was replaced while it was read)");
-                        }
-                        at += n;
+                ByteBuf content;
+                if (cache.holds(file.size())) {
+                    ByteBuf whole = cache.bytes(file.path().relative(), file.etag(), file.size(), this::open,
+                            ctx.alloc());
+                    content = length == file.size() ? whole : whole.retainedSlice((int) offset, (int) length);
+                    if (content != whole) {
+                        whole.release();
                     }
-                } catch (IOException | RuntimeException e) {
-                    content.release();
-                    throw e;
+                } else {
+                    content = SmallFileCache.read(open(), offset, length, ctx.alloc());
                 }
+                written = true;
                 FrontReads.finish(ctx, new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, code, content, headers,
                         io.netty.handler.codec.http.EmptyHttpHeaders.INSTANCE), keepAlive);
                 return;
             }
-            ctx.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, code, headers));
-            FileChannel file = channel;
+            FileChannel bytes = open();
             channel = null; // the write owns it now
+            written = true;
+            ctx.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, code, headers));
             if (!chunked) {
-                ctx.write(new DefaultFileRegion(file, offset, length)); // sendfile(2); the region closes the file
+                ctx.write(new DefaultFileRegion(bytes, offset, length)); // sendfile(2); the region closes the file
                 FrontReads.finish(ctx, LastHttpContent.EMPTY_LAST_CONTENT, keepAlive);
             } else {
-                FrontReads.finish(ctx, new HttpChunkedInput(new ChunkedNioFile(file, offset, length, CHUNK)), keepAlive);
+                FrontReads.finish(ctx, new HttpChunkedInput(new ChunkedNioFile(bytes, offset, length, CHUNK)),
+                        keepAlive);
             }
+        }
+
+        private FileChannel open() throws IOException {
+            if (channel == null) {
+                channel = images.openChannel(file).orElseThrow(() -> new IOException("not a local file"));
+            }
+            return channel;
         }
 
         void closeChannel() {

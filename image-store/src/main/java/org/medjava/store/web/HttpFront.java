@@ -56,6 +56,7 @@ public class HttpFront implements ServletContextListener {
     Instance<HealthCheck> livenessChecks;
 
     private FrontServer server;
+    private FrontReads reads;
 
     @Override
     public void contextInitialized(ServletContextEvent event) {
@@ -65,7 +66,7 @@ public class HttpFront implements ServletContextListener {
         }
         int port = config.httpPort().get();
         List<HealthCheck> checks = livenessChecks.stream().toList(); // application-scoped: resolved once
-        FrontReads reads = new FrontReads(event.getServletContext().getContextPath(), config,
+        reads = new FrontReads(event.getServletContext().getContextPath(), config,
                 authentication.readAuthentication(), images, accessLog, metrics,
                 pretty -> LivenessFilter.report(checks, pretty));
         try {
@@ -97,6 +98,7 @@ public class HttpFront implements ServletContextListener {
         if (server != null) {
             server.close();
             server = null;
+            reads.close();
         }
     }
 }

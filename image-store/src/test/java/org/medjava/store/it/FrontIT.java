@@ -50,6 +50,26 @@ class FrontIT {
     }
 
     @Test
+    void aReplacedFileIsReadAfreshNotFromTheFrontsCache() throws Exception {
+        StoreClient admin = StoreClient.admin(SharedStore.store());
+        byte[] mr = Samples.bytes(Samples.dicom("MR_small.dcm"));
+        String name = "/images/it/front/replaced.dcm";
+        assertThat(admin.put(name, DICOM).statusCode()).isIn(201, 204);
+        for (int i = 0; i < 3; i++) { // the password checked once, then read by the front and kept
+            assertThat(admin.get(name).body()).isEqualTo(DICOM);
+        }
+        assertThat(admin.put(name, mr).statusCode()).isEqualTo(204);
+        assertThat(admin.get(name).body()).isEqualTo(mr);
+        // behind the store's back (same size, new bytes): the stat's new time says so
+        Path stored = SharedStore.store().dataDir().resolve("images/it/front/replaced.dcm");
+        byte[] changed = mr.clone();
+        changed[changed.length - 1] ^= 1;
+        Thread.sleep(5); // a later modification time than the store's own write
+        Files.write(stored, changed);
+        assertThat(admin.get(name).body()).isEqualTo(changed);
+    }
+
+    @Test
     void http2WithPriorKnowledgeAndOverTls() throws Exception {
         StoreClient admin = StoreClient.admin(SharedStore.store());
         assertThat(admin.put("/images/it/front/h2.dcm", DICOM).statusCode()).isIn(201, 204);
