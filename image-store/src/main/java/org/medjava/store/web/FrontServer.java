@@ -20,8 +20,10 @@ import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2FrameCodec;
@@ -71,6 +73,8 @@ final class FrontServer implements AutoCloseable {
     private static final Duration IDLE = Duration.ofSeconds(60);
     /** How long a connection may be silent both ways before it is closed (any protocol). */
     private static final Duration SILENCE = Duration.ofMinutes(5);
+    /** What an h2c upgrade request may carry (it carries none: see shouldHandleUpgradeRequest). */
+    private static final int UPGRADE_BODY = 8192;
     /** HTTP/2: the streams one connection may have open at once. */
     private static final int MAX_STREAMS = 128;
 
@@ -127,7 +131,16 @@ final class FrontServer implements AutoCloseable {
                         HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(codec, protocol ->
                                 AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
                                         ? new Http2ServerUpgradeCodec(http2(), new Http2MultiplexHandler(streams))
-                                        : null, 1 << 20);
+                                        : null, UPGRADE_BODY) {
+                            @Override
+                            protected boolean shouldHandleUpgradeRequest(HttpRequest request) {
+                                // the upgrade would hold the whole body in memory: a request with one (a PUT of
+                                // any size) is answered over HTTP/1.1, which RFC 9113 §3.2 leaves to the server
+                                return !HttpUtil.isTransferEncodingChunked(request)
+                                        && HttpUtil.getContentLength(request, 0L) == 0
+                                        && super.shouldHandleUpgradeRequest(request);
+                            }
+                        };
                         p.addLast("h2c", new CleartextHttp2ServerUpgradeHandler(codec, upgrade,
                                 new ChannelInitializer<Channel>() {
                                     @Override

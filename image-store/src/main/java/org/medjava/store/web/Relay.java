@@ -113,7 +113,7 @@ final class Relay {
         }
         ch.flush();
         if (!ch.isWritable()) {
-            front.channel().config().setAutoRead(false);
+            pauseClient(ch);
         }
     }
 
@@ -132,8 +132,21 @@ final class Relay {
         }
         connection.writeAndFlush(content);
         if (!connection.isWritable()) {
-            front.channel().config().setAutoRead(false); // Payara reads slower than the client sends
+            pauseClient(connection); // Payara reads slower than the client sends
         }
+    }
+
+    /**
+     * Stops reading the client until the backend connection can take more. Its writability changes on its own
+     * event loop: the check made there after the pause catches a change that came before the pause took hold.
+     */
+    private void pauseClient(Channel backendConnection) {
+        front.channel().config().setAutoRead(false);
+        backendConnection.eventLoop().execute(() -> {
+            if (backendConnection.isWritable()) {
+                backendWritable(true);
+            }
+        });
     }
 
     /** Something of Payara's answer (called on the backend's event loop). */
@@ -221,6 +234,11 @@ final class Relay {
                 front.channel().config().setAutoRead(writable);
                 if (writable) {
                     front.read();
+                    if (http2) {
+                        // the stream's window updates for what was just read are written, not flushed: without
+                        // a flush the client waits for them and sends nothing more (a stall at two windows)
+                        front.channel().parent().flush();
+                    }
                 }
             }
         });

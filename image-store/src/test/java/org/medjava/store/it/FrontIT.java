@@ -82,6 +82,23 @@ class FrontIT {
     }
 
     @Test
+    void largeUploadsOverHttp2AndAnH2cUpgradeWithABody() throws Exception {
+        // 4 MB: many times HTTP/2's initial 64 KiB windows, so the upload lives on the front's window updates
+        byte[] png = GeneratedPng.bytes(2000, 2000, 7);
+        Path file = Files.write(SharedStore.store().dataDir().resolveSibling("front-upload.png"), png);
+        String url = SharedStore.store().uri("/images/it/front/upload-h2.png").toString();
+        assertThat(curl("--http2-prior-knowledge", "-X", "PUT", "-H", "Content-Type: image/png", "--data-binary",
+                "@" + file, url)).isEqualTo("2 201 0");
+        // an upgrade asked for with a body is answered over HTTP/1.1 (the upgrade would hold the body in memory)
+        String upgraded = SharedStore.store().uri("/images/it/front/upload-h2c.png").toString();
+        assertThat(curl("--http2", "-X", "PUT", "-H", "Content-Type: image/png", "--data-binary", "@" + file,
+                upgraded)).isEqualTo("1.1 201 0");
+        StoreClient admin = StoreClient.admin(SharedStore.store());
+        assertThat(admin.get("/images/it/front/upload-h2.png").body()).isEqualTo(png);
+        assertThat(admin.get("/images/it/front/upload-h2c.png").body()).isEqualTo(png);
+    }
+
+    @Test
     void http2OverTlsByAlpnForReadsAndRelayedWrites() throws Exception {
         try (PayaraStore store = PayaraStore.named("front-tls").tls().start()) {
             String url = "https://127.0.0.1:" + store.httpsPort() + "/images/it/tls/ct.dcm";
