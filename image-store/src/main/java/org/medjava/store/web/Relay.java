@@ -114,6 +114,8 @@ final class Relay {
         ch.flush();
         if (!ch.isWritable()) {
             pauseClient(ch);
+        } else if (!front.channel().config().isAutoRead()) {
+            resumeClient(); // paused while waiting for the connection
         }
     }
 
@@ -126,8 +128,9 @@ final class Relay {
         if (content instanceof LastHttpContent) {
             requestDone = true;
         }
-        if (connection == null) {
+        if (connection == null) { // no connection yet: what has come waits, and the client waits for it
             waiting.add(content);
+            front.channel().config().setAutoRead(false);
             return;
         }
         connection.writeAndFlush(content);
@@ -231,17 +234,24 @@ final class Relay {
     void backendWritable(boolean writable) {
         front.executor().execute(() -> {
             if (!finished) {
-                front.channel().config().setAutoRead(writable);
                 if (writable) {
-                    front.read();
-                    if (http2) {
-                        // the stream's window updates for what was just read are written, not flushed: without
-                        // a flush the client waits for them and sends nothing more (a stall at two windows)
-                        front.channel().parent().flush();
-                    }
+                    resumeClient();
+                } else {
+                    front.channel().config().setAutoRead(false);
                 }
             }
         });
+    }
+
+    /** Reads the client again (on the front's event loop). */
+    private void resumeClient() {
+        front.channel().config().setAutoRead(true);
+        front.read();
+        if (http2) {
+            // the stream's window updates for what was just read are written, not flushed: without a flush the
+            // client waits for them and sends nothing more (a stall at two windows)
+            front.channel().parent().flush();
+        }
     }
 
     /** The backend connection closed or failed (called on its event loop). */

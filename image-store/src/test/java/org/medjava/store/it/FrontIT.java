@@ -162,7 +162,11 @@ class FrontIT {
             out.write(DICOM, 0, 100);
             out.flush();
             Thread.sleep(1000);
-            CompletableFuture<HttpResponse<String>> waiting = admin.sendAsyncText(admin.request("/index/patients"));
+            // an upload waits for that connection: the front stops reading it meanwhile, and takes it up after
+            byte[] png = GeneratedPng.bytes(2000, 2000, 11);
+            CompletableFuture<HttpResponse<String>> waiting = admin.sendAsyncText(admin.request(
+                    "/images/it/limit/waiting.png").header("Content-Type", "image/png")
+                    .PUT(java.net.http.HttpRequest.BodyPublishers.ofByteArray(png)));
             Thread.sleep(500);
             HttpResponse<String> refused = admin.sendText(admin.request("/index/patients"));
             assertThat(refused.statusCode()).isEqualTo(503);
@@ -173,8 +177,9 @@ class FrontIT {
             out.flush();
             RawHttp.Response stored = RawHttp.read(slow.getInputStream());
             assertThat(stored.status()).isEqualTo(201);
-            assertThat(waiting.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            assertThat(waiting.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(201);
             assertThat(admin.get("/images/it/limit/slow.dcm").body()).isEqualTo(DICOM);
+            assertThat(admin.get("/images/it/limit/waiting.png").body()).isEqualTo(png);
         }
     }
 }
