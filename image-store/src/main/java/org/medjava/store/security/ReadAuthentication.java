@@ -30,6 +30,22 @@ public final class ReadAuthentication {
      * @param address       the client's address (the throttle's key)
      */
     public StoreAuthenticationMechanism.Verdict caller(String authorization, String cookies, String address) {
+        return caller(authorization, cookies, address, null);
+    }
+
+    /**
+     * A connection's last remembered Basic login: the same header again on that connection, for an account that
+     * has not changed since, is the same login without decoding or hashing it (a viewer sends it with each of
+     * hundreds of reads). Used by one thread at a time (a connection's event loop).
+     */
+    public static final class Remembered {
+        private String authorization;
+        private UserStore.User user;
+    }
+
+    /** As {@link #caller(String, String, String)}, remembering the connection's last login in {@code remembered}. */
+    public StoreAuthenticationMechanism.Verdict caller(String authorization, String cookies, String address,
+                                                      Remembered remembered) {
         if (cookies != null && cookies.contains(SessionCookie.NAME)) {
             return null;
         }
@@ -39,17 +55,26 @@ public final class ReadAuthentication {
         if (!authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
             return null;
         }
-        StoreAuthenticationMechanism.Credential credential =
-                StoreAuthenticationMechanism.parse(authorization.substring(6).trim());
-        if (credential == null) {
-            return null;
+        UserStore.User user = remembered == null ? null : remembered.user;
+        if (user == null || !authorization.equals(remembered.authorization) || !users.isCurrent(user)) {
+            StoreAuthenticationMechanism.Credential credential =
+                    StoreAuthenticationMechanism.parse(authorization.substring(6).trim());
+            if (credential == null) {
+                return null;
+            }
+            user = users.rememberedUser(credential.name(), credential.password().toCharArray()).orElse(null);
+            if (user == null) {
+                return null;
+            }
+            if (remembered != null) {
+                remembered.authorization = authorization;
+                remembered.user = user;
+            }
         }
-        Optional<Role> role = users.rememberedRole(credential.name(), credential.password().toCharArray());
-        if (role.isEmpty()) {
-            return null;
-        }
-        LoginThrottle.Attempt<Role> attempt = throttle.attempt(address, credential.name(), true, () -> role);
+        Optional<Role> role = Optional.of(user.role());
+        // the throttle is asked every time: a login it holds back is held back however it was checked
+        LoginThrottle.Attempt<Role> attempt = throttle.attempt(address, user.name(), true, () -> role);
         return attempt.outcome() == LoginThrottle.Outcome.ACCEPTED
-                ? StoreAuthenticationMechanism.Verdict.login(credential.name(), attempt.value().groups()) : null;
+                ? StoreAuthenticationMechanism.Verdict.login(user.name(), attempt.value().groups()) : null;
     }
 }

@@ -162,12 +162,22 @@ public final class UserStore {
 
     /** The user's role when this name and password are remembered as right ({@link #remembers}); else empty. */
     public Optional<Role> rememberedRole(String name, char[] password) {
+        return rememberedUser(name, password).map(User::role);
+    }
+
+    /** The account, as it is now, when this name and password are remembered as right; else empty. */
+    public Optional<User> rememberedUser(String name, char[] password) {
         User user;
         synchronized (this) {
             user = users.get(name);
         }
         return user != null && user.passwordHash().equals(verified.get(fingerprint(name, password)))
-                ? Optional.of(user.role()) : Optional.empty();
+                ? Optional.of(user) : Optional.empty();
+    }
+
+    /** Whether the account is still as it was (every change, reload or removal makes a new one, or none). */
+    public synchronized boolean isCurrent(User user) {
+        return users.get(user.name()) == user;
     }
 
     /** The user's role when the password is right. */

@@ -110,6 +110,8 @@ final class FrontReads {
         final String peer;
         final String local;
         volatile String acceptedHost;
+        /** The connection's last remembered Basic login (its event loop is the only one to use it). */
+        final ReadAuthentication.Remembered login = new ReadAuthentication.Remembered();
 
         private Peers(Channel connection) {
             this.peer = FrontServer.address(connection.remoteAddress());
@@ -223,7 +225,7 @@ final class FrontReads {
         }
         String address = clientAddress(ctx, request);
         StoreAuthenticationMechanism.Verdict caller = callers.caller(headers.get(HttpHeaderNames.AUTHORIZATION),
-                headers.get(HttpHeaderNames.COOKIE), address);
+                headers.get(HttpHeaderNames.COOKIE), address, Peers.of(ctx).login);
         if (caller == null) {
             return false;
         }

@@ -67,6 +67,31 @@ class ReadAuthenticationTest {
     }
 
     @Test
+    void aConnectionsRememberedLoginHoldsUntilTheAccountChangesAndTheThrottleStillDecides() throws Exception {
+        users.authenticate("alice", PASSWORD.toCharArray());
+        ReadAuthentication reads = new ReadAuthentication(users, throttle, false);
+        ReadAuthentication.Remembered connection = new ReadAuthentication.Remembered();
+        assertThat(reads.caller(basic("alice", PASSWORD), null, ADDRESS, connection).caller()).isEqualTo("alice");
+        assertThat(reads.caller(basic("alice", PASSWORD), null, ADDRESS, connection).caller()).isEqualTo("alice");
+        assertThat(reads.caller(basic("alice", "wrong"), null, ADDRESS, connection)).as("another header").isNull();
+
+        throttle.failed(ADDRESS, "alice");
+        throttle.failed(ADDRESS, "alice"); // locked for a second
+        assertThat(reads.caller(basic("alice", PASSWORD), null, ADDRESS, connection)).as("held back").isNull();
+        assertThat(reads.caller(basic("alice", PASSWORD), null, "203.0.113.9", connection)).isNotNull();
+
+        users.put("alice", "new-password".toCharArray(), Role.READER); // a password change: a new account record
+        assertThat(reads.caller(basic("alice", PASSWORD), null, "203.0.113.9", connection))
+                .as("the old password on the same connection").isNull();
+        users.authenticate("alice", "new-password".toCharArray());
+        assertThat(reads.caller(basic("alice", "new-password"), null, "203.0.113.9", connection).caller())
+                .isEqualTo("alice");
+        users.remove("alice");
+        assertThat(reads.caller(basic("alice", "new-password"), null, "203.0.113.9", connection))
+                .as("a removed account").isNull();
+    }
+
+    @Test
     void withoutCredentialsOnlyAnonymousReadsPass() {
         assertThat(new ReadAuthentication(users, throttle, true).caller(null, null, ADDRESS).caller()).isNull();
         assertThat(new ReadAuthentication(users, throttle, true).caller(null, "theme=dark", ADDRESS)).isNotNull();
