@@ -39,18 +39,29 @@ final class MultipartWriter {
     }
 
     private void head(String contentType, String contentLocation) throws IOException {
+        out.write(head(boundary, contentType, contentLocation));
+    }
+
+    /** What comes before a part's body: the delimiter and the part's headers. */
+    static byte[] head(String boundary, String contentType, String contentLocation) {
         StringBuilder h = new StringBuilder("--").append(boundary).append("\r\nContent-Type: ").append(contentType)
                 .append("\r\n");
         if (contentLocation != null) {
             h.append("Content-Location: ").append(contentLocation).append("\r\n");
         }
-        out.write(h.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
+        return h.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** What ends the body: the close delimiter. */
+    static byte[] close(String boundary) {
+        return ("--" + boundary + "--\r\n").getBytes(StandardCharsets.ISO_8859_1);
     }
 
     void finish() throws IOException {
-        out.write(("--" + boundary + "--\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        out.write(close(boundary));
         out.flush();
     }
 
-    private static final byte[] CRLF = {'\r', '\n'};
+    /** What follows each part's body. */
+    static final byte[] CRLF = {'\r', '\n'};
 }

@@ -2,6 +2,7 @@ package org.medjava.store.dicomweb;
 
 import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.repo.StorePath;
+import org.medjava.store.repo.StoredFile;
 import org.medjava.store.storage.LocalCopy;
 import com.pixelmed.dicom.Attribute;
 import com.pixelmed.dicom.AttributeList;
@@ -10,6 +11,7 @@ import com.pixelmed.dicom.DicomException;
 import com.pixelmed.dicom.TagFromName;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,13 +40,72 @@ import org.medjava.store.transcode.Transcoder;
  */
 public final class WadoService {
 
-    /** A response body with its media type, written when the HTTP layer streams the response. */
-    public record Body(String contentType, Writer output) {
+    /**
+     * A response body with its media type, written when the HTTP layer streams the response; {@code inPlace} too
+     * when it is bytes and ranges of one stored file, which a server may send without copying them.
+     */
+    public record Body(String contentType, Writer output, InPlace inPlace) {
+
+        Body(String contentType, Writer output) {
+            this(contentType, output, null);
+        }
 
         /** Writes the body (JAX-RS's StreamingOutput, without depending on JAX-RS). */
         @FunctionalInterface
         public interface Writer {
             void write(java.io.OutputStream out) throws IOException;
+        }
+    }
+
+    /**
+     * A body made of bytes and ranges of one open stored file. It owns the file: writing it ({@link #writeTo}) or
+     * {@link #close} lets go of it.
+     */
+    public record InPlace(FileChannel file, List<Segment> segments) implements java.io.Closeable {
+
+        /** The body's length in bytes. */
+        public long length() {
+            long n = 0;
+            for (Segment s : segments) {
+                n += s.length();
+            }
+            return n;
+        }
+
+        void writeTo(java.io.OutputStream out) throws IOException {
+            try (this) {
+                java.nio.channels.WritableByteChannel to = java.nio.channels.Channels.newChannel(out);
+                for (Segment s : segments) {
+                    if (s.bytes() != null) {
+                        out.write(s.bytes());
+                        continue;
+                    }
+                    for (long done = 0; done < s.length(); ) {
+                        long n = file.transferTo(s.offset() + done, s.length() - done, to);
+                        if (n <= 0) {
+                            throw new IOException("the stored file ended early");
+                        }
+                        done += n;
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            file.close();
+        }
+    }
+
+    /** Bytes to send ({@code bytes}), or else {@code length} bytes of the file from {@code offset}. */
+    public record Segment(byte[] bytes, long offset, long length) {
+
+        static Segment of(byte[] bytes) {
+            return new Segment(bytes, 0, bytes.length);
+        }
+
+        static Segment range(long offset, long length) {
+            return new Segment(null, offset, length);
         }
     }
 
@@ -261,13 +322,14 @@ public final class WadoService {
     public Body frames(InstanceSummary i, List<Integer> numbers, AcceptHeader accept) {
         Representation form = Negotiation.choose(accept, pixelForms(i, numbers.size() == 1), (numbers.size() == 1
                 ? "frame " + numbers.get(0) : "frames " + numbers) + " of instance " + i.sopInstanceUid());
-        PixelFrames frames = framesOf(i, form);
-        for (int n : numbers) {
-            if (n < 1 || n > frames.count()) {
-                throw new StoreException(StoreException.Kind.NOT_FOUND, "frame " + n + " does not exist: instance "
-                        + i.sopInstanceUid() + " has " + frames.count() + " frame(s), 1 to " + frames.count());
+        if (form.asStored()) {
+            Body inPlace = inPlace(i, numbers, form);
+            if (inPlace != null) {
+                return inPlace;
             }
         }
+        PixelFrames frames = framesOf(i, form);
+        requireFrames(i, numbers, frames.count());
         if (!form.multipart()) {
             byte[] frame = frames.frame(numbers.get(0));
             return new Body(form.partContentType(), out -> out.write(frame));
@@ -280,6 +342,73 @@ public final class WadoService {
             }
             w.finish();
         });
+    }
+
+    private static void requireFrames(InstanceSummary i, List<Integer> numbers, int count) {
+        for (int n : numbers) {
+            if (n < 1 || n > count) {
+                throw new StoreException(StoreException.Kind.NOT_FOUND, "frame " + n + " does not exist: instance "
+                        + i.sopInstanceUid() + " has " + count + " frame(s), 1 to " + count);
+            }
+        }
+    }
+
+    /**
+     * Frames (or, {@code numbers} null, the whole Pixel Data) of an uncompressed little-endian instance as ranges of
+     * its stored file ({@link NativeFrames}); null when they are not found that way (or the storage has no local
+     * file), and the caller reads them with PixelMed.
+     */
+    private Body inPlace(InstanceSummary i, List<Integer> numbers, Representation form) {
+        if (!TransferSyntaxes.isNative(syntax(i))) {
+            return null;
+        }
+        FileChannel file = null;
+        try {
+            StoredFile stored = images.stat(StorePath.parse(i.path())).orElse(null);
+            file = stored == null || stored.directory() ? null : images.openChannel(stored).orElse(null);
+            NativeFrames.Layout layout = file == null ? null : NativeFrames.locate(file, i);
+            if (layout == null) {
+                return null;
+            }
+            List<Segment> segments = new ArrayList<>();
+            String boundary = form.multipart() ? MultipartWriter.newBoundary() : null;
+            List<long[]> ranges = new ArrayList<>();
+            if (numbers == null) {
+                ranges.add(new long[] {layout.offset(), layout.frameLength() * layout.count()});
+            } else {
+                requireFrames(i, numbers, layout.count());
+                for (int n : numbers) {
+                    ranges.add(new long[] {layout.offset() + (n - 1) * layout.frameLength(), layout.frameLength()});
+                }
+            }
+            for (long[] r : ranges) {
+                if (boundary != null) {
+                    segments.add(Segment.of(MultipartWriter.head(boundary, form.partContentType(), null)));
+                }
+                segments.add(Segment.range(r[0], r[1]));
+                if (boundary != null) {
+                    segments.add(Segment.of(MultipartWriter.CRLF));
+                }
+            }
+            if (boundary != null) {
+                segments.add(Segment.of(MultipartWriter.close(boundary)));
+            }
+            InPlace body = new InPlace(file, List.copyOf(segments));
+            file = null; // the body owns it
+            return new Body(boundary == null ? form.partContentType()
+                    : MultipartWriter.contentType(form.mediaType(), boundary), body::writeTo, body);
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "frames of {0} not located in place: {1}", new Object[] {i.path(), e});
+            return null;
+        } finally {
+            if (file != null) {
+                try {
+                    file.close();
+                } catch (IOException e) {
+                    LOG.log(Level.FINE, "closing " + i.path(), e);
+                }
+            }
+        }
     }
 
     /**
@@ -345,6 +474,12 @@ public final class WadoService {
         int count = i.numberOfFrames() == null ? 1 : Math.max(1, i.numberOfFrames());
         Representation form = Negotiation.choose(accept, pixelForms(i, count == 1
                 || TransferSyntaxes.isNative(syntax(i))), "the Pixel Data of instance " + i.sopInstanceUid());
+        if (form.asStored()) {
+            Body inPlace = inPlace(i, null, form);
+            if (inPlace != null) {
+                return inPlace;
+            }
+        }
         PixelFrames frames = framesOf(i, form);
         boolean whole = TransferSyntaxes.EXPLICIT_LE.equals(frames.transferSyntax());
         if (!form.multipart()) {
