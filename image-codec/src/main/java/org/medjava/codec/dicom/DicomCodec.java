@@ -6,6 +6,7 @@ import com.pixelmed.dicom.AttributeTag;
 import com.pixelmed.dicom.DicomException;
 import com.pixelmed.dicom.DicomInputStream;
 import com.pixelmed.dicom.OtherByteAttribute;
+import com.pixelmed.dicom.OtherWordAttribute;
 import com.pixelmed.dicom.TagFromName;
 import com.pixelmed.display.SourceImage;
 import java.awt.image.BufferedImage;
@@ -208,6 +209,19 @@ public final class DicomCodec {
         if (compressed) {
             CodedFrameSize.require(tsUid, pixelData, frame, columns, rows); // before a decoder allocates what it claims
         }
+        if (!compressed && grey && bitsAllocated == 16 && pixelData instanceof OtherWordAttribute words) {
+            // the stored values as PixelMed read them: no image is made of them to read them back (a third of a
+            // thumbnail's time)
+            int[] values;
+            try {
+                values = greyValues(words.getShortValues(), frame * rows * columns, rows * columns, bitsStored,
+                        signed);
+            } catch (DicomException e) {
+                throw undecodable(tsUid, photometric, bitsAllocated, e);
+            }
+            return new DicomImage(header, ids, columns, rows, frame, frames, photometric, bitsStored, signed, slope,
+                    intercept, windows, values, null);
+        }
         BufferedImage image;
         int decodedFrames;
         boolean ybr;
@@ -390,6 +404,19 @@ public final class DicomCodec {
         int sign = 1 << (bitsStored - 1);
         for (int i = 0; i < values.length; i++) {
             int v = values[i] & mask;
+            values[i] = signed && (v & sign) != 0 ? v - (1 << bitsStored) : v;
+        }
+        return values;
+    }
+
+    /** Stored values from 16-bit words, {@code count} from {@code from}: as {@link #greyValues(BufferedImage, int,
+     * boolean)} reads them from PixelMed's image of them. */
+    static int[] greyValues(short[] words, int from, int count, int bitsStored, boolean signed) {
+        int[] values = new int[count];
+        int mask = (1 << bitsStored) - 1;
+        int sign = 1 << (bitsStored - 1);
+        for (int i = 0; i < count; i++) {
+            int v = words[from + i] & mask;
             values[i] = signed && (v & sign) != 0 ? v - (1 << bitsStored) : v;
         }
         return values;

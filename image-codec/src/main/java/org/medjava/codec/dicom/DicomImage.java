@@ -205,14 +205,18 @@ public final class DicomImage {
         if (!windowPresets.isEmpty()) {
             return Optional.of(windowPresets.get(0));
         }
-        double min = Double.POSITIVE_INFINITY;
-        double max = Double.NEGATIVE_INFINITY;
-        for (int v : values) {
-            double m = v * rescaleSlope + rescaleIntercept;
-            min = Math.min(min, m);
-            max = Math.max(max, m);
+        return Optional.of(defaultWindow(storedRange()));
+    }
+
+    /** The first window in the file, else the range of the modality values of stored values in {@code range}. */
+    private Window defaultWindow(int[] range) {
+        if (!windowPresets.isEmpty()) {
+            return windowPresets.get(0);
         }
-        return Optional.of(Window.ofRange(Math.min(min, max), max));
+        // the rescale is monotonic (so is its rounding): the extremes of the stored values give those of the result
+        double a = range[0] * rescaleSlope + rescaleIntercept;
+        double b = range[1] * rescaleSlope + rescaleIntercept;
+        return Window.ofRange(Math.min(a, b), Math.max(a, b));
     }
 
     /** The frame as 8-bit RGB through the default window. */
@@ -228,26 +232,55 @@ public final class DicomImage {
         if (!isGrey()) {
             return new Raster(columns, rows, rgb.clone());
         }
-        Window w = window != null ? window : defaultWindow().orElseThrow();
-        byte[] out = new byte[3 * values.length];
+        byte[] grey = renderGrey(window);
+        byte[] out = new byte[3 * grey.length];
+        for (int p = 0, i = 0; p < grey.length; p++, i += 3) {
+            byte v = grey[p];
+            out[i] = v;
+            out[i + 1] = v;
+            out[i + 2] = v;
+        }
+        return new Raster(columns, rows, out);
+    }
+
+    /**
+     * A grey frame as 8-bit levels, one byte a pixel, row by row: what {@link #render(Window)} puts in each of its
+     * three channels (a thumbnail is reduced from these, a third of the bytes).
+     */
+    public byte[] renderGrey(Window window) {
+        requireGrey();
+        int[] range = storedRange();
+        Window w = window != null ? window : defaultWindow(range);
+        byte[] out = new byte[values.length];
         boolean invert = isMonochrome1();
         // Stored values of up to 16 bits go through a lookup table; wider ones are computed one by one.
         int offset = signed ? 1 << (bitsStored - 1) : 0;
         byte[] lut = null;
         if (bitsStored <= 16) {
             lut = new byte[1 << bitsStored];
-            for (int i = 0; i < lut.length; i++) {
+            for (int i = range[0] + offset; i <= range[1] + offset; i++) { // only the values present
                 lut[i] = level(w, (i - offset) * rescaleSlope + rescaleIntercept, invert);
             }
         }
-        for (int p = 0, i = 0; p < values.length; p++, i += 3) {
-            byte v = lut != null ? lut[values[p] + offset] : level(w, values[p] * rescaleSlope + rescaleIntercept,
+        for (int p = 0; p < values.length; p++) {
+            out[p] = lut != null ? lut[values[p] + offset] : level(w, values[p] * rescaleSlope + rescaleIntercept,
                     invert);
-            out[i] = v;
-            out[i + 1] = v;
-            out[i + 2] = v;
         }
-        return new Raster(columns, rows, out);
+        return out;
+    }
+
+    /** The least and greatest stored value (0, 0 for none). */
+    private int[] storedRange() {
+        if (values.length == 0) {
+            return new int[] {0, 0};
+        }
+        int min = Integer.MAX_VALUE;
+        int max = Integer.MIN_VALUE;
+        for (int v : values) {
+            min = Math.min(min, v);
+            max = Math.max(max, v);
+        }
+        return new int[] {min, max};
     }
 
     private static byte level(Window w, double modality, boolean invert) {
