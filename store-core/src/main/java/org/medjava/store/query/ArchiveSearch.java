@@ -1,9 +1,12 @@
 package org.medjava.store.query;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.medjava.store.index.DicomIndex;
 import org.medjava.store.index.DicomQuery;
 import org.medjava.store.index.InstanceQuery;
@@ -26,10 +29,46 @@ import org.medjava.store.index.StudySummary;
  */
 public final class ArchiveSearch {
 
+    private static final int RECENT = 4096;
+
     private final DicomIndex index;
+    /** Instances recently found by their three UIDs, least recently used first. */
+    private final LinkedHashMap<String, InstanceSummary> recent = new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, InstanceSummary> eldest) {
+            return size() > RECENT;
+        }
+    };
 
     public ArchiveSearch(DicomIndex index) {
         this.index = index;
+    }
+
+    /**
+     * The instance with these UIDs: one found recently when {@code current} says it still describes what is stored,
+     * else the index's answer. WADO-RS asks for the same instances again and again (a viewer's frames), and the
+     * index's query costs far more than checking a file; an entry {@code current} refuses is looked up again.
+     */
+    public Optional<InstanceSummary> instance(String study, String series, String sop,
+                                              Predicate<InstanceSummary> current) {
+        String key = study + '\n' + series + '\n' + sop;
+        InstanceSummary hit;
+        synchronized (recent) {
+            hit = recent.get(key);
+        }
+        if (hit != null && current.test(hit)) {
+            return Optional.of(hit);
+        }
+        List<InstanceSummary> found = instances(ArchiveQuery.of(QueryLevel.IMAGE, Map.of("StudyInstanceUID", study,
+                "SeriesInstanceUID", series, "SOPInstanceUID", sop)));
+        synchronized (recent) {
+            if (found.isEmpty()) {
+                recent.remove(key);
+            } else {
+                recent.put(key, found.get(0));
+            }
+        }
+        return found.stream().findFirst();
     }
 
     public List<PatientSummary> patients(ArchiveQuery q) {

@@ -251,7 +251,9 @@ public final class RenderService {
                 org.medjava.filter.Implementation.OPTIMIZED);
         Raster raster;
         try (DecodeBudget.Permit permit = admit(file, request)) {
-            raster = Thumbnail.fit(decode(file, true, request), maxWidth, maxHeight);
+            DicomImage image = read(file, request);
+            raster = image.isGrey() ? Thumbnail.fitGrey(image.renderGrey(null), image.width(), image.height(),
+                    maxWidth, maxHeight) : Thumbnail.fit(window(image, request), maxWidth, maxHeight);
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream(raster.width() * raster.height() + 1024);
         ImageCodec.write(raster, format, out);

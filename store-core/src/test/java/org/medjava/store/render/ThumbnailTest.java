@@ -43,4 +43,26 @@ class ThumbnailTest {
         Raster same = new Raster(8, 4);
         assertThat(Thumbnail.fit(same, 8, 8)).isSameAs(same);
     }
+
+    @Test
+    void aGreyImageIsFittedToTheSameBytesAsItsRgb() {
+        java.util.Random random = new java.util.Random(5);
+        int[][] cases = {{512, 512, 128, 128}, {7, 5, 3, 3}, {300, 97, 128, 128}, {10, 10, 64, 64}, {1, 9, 4, 4},
+            {64, 64, 64, 64}};
+        for (int[] c : cases) {
+            byte[] grey = new byte[c[0] * c[1]];
+            random.nextBytes(grey);
+            byte[] rgb = new byte[3 * grey.length];
+            for (int p = 0; p < grey.length; p++) {
+                rgb[3 * p] = grey[p];
+                rgb[3 * p + 1] = grey[p];
+                rgb[3 * p + 2] = grey[p];
+            }
+            Raster fitted = Thumbnail.fit(new Raster(c[0], c[1], rgb), c[2], c[3]);
+            Raster fromGrey = Thumbnail.fitGrey(grey, c[0], c[1], c[2], c[3]);
+            assertThat(fromGrey.width()).isEqualTo(fitted.width());
+            assertThat(fromGrey.height()).isEqualTo(fitted.height());
+            assertThat(fromGrey.rgb()).as(java.util.Arrays.toString(c)).isEqualTo(fitted.rgb());
+        }
+    }
 }
