@@ -26,7 +26,7 @@ import org.medjava.store.transcode.TransferSyntaxes;
  * {@code region}, {@code impl}; a thumbnail is the image in its default window fitted into {@code viewport=w,h}
  * ({@value #THUMBNAIL_SIZE} pixels on the long side unless given), of a representative instance for a study or
  * series. Each answer has an entity tag made from the stored object's and the request's, so clients revalidate
- * cheaply: nothing is rendered before the tag is compared.
+ * cheaply: nothing is rendered before the tag is compared. Thumbnails made are kept ({@link ThumbnailCache}).
  */
 public final class RenderedImages {
 
@@ -47,10 +47,12 @@ public final class RenderedImages {
 
     private final ImageRepository images;
     private final RenderService renderer;
+    private final ThumbnailCache thumbnails;
 
-    public RenderedImages(ImageRepository images, RenderService renderer) {
+    public RenderedImages(ImageRepository images, RenderService renderer, ThumbnailCache thumbnails) {
         this.images = images;
         this.renderer = renderer;
+        this.thumbnails = thumbnails;
     }
 
     /** An instance's frame (from 1) rendered through the store's renderer and filters. */
@@ -75,7 +77,8 @@ public final class RenderedImages {
         params.put("render", List.of(format.name().toLowerCase(Locale.ROOT)));
         params.put("frame", List.of(Integer.toString(frame - 1)));
         RenderRequest request = RenderRequest.parse(params);
-        return new Image(format.mediaType(), etag(i, "rendered", format, new TreeMap<>(params).toString()), () -> {
+        String etag = etag(stat(i), "rendered", format, new TreeMap<>(params).toString());
+        return new Image(format.mediaType(), etag, () -> {
             try (LocalCopy file = copy(i)) {
                 return renderer.render(file.path(), true, request);
             } catch (IOException e) {
@@ -97,12 +100,20 @@ public final class RenderedImages {
         int n = frame == null ? 1 : frame;
         requireImage(i, n);
         String variant = viewport[0] + "x" + viewport[1] + "-" + n;
-        return new Image(format.mediaType(), etag(i, "thumbnail", format, variant), () -> {
+        StoredFile stored = stat(i);
+        String key = format + "|" + variant + "|" + i.path() + "|" + stored.etag();
+        return new Image(format.mediaType(), etag(stored, "thumbnail", format, variant), () -> {
+            byte[] made = thumbnails.get(key);
+            if (made != null) {
+                return made;
+            }
             try (LocalCopy file = copy(i)) {
-                return renderer.thumbnail(file.path(), n - 1, viewport[0], viewport[1], format);
+                made = renderer.thumbnail(file.path(), n - 1, viewport[0], viewport[1], format);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+            thumbnails.put(key, made);
+            return made;
         });
     }
 
@@ -176,10 +187,13 @@ public final class RenderedImages {
         }
     }
 
-    /** The stored object's entity tag with what was asked of it. */
-    private String etag(InstanceSummary i, String kind, ImageFormat format, String variant) {
-        StoredFile file = images.stat(StorePath.parse(i.path())).orElseThrow(() -> new StoreException(
+    private StoredFile stat(InstanceSummary i) {
+        return images.stat(StorePath.parse(i.path())).orElseThrow(() -> new StoreException(
                 StoreException.Kind.NOT_FOUND, "instance " + i.sopInstanceUid() + " is no longer in the store"));
+    }
+
+    /** The stored object's entity tag with what was asked of it. */
+    private static String etag(StoredFile file, String kind, ImageFormat format, String variant) {
         String asked = kind + "|" + format + "|" + variant;
         return kind.charAt(0) + Integer.toHexString(asked.hashCode()) + "-" + file.etag().replace("\"", "");
     }

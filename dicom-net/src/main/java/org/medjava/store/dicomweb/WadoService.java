@@ -127,6 +127,11 @@ public final class WadoService {
 
     /** The instances of a study, series or one instance (null for the levels not given); 404 when none. */
     public List<InstanceSummary> select(String study, String series, String instance) {
+        if (series != null && instance != null) {
+            return List.of(search.instance(Uids.check(study, "study"), Uids.check(series, "series"),
+                    Uids.check(instance, "instance"), this::unchanged).orElseThrow(() -> new StoreException(
+                    StoreException.Kind.NOT_FOUND, "no instance " + instance + " in the store")));
+        }
         Map<String, String> keys = new HashMap<>();
         keys.put("StudyInstanceUID", Uids.check(study, "study"));
         if (series != null) {
@@ -141,6 +146,13 @@ public final class WadoService {
                     + instance : series != null ? "series " + series : "study " + study) + " in the store");
         }
         return found;
+    }
+
+    /** Whether the stored object is still the one the index described: its size and time unchanged. */
+    private boolean unchanged(InstanceSummary i) {
+        StoredFile file = images.stat(StorePath.parse(i.path())).orElse(null);
+        return file != null && !file.directory() && file.size() == i.size() && i.lastModified() != null
+                && file.modified().toEpochMilli() == i.lastModified().toEpochMilli();
     }
 
     /**
