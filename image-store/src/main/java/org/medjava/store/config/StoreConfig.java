@@ -119,6 +119,11 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.http.read-cache-bytes", defaultValue = "67108864")
     long readCacheBytes;
 
+    /** Thumbnails kept once made (dicomweb.ThumbnailCache), in bytes; 0: none. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.thumbnail-cache-bytes", defaultValue = "33554432")
+    long thumbnailCacheBytes;
+
     /** Payara's own HTTP port (its --port), where the front relays what it does not answer, on the loopback. */
     @Inject
     @ConfigProperty(name = "medjava.http.backend-port", defaultValue = "0")
@@ -501,6 +506,14 @@ public class StoreConfig {
                     + readCacheBytes);
         }
         return readCacheBytes;
+    }
+
+    public long thumbnailCacheBytes() {
+        if (thumbnailCacheBytes < 0) {
+            throw new IllegalArgumentException("medjava.http.thumbnail-cache-bytes must be 0 (none) or more, not "
+                    + thumbnailCacheBytes);
+        }
+        return thumbnailCacheBytes;
     }
 
     /** Payara's HTTP port on the loopback, behind the front. */

@@ -132,7 +132,7 @@ public class RegistryMetrics implements StoreMetrics {
         time(nanos, REQUESTS, REQUESTS_HELP, "method", method, "endpoint", endpoint, "status", status / 100 + "xx");
     }
 
-    /** One plain file read answered by the store's front (also counted by {@link #request}). */
+    /** One read answered by the store's front (also counted by {@link #request}). */
     public void directRead() {
         count(1, DIRECT_READS, DIRECT_READS_HELP);
     }
@@ -141,8 +141,8 @@ public class RegistryMetrics implements StoreMetrics {
     private static final String REQUESTS_HELP = "HTTP requests by method, endpoint (the resource's path template) and"
             + " status class";
     private static final String DIRECT_READS = "medjava_http_direct_reads";
-    private static final String DIRECT_READS_HELP = "Plain file GETs and HEADs answered by the store's front itself,"
-            + " not relayed to the container (also in medjava_http_requests)";
+    private static final String DIRECT_READS_HELP = "Reads answered by the store's front itself, not relayed to the"
+            + " container: plain file GETs and HEADs, WADO-RS frames and thumbnails (also in medjava_http_requests)";
 
     /**
      * The timers of one method and endpoint, for a caller on the hot path (the front's reads): looked up once per

@@ -3,8 +3,8 @@ package org.medjava.store.security;
 import java.util.Optional;
 
 /**
- * The caller of a plain read under {@code /images/}, decided from the request's headers alone, for the store's
- * direct read path (which answers in front of the servlet container): the verdict
+ * The caller of a plain read under {@code /images/} or a DICOMweb read, decided from the request's headers alone,
+ * for the store's front (which answers some reads in front of the servlet container): the verdict
  * {@link StoreAuthenticationMechanism} reaches for a GET or HEAD without {@code Origin}, when that verdict lets the
  * request go on. Null when the request needs the full decision: a session cookie or Bearer token, a password not
  * checked before (hashing, audit), a throttled login, no credentials where anonymous reads are off. Such a request

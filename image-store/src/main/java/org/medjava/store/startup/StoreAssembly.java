@@ -48,6 +48,7 @@ import org.medjava.store.index.IndexDatabase;
 import org.medjava.store.derive.DerivedImages;
 import org.medjava.store.memory.DecodeBudget;
 import org.medjava.store.memory.UploadSlots;
+import org.medjava.store.dicomweb.ThumbnailCache;
 import org.medjava.store.render.RenderService;
 import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.repo.StorePath;
@@ -116,6 +117,7 @@ public class StoreAssembly {
     private SharedState sharedState;
     private ImageRepository images;
     private RenderService renderer;
+    private ThumbnailCache thumbnails;
     private UploadSlots uploadSlots;
     private DerivedImages derived;
     private Ingest ingest;
@@ -178,6 +180,7 @@ public class StoreAssembly {
             uploadSlots = new UploadSlots(config.largeUploadBytes(), config.maxConcurrentLargeUploads());
             renderer = new RenderService(filters.registry(), config.maxPixels(), metrics, decodeBudget,
                     config.maxFilterChain());
+            thumbnails = new ThumbnailCache(config.thumbnailCacheBytes());
             IntentJournal journal = IntentJournal.open(data.resolve("work/journal"));
             ingest = new Ingest(images, index, new UploadValidator(config.maxPixels(), decodeBudget),
                     DuplicatePolicy.parse(config.duplicatePolicy()), new WriteBarrier(config.backupMaxPause()), metrics,
@@ -510,6 +513,12 @@ public class StoreAssembly {
     @Produces
     public RenderService renderer() {
         return renderer;
+    }
+
+    /** Thumbnails made, for DICOMweb's thumbnail resources on either path (the front's or the container's). */
+    @Produces
+    public ThumbnailCache thumbnails() {
+        return thumbnails;
     }
 
     /** The cap on concurrent large uploads. */

@@ -37,6 +37,7 @@ import org.medjava.store.dicomweb.RenderedImages;
 import org.medjava.store.dicomweb.QidoParams;
 import org.medjava.store.dicomweb.QidoService;
 import org.medjava.store.dicomweb.StowService;
+import org.medjava.store.dicomweb.ThumbnailCache;
 import org.medjava.store.dicomweb.Uids;
 import org.medjava.store.dicomweb.WadoService;
 import org.medjava.store.index.InstanceSummary;
@@ -96,6 +97,9 @@ public class DicomWebResource {
 
     @Inject
     RenderService renderer;
+
+    @Inject
+    ThumbnailCache thumbnails;
 
     @Inject
     ArchiveSearch search;
@@ -606,7 +610,7 @@ public class DicomWebResource {
     }
 
     private RenderedImages rendering() {
-        return new RenderedImages(images, renderer);
+        return new RenderedImages(images, renderer, thumbnails);
     }
 
     private QidoParams params(QueryLevel level, Map<String, String> fixed) {
@@ -628,7 +632,7 @@ public class DicomWebResource {
         return wado().select(study, series, instance).get(0);
     }
 
-    private static int oneFrame(String text) {
+    static int oneFrame(String text) {
         List<Integer> frames = frameList(text);
         if (frames.size() != 1) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "a rendered frame or thumbnail is of one "
@@ -637,7 +641,7 @@ public class DicomWebResource {
         return frames.get(0);
     }
 
-    private static List<Integer> frameList(String text) {
+    static List<Integer> frameList(String text) {
         List<Integer> frames = new ArrayList<>();
         for (String n : text.split(",")) {
             try {

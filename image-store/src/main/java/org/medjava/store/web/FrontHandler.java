@@ -26,14 +26,15 @@ import java.util.logging.Logger;
 
 /**
  * The requests of one HTTP/1.1 connection, or of one HTTP/2 stream, on the store's front: each is refused when its
- * address cannot be decoded, answered here when it is a plain read ({@link FrontReads}), or relayed to Payara
- * ({@link Relay}). Requests pipelined behind a relayed one wait until its answer is done, so answers go out in the
- * order the requests came.
+ * address cannot be decoded, answered here when it is a plain read ({@link FrontReads}) or a DICOMweb read the front
+ * takes up ({@link FrontDicomWeb}), or relayed to Payara ({@link Relay}). Requests pipelined behind a relayed or
+ * taken-up one wait until its answer is done, so answers go out in the order the requests came.
  */
 final class FrontHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = Logger.getLogger(FrontHandler.class.getName());
 
     private final FrontReads reads;
+    private final FrontDicomWeb dicomWeb;
     private final Backend backend;
     private final boolean http2;
     private final boolean secure;
@@ -41,6 +42,9 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     /** The relayed request in progress, if any. */
     private Relay relay;
+    /** A DICOMweb read taken up and not done yet (its request, kept for the container should it answer). */
+    private HttpRequest pending;
+    private boolean pendingWhole;
     /** Whether all of the relayed request has been passed on. */
     private boolean relayRequestDone;
     /** The rest of a request already answered is read and dropped. */
@@ -48,8 +52,9 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
     /** What arrived for the next requests while a relayed one was being answered. */
     private final ArrayDeque<Object> queued = new ArrayDeque<>();
 
-    FrontHandler(FrontReads reads, Backend backend, boolean http2, boolean secure) {
+    FrontHandler(FrontReads reads, FrontDicomWeb dicomWeb, Backend backend, boolean http2, boolean secure) {
         this.reads = reads;
+        this.dicomWeb = dicomWeb;
         this.backend = backend;
         this.http2 = http2;
         this.secure = secure;
@@ -63,7 +68,7 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        if (relay != null && relayRequestDone || !queued.isEmpty()) {
+        if (pending != null || relay != null && relayRequestDone || !queued.isEmpty()) {
             queued.add(msg);
             ctx.channel().config().setAutoRead(false);
             return;
@@ -111,14 +116,49 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
                 answered();
                 return;
             }
-            relay = new Relay(ctx, backend, http2, keepAlive, this::relayDone);
-            relayRequestDone = whole;
-            relay.start(request, reads.clientPeer(ctx), FrontReads.localAddress(ctx), secure);
+            if (dicomWeb != null && dicomWeb.start(ctx, request, rawPath, http2, keepAlive, secure,
+                    this::dicomWebDone)) {
+                pending = whole ? (HttpRequest) ReferenceCountUtil.retain(request) : request;
+                pendingWhole = whole;
+                return;
+            }
+            relay(request, whole, keepAlive);
         } finally {
             if (whole) {
                 ReferenceCountUtil.release(request);
             }
         }
+    }
+
+    private void relay(HttpRequest request, boolean whole, boolean keepAlive) {
+        relay = new Relay(ctx, backend, http2, keepAlive, this::relayDone);
+        relayRequestDone = whole;
+        relay.start(request, reads.clientPeer(ctx), FrontReads.localAddress(ctx), secure);
+    }
+
+    /** A DICOMweb read taken up is done: answered, or to be relayed as it came. */
+    private void dicomWebDone(boolean answered) {
+        HttpRequest request = pending;
+        boolean whole = pendingWhole;
+        pending = null;
+        if (request == null) { // the connection closed meanwhile
+            return;
+        }
+        try {
+            if (answered) {
+                discarding = !whole;
+                answered();
+            } else {
+                relay(request, whole, http2 || HttpUtil.isKeepAlive(request));
+            }
+        } catch (Exception e) {
+            exceptionCaught(ctx, e);
+        } finally {
+            if (whole) {
+                ReferenceCountUtil.release(request);
+            }
+        }
+        drain();
     }
 
     /** A request the codec could not read: 400 (431, 414 for what is too long), and the connection ends. */
@@ -151,14 +191,19 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
         discarding = !relayRequestDone; // an early answer (a refusal before the body): the rest is dropped
         relayRequestDone = false;
         answered();
+        drain();
+    }
+
+    /** Goes on with what arrived meanwhile, up to the next request that has to wait again. */
+    private void drain() {
         try {
-            while (relay == null && !queued.isEmpty()) {
+            while (!queued.isEmpty() && pending == null && !(relay != null && relayRequestDone)) {
                 handle(queued.poll());
             }
         } catch (Exception e) {
             exceptionCaught(ctx, e);
         }
-        if (relay == null || !relayRequestDone) {
+        if (pending == null && (relay == null || !relayRequestDone)) {
             ctx.channel().config().setAutoRead(true);
             ctx.read();
         }
@@ -191,6 +236,12 @@ final class FrontHandler extends ChannelInboundHandlerAdapter {
         }
         for (Object msg; (msg = queued.poll()) != null; ) {
             ReferenceCountUtil.release(msg);
+        }
+        if (pending != null) {
+            if (pendingWhole) {
+                ReferenceCountUtil.release(pending);
+            }
+            pending = null;
         }
         super.channelInactive(ctx);
     }

@@ -219,13 +219,11 @@ final class FrontReads {
         }
         HttpHeaders headers = request.headers();
         String path = rawPath.substring(contextPath.length());
-        if (!path.startsWith("/images/") || headers.contains(HttpHeaderNames.ORIGIN)
-                || !hostAccepted(ctx, request)) {
+        if (!path.startsWith("/images/")) {
             return false;
         }
         String address = clientAddress(ctx, request);
-        StoreAuthenticationMechanism.Verdict caller = callers.caller(headers.get(HttpHeaderNames.AUTHORIZATION),
-                headers.get(HttpHeaderNames.COOKIE), address, Peers.of(ctx).login);
+        StoreAuthenticationMechanism.Verdict caller = reader(ctx, request, address);
         if (caller == null) {
             return false;
         }
@@ -254,6 +252,19 @@ final class FrontReads {
                 exchange.bytes, nanos / 1_000_000);
         (method == HttpMethod.GET ? getTimers : headTimers).record(exchange.status, nanos);
         return true;
+    }
+
+    /**
+     * The caller of a read the front may answer itself; null when the container must decide: a Host it does not
+     * accept, an {@code Origin} (CORS), a login to check more closely or refuse.
+     */
+    StoreAuthenticationMechanism.Verdict reader(ChannelHandlerContext ctx, HttpRequest request, String address) {
+        HttpHeaders headers = request.headers();
+        if (headers.contains(HttpHeaderNames.ORIGIN) || !hostAccepted(ctx, request)) {
+            return null;
+        }
+        return callers.caller(headers.get(HttpHeaderNames.AUTHORIZATION), headers.get(HttpHeaderNames.COOKIE),
+                address, Peers.of(ctx).login);
     }
 
     /** The headers the container's path adds to every answer (RequestGuardFilter, Payara). */

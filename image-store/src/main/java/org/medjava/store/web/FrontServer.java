@@ -80,6 +80,7 @@ final class FrontServer implements AutoCloseable {
 
     private final EventLoopGroup group;
     private final Backend backend;
+    private final FrontDicomWeb dicomWeb;
     private final Channel listener;
     private final Channel tlsListener;
 
@@ -90,11 +91,14 @@ final class FrontServer implements AutoCloseable {
      * @param payara        Payara's HTTP listener on the loopback
      * @param maxRelayed    requests relayed to Payara at once
      * @param maxWaiting    requests waiting for that, beyond which the front answers 503
+     * @param reads         the plain reads answered on the event loops
+     * @param dicomWeb      the DICOMweb reads taken up by the front (null: none, all relayed)
      * @param headerTimeout how long a request's line and headers may take (zero: no limit)
      */
     FrontServer(InetSocketAddress bind, InetSocketAddress tlsBind, SslContext tls, InetSocketAddress payara,
-                int maxRelayed, int maxWaiting, FrontReads reads, Duration headerTimeout)
+                int maxRelayed, int maxWaiting, FrontReads reads, FrontDicomWeb dicomWeb, Duration headerTimeout)
             throws InterruptedException, UnknownHostException {
+        this.dicomWeb = dicomWeb;
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         // one event loop per core: four on two cores served 3-5% more small reads for 10% more CPU (measured)
@@ -148,7 +152,7 @@ final class FrontServer implements AutoCloseable {
                                         c.pipeline().addLast(http2(), new Http2MultiplexHandler(streams));
                                     }
                                 }));
-                        p.addLast("front", new FrontHandler(reads, backend, false, false));
+                        p.addLast("front", new FrontHandler(reads, dicomWeb, backend, false, false));
                     }
                 });
         ServerBootstrap secure = bootstrap.clone().childHandler(new ChannelInitializer<Channel>() {
@@ -166,7 +170,7 @@ final class FrontServer implements AutoCloseable {
                             p.addLast("clock", new HeaderClock(headerNanos, IDLE.toNanos()));
                             p.addLast("codec", codec());
                             p.addLast("chunks", new ChunkedWriteHandler());
-                            p.addLast("front", new FrontHandler(reads, backend, false, true));
+                            p.addLast("front", new FrontHandler(reads, dicomWeb, backend, false, true));
                         }
                     }
                 });
@@ -217,7 +221,7 @@ final class FrontServer implements AutoCloseable {
             @Override
             protected void initChannel(Http2StreamChannel stream) {
                 stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true), new ChunkedWriteHandler(),
-                        new FrontHandler(reads, backend, true, secure));
+                        new FrontHandler(reads, dicomWeb, backend, true, secure));
             }
         };
     }

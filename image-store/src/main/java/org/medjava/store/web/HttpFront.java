@@ -19,9 +19,15 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.Liveness;
 import org.medjava.store.config.StoreConfig;
+import org.medjava.store.dicomweb.RenderedImages;
+import org.medjava.store.dicomweb.ThumbnailCache;
+import org.medjava.store.dicomweb.WadoService;
 import org.medjava.store.health.LivenessFilter;
+import org.medjava.store.index.DicomIndex;
 import org.medjava.store.logging.AccessLog;
 import org.medjava.store.monitoring.RegistryMetrics;
+import org.medjava.store.query.ArchiveSearch;
+import org.medjava.store.render.RenderService;
 import org.medjava.store.repo.ImageRepository;
 import org.medjava.store.security.StoreAuthenticationMechanism;
 
@@ -51,12 +57,25 @@ public class HttpFront implements ServletContextListener {
     RegistryMetrics metrics;
 
     @Inject
+    ArchiveSearch search;
+
+    @Inject
+    DicomIndex index;
+
+    @Inject
+    RenderService renderer;
+
+    @Inject
+    ThumbnailCache thumbnails;
+
+    @Inject
     @Any
     @Liveness
     Instance<HealthCheck> livenessChecks;
 
     private FrontServer server;
     private FrontReads reads;
+    private FrontDicomWeb dicomWeb;
 
     @Override
     public void contextInitialized(ServletContextEvent event) {
@@ -69,6 +88,9 @@ public class HttpFront implements ServletContextListener {
         reads = new FrontReads(event.getServletContext().getContextPath(), config,
                 authentication.readAuthentication(), images, accessLog, metrics,
                 pretty -> LivenessFilter.report(checks, pretty));
+        dicomWeb = new FrontDicomWeb(event.getServletContext().getContextPath(), reads,
+                new WadoService(search, index, images, config.dicomAeTitle()),
+                new RenderedImages(images, renderer, thumbnails), config, accessLog, metrics);
         try {
             InetSocketAddress bind = config.httpBind().map(host -> new InetSocketAddress(host, port))
                     .orElseGet(() -> new InetSocketAddress(port));
@@ -81,7 +103,7 @@ public class HttpFront implements ServletContextListener {
                 Map.Entry<Path, char[]> keys = config.tlsKeystore();
                 tls = FrontServer.tls(keys.getKey(), keys.getValue());
             }
-            server = new FrontServer(bind, tlsBind, tls, payara, config.maxRelayed(), config.maxWaiting(), reads,
+            server = new FrontServer(bind, tlsBind, tls, payara, config.maxRelayed(), config.maxWaiting(), reads, dicomWeb,
                     Duration.ofSeconds(config.headerTimeoutSeconds()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -99,6 +121,7 @@ public class HttpFront implements ServletContextListener {
             server.close();
             server = null;
             reads.close();
+            dicomWeb.close();
         }
     }
 }
