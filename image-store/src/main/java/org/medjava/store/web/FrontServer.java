@@ -5,12 +5,14 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelConfig;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -220,6 +222,12 @@ final class FrontServer implements AutoCloseable {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Http2StreamChannel stream) {
+                ChannelConfig connection = stream.parent().config();
+                if (connection.getWriteBufferWaterMark() != H2_WATER_MARK) {
+                    // a connection's 100 streams share its buffer: at the default 32-64 KiB two answers fill it,
+                    // and every change of its writability is passed to each stream
+                    connection.setWriteBufferWaterMark(H2_WATER_MARK);
+                }
                 stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true), new ChunkedWriteHandler(),
                         new FrontHandler(reads, dicomWeb, backend, true, secure));
             }
@@ -239,6 +247,8 @@ final class FrontServer implements AutoCloseable {
                         ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1))
                 .build();
     }
+
+    private static final WriteBufferWaterMark H2_WATER_MARK = new WriteBufferWaterMark(512 * 1024, 1024 * 1024);
 
     private static Http2FrameCodec http2() {
         return Http2FrameCodecBuilder.forServer()
