@@ -251,7 +251,8 @@ public final class ImageCodec {
                     + "object's patient and study (see org.medjava.codec.dicom)");
         }
         ImageWriter writer = ImageIO.getImageWritersByFormatName(imageIoName(format)).next();
-        try (ImageOutputStream stream = ImageIO.createImageOutputStream(out)) {
+        // in memory: ImageIO's default for a stream is a temporary file per image
+        try (ImageOutputStream stream = new javax.imageio.stream.MemoryCacheImageOutputStream(out)) {
             writer.setOutput(stream);
             ImageWriteParam param = writer.getDefaultWriteParam();
             if (format == ImageFormat.JPEG) {

@@ -27,6 +27,8 @@ public final class DicomImage {
     private final List<Window> windowPresets;
     private final int[] values;
     private final byte[] rgb;
+    /** {@link #storedRange}, once asked. */
+    private int[] range;
 
     DicomImage(AttributeList header, DicomAttributes attributes, int columns, int rows, int frame, int frameCount,
             String photometric, int bitsStored, boolean signed, double rescaleSlope, double rescaleIntercept,
@@ -269,18 +271,25 @@ public final class DicomImage {
         return out;
     }
 
-    /** The least and greatest stored value (0, 0 for none). */
+    /** This image, its values' least and greatest {@code range} known (worked out as they were read). */
+    DicomImage withRange(int[] range) {
+        this.range = range.clone();
+        return this;
+    }
+
+    /** The least and greatest stored value (0, 0 for none), worked out once (the values do not change). */
     private int[] storedRange() {
-        if (values.length == 0) {
-            return new int[] {0, 0};
+        int[] range = this.range;
+        if (range == null) {
+            int min = values.length == 0 ? 0 : Integer.MAX_VALUE;
+            int max = values.length == 0 ? 0 : Integer.MIN_VALUE;
+            for (int v : values) {
+                min = Math.min(min, v);
+                max = Math.max(max, v);
+            }
+            this.range = range = new int[] {min, max};
         }
-        int min = Integer.MAX_VALUE;
-        int max = Integer.MIN_VALUE;
-        for (int v : values) {
-            min = Math.min(min, v);
-            max = Math.max(max, v);
-        }
-        return new int[] {min, max};
+        return range;
     }
 
     private static byte level(Window w, double modality, boolean invert) {
