@@ -88,8 +88,8 @@ public class HttpFront implements ServletContextListener {
         reads = new FrontReads(event.getServletContext().getContextPath(), config,
                 authentication.readAuthentication(), images, accessLog, metrics,
                 pretty -> LivenessFilter.report(checks, pretty));
-        dicomWeb = new FrontDicomWeb(event.getServletContext().getContextPath(), reads,
-                new WadoService(search, index, images, config.dicomAeTitle()),
+        dicomWeb = !config.directReads() ? null : new FrontDicomWeb(event.getServletContext().getContextPath(),
+                reads, new WadoService(search, index, images, config.dicomAeTitle()),
                 new RenderedImages(images, renderer, thumbnails), config, accessLog, metrics);
         try {
             InetSocketAddress bind = config.httpBind().map(host -> new InetSocketAddress(host, port))
@@ -121,7 +121,9 @@ public class HttpFront implements ServletContextListener {
             server.close();
             server = null;
             reads.close();
-            dicomWeb.close();
+            if (dicomWeb != null) {
+                dicomWeb.close();
+            }
         }
     }
 }
