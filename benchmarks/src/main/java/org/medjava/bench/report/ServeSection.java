@@ -354,7 +354,10 @@ final class ServeSection {
                     + "/dicom-web/. MiB/s: the frame's pixel bytes (512² × 2) per second.");
         }
         if (c == Case.THUMBNAIL) {
-            t.note("The store: GET /dicomweb/.../instances/{instance}/thumbnail (a 128×128 JPEG, its default). "
+            t.note("The store: GET /dicomweb/.../instances/{instance}/thumbnail (a 128×128 JPEG, its default), "
+                    + "made for each request: the run turns the store's thumbnail cache off "
+                    + "(medjava.http.thumbnail-cache-bytes=0), which would otherwise answer every request but the "
+                    + "first from memory. "
                     + "Orthanc's DICOMweb plugin (1.7) has no thumbnail resource: its .../instances/{instance}/"
                     + "rendered?viewport=128,128 makes the same 128×128 JPEG. Both with Accept: image/jpeg. MiB/s: "
                     + "wrk's Transfer/sec, headers and all.");

@@ -257,9 +257,11 @@ public final class ServeStep {
                 console.println("serve: starting Payara Micro with the image store...");
                 long t0 = System.nanoTime();
                 // the large file is refused at the door unless the store could decode it (issue 40); it is served,
-                // never decoded, here: a budget that admits it
+                // never decoded, here: a budget that admits it. Thumbnails are made for each request, as Orthanc
+                // makes its rendered images: the store's cache of them would answer all but the first
                 try (StoreServer store = StoreServer.start(payara, war, rawDir.resolve("serve-store.log"),
-                        Map.of("medjava.memory.decode-budget-bytes", Long.toString(1L << 30)))) {
+                        Map.of("medjava.memory.decode-budget-bytes", Long.toString(1L << 30),
+                                "medjava.http.thumbnail-cache-bytes", "0"))) {
                     note(String.format(Locale.ROOT, "store: ready %.0f s after its JVM was launched",
                             (System.nanoTime() - t0) / 1e9));
                     StoreHttp storeHttp = new StoreHttp(store);
