@@ -2,28 +2,21 @@ package org.medjava.store.dicomweb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.pixelmed.dicom.Attribute;
-import com.pixelmed.dicom.AttributeList;
-import com.pixelmed.dicom.AttributeTag;
-import com.pixelmed.dicom.FileMetaInformation;
-import com.pixelmed.dicom.OtherByteAttribute;
-import com.pixelmed.dicom.OtherWordAttribute;
-import com.pixelmed.dicom.TagFromName;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.medjava.codec.testsupport.SyntheticDicom;
 import org.medjava.store.index.InstanceSummary;
 import org.medjava.store.transcode.TransferSyntaxes;
 
 /**
  * Frames found in place in the stored file are byte for byte the frames PixelMed reads ({@link PixelFrames}): for
  * 16- and 8-bit, monochrome and colour, one frame and several, an odd length (without its padding byte), explicit
- * and implicit VR; anything
- * else is left to PixelMed (null).
+ * and implicit VR, with trailing padding after them; anything else is left to PixelMed (null).
  */
 class NativeFramesTest {
 
@@ -93,57 +86,15 @@ class NativeFramesTest {
 
     private Written write(String name, String ts, int rows, int columns, int bits, int samples, int frames,
                           boolean trailing) throws Exception {
-        AttributeList list = new AttributeList();
-        put(list, TagFromName.SOPClassUID, "1.2.840.10008.5.1.4.1.1.7");
-        put(list, TagFromName.SOPInstanceUID, "1.2.3.4");
-        put(list, TagFromName.StudyInstanceUID, "1.2");
-        put(list, TagFromName.SeriesInstanceUID, "1.2.3");
-        put(list, TagFromName.Rows, Integer.toString(rows));
-        put(list, TagFromName.Columns, Integer.toString(columns));
-        put(list, TagFromName.BitsAllocated, Integer.toString(bits));
-        put(list, TagFromName.BitsStored, Integer.toString(bits));
-        put(list, TagFromName.HighBit, Integer.toString(bits - 1));
-        put(list, TagFromName.SamplesPerPixel, Integer.toString(samples));
-        put(list, TagFromName.PixelRepresentation, "0");
-        put(list, TagFromName.PhotometricInterpretation, samples == 1 ? "MONOCHROME2" : "RGB");
-        if (samples > 1) {
-            put(list, TagFromName.PlanarConfiguration, "0");
-        }
-        if (frames > 1) {
-            put(list, TagFromName.NumberOfFrames, Integer.toString(frames));
-        }
-        Random random = new Random(name.hashCode());
-        int values = rows * columns * samples * frames;
-        if (bits == 16) {
-            short[] s = new short[values];
-            for (int i = 0; i < values; i++) {
-                s[i] = (short) random.nextInt(65536);
-            }
-            Attribute a = new OtherWordAttribute(TagFromName.PixelData);
-            a.setValues(s);
-            list.put(a);
-        } else {
-            byte[] b = new byte[values];
-            random.nextBytes(b);
-            Attribute a = new OtherByteAttribute(TagFromName.PixelData);
-            a.setValues(b);
-            list.put(a);
+        SyntheticDicom dicom = SyntheticDicom.of(ts, rows, columns).bits(bits, bits).frames(frames)
+                .seed(name.hashCode());
+        if (samples == 3) {
+            dicom.rgb();
         }
         if (trailing) {
-            Attribute pad = new OtherByteAttribute(new AttributeTag(0xFFFC, 0xFFFC));
-            pad.setValues(new byte[8]);
-            list.put(pad);
+            dicom.trailingPadding();
         }
-        FileMetaInformation.addFileMetaInformation(list, ts, "TEST");
-        Path file = dir.resolve(name + ".dcm");
-        list.write(file.toFile(), ts, true, true);
+        Path file = Files.write(dir.resolve(name + ".dcm"), dicom.bytes());
         return new Written(file, ts, rows, columns, bits, frames);
-    }
-
-    private static void put(AttributeList list, AttributeTag tag, String value) throws Exception {
-        Attribute a = AttributeList.getDictionary().getValueRepresentationFromTag(tag) == null ? null
-                : com.pixelmed.dicom.AttributeFactory.newAttribute(tag);
-        a.addValue(value);
-        list.put(a);
     }
 }

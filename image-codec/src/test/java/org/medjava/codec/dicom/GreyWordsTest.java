@@ -2,17 +2,10 @@ package org.medjava.codec.dicom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.pixelmed.dicom.Attribute;
-import com.pixelmed.dicom.AttributeFactory;
 import com.pixelmed.dicom.AttributeList;
-import com.pixelmed.dicom.AttributeTag;
-import com.pixelmed.dicom.FileMetaInformation;
-import com.pixelmed.dicom.OtherWordAttribute;
-import com.pixelmed.dicom.TagFromName;
 import com.pixelmed.display.SourceImage;
-import java.io.ByteArrayOutputStream;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.medjava.codec.testsupport.SyntheticDicom;
 
 /**
  * Native 16-bit grey frames are read from PixelMed's words directly; the values are those read back from PixelMed's
@@ -61,43 +54,14 @@ class GreyWordsTest {
 
     private static byte[] write(String ts, int rows, int columns, int bitsStored, boolean signed, int frames,
                                 String slope) throws Exception {
-        AttributeList list = new AttributeList();
-        put(list, TagFromName.SOPClassUID, "1.2.840.10008.5.1.4.1.1.7");
-        put(list, TagFromName.SOPInstanceUID, "1.2.3.4");
-        put(list, TagFromName.StudyInstanceUID, "1.2");
-        put(list, TagFromName.SeriesInstanceUID, "1.2.3");
-        put(list, TagFromName.Rows, Integer.toString(rows));
-        put(list, TagFromName.Columns, Integer.toString(columns));
-        put(list, TagFromName.BitsAllocated, "16");
-        put(list, TagFromName.BitsStored, Integer.toString(bitsStored));
-        put(list, TagFromName.HighBit, Integer.toString(bitsStored - 1));
-        put(list, TagFromName.SamplesPerPixel, "1");
-        put(list, TagFromName.PixelRepresentation, signed ? "1" : "0");
-        put(list, TagFromName.PhotometricInterpretation, "MONOCHROME2");
+        SyntheticDicom dicom = SyntheticDicom.of(ts, rows, columns).bits(16, bitsStored).frames(frames)
+                .seed(31L * bitsStored + frames + (signed ? 7 : 0));
+        if (signed) {
+            dicom.signed();
+        }
         if (slope != null) {
-            put(list, TagFromName.RescaleSlope, slope);
-            put(list, TagFromName.RescaleIntercept, "3");
+            dicom.rescale(slope, "3");
         }
-        if (frames > 1) {
-            put(list, TagFromName.NumberOfFrames, Integer.toString(frames));
-        }
-        Random random = new Random(31L * bitsStored + frames + (signed ? 7 : 0));
-        short[] words = new short[rows * columns * frames];
-        for (int i = 0; i < words.length; i++) {
-            words[i] = (short) random.nextInt(65536); // bits above Bits Stored set too
-        }
-        Attribute pixels = new OtherWordAttribute(TagFromName.PixelData);
-        pixels.setValues(words);
-        list.put(pixels);
-        FileMetaInformation.addFileMetaInformation(list, ts, "TEST");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        list.write(out, ts, true, true);
-        return out.toByteArray();
-    }
-
-    private static void put(AttributeList list, AttributeTag tag, String value) throws Exception {
-        Attribute a = AttributeFactory.newAttribute(tag);
-        a.addValue(value);
-        list.put(a);
+        return dicom.bytes();
     }
 }

@@ -339,13 +339,7 @@ final class FrontDicomWeb {
                     buf.writeBytes(s.bytes());
                     continue;
                 }
-                for (long done = 0; done < s.length(); ) {
-                    int got = buf.writeBytes(body.file(), s.offset() + done, (int) (s.length() - done));
-                    if (got < 0) {
-                        throw new IOException("the stored file ended early");
-                    }
-                    done += got;
-                }
+                SmallFileCache.readInto(body.file(), s.offset(), (int) s.length(), buf);
             }
             return buf;
         } catch (IOException | RuntimeException e) {

@@ -101,17 +101,22 @@ final class SmallFileCache {
     static ByteBuf read(FileChannel channel, long offset, long length, ByteBufAllocator alloc) throws IOException {
         ByteBuf content = alloc.directBuffer((int) length);
         try {
-            for (long at = offset; content.isWritable(); ) {
-                int n = content.writeBytes(channel, at, content.writableBytes());
-                if (n < 0) {
-                    throw new IOException("the file ended early (it was replaced while it was read)");
-                }
-                at += n;
-            }
+            readInto(channel, offset, (int) length, content);
             return content;
         } catch (IOException | RuntimeException e) {
             content.release();
             throw e;
+        }
+    }
+
+    /** {@code length} bytes of a file from {@code offset}, written into {@code into}. */
+    static void readInto(FileChannel channel, long offset, int length, ByteBuf into) throws IOException {
+        for (long at = offset, end = offset + length; at < end; ) {
+            int n = into.writeBytes(channel, at, (int) (end - at));
+            if (n < 0) {
+                throw new IOException("the file ended early (it was replaced while it was read)");
+            }
+            at += n;
         }
     }
 }
