@@ -53,7 +53,9 @@ public final class StoreServer implements AutoCloseable {
         int port = freePort();
         String password = "bench-" + Long.toHexString(new java.security.SecureRandom().nextLong());
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx2g", "-Dmedjava.data-dir=" + data,
+        List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx2g",
+                "-XX:G1HeapRegionSize=4m", // as ./medjava start runs the store
+                "-Dmedjava.data-dir=" + data,
                 "-Dmedjava.public-url=http://127.0.0.1:" + port, "-Dmedjava.admin.initial-password=" + password,
                 "-Dmedjava.upload.max-bytes=" + (1L << 30)));
         properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
