@@ -257,18 +257,37 @@ public final class DicomImage {
         boolean invert = isMonochrome1();
         // Stored values of up to 16 bits go through a lookup table; wider ones are computed one by one.
         int offset = signed ? 1 << (bitsStored - 1) : 0;
-        byte[] lut = null;
-        if (bitsStored <= 16) {
-            lut = new byte[1 << bitsStored];
-            for (int i = range[0] + offset; i <= range[1] + offset; i++) { // only the values present
-                lut[i] = level(w, (i - offset) * rescaleSlope + rescaleIntercept, invert);
-            }
-        }
+        byte[] lut = bitsStored <= 16 ? lookupTable(w, offset, invert) : null;
         for (int p = 0; p < values.length; p++) {
             out[p] = lut != null ? lut[values[p] + offset] : level(w, values[p] * rescaleSlope + rescaleIntercept,
                     invert);
         }
         return out;
+    }
+
+    /** A lookup table's parameters: every frame of a series in the same window shares one. */
+    private record Levels(double center, double width, double slope, double intercept, int bitsStored,
+                          boolean signed, boolean invert) {
+    }
+
+    /** Tables made lately (a few dozen at most: one per window and kind of data). */
+    private static final java.util.Map<Levels, byte[]> TABLES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The level of every stored value up to 16 bits (offset by {@code offset}) in window {@code w}. */
+    private byte[] lookupTable(Window w, int offset, boolean invert) {
+        Levels key = new Levels(w.center(), w.width(), rescaleSlope, rescaleIntercept, bitsStored, signed, invert);
+        byte[] lut = TABLES.get(key);
+        if (lut == null) {
+            lut = new byte[1 << bitsStored];
+            for (int i = 0; i < lut.length; i++) {
+                lut[i] = level(w, (i - offset) * rescaleSlope + rescaleIntercept, invert);
+            }
+            if (TABLES.size() >= 64) {
+                TABLES.clear();
+            }
+            TABLES.put(key, lut);
+        }
+        return lut;
     }
 
     /** This image, its values' least and greatest {@code range} known (worked out as they were read). */
