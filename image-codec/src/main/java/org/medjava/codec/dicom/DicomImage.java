@@ -204,17 +204,15 @@ public final class DicomImage {
         if (!isGrey()) {
             return Optional.empty();
         }
-        if (!windowPresets.isEmpty()) {
-            return Optional.of(windowPresets.get(0));
-        }
-        return Optional.of(defaultWindow(storedRange()));
+        return Optional.of(greyDefaultWindow());
     }
 
-    /** The first window in the file, else the range of the modality values of stored values in {@code range}. */
-    private Window defaultWindow(int[] range) {
+    /** {@link #defaultWindow} of a grey image. */
+    private Window greyDefaultWindow() {
         if (!windowPresets.isEmpty()) {
             return windowPresets.get(0);
         }
+        int[] range = storedRange();
         // the rescale is monotonic (so is its rounding): the extremes of the stored values give those of the result
         double a = range[0] * rescaleSlope + rescaleIntercept;
         double b = range[1] * rescaleSlope + rescaleIntercept;
@@ -251,8 +249,7 @@ public final class DicomImage {
      */
     public byte[] renderGrey(Window window) {
         requireGrey();
-        int[] range = storedRange();
-        Window w = window != null ? window : defaultWindow(range);
+        Window w = window != null ? window : greyDefaultWindow();
         byte[] out = new byte[values.length];
         boolean invert = isMonochrome1();
         // Stored values of up to 16 bits go through a lookup table; wider ones are computed one by one.
