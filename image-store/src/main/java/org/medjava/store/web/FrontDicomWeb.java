@@ -53,9 +53,6 @@ import org.medjava.store.security.StoreAuthenticationMechanism;
 final class FrontDicomWeb {
     private static final Logger LOG = Logger.getLogger(FrontDicomWeb.class.getName());
     private static final String BASE = "/dicomweb/studies/";
-    /** Up to this size an answer is read into one buffer and written with its headers. */
-    private static final int SMALL = 128 * 1024;
-    private static final int CHUNK = 64 * 1024;
     private static final String CACHE_CONTROL = "private, no-cache"; // as DicomWebResource's rendered images
     /** What a thumbnail takes ({@link RenderedImages#thumbnail}, {@link FilterRuns#timeout}). */
     private static final java.util.Set<String> THUMBNAIL_PARAMETERS = java.util.Set.of("viewport", FilterRuns.TIMEOUT);
@@ -291,7 +288,7 @@ final class FrontDicomWeb {
                 last = n;
             }
         }
-        if (length <= SMALL || last < 0) {
+        if (length <= FrontReads.SMALL || last < 0) {
             ByteBuf all = read(ctx, body, segments, 0, segments.size(), length);
             body.close();
             FrontReads.finish(ctx, new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, all, headers,
@@ -319,7 +316,7 @@ final class FrontDicomWeb {
             FrontReads.finish(ctx, new DefaultLastHttpContent(after), keepAlive);
         } else {
             FrontReads.finish(ctx, new HttpChunkedInput(new ChunkedNioFile(file, range.offset(), range.length(),
-                    CHUNK), new DefaultLastHttpContent(after)), keepAlive);
+                    FrontReads.CHUNK), new DefaultLastHttpContent(after)), keepAlive);
         }
         return length;
     }

@@ -57,8 +57,9 @@ final class FrontReads {
      * Up to this size a file is read into the answer's buffer and written with its headers in one system call
      * (sendfile(2) for a 39 KB file: 4% fewer reads a second, measured).
      */
-    private static final int SMALL = 128 * 1024;
-    private static final int CHUNK = 64 * 1024;
+    static final int SMALL = 128 * 1024;
+    /** The chunks a file is sent in where sendfile(2) cannot serve (HTTP/2, TLS). */
+    static final int CHUNK = 64 * 1024;
 
     private final String contextPath;
     private final boolean trustForwarded;
