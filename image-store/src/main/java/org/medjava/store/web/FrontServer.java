@@ -27,6 +27,8 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
+import io.netty.handler.codec.http2.DefaultHttp2Connection;
+import io.netty.handler.codec.http2.DefaultHttp2RemoteFlowController;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
@@ -35,6 +37,7 @@ import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.codec.http2.UniformStreamByteDistributor;
 import io.netty.handler.codec.http2.Http2SecurityUtil;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolNames;
@@ -44,8 +47,6 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import io.netty.handler.stream.ChunkedWriteHandler;
-import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
@@ -200,17 +201,9 @@ final class FrontServer implements AutoCloseable {
         return java.nio.file.Files.exists(Path.of("/proc/net/if_inet6"));
     }
 
-    /**
-     * Closes a connection on which nothing has moved either way for {@link #SILENCE}: an HTTP/2 connection (which
-     * {@link HeaderClock} does not watch) left open and unused, or a TLS handshake never finished.
-     */
-    private static IdleStateHandler silence() {
-        return new IdleStateHandler(0, 0, SILENCE.toSeconds(), TimeUnit.SECONDS) {
-            @Override
-            protected void channelIdle(ChannelHandlerContext ctx, IdleStateEvent evt) {
-                ctx.close();
-            }
-        };
+    /** Closes a connection on which nothing has moved either way for {@link #SILENCE}. */
+    private static Silence silence() {
+        return new Silence(SILENCE.toSeconds(), TimeUnit.SECONDS);
     }
 
     private static HttpServerCodec codec() {
@@ -251,7 +244,16 @@ final class FrontServer implements AutoCloseable {
     private static final WriteBufferWaterMark H2_WATER_MARK = new WriteBufferWaterMark(512 * 1024, 1024 * 1024);
 
     private static Http2FrameCodec http2() {
-        return Http2FrameCodecBuilder.forServer()
+        DefaultHttp2Connection connection = new DefaultHttp2Connection(true);
+        // the streams' answers share the connection in turn, without the weighted fair queue's priority tree:
+        // RFC 9113 deprecates priorities, and ordering them cost a tenth of the event loop at 100 streams (measured)
+        connection.remote().flowController(new DefaultHttp2RemoteFlowController(connection,
+                new UniformStreamByteDistributor(connection)));
+        return new Http2FrameCodecBuilder() {
+            {
+                connection(connection);
+            }
+        }.gracefulShutdownTimeoutMillis(0)
                 .initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(MAX_STREAMS))
                 .build();
     }
