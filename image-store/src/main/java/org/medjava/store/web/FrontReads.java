@@ -8,6 +8,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.DefaultFileRegion;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.HttpChunkedInput;
@@ -407,11 +408,29 @@ final class FrontReads {
             written = true;
             ctx.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, code, headers));
             if (!chunked) {
+                // corked, as nginx's tcp_nopush: the kernel sends only full segments of what sendfile(2) gives it
+                // while the socket's buffer drains, not a small one after each call that found a little room
+                boolean cork = ctx.channel() instanceof EpollSocketChannel;
+                if (cork) {
+                    ((EpollSocketChannel) ctx.channel()).config().setTcpCork(true);
+                }
                 ctx.write(new DefaultFileRegion(bytes, offset, length)); // sendfile(2); the region closes the file
-                FrontReads.finish(ctx, LastHttpContent.EMPTY_LAST_CONTENT, keepAlive);
+                ChannelFuture sent = ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+                if (cork) {
+                    sent.addListener(f -> uncork(ctx.channel()));
+                }
+                if (!keepAlive) {
+                    sent.addListener(ChannelFutureListener.CLOSE);
+                }
             } else {
                 FrontReads.finish(ctx, new HttpChunkedInput(new ChunkedNioFile(bytes, offset, length, CHUNK)),
                         keepAlive);
+            }
+        }
+
+        private static void uncork(Channel connection) {
+            if (connection.isOpen()) {
+                ((EpollSocketChannel) connection).config().setTcpCork(false);
             }
         }
 

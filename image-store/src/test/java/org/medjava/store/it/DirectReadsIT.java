@@ -51,11 +51,16 @@ class DirectReadsIT {
     /** The request answered directly and through the container (a query sends it there): the same answer. */
     static HttpResponse<byte[]> sameAnswerBothWays(String method, UnaryOperator<HttpRequest.Builder> headers)
             throws Exception {
+        return sameAnswerBothWays(FILE, method, headers);
+    }
+
+    static HttpResponse<byte[]> sameAnswerBothWays(String file, String method,
+                                                   UnaryOperator<HttpRequest.Builder> headers) throws Exception {
         double before = directReads();
-        HttpResponse<byte[]> direct = admin.send(headers.apply(admin.request(FILE)
+        HttpResponse<byte[]> direct = admin.send(headers.apply(admin.request(file)
                 .method(method, HttpRequest.BodyPublishers.noBody())));
         assertThat(directReads()).as("answered on the direct path").isEqualTo(before + 1);
-        HttpResponse<byte[]> container = admin.send(headers.apply(admin.request(FILE + "?via=container")
+        HttpResponse<byte[]> container = admin.send(headers.apply(admin.request(file + "?via=container")
                 .method(method, HttpRequest.BodyPublishers.noBody())));
         assertThat(directReads()).as("a query goes to the container").isEqualTo(before + 1);
         assertThat(direct.statusCode()).isEqualTo(container.statusCode());
@@ -91,6 +96,29 @@ class DirectReadsIT {
         String lastModified = whole.headers().firstValue("Last-Modified").orElseThrow();
         assertThat(sameAnswerBothWays("GET", r -> r.version(version).header("If-Modified-Since", lastModified))
                 .statusCode()).isEqualTo(304);
+    }
+
+    /**
+     * A file beyond the size read into memory goes out with sendfile(2) on a corked connection over HTTP/1.1, in
+     * chunks over HTTP/2: whole, in part, and the connection's next answer after it intact.
+     */
+    @ParameterizedTest
+    @EnumSource(HttpClient.Version.class)
+    void aLargeFileGoesOutWholeAndTheNextAnswerAfterIt(HttpClient.Version version) throws Exception {
+        byte[] large = Samples.bytes(Samples.dicom("examples_overlay.dcm"));
+        String name = "/images/it/direct/large.dcm";
+        assertThat(admin.put(name, large).statusCode()).isIn(201, 204);
+        admin.get(name);
+        for (int i = 0; i < 2; i++) {
+            HttpResponse<byte[]> whole = sameAnswerBothWays(name, "GET", r -> r.version(version));
+            assertThat(whole.statusCode()).isEqualTo(200);
+            assertThat(whole.body()).isEqualTo(large);
+        }
+        HttpResponse<byte[]> part = sameAnswerBothWays(name, "GET", r -> r.version(version)
+                .header("Range", "bytes=100000-299999"));
+        assertThat(part.statusCode()).isEqualTo(206);
+        assertThat(part.body()).isEqualTo(java.util.Arrays.copyOfRange(large, 100_000, 300_000));
+        assertThat(sameAnswerBothWays(FILE, "GET", r -> r.version(version)).body()).isEqualTo(DICOM);
     }
 
     @Test
