@@ -9,9 +9,11 @@ public final class FilterApi {
      * built for 1.0/1.1 keep loading and simply never check (a host stops them by quarantine, not cooperation). 1.3 added
      * plain-language help ({@link ParamSpec#withHelp}, {@link ParamSpec#label()}, {@link ParamSpec#help()},
      * {@link FilterDescriptor#help()}); plugins built for 1.0 to 1.2 keep loading, their parameters labelled by name
-     * with empty help, and hosts show the spec description instead.
+     * with empty help, and hosts show the spec description instead. 1.4 added filters made from a declaration
+     * ({@link DeclaredFilter}, {@link FilterDeclaration}, {@link Kernel}); plugins implementing {@link Filter}
+     * directly keep loading unchanged.
      */
-    public static final String VERSION = "1.3";
+    public static final String VERSION = "1.4";
 
     private FilterApi() {
     }
