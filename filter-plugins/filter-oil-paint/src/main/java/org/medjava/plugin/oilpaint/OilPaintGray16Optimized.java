@@ -25,7 +25,7 @@ final class OilPaintGray16Optimized {
     private OilPaintGray16Optimized() {
     }
 
-    static void apply(GrayRaster16 src, GrayRaster16 dst, Region region, OilPaintFilter.Window window,
+    static void apply(GrayRaster16 src, GrayRaster16 dst, Region region, Window window,
                       boolean parallel) {
         if (parallel) {
             RowBands.run(region.y(), region.endY(), MIN_BAND_ROWS,
@@ -35,7 +35,7 @@ final class OilPaintGray16Optimized {
         }
     }
 
-    static void rows(GrayRaster16 src, GrayRaster16 dst, Region region, OilPaintFilter.Window window, int fromRow,
+    static void rows(GrayRaster16 src, GrayRaster16 dst, Region region, Window window, int fromRow,
                      int toRow) {
         final short[] in = src.words();
         final short[] out = dst.words();

@@ -13,7 +13,7 @@ final class OilPaintGray16Straightforward {
     private OilPaintGray16Straightforward() {
     }
 
-    static void apply(GrayRaster16 src, GrayRaster16 dst, Region region, OilPaintFilter.Window window) {
+    static void apply(GrayRaster16 src, GrayRaster16 dst, Region region, Window window) {
         int[] cells = new int[window.size * window.size];
         for (int y = region.y(); y < region.endY(); y++) {
             Cancellation.check();

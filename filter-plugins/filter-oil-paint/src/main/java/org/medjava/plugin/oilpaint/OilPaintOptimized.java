@@ -52,11 +52,11 @@ final class OilPaintOptimized {
     private OilPaintOptimized() {
     }
 
-    static void apply(Raster src, Raster dst, Region region, OilPaintFilter.Window window) {
+    static void apply(Raster src, Raster dst, Region region, Window window) {
         rows(src, dst, region, window, region.y(), region.endY());
     }
 
-    static void applyParallel(Raster src, Raster dst, Region region, OilPaintFilter.Window window) {
+    static void applyParallel(Raster src, Raster dst, Region region, Window window) {
         if (window.size == 1) {
             return;
         }
@@ -64,7 +64,7 @@ final class OilPaintOptimized {
     }
 
     /** Writes the region rows {@code [fromRow, toRow)}. */
-    static void rows(Raster src, Raster dst, Region region, OilPaintFilter.Window window, int fromRow, int toRow) {
+    static void rows(Raster src, Raster dst, Region region, Window window, int fromRow, int toRow) {
         if (window.size == 1) {
             return; // a 1x1 window is the identity and dst is already a copy
         }
@@ -98,7 +98,7 @@ final class OilPaintOptimized {
         private final int[] validLo; // rowValid[j] & colValid[i] at j * w + i
         private final int[] validHi;
 
-        MaskKernel(Raster src, Raster dst, Region region, OilPaintFilter.Window window) {
+        MaskKernel(Raster src, Raster dst, Region region, Window window) {
             this.in = src.rgb();
             this.out = dst.rgb();
             this.stride = src.stride();
@@ -388,7 +388,7 @@ final class OilPaintOptimized {
         private int max;
         private boolean dense;
 
-        HistogramKernel(Raster src, Raster dst, Region region, OilPaintFilter.Window window) {
+        HistogramKernel(Raster src, Raster dst, Region region, Window window) {
             this.in = src.rgb();
             this.out = dst.rgb();
             this.stride = src.stride();

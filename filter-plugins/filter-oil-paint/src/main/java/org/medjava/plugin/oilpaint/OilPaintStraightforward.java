@@ -13,7 +13,7 @@ final class OilPaintStraightforward {
     private OilPaintStraightforward() {
     }
 
-    static void apply(Raster src, Raster dst, Region region, OilPaintFilter.Window window) {
+    static void apply(Raster src, Raster dst, Region region, Window window) {
         int[] cells = new int[window.size * window.size];
         for (int y = region.y(); y < region.endY(); y++) {
             Cancellation.check();

@@ -83,20 +83,20 @@ class OilPaintFilterTest {
     @Test
     void windowsFollowXvsAdjustment() {
         // xv: odd n -> n+1, h = n' div 2, [x-h, x+h-1]
-        assertWindow(OilPaintFilter.Window.of(3, false), -2, 1);
-        assertWindow(OilPaintFilter.Window.of(4, false), -2, 1);
-        assertWindow(OilPaintFilter.Window.of(1, false), -1, 0);
-        assertWindow(OilPaintFilter.Window.of(2, false), -1, 0);
-        assertWindow(OilPaintFilter.Window.of(5, false), -3, 2);
-        assertWindow(OilPaintFilter.Window.of(31, false), -16, 15);
+        assertWindow(Window.of(3, false), -2, 1);
+        assertWindow(Window.of(4, false), -2, 1);
+        assertWindow(Window.of(1, false), -1, 0);
+        assertWindow(Window.of(2, false), -1, 0);
+        assertWindow(Window.of(5, false), -3, 2);
+        assertWindow(Window.of(31, false), -16, 15);
         // centred: h = n div 2, [x-h, x+h], no adjustment
-        assertWindow(OilPaintFilter.Window.of(1, true), 0, 0);
-        assertWindow(OilPaintFilter.Window.of(3, true), -1, 1);
-        assertWindow(OilPaintFilter.Window.of(4, true), -2, 2);
-        assertWindow(OilPaintFilter.Window.of(31, true), -15, 15);
+        assertWindow(Window.of(1, true), 0, 0);
+        assertWindow(Window.of(3, true), -1, 1);
+        assertWindow(Window.of(4, true), -2, 2);
+        assertWindow(Window.of(31, true), -15, 15);
     }
 
-    private static void assertWindow(OilPaintFilter.Window w, int lo, int hi) {
+    private static void assertWindow(Window w, int lo, int hi) {
         assertThat(new int[] {w.lo, w.hi, w.size}).containsExactly(lo, hi, hi - lo + 1);
     }
 

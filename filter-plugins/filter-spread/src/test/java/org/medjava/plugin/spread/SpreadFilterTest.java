@@ -215,7 +215,7 @@ class SpreadFilterTest {
         raw.put("seed-from-clock", "true");
         Raster out = Filter.run(filter, src, null, filter.descriptor().params(raw), impl);
         assertThat(pixels(out, src.bounds())).isEqualTo(pixels(src, src.bounds()));
-        assertThat(SpreadFilter.clockSeed()).isNotNegative();
+        assertThat(SpreadArgs.clockSeed()).isNotNegative();
     }
 
     /** The packed colours of the region, sorted. */
