@@ -21,12 +21,24 @@ import org.medjava.filter.spi.FilterProvider;
 
 /**
  * The 8-bit test suite every plugin runs, instead of a copy of each template per plugin: implement this interface
- * (and usually {@link Gray16Suite}) in one test class and return the filter. The plugin's provider is found by
- * {@link ServiceLoader}; every golden case of {@code cases.csv} passes with every implementation; all
+ * (and usually {@link Gray16Suite}) in one test class, return the filter and its expected descriptor. The
+ * descriptor follows the {@link DescriptorContract}; the plugin's provider is found by {@link ServiceLoader}; every
+ * golden case passes with every implementation, of both depths when the filter has grey kernels; all
  * implementations agree byte for byte on random images, regions and parameters ({@link #randomParams}), and the
  * parallel bands on larger images.
  */
 public interface FilterSuite extends FilterSubject {
+
+    /**
+     * {@link DescriptorContract#summary} of the filter's descriptor as it must stay: ids, versions, spec sections and
+     * parameter rules are stable forever (Java, REST, C and JMH name them).
+     */
+    String expectedDescriptor();
+
+    @Test
+    default void descriptorFollowsTheContract() {
+        DescriptorContract.check(filter(), expectedDescriptor());
+    }
 
     /** How many random cases {@link #allImplementationsAgreeOnRandomCases} runs. */
     default int randomCases() {

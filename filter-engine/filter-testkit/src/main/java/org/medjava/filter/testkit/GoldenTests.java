@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.medjava.filter.Filter;
@@ -15,22 +16,39 @@ import org.medjava.filter.Implementation;
 import org.medjava.filter.Raster;
 
 /**
- * Dynamic tests running every golden case of one filter through every implementation, at tolerance 0. Use from
- * a plugin's {@code @TestFactory}: {@link #forFilter} for the 8-bit cases of {@code cases.csv},
- * {@link #forFilterGray16} for the grey cases of {@code cases-gray16.csv}.
+ * Dynamic tests running every golden case of one filter through every implementation, at tolerance 0: the 8-bit
+ * cases of {@code cases.csv} and, when the filter has grey kernels, the grey cases of {@code cases-gray16.csv}. Use
+ * from a plugin's {@code @TestFactory} ({@link FilterSuite} does).
  */
 public final class GoldenTests {
     private GoldenTests() {
     }
 
+    /** Every golden case of the filter, of each depth it declares; at least one case per depth must exist. */
     public static Stream<DynamicTest> forFilter(Filter filter) {
         String id = filter.descriptor().id();
-        List<GoldenCase> cases = casesFor(id);
+        Stream<DynamicTest> rgb = tests(id + " has golden cases", casesFor(id), GoldenCase::id,
+                (c, impl) -> check(filter, c, impl));
+        if (!filter.supportsGray16()) {
+            return rgb;
+        }
+        return Stream.concat(rgb, tests(id + " has grey golden cases", casesForGray16(id), Gray16GoldenCase::id,
+                (c, impl) -> checkGray16(filter, c, impl)));
+    }
+
+    /** Runs one case with one implementation. */
+    @FunctionalInterface
+    private interface Check<C> {
+        void run(C goldenCase, Implementation implementation) throws IOException;
+    }
+
+    private static <C> Stream<DynamicTest> tests(String nonEmpty, List<C> cases, Function<C, String> caseId,
+                                                 Check<C> check) {
         List<DynamicTest> tests = new ArrayList<>();
-        tests.add(DynamicTest.dynamicTest(id + " has golden cases", () -> assertThat(cases).isNotEmpty()));
-        for (GoldenCase c : cases) {
+        tests.add(DynamicTest.dynamicTest(nonEmpty, () -> assertThat(cases).isNotEmpty()));
+        for (C c : cases) {
             for (Implementation impl : Implementation.values()) {
-                tests.add(DynamicTest.dynamicTest(c.id() + " [" + impl.id() + "]", () -> check(filter, c, impl)));
+                tests.add(DynamicTest.dynamicTest(caseId.apply(c) + " [" + impl.id() + "]", () -> check.run(c, impl)));
             }
         }
         return tests.stream();
@@ -53,20 +71,6 @@ public final class GoldenTests {
         Raster actual = Filter.run(filter, input, c.region(), filter.descriptor().params(c.params()), impl);
         String difference = RasterDiff.describe(expected, actual, TestData.reportDir(), c.id() + "-" + impl.id());
         assertThat(difference).as("golden case %s (%s)", c.id(), impl.id()).isNull();
-    }
-
-    /** Every grey golden case of one filter through every implementation; at least one case must exist. */
-    public static Stream<DynamicTest> forFilterGray16(Filter filter) {
-        String id = filter.descriptor().id();
-        List<Gray16GoldenCase> cases = casesForGray16(id);
-        List<DynamicTest> tests = new ArrayList<>();
-        tests.add(DynamicTest.dynamicTest(id + " has grey golden cases", () -> assertThat(cases).isNotEmpty()));
-        for (Gray16GoldenCase c : cases) {
-            for (Implementation impl : Implementation.values()) {
-                tests.add(DynamicTest.dynamicTest(c.id() + " [" + impl.id() + "]", () -> checkGray16(filter, c, impl)));
-            }
-        }
-        return tests.stream();
     }
 
     /** The grey cases of one filter. */

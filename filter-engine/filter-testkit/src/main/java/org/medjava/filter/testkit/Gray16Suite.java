@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestFactory;
 import org.medjava.filter.Filter;
 import org.medjava.filter.FilterParams;
 import org.medjava.filter.GrayRaster16;
@@ -17,19 +14,15 @@ import org.medjava.filter.Region;
 
 /**
  * The grey (docs/xv-filters-16bit.md) test suite every plugin with grey kernels runs: implement this interface in a
- * test class (beside {@link FilterSuite}) and return the filter. Golden cases, all implementations against each other on random images of every
- * format, the extremes of every format, and the 8-bit grey identity against the plugin's own 8-bit kernels.
+ * test class (beside {@link FilterSuite}, which runs the grey golden cases too) and return the filter. All
+ * implementations against each other on random images of every format, the extremes of every format, and the 8-bit
+ * grey identity against the plugin's own 8-bit kernels.
  */
 public interface Gray16Suite extends FilterSubject {
 
     @Test
     default void offersGreyKernels() {
         assertThat(filter().supportsGray16()).isTrue();
-    }
-
-    @TestFactory
-    default Stream<DynamicTest> grayGoldenCases() {
-        return GoldenTests.forFilterGray16(filter());
     }
 
     /** STRAIGHTFORWARD == OPTIMIZED == PARALLEL on random formats, images, regions and parameters. */

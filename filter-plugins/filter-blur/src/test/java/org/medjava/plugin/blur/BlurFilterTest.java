@@ -13,7 +13,6 @@ import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.InvalidParameterException;
-import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
@@ -25,25 +24,6 @@ class BlurFilterTest {
         FilterParams params = filter.descriptor().params(Map.of("n", Integer.toString(n)));
         return Filter.run(filter, src, region, params, impl);
     }
-
-    @Test
-    void descriptorFollowsTheContract() {
-        FilterDescriptor d = filter.descriptor();
-        assertThat(d.id()).isEqualTo("blur");
-        assertThat(d.version()).isEqualTo("1");
-        assertThat(d.specSection()).isEqualTo("2.1");
-        assertThat(d.parallelizable()).isTrue();
-        assertThat(d.params()).hasSize(1);
-        ParamSpec n = d.params().get(0);
-        assertThat(n.name()).isEqualTo("n");
-        assertThat(n.type()).isEqualTo(ParamSpec.Type.INT);
-        assertThat(n.oddOnly()).isTrue();
-        assertThat(n.min()).isEqualTo(1);
-        assertThat(n.max()).isEqualTo(255);
-        assertThat(n.defaultValue()).isEqualTo("3");
-        assertThat(d.defaults().getInt("n")).isEqualTo(3);
-    }
-
 
     @Test
     void invalidMaskSizesAreRejectedQuotingTheRule() {

@@ -20,6 +20,11 @@ class BlurSuiteTest implements FilterSuite, Gray16Suite {
     }
 
     @Override
+    public String expectedDescriptor() {
+        return "blur \"Blur\" v1 spec 2.1 parallel; n: an odd integer from 1 to 255 (default 3)";
+    }
+
+    @Override
     public int randomCases() {
         return 800;
     }

@@ -20,6 +20,11 @@ class DespeckleSuiteTest implements FilterSuite, Gray16Suite {
     }
 
     @Override
+    public String expectedDescriptor() {
+        return "despeckle \"DeSpeckle\" v1 spec 2.3 parallel; n: an odd integer from 1 to 255 (default 3)";
+    }
+
+    @Override
     public int randomCases() {
         return 600;
     }

@@ -14,7 +14,6 @@ import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.InvalidParameterException;
-import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
@@ -26,24 +25,6 @@ class EdgeDetectFilterTest {
         FilterParams params = filter.descriptor().params(Map.of("frame", frame));
         return Filter.run(filter, src, region, params, impl);
     }
-
-    @Test
-    void descriptorFollowsTheContract() {
-        FilterDescriptor d = filter.descriptor();
-        assertThat(d.id()).isEqualTo("edge-detect");
-        assertThat(d.displayName()).isEqualTo("Edge Detect");
-        assertThat(d.version()).isEqualTo("1");
-        assertThat(d.specSection()).isEqualTo("2.4");
-        assertThat(d.parallelizable()).isTrue();
-        assertThat(d.params()).hasSize(1);
-        ParamSpec frame = d.params().get(0);
-        assertThat(frame.name()).isEqualTo("frame");
-        assertThat(frame.type()).isEqualTo(ParamSpec.Type.CHOICE);
-        assertThat(frame.choices()).containsExactly("xv", "black");
-        assertThat(d.defaults().getChoice("frame")).isEqualTo("xv");
-        assertThat(d.params(Map.of("frame", "BLACK")).getChoice("frame")).isEqualTo("black");
-    }
-
 
     @Test
     void parameterValidationQuotesTheRule() {

@@ -20,6 +20,11 @@ class EdgeDetectSuiteTest implements FilterSuite, Gray16Suite {
     }
 
     @Override
+    public String expectedDescriptor() {
+        return "edge-detect \"Edge Detect\" v1 spec 2.4 parallel; frame: one of xv, black (default xv)";
+    }
+
+    @Override
     public int randomCases() {
         return 1500;
     }

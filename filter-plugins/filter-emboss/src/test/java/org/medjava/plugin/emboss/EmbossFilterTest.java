@@ -15,7 +15,6 @@ import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.InvalidParameterException;
-import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
@@ -34,23 +33,6 @@ class EmbossFilterTest {
         src.setRgb(x, y, packed);
         return run(src, null, rounding, impl).rgbAt(1, 1);
     }
-
-    @Test
-    void descriptorFollowsTheContract() {
-        FilterDescriptor d = filter.descriptor();
-        assertThat(d.id()).isEqualTo("emboss");
-        assertThat(d.displayName()).isEqualTo("Emboss");
-        assertThat(d.version()).isEqualTo("1");
-        assertThat(d.specSection()).isEqualTo("2.5");
-        assertThat(d.parallelizable()).isTrue();
-        assertThat(d.params()).hasSize(1);
-        ParamSpec rounding = d.params().get(0);
-        assertThat(rounding.name()).isEqualTo("rounding");
-        assertThat(rounding.type()).isEqualTo(ParamSpec.Type.CHOICE);
-        assertThat(rounding.choices()).containsExactly("xv", "floor");
-        assertThat(d.defaults().getChoice("rounding")).isEqualTo("xv");
-    }
-
 
     @Test
     void parameterValidationQuotesTheRule() {

@@ -20,6 +20,11 @@ class EmbossSuiteTest implements FilterSuite, Gray16Suite {
     }
 
     @Override
+    public String expectedDescriptor() {
+        return "emboss \"Emboss\" v1 spec 2.5 parallel; rounding: one of xv, floor (default xv)";
+    }
+
+    @Override
     public int randomCases() {
         return 1500;
     }

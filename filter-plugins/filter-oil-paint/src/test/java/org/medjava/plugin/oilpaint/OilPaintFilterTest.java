@@ -13,7 +13,6 @@ import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.InvalidParameterException;
-import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
@@ -45,26 +44,6 @@ class OilPaintFilterTest {
         assertThat(java.util.stream.IntStream.range(0, 1600).map(i -> r.rgbAt(i % 40, i / 40)).distinct().count())
                 .isEqualTo(1600);
     }
-
-    @Test
-    void descriptorFollowsTheContract() {
-        FilterDescriptor d = filter.descriptor();
-        assertThat(d.id()).isEqualTo("oil-paint");
-        assertThat(d.displayName()).isEqualTo("Oil Painting");
-        assertThat(d.version()).isEqualTo("1");
-        assertThat(d.specSection()).isEqualTo("2.6");
-        assertThat(d.parallelizable()).isTrue();
-        assertThat(d.params()).extracting(ParamSpec::name).containsExactly("n", "window");
-        ParamSpec n = d.params().get(0);
-        assertThat(n.type()).isEqualTo(ParamSpec.Type.INT);
-        assertThat(n.oddOnly()).isFalse();
-        assertThat(n.min()).isEqualTo(1);
-        assertThat(n.max()).isEqualTo(31);
-        assertThat(d.params().get(1).choices()).containsExactly("xv", "centred");
-        assertThat(d.defaults().getInt("n")).isEqualTo(3);
-        assertThat(d.defaults().getChoice("window")).isEqualTo("xv");
-    }
-
 
     @Test
     void parameterValidationQuotesTheRule() {

@@ -20,6 +20,12 @@ class OilPaintSuiteTest implements FilterSuite, Gray16Suite {
     }
 
     @Override
+    public String expectedDescriptor() {
+        return "oil-paint \"Oil Painting\" v1 spec 2.6 parallel; n: an integer from 1 to 31 (default 3); "
+                + "window: one of xv, centred (default xv)";
+    }
+
+    @Override
     public int randomCases() {
         return 2000;
     }

@@ -14,7 +14,6 @@ import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.InvalidParameterException;
-import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
@@ -40,24 +39,6 @@ class PixelizeFilterTest {
         }
         return TestRasters.grey(rows);
     }
-
-    @Test
-    void descriptorFollowsTheContract() {
-        FilterDescriptor d = filter.descriptor();
-        assertThat(d.id()).isEqualTo("pixelize");
-        assertThat(d.version()).isEqualTo("1");
-        assertThat(d.specSection()).isEqualTo("2.7");
-        assertThat(d.parallelizable()).isTrue();
-        assertThat(d.params()).hasSize(1);
-        ParamSpec block = d.params().get(0);
-        assertThat(block.name()).isEqualTo("block");
-        assertThat(block.type()).isEqualTo(ParamSpec.Type.EXTENT);
-        assertThat(block.min()).isEqualTo(1);
-        assertThat(block.max()).isEqualTo(65535);
-        assertThat(block.defaultValue()).isEqualTo("4");
-        assertThat(d.defaults().getExtent("block")).isEqualTo(new Extent(4, 4, false));
-    }
-
 
     @Test
     void blockAcceptsNAndAxBWithEitherX() {

@@ -20,6 +20,12 @@ class PixelizeSuiteTest implements FilterSuite, Gray16Suite {
     }
 
     @Override
+    public String expectedDescriptor() {
+        return "pixelize \"Pixelize\" v1 spec 2.7 parallel; "
+                + "block: \"N\" or \"AxB\" with each number from 1 to 65535 (default 4)";
+    }
+
+    @Override
     public int randomCases() {
         return 800;
     }

@@ -15,7 +15,6 @@ import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.InvalidParameterException;
-import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
@@ -27,24 +26,6 @@ class SharpenFilterTest {
         FilterParams params = filter.descriptor().params(Map.of("p", Integer.toString(p)));
         return Filter.run(filter, src, region, params, impl);
     }
-
-    @Test
-    void descriptorFollowsTheContract() {
-        FilterDescriptor d = filter.descriptor();
-        assertThat(d.id()).isEqualTo("sharpen");
-        assertThat(d.displayName()).isEqualTo("Sharpen");
-        assertThat(d.version()).isEqualTo("1");
-        assertThat(d.specSection()).isEqualTo("2.2");
-        assertThat(d.parallelizable()).isTrue();
-        assertThat(d.params()).hasSize(1);
-        ParamSpec p = d.params().get(0);
-        assertThat(p.name()).isEqualTo("p");
-        assertThat(p.type()).isEqualTo(ParamSpec.Type.INT);
-        assertThat(p.min()).isZero();
-        assertThat(p.max()).isEqualTo(99);
-        assertThat(d.defaults().getInt("p")).isEqualTo(75);
-    }
-
 
     @Test
     void parameterValidationQuotesTheRule() {

@@ -20,6 +20,11 @@ class SharpenSuiteTest implements FilterSuite, Gray16Suite {
     }
 
     @Override
+    public String expectedDescriptor() {
+        return "sharpen \"Sharpen\" v1 spec 2.2 parallel; p: an integer from 0 to 99 (default 75)";
+    }
+
+    @Override
     public int randomCases() {
         return 1500;
     }

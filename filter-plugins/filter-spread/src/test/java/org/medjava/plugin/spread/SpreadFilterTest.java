@@ -10,13 +10,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.medjava.filter.Extent;
 import org.medjava.filter.Filter;
 import org.medjava.filter.FilterDescriptor;
 import org.medjava.filter.FilterParams;
 import org.medjava.filter.Implementation;
 import org.medjava.filter.InvalidParameterException;
-import org.medjava.filter.ParamSpec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
@@ -52,35 +50,6 @@ class SpreadFilterTest {
         }
         return out;
     }
-
-    @Test
-    void descriptorFollowsTheContract() {
-        FilterDescriptor d = filter.descriptor();
-        assertThat(d.id()).isEqualTo("spread");
-        assertThat(d.version()).isEqualTo("1");
-        assertThat(d.specSection()).isEqualTo("2.8");
-        assertThat(d.parallelizable()).isFalse();
-        assertThat(d.params()).extracting(ParamSpec::name).containsExactly("distance", "seed", "seed-from-clock");
-        ParamSpec distance = d.params().get(0);
-        assertThat(distance.type()).isEqualTo(ParamSpec.Type.EXTENT);
-        assertThat(distance.min()).isEqualTo(0);
-        assertThat(distance.max()).isEqualTo(65535);
-        assertThat(distance.defaultValue()).isEqualTo("5");
-        ParamSpec seed = d.params().get(1);
-        assertThat(seed.type()).isEqualTo(ParamSpec.Type.INT);
-        assertThat(seed.min()).isEqualTo(0);
-        assertThat(seed.max()).isEqualTo(2147483647);
-        assertThat(seed.defaultValue()).isEqualTo("1");
-        ParamSpec clock = d.params().get(2);
-        assertThat(clock.type()).isEqualTo(ParamSpec.Type.BOOLEAN);
-        assertThat(clock.defaultValue()).isEqualTo("false");
-        FilterParams defaults = d.defaults();
-        assertThat(defaults.getExtent("distance")).isEqualTo(new Extent(5, 5, false));
-        assertThat(defaults.getInt("seed")).isEqualTo(1);
-        assertThat(defaults.getBoolean("seed-from-clock")).isFalse();
-        assertThat(d.params(Map.of("distance", "3X0")).getExtent("distance")).isEqualTo(new Extent(3, 0, true));
-    }
-
 
     @Test
     void invalidValuesAreRejectedQuotingTheRule() {

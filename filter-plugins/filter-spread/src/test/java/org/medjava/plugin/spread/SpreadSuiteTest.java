@@ -20,6 +20,13 @@ class SpreadSuiteTest implements FilterSuite, Gray16Suite {
     }
 
     @Override
+    public String expectedDescriptor() {
+        return "spread \"Spread\" v1 spec 2.8 sequential; "
+                + "distance: \"N\" or \"AxB\" with each number from 0 to 65535 (default 5); "
+                + "seed: an integer from 0 to 2147483647 (default 1); seed-from-clock: true or false (default false)";
+    }
+
+    @Override
     public int randomCases() {
         return 1000;
     }
