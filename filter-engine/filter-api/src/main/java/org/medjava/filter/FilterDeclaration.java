@@ -37,6 +37,26 @@ public final class FilterDeclaration<A> {
                 gray16);
     }
 
+    /** The 8-bit RGB kernels, OPTIMIZED and PARALLEL being one port with and without bands. */
+    public FilterDeclaration<A> rgb(Kernel<Raster, A> straightforward, BandedKernel<Raster, A> optimized) {
+        return rgb(straightforward, single(optimized), banded(optimized));
+    }
+
+    /** The grey kernels, OPTIMIZED and PARALLEL being one port with and without bands. */
+    public FilterDeclaration<A> gray16(Kernel<GrayRaster16, A> straightforward,
+                                       BandedKernel<GrayRaster16, A> optimized) {
+        return gray16(straightforward, single(optimized), banded(optimized));
+    }
+
+    private static <R, A> Kernel<R, A> single(BandedKernel<R, A> kernel) {
+        Objects.requireNonNull(kernel, "optimized");
+        return (src, dst, region, arguments) -> kernel.apply(src, dst, region, arguments, false);
+    }
+
+    private static <R, A> Kernel<R, A> banded(BandedKernel<R, A> kernel) {
+        return (src, dst, region, arguments) -> kernel.apply(src, dst, region, arguments, true);
+    }
+
     /** The grey kernels (docs/xv-filters-16bit.md); without them the filter refuses grey data. */
     public FilterDeclaration<A> gray16(Kernel<GrayRaster16, A> straightforward, Kernel<GrayRaster16, A> optimized,
                                        Kernel<GrayRaster16, A> parallel) {

@@ -26,9 +26,7 @@ public final class BlurFilter extends DeclaredFilter<Integer> {
                                 + "Higher smooths more and blurs edges more; 1 leaves the image unchanged; 3 is a "
                                 + "light smoothing."))
                 .build(), params -> params.getInt(N))
-                .rgb(BlurStraightforward::apply, (s, d, r, n) -> BlurOptimized.apply(s, d, r, n, false),
-                        (s, d, r, n) -> BlurOptimized.apply(s, d, r, n, true))
-                .gray16(BlurGray16Straightforward::apply, (s, d, r, n) -> BlurGray16Optimized.apply(s, d, r, n, false),
-                        (s, d, r, n) -> BlurGray16Optimized.apply(s, d, r, n, true)));
+                .rgb(BlurStraightforward::apply, BlurOptimized::apply)
+                .gray16(BlurGray16Straightforward::apply, BlurGray16Optimized::apply));
     }
 }

@@ -28,10 +28,7 @@ public final class DespeckleFilter extends DeclaredFilter<Integer> {
                                 + "pixels (odd, 1 to 255). Higher removes larger specks but also erases small "
                                 + "structures such as thin vessels or calcifications; 1 leaves the image unchanged."))
                 .build(), params -> params.getInt(N))
-                .rgb(DespeckleStraightforward::apply, (s, d, r, n) -> DespeckleOptimized.apply(s, d, r, n, false),
-                        (s, d, r, n) -> DespeckleOptimized.apply(s, d, r, n, true))
-                .gray16(DespeckleGray16Straightforward::apply,
-                        (s, d, r, n) -> DespeckleGray16Optimized.apply(s, d, r, n, false),
-                        (s, d, r, n) -> DespeckleGray16Optimized.apply(s, d, r, n, true)));
+                .rgb(DespeckleStraightforward::apply, DespeckleOptimized::apply)
+                .gray16(DespeckleGray16Straightforward::apply, DespeckleGray16Optimized::apply));
     }
 }

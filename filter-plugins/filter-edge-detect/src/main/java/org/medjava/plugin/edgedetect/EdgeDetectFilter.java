@@ -33,8 +33,6 @@ public final class EdgeDetectFilter extends DeclaredFilter<Boolean> {
                                 + "the brightness."))
                 .build(), params -> params.getChoice("frame").equals("black"))
                 .rgb(EdgeDetectStraightforward::apply, EdgeDetectOptimized::apply, EdgeDetectOptimized::applyParallel)
-                .gray16(EdgeDetectGray16Straightforward::apply,
-                        (s, d, r, black) -> EdgeDetectGray16Optimized.apply(s, d, r, black, false),
-                        (s, d, r, black) -> EdgeDetectGray16Optimized.apply(s, d, r, black, true)));
+                .gray16(EdgeDetectGray16Straightforward::apply, EdgeDetectGray16Optimized::apply));
     }
 }

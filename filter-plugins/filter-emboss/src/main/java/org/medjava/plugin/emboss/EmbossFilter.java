@@ -31,8 +31,6 @@ public final class EmbossFilter extends DeclaredFilter<Boolean> {
                                 + "step, however small, shows as relief (more detail, more visible noise)."))
                 .build(), params -> params.getChoice("rounding").equals("floor"))
                 .rgb(EmbossStraightforward::apply, EmbossOptimized::apply, EmbossOptimized::applyParallel)
-                .gray16(EmbossGray16Straightforward::apply,
-                        (s, d, r, floor) -> EmbossGray16Optimized.apply(s, d, r, floor, false),
-                        (s, d, r, floor) -> EmbossGray16Optimized.apply(s, d, r, floor, true)));
+                .gray16(EmbossGray16Straightforward::apply, EmbossGray16Optimized::apply));
     }
 }

@@ -38,8 +38,6 @@ public final class OilPaintFilter extends DeclaredFilter<Window> {
                                 + "neighbourhood is centred on each pixel and nothing shifts."))
                 .build(), params -> Window.of(params.getInt("n"), params.getChoice("window").equals("centred")))
                 .rgb(OilPaintStraightforward::apply, OilPaintOptimized::apply, OilPaintOptimized::applyParallel)
-                .gray16(OilPaintGray16Straightforward::apply,
-                        (s, d, r, window) -> OilPaintGray16Optimized.apply(s, d, r, window, false),
-                        (s, d, r, window) -> OilPaintGray16Optimized.apply(s, d, r, window, true)));
+                .gray16(OilPaintGray16Straightforward::apply, OilPaintGray16Optimized::apply));
     }
 }

@@ -30,10 +30,8 @@ public final class PixelizeFilter extends DeclaredFilter<Extent> {
                                 + "more detail; 1 leaves the image unchanged."))
                 .build(), params -> params.getExtent(BLOCK))
                 .rgb((s, d, r, e) -> PixelizeStraightforward.apply(s, d, r, e.a(), e.b()),
-                        (s, d, r, e) -> PixelizeOptimized.apply(s, d, r, e.a(), e.b(), false),
-                        (s, d, r, e) -> PixelizeOptimized.apply(s, d, r, e.a(), e.b(), true))
+                        (s, d, r, e, parallel) -> PixelizeOptimized.apply(s, d, r, e.a(), e.b(), parallel))
                 .gray16((s, d, r, e) -> PixelizeGray16Straightforward.apply(s, d, r, e.a(), e.b()),
-                        (s, d, r, e) -> PixelizeGray16Optimized.apply(s, d, r, e.a(), e.b(), false),
-                        (s, d, r, e) -> PixelizeGray16Optimized.apply(s, d, r, e.a(), e.b(), true)));
+                        (s, d, r, e, parallel) -> PixelizeGray16Optimized.apply(s, d, r, e.a(), e.b(), parallel)));
     }
 }

@@ -26,8 +26,6 @@ public final class SharpenFilter extends DeclaredFilter<Integer> {
                                 + "noise dominates."))
                 .build(), params -> params.getInt("p"))
                 .rgb(SharpenStraightforward::apply, SharpenOptimized::apply, SharpenOptimized::applyParallel)
-                .gray16(SharpenGray16Straightforward::apply,
-                        (s, d, r, p) -> SharpenGray16Optimized.apply(s, d, r, p, false),
-                        (s, d, r, p) -> SharpenGray16Optimized.apply(s, d, r, p, true)));
+                .gray16(SharpenGray16Straightforward::apply, SharpenGray16Optimized::apply));
     }
 }
