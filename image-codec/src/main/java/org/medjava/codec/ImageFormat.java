@@ -1,9 +1,7 @@
 package org.medjava.codec;
 
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /** The raster formats the codecs read and write, with their media types and file name extensions. */
@@ -18,8 +16,11 @@ public enum ImageFormat {
     /** How many leading bytes {@link #sniff} needs to recognise every format (DICOM's "DICM" is at 128..131). */
     public static final int SNIFF_LENGTH = 132;
 
+    private static final ImageFormat[] VALUES = values();
+
     private final String mediaType;
     private final List<String> extensions;
+    private final Optional<ImageFormat> asOptional = Optional.of(this);
 
     ImageFormat(String mediaType, String... extensions) {
         this.mediaType = mediaType;
@@ -36,10 +37,24 @@ public enum ImageFormat {
 
     /** By file name extension, case-insensitive. */
     public static Optional<ImageFormat> fromFileName(Path file) {
-        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        return fromFileName(file.getFileName().toString());
+    }
+
+    /** By the extension of a file name or path ("a/b.DCM"), case-insensitive; asked on every read, so cheap. */
+    public static Optional<ImageFormat> fromFileName(String name) {
         int dot = name.lastIndexOf('.');
-        String ext = dot < 0 ? "" : name.substring(dot + 1);
-        return Arrays.stream(values()).filter(f -> f.extensions.contains(ext)).findFirst();
+        if (dot < 0 || name.indexOf('/', dot) >= 0) {
+            return Optional.empty();
+        }
+        int length = name.length() - dot - 1;
+        for (ImageFormat format : VALUES) {
+            for (String ext : format.extensions) {
+                if (ext.length() == length && name.regionMatches(true, dot + 1, ext, 0, length)) {
+                    return format.asOptional;
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -1,6 +1,5 @@
 package org.medjava.store.repo;
 
-import java.nio.file.Path;
 import java.util.function.Supplier;
 import org.medjava.codec.ImageFormat;
 
@@ -14,7 +13,7 @@ public final class MediaTypes {
 
     /** @param head the file's first bytes, read only when the name does not tell */
     public static String of(String name, Supplier<byte[]> head) {
-        return ImageFormat.fromFileName(Path.of(name)).map(ImageFormat::mediaType)
+        return ImageFormat.fromFileName(name).map(ImageFormat::mediaType)
                 .orElseGet(() -> ImageFormat.sniff(head.get()).map(ImageFormat::mediaType).orElse(OCTET_STREAM));
     }
 }

@@ -59,6 +59,7 @@ public final class LocalFileStorage implements ObjectStorage {
     private final Path staging;
     private final WriteClock writeClock = new WriteClock();
     private final DirectorySync directorySync = new DirectorySync(SYNC_THREADS);
+    private final StatCache stats = new StatCache();
 
     public LocalFileStorage(Path root) throws IOException {
         this.root = Files.createDirectories(root).toRealPath();
@@ -85,6 +86,11 @@ public final class LocalFileStorage implements ObjectStorage {
 
     @Override
     public Optional<StorageEntry> stat(String key) throws IOException {
+        StorageEntry cached = stats.get(key);
+        if (cached != null) {
+            return Optional.of(cached);
+        }
+        long generation = stats.generation();
         Path file = fileOf(key);
         try {
             BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -94,7 +100,9 @@ public final class LocalFileStorage implements ObjectStorage {
             if (!a.isRegularFile()) {
                 return Optional.empty(); // links and devices are not served
             }
-            return Optional.of(new StorageEntry(key, false, a.size(), a.lastModifiedTime().toInstant(), etag(a)));
+            StorageEntry entry = new StorageEntry(key, false, a.size(), a.lastModifiedTime().toInstant(), etag(a));
+            stats.keep(key, entry, generation);
+            return Optional.of(entry);
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
@@ -224,6 +232,7 @@ public final class LocalFileStorage implements ObjectStorage {
             body.awaitDurable();
             Files.setLastModifiedTime(temp, FileTime.from(writeClock.next()));
             move(temp, target);
+            stats.changed(key);
             // The body was forced to disk before the rename, so the new name never points to missing data; the
             // directories are forced after it (in the background, while onVisible runs) and before the caller
             // hears "stored", so a success is never lost.
@@ -277,6 +286,7 @@ public final class LocalFileStorage implements ObjectStorage {
         }
         try {
             Files.delete(file);
+            stats.changed(key);
         } catch (NoSuchFileException e) {
             return false;
         } catch (DirectoryNotEmptyException e) {

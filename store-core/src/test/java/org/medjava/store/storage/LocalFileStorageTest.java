@@ -58,4 +58,31 @@ class LocalFileStorageTest extends ObjectStorageContract {
         Files.createSymbolicLink(root.resolve("link.gif"), root.resolve("real.gif"));
         assertThat(storage.stat("link.gif")).isEmpty();
     }
+
+    @Test
+    void aReadAfterAWriteSeesTheNewFileAtOnceThoughStatsAreKept() throws IOException {
+        put("a/x.dcm", bytes("first"));
+        StorageEntry first = storage.stat("a/x.dcm").orElseThrow();
+        assertThat(storage.stat("a/x.dcm")).get().isSameAs(first); // kept, not looked up again
+        put("a/x.dcm", bytes("second, longer"));
+        StorageEntry second = storage.stat("a/x.dcm").orElseThrow();
+        assertThat(second.size()).isEqualTo(14);
+        assertThat(second.etag()).isNotEqualTo(first.etag());
+        assertThat(storage.delete("a/x.dcm")).isTrue();
+        assertThat(storage.stat("a/x.dcm")).isEmpty();
+    }
+
+    @Test
+    void aLookupBegunBeforeAWriteIsNotKeptAfterIt() {
+        StatCache cache = new StatCache();
+        StorageEntry old = new StorageEntry("x.dcm", false, 1, java.time.Instant.EPOCH, "\"old\"");
+        long before = cache.generation();
+        cache.changed("x.dcm"); // the write renamed the new file into place while the old one was being looked up
+        cache.keep("x.dcm", old, before);
+        assertThat(cache.get("x.dcm")).isNull();
+        cache.keep("x.dcm", old, cache.generation());
+        assertThat(cache.get("x.dcm")).isSameAs(old);
+        cache.changed("x.dcm");
+        assertThat(cache.get("x.dcm")).isNull();
+    }
 }
