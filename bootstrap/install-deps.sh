@@ -7,9 +7,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-# The JDK (17, the project's release), Maven, and the C toolchain for c-reference/.
-command -v javac >/dev/null && command -v mvn >/dev/null && command -v gcc >/dev/null && command -v make >/dev/null \
-  || ensure_packages openjdk-17-jdk-headless maven gcc make libc6-dev
+# The JDK (17, the project's release), Maven, and the C toolchain for c-reference/ and image-codec's bridges (C++ for
+# OpenJPH's).
+command -v javac >/dev/null && command -v mvn >/dev/null && command -v gcc >/dev/null && command -v g++ >/dev/null \
+  && command -v make >/dev/null || ensure_packages openjdk-17-jdk-headless maven gcc g++ make libc6-dev
 
 java_major=$(javac -version 2>&1 | sed -E 's/^javac ([0-9]+).*/\1/')
 if [ "${java_major:-0}" -lt 17 ]; then
@@ -31,6 +32,9 @@ fi
 # CharLS (JPEG-LS): image-codec's JNI bridge is compiled against its headers (libcharls-dev), and the store and the
 # viewer load libcharls2 at run time to decode JPEG-LS (without it JPEG-LS objects are kept but answer 422).
 ensure_packages libcharls2 libcharls-dev
+# OpenJPEG (JPEG 2000) and OpenJPH (HTJ2K), the same way: image-codec's bridges are compiled against their headers,
+# and the store and the viewer load libopenjp2-7 and libopenjph0.9 to decode JPEG 2000 and HTJ2K exactly.
+ensure_packages libopenjp2-7 libopenjp2-7-dev libopenjph0.9 libopenjph-dev pkg-config
 
 case "${1:-}" in --test | --cluster) ;; *) exit 0 ;; esac
 
@@ -49,6 +53,9 @@ ensure_packages_no_start nginx
 ensure_packages dcmtk orthanc orthanc-dicomweb dicom3tools xvfb xauth fonts-dejavu-core
 # pydicom reads the derived DICOM objects we write (HU values of a filtered CT) as an independent reader.
 ensure_packages python3-pydicom
+# Independent JPEG 2000 and HTJ2K encoders and decoders (OpenJPEG's and OpenJPH's command-line tools): the codec tests
+# make their codestreams with them and check the store's decoding against theirs.
+ensure_packages libopenjp2-tools openjph-tools
 # A real browser for the web application's tests (driven by playwright-core, which never downloads browsers).
 ensure_packages chromium
 # ss (iproute2): LifecycleIT checks which ports the store's process listens on.

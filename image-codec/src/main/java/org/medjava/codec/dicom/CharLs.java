@@ -1,20 +1,14 @@
 package org.medjava.codec.dicom;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Locale;
-
 /**
  * JPEG-LS through CharLS (Debian's libcharls2), reached by a small JNI bridge that the build compiles into this jar
- * (src/main/c). Loaded once, on first use; when the bridge or CharLS itself cannot be loaded every call throws an
- * {@link UnsupportedDicomException} that names what is missing, so a store without libcharls2 answers 422 rather than
- * failing.
+ * (src/main/c). Loaded once, on first use ({@link NativeBridge}); when the bridge or CharLS itself cannot be loaded
+ * every call throws an {@link UnsupportedDicomException} that names what is missing, so a store without libcharls2
+ * answers 422 rather than failing.
  */
 public final class CharLs {
-    private static final String RESOURCE = "/org/medjava/codec/native/linux-x86_64/libmedjava_charls.so";
+    private static final NativeBridge.Spec BRIDGE = new NativeBridge.Spec("libmedjava_charls.so", "JPEG-LS",
+            "CharLS", "libcharls.so.2", "libcharls2", "libcharls-dev");
     /** Null when loaded, else why not. */
     private static final String UNAVAILABLE = load();
 
@@ -118,36 +112,12 @@ public final class CharLs {
     }
 
     private static String load() {
-        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")
-                || !(arch.equals("amd64") || arch.equals("x86_64"))) {
-            return "JPEG-LS needs the CharLS bridge, built only for Linux x86-64 (this is " + System.getProperty(
-                    "os.name") + " " + arch + ")";
-        }
-        try (InputStream in = CharLs.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                return "JPEG-LS needs the CharLS bridge, which this build of image-codec lacks (built without "
-                        + "libcharls-dev?)";
-            }
-            Path file = Files.createTempFile("medjava_charls", ".so");
-            file.toFile().deleteOnExit();
-            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-            System.load(file.toAbsolutePath().toString());
-            version(); // the bridge loaded; this proves CharLS itself resolved
-            return null;
-        } catch (UnsatisfiedLinkError e) {
-            return whyNotLoaded(e);
-        } catch (IOException | SecurityException e) {
-            return "JPEG-LS needs the CharLS bridge, which could not be unpacked: " + e.getMessage();
-        }
+        return NativeBridge.load(BRIDGE, CharLs::version);
     }
 
     /** What a failed load says to the user: the missing Debian package when it is CharLS itself. */
     static String whyNotLoaded(UnsatisfiedLinkError e) {
-        String message = String.valueOf(e.getMessage());
-        return message.contains("libcharls")
-                ? "JPEG-LS needs the CharLS library libcharls.so.2 (Debian package libcharls2), which is not installed"
-                : "JPEG-LS needs the CharLS bridge, which could not be loaded: " + message;
+        return NativeBridge.whyNotLoaded(BRIDGE, e);
     }
 
     private static native byte[] decode(byte[] codestream, int[] info, long expectedSize);

@@ -10,7 +10,6 @@ import com.pixelmed.dicom.SequenceAttribute;
 import com.pixelmed.dicom.TagFromName;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -20,9 +19,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.medjava.codec.testsupport.Tools;
 import org.medjava.codec.ImageCodec;
 import org.medjava.codec.ImageDecodeException;
 import org.medjava.codec.ImageFormat;
@@ -470,9 +469,9 @@ class DerivedDicomTest {
         assumeTrue(DcmtkTools.installed("dcmdump"), "dcmdump (DCMTK) is not installed");
         for (byte[] file : samples()) {
             Path p = Files.write(dir.resolve("dump.dcm"), file);
-            Result r = run(DcmtkTools.path("dcmdump"), "-dc", p.toString()); // -dc: no silent correction of what it reads
-            assertThat(r.exit).as(r.output).isZero();
-            assertThat(r.output).doesNotContain("W: ").doesNotContain("E: ")
+            Tools.Result r = Tools.run(DcmtkTools.path("dcmdump"), "-dc", p.toString()); // -dc: no silent correction of what it reads
+            assertThat(r.exitCode()).as(r.output()).isZero();
+            assertThat(r.output()).doesNotContain("W: ").doesNotContain("E: ")
                     .contains("SecondaryCaptureImageStorage");
         }
     }
@@ -480,11 +479,11 @@ class DerivedDicomTest {
     /** dicom3tools' dciodvfy finds no error against the Secondary Capture IOD. */
     @Test
     void dciodvfyFindsNoErrors() throws Exception {
-        assumeTrue(onPath("dciodvfy"), "dciodvfy (dicom3tools) is not installed");
+        assumeTrue(Tools.onPath("dciodvfy"), "dciodvfy (dicom3tools) is not installed");
         for (byte[] file : samples()) {
             Path p = Files.write(dir.resolve("vfy.dcm"), file);
-            Result r = run("dciodvfy", p.toString());
-            assertThat(r.output).as(r.output).doesNotContain("Error").contains("SCImage");
+            Tools.Result r = Tools.run("dciodvfy", p.toString());
+            assertThat(r.output()).as(r.output()).doesNotContain("Error").contains("SCImage");
         }
     }
 
@@ -496,24 +495,5 @@ class DerivedDicomTest {
                 DerivedDicom.from(DicomCodec.read(DicomCodecTest.bytes("rtdose.dcm"), 3, Raster.MAX_PIXELS))
                         .toBytes(greyRaster()),
                 DerivedDicom.newStudy("ID-1", "Müller^Jürgen").toBytes(colourRaster()));
-    }
-
-    private record Result(int exit, String output) {
-    }
-
-    private static boolean onPath(String tool) {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(d, tool))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static Result run(String... command) throws Exception {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return new Result(p.exitValue(), output);
     }
 }

@@ -10,16 +10,14 @@ import com.pixelmed.dicom.DicomInputStream;
 import com.pixelmed.dicom.SequenceAttribute;
 import com.pixelmed.dicom.TagFromName;
 import java.io.ByteArrayInputStream;
-import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.medjava.codec.testsupport.Tools;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Raster;
 
@@ -188,11 +186,11 @@ class GreyPipelineTest {
     /** dicom3tools' dciodvfy finds no error in the derived CT, MR and grey Secondary Capture. */
     @Test
     void dciodvfyFindsNoErrors() throws Exception {
-        assumeTrue(onPath("dciodvfy"), "dciodvfy (dicom3tools) is not installed");
+        assumeTrue(Tools.onPath("dciodvfy"), "dciodvfy (dicom3tools) is not installed");
         for (String name : List.of("CT_small.dcm", "MR_small.dcm", "JPEG2000.dcm", "image_dfl.dcm")) {
             DicomImage image = DicomCodec.read(DicomCodecTest.bytes(name), 0, Raster.MAX_PIXELS);
             Path p = Files.write(dir.resolve("vfy.dcm"), request(image).toBytes(changed(image.grayRaster())));
-            String output = run("dciodvfy", p.toString());
+            String output = Tools.run("dciodvfy", p.toString()).output();
             assertThat(output).as(name + ":\n" + output).doesNotContain("Error");
         }
     }
@@ -205,7 +203,7 @@ class GreyPipelineTest {
         DicomImage ct = DicomCodec.read(DicomCodecTest.bytes("CT_small.dcm"), 0, Raster.MAX_PIXELS);
         GrayRaster16 filtered = changed(ct.grayRaster());
         Path p = Files.write(dir.resolve("ct.dcm"), request(ct).toBytes(filtered));
-        String out = run(python, "-c", PYDICOM_HU, p.toString());
+        String out = Tools.run(python, "-c", PYDICOM_HU, p.toString()).output();
         String[] lines = out.strip().split("\n");
         assertThat(lines[0]).as(out).isEqualTo("CT " + ct.width() + " " + ct.height());
         List<String> expected = new ArrayList<>();
@@ -230,27 +228,11 @@ class GreyPipelineTest {
     /** The python3 on the PATH if it has pydicom, else the system's /usr/bin/python3 if that has it, else null. */
     static String pythonWithPydicom() throws Exception {
         for (String python : List.of("python3", "/usr/bin/python3")) {
-            if ((python.startsWith("/") ? Files.isExecutable(Path.of(python)) : onPath(python))
-                    && run(python, "-c", "import pydicom, numpy; print('ok')").startsWith("ok")) {
+            if ((python.startsWith("/") ? Files.isExecutable(Path.of(python)) : Tools.onPath(python))
+                    && Tools.run(python, "-c", "import pydicom, numpy; print('ok')").output().startsWith("ok")) {
                 return python;
             }
         }
         return null;
-    }
-
-    static boolean onPath(String tool) {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(d, tool))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    static String run(String... command) throws Exception {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return output;
     }
 }

@@ -1,0 +1,227 @@
+package org.medjava.codec.dicom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.medjava.codec.ImageDecodeException;
+import org.medjava.codec.testsupport.Tools;
+
+/**
+ * JPEG 2000 (OpenJPEG) and HTJ2K (OpenJPH) frames decoded by image-codec's bridges, against codestreams made by the
+ * libraries' own command-line encoders (opj_compress, ojph_compress: bootstrap/install-deps.sh --test installs them)
+ * from synthetic images: lossless means every sample as it was, whatever the layers and the colour transform; lossy
+ * means what the reference decoder of the same format makes; a header that disagrees with the DICOM one, and bytes
+ * that are no codestream, are refused with a reason.
+ */
+class Jpeg2000Test {
+    static final int W = 67;
+    static final int H = 45;
+
+    @TempDir
+    static Path dir;
+    static byte[] grey12;
+    static byte[] grey16;
+    static byte[] rgb;
+
+    @BeforeAll
+    static void images() throws Exception {
+        for (String tool : new String[] {"opj_compress", "opj_decompress", "ojph_compress", "ojph_expand"}) {
+            assertThat(Tools.onPath(tool)).as(tool + " (bootstrap/install-deps.sh --test installs it)").isTrue();
+        }
+        Random random = new Random(30);
+        grey12 = samples(W * H, 12, random, false);
+        grey16 = samples(W * H, 16, random, false);
+        rgb = samples(W * H * 3, 8, random, true);
+    }
+
+    /** A smooth ramp with noise (what compresses like an image) over the whole range, the extremes included. */
+    static byte[] samples(int count, int bits, Random random, boolean bytes) {
+        int max = (1 << bits) - 1;
+        byte[] out = new byte[count * (bytes ? 1 : 2)];
+        for (int i = 0; i < count; i++) {
+            int v = i == 0 ? 0 : i == 1 ? max : (int) ((long) i * max / count + random.nextInt(64) - 32);
+            v = Math.max(0, Math.min(max, v));
+            if (bytes) {
+                out[i] = (byte) v;
+            } else {
+                out[2 * i] = (byte) v;
+                out[2 * i + 1] = (byte) (v >> 8);
+            }
+        }
+        return out;
+    }
+
+    /** A binary PGM (grey, little-endian words in, big-endian out as Netpbm wants) or PPM of 8-bit RGB. */
+    static Path netpbm(String name, byte[] samples, int bits, boolean colour) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(((colour ? "P6" : "P5") + "\n" + W + " " + H + "\n" + ((1 << bits) - 1) + "\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        if (bits > 8) {
+            for (int i = 0; i < samples.length; i += 2) {
+                out.write(samples[i + 1]);
+                out.write(samples[i]);
+            }
+        } else {
+            out.write(samples);
+        }
+        return Files.write(dir.resolve(name), out.toByteArray());
+    }
+
+    /** The samples of a PGM or PPM a decoder wrote, as the bridge returns them (little-endian words). */
+    static byte[] readNetpbm(Path file) throws Exception {
+        byte[] all = Files.readAllBytes(file);
+        int at = 0;
+        int fields = 0;
+        int max = 0;
+        while (fields < 4) { // magic, width, height, maxval, separated by whitespace and # comments
+            while (Character.isWhitespace(all[at])) {
+                at++;
+            }
+            if (all[at] == '#') {
+                while (all[at] != '\n') {
+                    at++;
+                }
+                continue;
+            }
+            int start = at;
+            while (!Character.isWhitespace(all[at])) {
+                at++;
+            }
+            if (fields == 3) {
+                max = Integer.parseInt(new String(all, start, at - start, StandardCharsets.US_ASCII));
+            }
+            fields++;
+        }
+        byte[] body = Arrays.copyOfRange(all, at + 1, all.length);
+        if (max > 255) {
+            for (int i = 0; i < body.length; i += 2) {
+                byte high = body[i];
+                body[i] = body[i + 1];
+                body[i + 1] = high;
+            }
+        }
+        return body;
+    }
+
+    static byte[] encode(String name, Path image, String... tool) throws Exception {
+        Path out = dir.resolve(name);
+        String[] command = Arrays.copyOf(tool, tool.length + 4);
+        System.arraycopy(new String[] {"-i", image.toString(), "-o", out.toString()}, 0, command, tool.length, 4);
+        Tools.check(command);
+        return Files.readAllBytes(out);
+    }
+
+    @Test
+    void losslessJpeg2000Of12BitGreyIsExact() throws Exception {
+        byte[] codestream = encode("g12.j2k", netpbm("g12.pgm", grey12, 12, false), "opj_compress");
+        Jpeg2000.Frame frame = Jpeg2000.decodeFrame(Jpeg2000.LOSSLESS, codestream, W, H, 1);
+        assertThat(frame.bits()).isEqualTo(12);
+        assertThat(frame.samples()).isEqualTo(grey12);
+    }
+
+    @Test
+    void losslessJpeg2000InColourWithTheReversibleTransformAndSixLayersIsExact() throws Exception {
+        // YBR_RCT in DICOM terms: 5-3 reversible wavelet, the RCT, six quality layers the last of which is lossless
+        byte[] codestream = encode("rgb.j2k", netpbm("rgb.ppm", rgb, 8, true), "opj_compress",
+                "-mct", "1", "-r", "60,30,15,8,4,1");
+        Jpeg2000.Frame frame = Jpeg2000.decodeFrame(Jpeg2000.LOSSLESS, codestream, W, H, 3);
+        assertThat(frame.components()).isEqualTo(3);
+        assertThat(frame.samples()).isEqualTo(rgb);
+    }
+
+    @Test
+    void lossyJpeg2000IsWhatOpenJpegsOwnDecoderMakes() throws Exception {
+        byte[] codestream = encode("lossy.j2k", netpbm("lossy.pgm", grey12, 12, false), "opj_compress",
+                "-I", "-r", "20");
+        Tools.check("opj_decompress", "-i", dir.resolve("lossy.j2k").toString(), "-o",
+                dir.resolve("lossy-out.pgm").toString());
+        byte[] reference = readNetpbm(dir.resolve("lossy-out.pgm"));
+        Jpeg2000.Frame frame = Jpeg2000.decodeFrame(Jpeg2000.LOSSY, codestream, W, H, 1);
+        assertThat(frame.samples()).isEqualTo(reference).isNotEqualTo(grey12);
+    }
+
+    @Test
+    void losslessHtj2kOf16BitGreyIsExactAndOpenJpegAgrees() throws Exception {
+        byte[] codestream = encode("g16.j2c", netpbm("g16.pgm", grey16, 16, false), "ojph_compress",
+                "-reversible", "true", "-prog_order", "RPCL");
+        Jpeg2000.Frame frame = Jpeg2000.decodeFrame(Jpeg2000.HTJ2K_RPCL_LOSSLESS, codestream, W, H, 1);
+        assertThat(frame.bits()).isEqualTo(16);
+        assertThat(frame.samples()).isEqualTo(grey16);
+        // a second, independent HTJ2K decoder (OpenJPEG 2.5 reads Part 15 too) makes the same samples
+        Tools.check("opj_decompress", "-i", dir.resolve("g16.j2c").toString(), "-o",
+                dir.resolve("g16-opj.pgm").toString());
+        assertThat(readNetpbm(dir.resolve("g16-opj.pgm"))).isEqualTo(grey16);
+    }
+
+    @Test
+    void losslessHtj2kInColourWithTheColourTransformIsExact() throws Exception {
+        byte[] codestream = encode("rgb.j2c", netpbm("rgb2.ppm", rgb, 8, true), "ojph_compress",
+                "-reversible", "true", "-colour_trans", "true");
+        Jpeg2000.Frame frame = Jpeg2000.decodeFrame(Jpeg2000.HTJ2K_LOSSLESS, codestream, W, H, 3);
+        assertThat(frame.samples()).isEqualTo(rgb);
+    }
+
+    @Test
+    void lossyHtj2kIsWhatOpenJphsOwnDecoderMakes() throws Exception {
+        byte[] codestream = encode("lossy.j2c", netpbm("lossy2.pgm", grey12, 12, false), "ojph_compress",
+                "-qstep", "0.02");
+        Tools.check("ojph_expand", "-i", dir.resolve("lossy.j2c").toString(), "-o",
+                dir.resolve("lossy2-out.pgm").toString());
+        Jpeg2000.Frame frame = Jpeg2000.decodeFrame(Jpeg2000.HTJ2K, codestream, W, H, 1);
+        assertThat(frame.samples()).isEqualTo(readNetpbm(dir.resolve("lossy2-out.pgm"))).isNotEqualTo(grey12);
+    }
+
+    @Test
+    void aCodestreamThatIsNotWhatTheHeaderSaysOrNoCodestreamIsRefusedWithAReason() throws Exception {
+        byte[] j2k = encode("g12b.j2k", netpbm("g12b.pgm", grey12, 12, false), "opj_compress");
+        byte[] j2c = encode("g16b.j2c", netpbm("g16b.pgm", grey16, 16, false), "ojph_compress",
+                "-reversible", "true");
+        assertThatThrownBy(() -> Jpeg2000.decodeFrame(Jpeg2000.LOSSLESS, j2k, W + 1, H, 1))
+                .isInstanceOf(ImageDecodeException.class)
+                .hasMessage("JPEG 2000 frame is 67x45x1, the DICOM header says 68x45x1");
+        assertThatThrownBy(() -> Jpeg2000.decodeFrame(Jpeg2000.HTJ2K_LOSSLESS, j2c, W, H, 3))
+                .isInstanceOf(ImageDecodeException.class)
+                .hasMessage("HTJ2K frame is 67x45x1, the DICOM header says 67x45x3");
+        byte[] noise = new byte[4096];
+        new Random(1).nextBytes(noise);
+        for (String ts : new String[] {Jpeg2000.LOSSLESS, Jpeg2000.HTJ2K_LOSSLESS}) {
+            assertThatThrownBy(() -> Jpeg2000.decodeFrame(ts, noise, W, H, 1))
+                    .isInstanceOf(ImageDecodeException.class)
+                    .hasMessageMatching("(JPEG 2000 header unreadable: |HTJ2K codestream is truncated, or not one: )\\S.*")
+                    .hasMessageNotContaining("Exception");
+        }
+        byte[] noiseWithAnEnd = Arrays.copyOf(noise, noise.length + 2);
+        noiseWithAnEnd[noise.length] = (byte) 0xFF;
+        noiseWithAnEnd[noise.length + 1] = (byte) 0xD9;
+        assertThatThrownBy(() -> Jpeg2000.decodeFrame(Jpeg2000.HTJ2K, noiseWithAnEnd, W, H, 1))
+                .isInstanceOf(ImageDecodeException.class).hasMessageStartingWith("HTJ2K data could not be decoded: ");
+        assertThatThrownBy(() -> Jpeg2000.decodeFrame(Jpeg2000.LOSSLESS, Arrays.copyOf(j2k, j2k.length / 2), W,
+                H, 1)).isInstanceOf(ImageDecodeException.class);
+        assertThatThrownBy(() -> Jpeg2000.decodeFrame(Jpeg2000.HTJ2K_LOSSLESS, Arrays.copyOf(j2c, j2c.length / 2),
+                W, H, 1)).isInstanceOf(ImageDecodeException.class).hasMessageContaining("truncated");
+        byte[] padded = Arrays.copyOf(j2c, j2c.length + 1); // a fragment's pad byte is not truncation
+        assertThat(Jpeg2000.decodeFrame(Jpeg2000.HTJ2K_LOSSLESS, padded, W, H, 1).samples()).isEqualTo(grey16);
+    }
+
+    @Test
+    void theLibrariesInUseAreNamed() throws Exception {
+        assertThat(Jpeg2000.unavailable(Jpeg2000.LOSSLESS)).isNull();
+        assertThat(Jpeg2000.unavailable(Jpeg2000.HTJ2K)).isNull();
+        assertThat(Jpeg2000.libraryVersion(Jpeg2000.LOSSY)).startsWith("OpenJPEG 2.");
+        assertThat(Jpeg2000.libraryVersion(Jpeg2000.HTJ2K_LOSSLESS)).isEqualTo("OpenJPH 0.9.0");
+        assertThat(NativeBridge.whyNotLoaded(new NativeBridge.Spec("libmedjava_openjph.so", "HTJ2K", "OpenJPH",
+                "libopenjph.so.0.9", "libopenjph0.9", "libopenjph-dev"), new UnsatisfiedLinkError(
+                "/tmp/libmedjava_openjph1.so: libopenjph.so.0.9: cannot open shared object file")))
+                .isEqualTo("HTJ2K needs the OpenJPH library libopenjph.so.0.9 (Debian package libopenjph0.9), "
+                        + "which is not installed");
+    }
+}
