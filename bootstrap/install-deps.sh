@@ -51,8 +51,9 @@ ensure_packages_no_start nginx
 # Independent DICOM peers the PACS tests talk to (DCMTK tools, Orthanc with its DICOMweb plugin; dciodvfy from
 # dicom3tools validates the objects we write), and an X server for the viewer's GUI tests (Xvfb).
 ensure_packages dcmtk orthanc orthanc-dicomweb dicom3tools xvfb xauth fonts-dejavu-core
-# pydicom reads the derived DICOM objects we write (HU values of a filtered CT) as an independent reader.
-ensure_packages python3-pydicom
+# pydicom reads the derived DICOM objects we write (HU values of a filtered CT, with numpy) as an independent reader,
+# and writes the JPEG 2000 and HTJ2K objects the codec tests read.
+ensure_packages python3-pydicom python3-numpy
 # Independent JPEG 2000 and HTJ2K encoders and decoders (OpenJPEG's and OpenJPH's command-line tools): the codec tests
 # make their codestreams with them and check the store's decoding against theirs.
 ensure_packages libopenjp2-tools openjph-tools

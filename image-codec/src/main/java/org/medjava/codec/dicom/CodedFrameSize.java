@@ -12,7 +12,8 @@ import org.medjava.codec.ImageHeader;
 /**
  * The size a compressed frame's own header gives (JPEG's frame header SOFn, JPEG 2000's SIZ marker segment), checked
  * against the DICOM Columns and Rows before the frame goes to a decoder that is not image-codec's own (ImageIO's JPEG
- * reader, PixelMed's lossless JPEG, jai-imageio's JPEG 2000): those allocate and fill the image their stream asks
+ * reader, PixelMed's lossless JPEG, jai-imageio's JPEG 2000) and before OpenJPEG or OpenJPH (so the message names the
+ * coded size, whichever reads the frame): those allocate and fill the image their stream asks
  * for, so a 3 KB file whose JPEG claims 20000 x 20000 took 3.4 GB and seconds before the size check after decoding
  * refused it (found by the CI fuzz round). The decoders image-codec owns check the same before decoding.
  */
@@ -27,7 +28,7 @@ public final class CodedFrameSize {
     static void require(String ts, Attribute pixelData, int frame, int columns, int rows)
             throws ImageDecodeException {
         byte[] data = PixelFrames.compressedFrame(ts, pixelData, frame);
-        long[] size = ts.startsWith("1.2.840.10008.1.2.4.9") ? jpeg2000(data) : jpeg(data);
+        long[] size = Jpeg2000.handles(ts) ? jpeg2000(data) : jpeg(data);
         if (size[0] != columns || size[1] != rows) {
             throw new ImageDecodeException("DICOM frame " + frame + " is coded as " + size[0] + "x" + size[1]
                     + ", the DICOM header says " + columns + "x" + rows + " (Columns x Rows)");

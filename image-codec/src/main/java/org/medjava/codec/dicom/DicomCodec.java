@@ -47,7 +47,10 @@ public final class DicomCodec {
             Map.entry("1.2.840.10008.1.2.4.80", "JPEG-LS Lossless"),
             Map.entry("1.2.840.10008.1.2.4.81", "JPEG-LS Near-Lossless"),
             Map.entry("1.2.840.10008.1.2.4.90", "JPEG 2000 Lossless"),
-            Map.entry("1.2.840.10008.1.2.4.91", "JPEG 2000"));
+            Map.entry("1.2.840.10008.1.2.4.91", "JPEG 2000"),
+            Map.entry(Jpeg2000.HTJ2K_LOSSLESS, "HTJ2K Lossless"),
+            Map.entry(Jpeg2000.HTJ2K_RPCL_LOSSLESS, "HTJ2K Lossless RPCL"),
+            Map.entry(Jpeg2000.HTJ2K, "HTJ2K"));
 
     private DicomCodec() {
     }
@@ -175,6 +178,9 @@ public final class DicomCodec {
         if (PixelFrames.decodesHere(tsUid, bitsAllocated, samples)) {
             PixelFrames.Layout layout = new PixelFrames.Layout(rows, columns, samples, bitsAllocated, bitsStored,
                     intValue(list, TagFromName.PlanarConfiguration, "Planar Configuration", 0));
+            if (compressed && Jpeg2000.handles(tsUid)) {
+                CodedFrameSize.require(tsUid, pixelData, frame, columns, rows);
+            }
             byte[] frameData = compressed ? PixelFrames.decodeFrame(tsUid, pixelData, frame, layout)
                     : PixelFrames.nativeFrame32(pixelData, tsUid.equals(EXPLICIT_BE), frame, layout);
             if (grey) {
@@ -333,7 +339,7 @@ public final class DicomCodec {
         DicomPreScan.checkPart10(file); // PixelMed recurses per sequence level: refuse what would overflow it
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false); // SourceImage decodes the frames; reading must not need a codec
-        try (DicomInputStream in = new DicomInputStream(new ByteArrayInputStream(file))) {
+        try (DicomInputStream in = PixelMedInput.open(new ByteArrayInputStream(file))) {
             list.read(in);
         } catch (DicomException | IOException | RuntimeException e) {
             throw new ImageDecodeException("DICOM dataset is damaged or truncated: " + e.getMessage(), e);
@@ -355,7 +361,7 @@ public final class DicomCodec {
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false);
         long stopped;
-        try (DicomInputStream in = new DicomInputStream(new ByteArrayInputStream(file))) {
+        try (DicomInputStream in = PixelMedInput.open(new ByteArrayInputStream(file))) {
             stopped = list.read(in, TagFromName.PixelData); // stops just past Pixel Data's tag
         } catch (DicomException | IOException | RuntimeException e) {
             throw new ImageDecodeException("DICOM dataset is damaged or truncated: " + e.getMessage(), e);

@@ -16,8 +16,9 @@ import org.medjava.codec.ImageDecodeException;
 
 /**
  * The pixel data image-codec decodes itself rather than through PixelMed's SourceImage: JPEG-LS (CharLS, see
- * {@link CharLs}), 12-bit JPEG (Extended, {@link JpegExtendedDecoder}), RLE in every layout (8, 16 and 32 bits,
- * grey and colour) and uncompressed colour of 32 bits. A frame decodes to its native form: samples of Bits Allocated
+ * {@link CharLs}), JPEG 2000 and HTJ2K (OpenJPEG and OpenJPH, see {@link Jpeg2000}), 12-bit JPEG (Extended,
+ * {@link JpegExtendedDecoder}), RLE in every layout (8, 16 and 32 bits, grey and colour) and uncompressed colour of
+ * 32 bits. A frame decodes to its native form: samples of Bits Allocated
  * bits, little endian, pixel-interleaved (Planar Configuration 0) — what an uncompressed Explicit VR Little Endian
  * object would hold, so {@link #decompress} can turn a whole object into one.
  */
@@ -52,7 +53,10 @@ public final class PixelFrames {
         return switch (ts) {
             case JPEG_LS_LOSSLESS, JPEG_LS_NEAR_LOSSLESS, RLE -> true;
             case JPEG_BASELINE, JPEG_EXTENDED -> bitsAllocated > 8;
-            default -> DicomCodec.isNative(ts) && bitsAllocated == 32 && samples > 1;
+            // HTJ2K only here; JPEG 2000 here when OpenJPEG loads, else by PixelMed's JJ2000, which is not exact
+            // on every lossless object (a YBR_RCT frame of 6 quality layers came out with 7 % of its pixels changed)
+            default -> Jpeg2000.handles(ts) ? Jpeg2000.isHtj2k(ts) || Jpeg2000.unavailable(ts) == null
+                    : DicomCodec.isNative(ts) && bitsAllocated == 32 && samples > 1;
         };
     }
 
@@ -115,7 +119,13 @@ public final class PixelFrames {
             case RLE -> Rle.decode(data, layout);
             case JPEG_LS_LOSSLESS, JPEG_LS_NEAR_LOSSLESS -> jpegLs(data, layout);
             case JPEG_BASELINE, JPEG_EXTENDED -> jpeg12(data, layout);
-            default -> throw new ImageDecodeException("transfer syntax " + ts + " is not decoded by PixelFrames");
+            default -> {
+                if (!Jpeg2000.handles(ts)) {
+                    throw new ImageDecodeException("transfer syntax " + ts + " is not decoded by PixelFrames");
+                }
+                Jpeg2000.Frame f = Jpeg2000.decodeFrame(ts, data, layout.columns(), layout.rows(), layout.samples());
+                yield allocated(f.samples(), f.bits(), layout, Jpeg2000.isHtj2k(ts) ? "HTJ2K" : "JPEG 2000");
+            }
         };
     }
 
@@ -183,19 +193,28 @@ public final class PixelFrames {
             throw new ImageDecodeException("JPEG-LS frame is " + f.width() + "x" + f.height() + "x" + f.components()
                     + ", the DICOM header says " + layout.columns() + "x" + layout.rows() + "x" + layout.samples());
         }
-        int have = f.bits() > 8 ? 2 : 1;
+        return allocated(f.samples(), f.bits(), layout, "JPEG-LS");
+    }
+
+    /**
+     * A decoder's samples (1 byte each up to 8 bits, else 2) in the header's Bits Allocated: as they are, or an 8-bit
+     * codestream's widened to 16-bit words.
+     */
+    private static byte[] allocated(byte[] samples, int bits, Layout layout, String format)
+            throws ImageDecodeException {
+        int have = bits > 8 ? 2 : 1;
         int want = layout.bitsAllocated() / 8;
         if (have == want) {
-            return f.samples();
+            return samples;
         }
-        if (have == 1 && want == 2) { // 8-bit codestream in 16-bit allocated samples
-            byte[] out = new byte[f.samples().length * 2];
-            for (int i = 0; i < f.samples().length; i++) {
-                out[2 * i] = f.samples()[i];
+        if (have == 1 && want == 2) {
+            byte[] out = new byte[samples.length * 2];
+            for (int i = 0; i < samples.length; i++) {
+                out[2 * i] = samples[i];
             }
             return out;
         }
-        throw new ImageDecodeException("JPEG-LS frame has " + f.bits() + "-bit samples, the DICOM header says Bits "
+        throw new ImageDecodeException(format + " frame has " + bits + "-bit samples, the DICOM header says Bits "
                 + "Allocated " + layout.bitsAllocated());
     }
 
@@ -266,6 +285,14 @@ public final class PixelFrames {
                 Attribute planar = new UnsignedShortAttribute(TagFromName.PlanarConfiguration);
                 planar.addValue(0);
                 list.put(planar);
+                String photometric = Attribute.getSingleStringValueOrEmptyString(list,
+                        TagFromName.PhotometricInterpretation);
+                if (Jpeg2000.handles(ts) && (photometric.equals("YBR_RCT") || photometric.equals("YBR_ICT"))) {
+                    // the decoder undid the component transform: the samples are RGB now
+                    Attribute rgb = new CodeStringAttribute(TagFromName.PhotometricInterpretation);
+                    rgb.addValue("RGB");
+                    list.put(rgb);
+                }
             }
             if (lossy) {
                 Attribute flag = new CodeStringAttribute(TagFromName.LossyImageCompression);

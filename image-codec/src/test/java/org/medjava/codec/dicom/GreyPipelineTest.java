@@ -198,7 +198,7 @@ class GreyPipelineTest {
     /** pydicom reads the derived CT's Hounsfield units as filtered stored value × slope + intercept. */
     @Test
     void pydicomReadsTheExpectedHounsfieldUnits() throws Exception {
-        String python = pythonWithPydicom();
+        String python = Tools.python("pydicom", "numpy");
         assumeTrue(python != null, "python3 with pydicom (Debian python3-pydicom) is not installed");
         DicomImage ct = DicomCodec.read(DicomCodecTest.bytes("CT_small.dcm"), 0, Raster.MAX_PIXELS);
         GrayRaster16 filtered = changed(ct.grayRaster());
@@ -224,15 +224,4 @@ class GreyPipelineTest {
             "hu = apply_modality_lut(ds.pixel_array, ds)",
             "print(ds.Modality, ds.Columns, ds.Rows)",
             "print('\\n'.join('%.3f' % v for v in hu.flatten()))");
-
-    /** The python3 on the PATH if it has pydicom, else the system's /usr/bin/python3 if that has it, else null. */
-    static String pythonWithPydicom() throws Exception {
-        for (String python : List.of("python3", "/usr/bin/python3")) {
-            if ((python.startsWith("/") ? Files.isExecutable(Path.of(python)) : Tools.onPath(python))
-                    && Tools.run(python, "-c", "import pydicom, numpy; print('ok')").output().startsWith("ok")) {
-                return python;
-            }
-        }
-        return null;
-    }
 }

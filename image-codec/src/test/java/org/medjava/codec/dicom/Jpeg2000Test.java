@@ -212,6 +212,74 @@ class Jpeg2000Test {
         assertThat(Jpeg2000.decodeFrame(Jpeg2000.HTJ2K_LOSSLESS, padded, W, H, 1).samples()).isEqualTo(grey16);
     }
 
+    /** A Part 10 object around one codestream, written by pydicom (an independent writer). */
+    static byte[] part10(String name, String ts, byte[] codestream, int samples, String photometric, int bits)
+            throws Exception {
+        String python = Tools.python("pydicom");
+        assertThat(python).as("python3 with pydicom (bootstrap/install-deps.sh --test installs it)").isNotNull();
+        Path stream = Files.write(dir.resolve(name + ".codestream"), codestream);
+        Path out = dir.resolve(name + ".dcm");
+        Tools.check(python, "-c", String.join("\n",
+                "import sys",
+                "from pydicom.dataset import Dataset, FileMetaDataset",
+                "from pydicom.encaps import encapsulate",
+                "from pydicom.uid import generate_uid",
+                "ts, stream, out, rows, cols, spp, pi, bits = sys.argv[1:]",
+                "from pydicom._uid_dict import UID_dictionary", // pydicom 2.3 predates the HTJ2K syntaxes
+                "UID_dictionary.setdefault(ts, ('HTJ2K', 'Transfer Syntax', '', '', 'HTJ2K'))",
+                "meta = FileMetaDataset()",
+                "meta.TransferSyntaxUID = ts",
+                "meta.MediaStorageSOPClassUID = '1.2.840.10008.5.1.4.1.1.7'",
+                "meta.MediaStorageSOPInstanceUID = generate_uid()",
+                "ds = Dataset()",
+                "ds.file_meta = meta",
+                "ds.is_little_endian = True",
+                "ds.is_implicit_VR = False",
+                "ds.SOPClassUID = meta.MediaStorageSOPClassUID",
+                "ds.SOPInstanceUID = meta.MediaStorageSOPInstanceUID",
+                "ds.StudyInstanceUID = generate_uid()",
+                "ds.SeriesInstanceUID = generate_uid()",
+                "ds.PatientID = 'J2K-1'",
+                "ds.Modality = 'OT'",
+                "ds.Rows, ds.Columns, ds.SamplesPerPixel = int(rows), int(cols), int(spp)",
+                "ds.PhotometricInterpretation = pi",
+                "ds.BitsAllocated = 8 if int(bits) <= 8 else 16",
+                "ds.BitsStored, ds.HighBit, ds.PixelRepresentation = int(bits), int(bits) - 1, 0",
+                "if int(spp) > 1: ds.PlanarConfiguration = 0",
+                "ds.PixelData = encapsulate([open(stream, 'rb').read()])",
+                "ds['PixelData'].VR = 'OB'",
+                "ds['PixelData'].is_undefined_length = True",
+                "ds.save_as(out, write_like_original=False)"),
+                ts, stream.toString(), out.toString(), "" + H, "" + W, "" + samples, photometric, "" + bits);
+        return Files.readAllBytes(out);
+    }
+
+    @Test
+    void aYbrRctObjectOfSixLayersIsReadAndDecompressedWithoutAChangedPixel() throws Exception {
+        // the kind of object JJ2000 got wrong (issue 34: 7 % of the pixels changed, up to 108)
+        byte[] codestream = encode("rct.j2k", netpbm("rct.ppm", rgb, 8, true), "opj_compress",
+                "-mct", "1", "-r", "60,30,15,8,4,1");
+        byte[] file = part10("rct", Jpeg2000.LOSSLESS, codestream, 3, "YBR_RCT", 8);
+        assertThat(DicomCodec.read(file, 0, org.medjava.filter.Raster.MAX_PIXELS).render().rgb()).isEqualTo(rgb);
+        com.pixelmed.dicom.AttributeList list = DicomCodec.parse(file);
+        PixelFrames.decompress(list, Jpeg2000.LOSSLESS);
+        assertThat(list.get(com.pixelmed.dicom.TagFromName.PhotometricInterpretation).getSingleStringValueOrNull())
+                .isEqualTo("RGB");
+        assertThat(list.get(com.pixelmed.dicom.TagFromName.PixelData).getByteValues()).isEqualTo(rgb);
+    }
+
+    @Test
+    void anHtj2kObjectIsReadWithoutAChangedValue() throws Exception {
+        byte[] codestream = encode("ct.j2c", netpbm("ct.pgm", grey16, 16, false), "ojph_compress",
+                "-reversible", "true", "-prog_order", "RPCL");
+        byte[] file = part10("htj2k", Jpeg2000.HTJ2K_RPCL_LOSSLESS, codestream, 1, "MONOCHROME2", 16);
+        int[] values = DicomCodec.read(file, 0, org.medjava.filter.Raster.MAX_PIXELS).storedValues();
+        for (int i = 0; i < W * H; i++) {
+            assertThat(values[i]).as("value %d", i)
+                    .isEqualTo((grey16[2 * i] & 0xFF) | (grey16[2 * i + 1] & 0xFF) << 8);
+        }
+    }
+
     @Test
     void theLibrariesInUseAreNamed() throws Exception {
         assertThat(Jpeg2000.unavailable(Jpeg2000.LOSSLESS)).isNull();

@@ -25,6 +25,21 @@ public final class Tools {
         return false;
     }
 
+    /**
+     * The python3 on the PATH if it has these modules, else the system's /usr/bin/python3 (Debian's packages) if that
+     * has them, else null.
+     */
+    public static String python(String... modules) throws Exception {
+        for (String python : new String[] {"python3", "/usr/bin/python3"}) {
+            if ((python.startsWith("/") ? Files.isExecutable(Path.of(python)) : onPath(python))
+                    && run(python, "-c", "import " + String.join(", ", modules) + "; print('ok')").output()
+                    .startsWith("ok")) {
+                return python;
+            }
+        }
+        return null;
+    }
+
     /** Runs a tool to its end (at most a minute). */
     public static Result run(String... command) throws Exception {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
