@@ -1,6 +1,6 @@
 /*
  * JNI bridge from org.medjava.codec.dicom.Htj2k to OpenJPH (High-Throughput JPEG 2000, ISO/IEC 15444-15), Debian's
- * libopenjph0.9: one call decodes a whole frame (an HTJ2K codestream) from memory. The inverse component transform is
+ * libopenjph0.9: one call decodes a whole frame (an HTJ2K codestream) from memory, one encodes a frame losslessly. The inverse component transform is
  * OpenJPH's, so a frame coded with it comes out as RGB. Samples are returned pixel-interleaved, 1 byte each up to
  * 8 bits, else 2 (little endian, two's complement when signed), clipped to the component's range as OpenJPH's own
  * ojph_expand writes them. OpenJPH reports errors through a handler that must not return: ours throws a C++
@@ -170,6 +170,85 @@ extern "C" JNIEXPORT jbyteArray JNICALL Java_org_medjava_codec_dicom_Htj2k_decod
         return result;
     } catch (const std::exception &e) {
         throw_error(env, std::string("HTJ2K data could not be decoded: ") + e.what());
+    }
+    return nullptr;
+}
+
+/*
+ * Encodes one frame losslessly as HTJ2K: the reversible 5-3 wavelet (5 levels, or fewer for a small image), 64x64 code
+ * blocks, RPCL progression (so a client can take a resolution-first prefix), the reversible colour transform for
+ * three components. samples: pixel-interleaved, 1 byte each up to 8 bits, else 2 (little endian; two's complement
+ * when signed).
+ */
+extern "C" JNIEXPORT jbyteArray JNICALL Java_org_medjava_codec_dicom_Htj2k_encode(JNIEnv *env, jclass,
+                                                                                  jbyteArray samples, jint width,
+                                                                                  jint height, jint bits,
+                                                                                  jint components, jboolean is_signed) {
+    try {
+        int bytes = bits > 8 ? 2 : 1;
+        size_t expected = static_cast<size_t>(width) * static_cast<size_t>(height) * static_cast<size_t>(components)
+                          * static_cast<size_t>(bytes);
+        if (width < 1 || height < 1 || components < 1 || components > 4 || bits < 1 || bits > 16
+                || static_cast<size_t>(env->GetArrayLength(samples)) != expected) {
+            throw std::runtime_error("samples do not match the frame's size");
+        }
+        std::vector<ojph::ui8> in(expected);
+        env->GetByteArrayRegion(samples, 0, static_cast<jsize>(expected), reinterpret_cast<jbyte *>(in.data()));
+        ojph::codestream codestream;
+        ojph::param_siz siz = codestream.access_siz();
+        siz.set_image_extent(ojph::point(static_cast<ojph::ui32>(width), static_cast<ojph::ui32>(height)));
+        siz.set_num_components(static_cast<ojph::ui32>(components));
+        for (int c = 0; c < components; c++) {
+            siz.set_component(static_cast<ojph::ui32>(c), ojph::point(1, 1), static_cast<ojph::ui32>(bits),
+                              is_signed == JNI_TRUE);
+        }
+        siz.set_image_offset(ojph::point(0, 0));
+        siz.set_tile_size(ojph::size(static_cast<ojph::ui32>(width), static_cast<ojph::ui32>(height)));
+        siz.set_tile_offset(ojph::point(0, 0));
+        ojph::param_cod cod = codestream.access_cod();
+        int levels = 5;
+        while (levels > 0 && ((width >> levels) < 1 || (height >> levels) < 1)) {
+            levels--;
+        }
+        cod.set_num_decomposition(static_cast<ojph::ui32>(levels));
+        cod.set_block_dims(64, 64);
+        cod.set_progression_order("RPCL");
+        cod.set_color_transform(components == 3);
+        cod.set_reversible(true);
+        codestream.set_planar(false);
+        ojph::mem_outfile out;
+        out.open();
+        codestream.write_headers(&out);
+        ojph::ui32 comp = 0;
+        ojph::line_buf *line = codestream.exchange(nullptr, comp);
+        int shift = 32 - bits;
+        for (int y = 0; y < height; y++) {
+            for (int c = 0; c < components; c++) {
+                const ojph::ui8 *from = in.data() + (static_cast<size_t>(y) * static_cast<size_t>(width)
+                                                     * static_cast<size_t>(components) + comp) * bytes;
+                for (int x = 0; x < width; x++) {
+                    int32_t v = bytes == 2 ? static_cast<int32_t>(from[0] | from[1] << 8) : from[0];
+                    if (is_signed == JNI_TRUE) {
+                        v = static_cast<int32_t>(static_cast<uint32_t>(v) << shift) >> shift;
+                    } else {
+                        v &= static_cast<int32_t>((1u << bits) - 1u);
+                    }
+                    line->i32[x] = v;
+                    from += components * bytes;
+                }
+                line = codestream.exchange(line, comp);
+            }
+        }
+        codestream.flush();
+        size_t size = static_cast<size_t>(out.tell());
+        jbyteArray result = env->NewByteArray(static_cast<jsize>(size));
+        if (result != nullptr) {
+            env->SetByteArrayRegion(result, 0, static_cast<jsize>(size), reinterpret_cast<const jbyte *>(out.get_data()));
+        }
+        codestream.close();
+        return result;
+    } catch (const std::exception &e) {
+        throw_error(env, std::string("HTJ2K encoding failed: ") + e.what());
     }
     return nullptr;
 }

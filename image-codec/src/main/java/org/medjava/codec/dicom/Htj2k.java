@@ -12,5 +12,7 @@ final class Htj2k {
 
     static native byte[] decode(byte[] codestream, int[] info, int width, int height, int components);
 
+    static native byte[] encode(byte[] samples, int width, int height, int bits, int components, boolean signed);
+
     static native String version();
 }

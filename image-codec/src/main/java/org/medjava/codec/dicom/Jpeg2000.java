@@ -88,6 +88,21 @@ public final class Jpeg2000 {
         return new Frame(info[0], info[1], info[2], info[3], info[4] != 0, samples);
     }
 
+    /**
+     * Encodes one frame as lossless HTJ2K (OpenJPH: reversible 5-3 wavelet, RPCL progression, the reversible colour
+     * transform for RGB; OpenJPH 0.9 writes no TLM markers). {@code samples}: pixel-interleaved, 1 byte each up to
+     * 8 bits, else 2 (little endian, two's complement when signed), as {@link #decodeFrame} gives them back.
+     */
+    public static byte[] encodeHtj2k(byte[] samples, int width, int height, int bits, int components, boolean signed)
+            throws UnsupportedDicomException, ImageDecodeException {
+        check(HTJ2K_RPCL_LOSSLESS);
+        try {
+            return Htj2k.encode(samples, width, height, bits, components, signed);
+        } catch (IllegalArgumentException e) {
+            throw new ImageDecodeException(e.getMessage(), e);
+        }
+    }
+
     /** Whether the codestream ends with EOC (FF D9), before the one zero byte that pads a fragment to even length. */
     private static boolean endsWithEoc(byte[] codestream) {
         int end = codestream.length;

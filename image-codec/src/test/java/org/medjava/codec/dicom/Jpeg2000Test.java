@@ -212,6 +212,40 @@ class Jpeg2000Test {
         assertThat(Jpeg2000.decodeFrame(Jpeg2000.HTJ2K_LOSSLESS, padded, W, H, 1).samples()).isEqualTo(grey16);
     }
 
+    @Test
+    void htj2kEncodedHereIsLosslessRpclAndReadTheSameByBothOtherDecoders() throws Exception {
+        for (Object[] c : new Object[][] {{grey16, 16, 1, "h16"}, {grey12, 12, 1, "h12"}, {rgb, 8, 3, "hrgb"}}) {
+            byte[] samples = (byte[]) c[0];
+            int bits = (int) c[1];
+            int components = (int) c[2];
+            byte[] codestream = Jpeg2000.encodeHtj2k(samples, W, H, bits, components, false);
+            assertThat(Jpeg2000.decodeFrame(Jpeg2000.HTJ2K_RPCL_LOSSLESS, codestream, W, H, components).samples())
+                    .as("%s decoded here", c[3]).isEqualTo(samples);
+            Path file = Files.write(dir.resolve(c[3] + ".j2c"), codestream);
+            String ext = components == 3 ? ".ppm" : ".pgm";
+            Tools.check("ojph_expand", "-i", file.toString(), "-o", dir.resolve(c[3] + "-ojph" + ext).toString());
+            assertThat(readNetpbm(dir.resolve(c[3] + "-ojph" + ext))).as("%s by ojph_expand", c[3])
+                    .isEqualTo(samples);
+            Tools.check("opj_decompress", "-i", file.toString(), "-o", dir.resolve(c[3] + "-opj" + ext).toString());
+            assertThat(readNetpbm(dir.resolve(c[3] + "-opj" + ext))).as("%s by opj_decompress", c[3])
+                    .isEqualTo(samples);
+            assertThat(Tools.check("opj_dump", "-i", file.toString())).as("RPCL progression")
+                    .contains("prg=0x2"); // OpenJPEG's number for RPCL
+        }
+        byte[] signed = new byte[2 * W * H]; // -2048..2047 in 12 bits, two's complement in 16
+        for (int i = 0; i < W * H; i++) {
+            int v = (i * 4096 / (W * H)) - 2048;
+            signed[2 * i] = (byte) v;
+            signed[2 * i + 1] = (byte) (v >> 8);
+        }
+        byte[] codestream = Jpeg2000.encodeHtj2k(signed, W, H, 12, 1, true);
+        Jpeg2000.Frame back = Jpeg2000.decodeFrame(Jpeg2000.HTJ2K_RPCL_LOSSLESS, codestream, W, H, 1);
+        assertThat(back.signed()).isTrue();
+        assertThat(back.samples()).isEqualTo(signed);
+        assertThatThrownBy(() -> Jpeg2000.encodeHtj2k(new byte[10], W, H, 8, 1, false))
+                .isInstanceOf(ImageDecodeException.class).hasMessageContaining("do not match");
+    }
+
     /** A Part 10 object around one codestream, written by pydicom (an independent writer). */
     static byte[] part10(String name, String ts, byte[] codestream, int samples, String photometric, int bits)
             throws Exception {
