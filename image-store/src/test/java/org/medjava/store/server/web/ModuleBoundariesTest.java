@@ -6,13 +6,15 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import org.junit.jupiter.api.Test;
 import org.medjava.store.core.testsupport.ModuleRules;
+import org.medjava.store.server.config.StoreConfig;
 
 /**
- * The WAR is thin: no PixelMed, no container internals, and every REST resource in one package (docs/modules.md).
+ * The WAR is thin: no PixelMed, no container internals, every REST resource in one package, all under its package
+ * root (docs/modules.md).
  */
 class ModuleBoundariesTest {
 
-    private final JavaClasses classes = ModuleRules.thisModule();
+    private final JavaClasses classes = ModuleRules.classesBeside(StoreConfig.class);
 
     @Test
     void doesNotTouchPixelMed() {
@@ -36,8 +38,16 @@ class ModuleBoundariesTest {
 
     @Test
     void resourcesLiveInTheWebPackage() {
-        classes().that().areAnnotatedWith(jakarta.ws.rs.Path.class).should().resideInAPackage("org.medjava.store.server.web")
+        classes().that().areAnnotatedWith(jakarta.ws.rs.Path.class).should()
+                .resideInAPackage("org.medjava.store.server.web")
                 .because("resources are grouped by layer: every JAX-RS resource in org.medjava.store.server.web")
                 .check(classes);
+    }
+
+    @Test
+    void livesUnderItsPackageRoot() {
+        ModuleRules.packageRoot("image-store", "org.medjava.store.server").check(classes);
+        ModuleRules.packageRoot("image-store's tests", "org.medjava.store.server")
+                .check(ModuleRules.classesBeside(getClass()));
     }
 }

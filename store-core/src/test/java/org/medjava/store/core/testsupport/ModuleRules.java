@@ -1,10 +1,10 @@
 package org.medjava.store.core.testsupport;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
@@ -21,12 +21,19 @@ public final class ModuleRules {
     private ModuleRules() {
     }
 
-    /** The main classes of the module whose tests are running (its target/classes; no JARs, no tests). */
-    public static JavaClasses thisModule() {
-        return new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-                .importPackages("org.medjava.store");
+    /**
+     * Every class in the output directory that holds {@code anyClass}, whatever its package: a module's main classes
+     * (its target/classes) given one of them, its test classes given a test. By location, not by package, so that a
+     * class outside the module's package root is seen, and a dependency's classes in the same reactor are not.
+     */
+    public static JavaClasses classesBeside(Class<?> anyClass) {
+        return new ClassFileImporter().importUrl(anyClass.getProtectionDomain().getCodeSource().getLocation());
+    }
+
+    /** Each module's packages carry its name, so an import tells which module it comes from. */
+    public static ArchRule packageRoot(String module, String root) {
+        return classes().should().resideInAPackage(root + "..")
+                .because("every package of " + module + " is under " + root + " (docs/modules.md)");
     }
 
     public static ArchRule noContainerApis(String module) {
