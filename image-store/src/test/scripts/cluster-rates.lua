@@ -1,4 +1,4 @@
--- wrk script for ClusterRates (org.medjava.store.bench): one request kind per run, chosen by the first argument.
+-- wrk script for ClusterRates (org.medjava.store.server.bench): one request kind per run, chosen by the first argument.
 --   wrk ... -s cluster-rates.lua URL -- MODE TEMPLATE PATH CELL AUTH
 -- MODE     get  : GET PATH (the same object every time)
 --          put  : PUT a new copy of TEMPLATE to PATH/CELL/THREAD/N.dcm (the store's ingest through its HTTP API)

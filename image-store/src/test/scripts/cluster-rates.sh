@@ -51,7 +51,7 @@ echo "before: $(uptime)"
 cmd=(java -Xmx1g -cp "target/test-classes:target/classes:$(cat /tmp/cluster-rates.cp)"
   -Dmedjava.root="$root" -Dpayara.jar="$store/target/payara/payara-micro.jar" -Dstore.war="$work/image-store.war"
   -Dstore.plugins="$store/target/plugins" -Ds3proxy.jar="$store/target/s3proxy/s3proxy.jar" "$@"
-  org.medjava.store.bench.ClusterRates)
+  org.medjava.store.server.bench.ClusterRates)
 status=0
 if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
   echo "network: a private namespace (loopback only)"

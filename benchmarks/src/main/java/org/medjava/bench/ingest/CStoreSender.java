@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.medjava.store.dimse.RemoteAe;
-import org.medjava.store.dimse.StorageSender;
-import org.medjava.store.ingest.Part10File;
+import org.medjava.store.core.ingest.Part10File;
+import org.medjava.store.net.dimse.RemoteAe;
+import org.medjava.store.net.dimse.StorageSender;
 
 /**
  * C-STORE with the store's own storage SCU (dicom-net's {@link StorageSender}, on PixelMed's association layer): one

@@ -21,7 +21,7 @@ import org.medjava.bench.serve.OrthancPeer;
 import org.medjava.bench.serve.ServeStep.Target;
 import org.medjava.bench.serve.Servers;
 import org.medjava.bench.transport.StoreServer;
-import org.medjava.store.dimse.RemoteAe;
+import org.medjava.store.net.dimse.RemoteAe;
 
 /**
  * The store's ingest side by side with Orthanc, issue 21: C-STORE and STOW-RS from 1 and 4 parallel senders, the same

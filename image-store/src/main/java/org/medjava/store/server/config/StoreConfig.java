@@ -1,0 +1,729 @@
+package org.medjava.store.server.config;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.medjava.store.core.storage.S3Settings;
+
+/**
+ * The store's settings, from MicroProfile Config (system properties, environment such as
+ * {@code MEDJAVA_UPLOAD_MAX_BYTES}, or {@code META-INF/microprofile-config.properties}). Read once at start.
+ */
+@ApplicationScoped
+public class StoreConfig {
+
+    @Inject
+    @ConfigProperty(name = "medjava.data-dir", defaultValue = "data")
+    String dataDir;
+
+    @Inject
+    @ConfigProperty(name = "medjava.upload.max-bytes", defaultValue = "1073741824")
+    long maxUploadBytes;
+
+    @Inject
+    @ConfigProperty(name = "medjava.plugin.max-bytes", defaultValue = "16777216")
+    long maxPluginBytes;
+
+    /** How long a resumable upload (tus, /uploads) lives after its last chunk before it is removed. */
+    @Inject
+    @ConfigProperty(name = "medjava.upload.resumable-expiry-hours", defaultValue = "24")
+    double resumableExpiryHours;
+
+    @Inject
+    @ConfigProperty(name = "medjava.images.max-pixels", defaultValue = "268435456")
+    long maxPixels;
+
+    @Inject
+    @ConfigProperty(name = "medjava.auth.anonymous-read", defaultValue = "false")
+    boolean anonymousRead;
+
+    @Inject
+    @ConfigProperty(name = "medjava.admin.initial-password")
+    Optional<String> initialAdminPassword;
+
+    @Inject
+    @ConfigProperty(name = "medjava.db.url")
+    Optional<String> dbUrl;
+
+    @Inject
+    @ConfigProperty(name = "medjava.db.user")
+    Optional<String> dbUser;
+
+    @Inject
+    @ConfigProperty(name = "medjava.db.password")
+    Optional<String> dbPassword;
+
+    @Inject
+    @ConfigProperty(name = "medjava.seed.images")
+    Optional<String> seedImages;
+
+    @Inject
+    @ConfigProperty(name = "medjava.seed.plugins")
+    Optional<String> seedPlugins;
+
+    /** Where clients reach the store (behind a proxy, with its path prefix): the base of every absolute link. */
+    @Inject
+    @ConfigProperty(name = "medjava.public-url")
+    Optional<String> publicUrl;
+
+    /** Whether links may be built from a proxy's Forwarded / X-Forwarded-* headers when public-url is unset. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.trust-forwarded", defaultValue = "false")
+    boolean trustForwarded;
+
+    /** Whether plain file reads are answered by the front itself (web.FrontReads) rather than the container. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.direct-reads", defaultValue = "true")
+    boolean directReads;
+
+    /** The store's public HTTP port, served by its front (web.FrontServer); unset: no front, Payara's port only. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.port")
+    Optional<Integer> httpPort;
+
+    /** The address the front listens on; unset: every interface. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.bind")
+    Optional<String> httpBind;
+
+    /** The front's HTTPS port (HTTP/1.1 and HTTP/2 by ALPN); unset: no HTTPS. */
+    @Inject
+    @ConfigProperty(name = "medjava.https.port")
+    Optional<Integer> httpsPort;
+
+    /** The front's certificate and key: a PKCS#12 or JKS key store; unset: Payara's (javax.net.ssl.keyStore). */
+    @Inject
+    @ConfigProperty(name = "medjava.tls.keystore")
+    Optional<String> tlsKeystore;
+
+    @Inject
+    @ConfigProperty(name = "medjava.tls.keystore-password")
+    Optional<String> tlsKeystorePassword;
+
+    /** Requests the front relays to Payara at once (each holds one loopback connection while it runs). */
+    @Inject
+    @ConfigProperty(name = "medjava.http.max-relayed", defaultValue = "256")
+    int maxRelayed;
+
+    /** Requests that may wait for one of those; more are answered 503 with Retry-After at once. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.max-waiting", defaultValue = "1024")
+    int maxWaiting;
+
+    /** Direct memory for the bytes of small files the front has read lately (web.SmallFileCache); 0: none. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.read-cache-bytes", defaultValue = "67108864")
+    long readCacheBytes;
+
+    /** Thumbnails kept once made (dicomweb.ThumbnailCache), in bytes; 0: none. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.thumbnail-cache-bytes", defaultValue = "33554432")
+    long thumbnailCacheBytes;
+
+    /** Payara's own HTTP port (its --port), where the front relays what it does not answer, on the loopback. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.backend-port", defaultValue = "0")
+    int backendPort;
+
+    /** How long a request's line and headers may take to arrive (web.HeaderClock); 0: no limit. */
+    @Inject
+    @ConfigProperty(name = "medjava.http.header-timeout-seconds", defaultValue = "20")
+    int headerTimeoutSeconds;
+
+    /** files (the default: {@code <data-dir>/images}) or s3 (S3-compatible object storage, medjava.storage.s3.*) */
+    @Inject
+    @ConfigProperty(name = "medjava.storage", defaultValue = "files")
+    String storage;
+
+    /** Writes are refused (507, A700) while the data directory's disk has less free space than this; 0: never. */
+    @Inject
+    @ConfigProperty(name = "medjava.storage.min-free-bytes", defaultValue = "1073741824")
+    long minFreeBytes;
+
+    @Inject
+    @ConfigProperty(name = "medjava.storage.s3.endpoint")
+    Optional<String> s3Endpoint;
+
+    @Inject
+    @ConfigProperty(name = "medjava.storage.s3.region")
+    Optional<String> s3Region;
+
+    @Inject
+    @ConfigProperty(name = "medjava.storage.s3.bucket")
+    Optional<String> s3Bucket;
+
+    @Inject
+    @ConfigProperty(name = "medjava.storage.s3.prefix", defaultValue = "images")
+    String s3Prefix;
+
+    @Inject
+    @ConfigProperty(name = "medjava.storage.s3.access-key")
+    Optional<String> s3AccessKey;
+
+    @Inject
+    @ConfigProperty(name = "medjava.storage.s3.secret-key")
+    Optional<String> s3SecretKey;
+
+    /** Several nodes as one store: coordination through the shared PostgreSQL (medjava.db.url) and S3 storage. */
+    @Inject
+    @ConfigProperty(name = "medjava.cluster.enabled", defaultValue = "false")
+    boolean clusterEnabled;
+
+    @Inject
+    @ConfigProperty(name = "medjava.cluster.node")
+    Optional<String> clusterNode;
+
+    /** How long a cluster's job survives its node's silence before another node runs it again. */
+    @Inject
+    @ConfigProperty(name = "medjava.jobs.lease-seconds", defaultValue = "15")
+    int jobLeaseSeconds;
+
+    /** The most instances one derive-series job may derive (more: 413 when it is submitted). */
+    @Inject
+    @ConfigProperty(name = "medjava.jobs.max-series-instances", defaultValue = "5000")
+    int maxSeriesInstances;
+
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.port")
+    Optional<Integer> dicomPort;
+
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.bind", defaultValue = "0.0.0.0")
+    String dicomBind;
+
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.aet", defaultValue = "MEDJAVA")
+    String dicomAeTitle;
+
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.allowed-aets")
+    Optional<String> dicomAllowedAeTitles;
+
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.move-destinations")
+    Optional<String> dicomMoveDestinations;
+
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.remotes")
+    Optional<String> dicomRemotes;
+
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.duplicate-policy", defaultValue = "reject")
+    String duplicatePolicy;
+
+    // --- browser sessions and CORS (security.Sessions, security.CorsPolicy) ----------------------------------------
+
+    /** A browser session ends after this long without a request (renewed when half of it has passed). */
+    @Inject
+    @ConfigProperty(name = "medjava.session.idle-minutes", defaultValue = "30")
+    int sessionIdleMinutes;
+
+    /** A browser session ends this long after its login, however active. */
+    @Inject
+    @ConfigProperty(name = "medjava.session.max-hours", defaultValue = "12")
+    int sessionMaxHours;
+
+    /** Other web origins whose pages may call the store (exact origins, comma separated; {@code *}: anonymous reads). */
+    @Inject
+    @ConfigProperty(name = "medjava.cors.origins")
+    Optional<String> corsOrigins;
+
+    /** Failed password checks for one account from one address before its checks are throttled. */
+    @Inject
+    @ConfigProperty(name = "medjava.auth.max-failures", defaultValue = "5")
+    int authMaxFailures;
+
+    /** Failed password checks from one address, over all accounts, before its checks are throttled. */
+    @Inject
+    @ConfigProperty(name = "medjava.auth.max-address-failures", defaultValue = "20")
+    int authMaxAddressFailures;
+
+    /** The longest a throttled address or account waits (the delay doubles from 1 s up to this). */
+    @Inject
+    @ConfigProperty(name = "medjava.auth.max-delay-seconds", defaultValue = "300")
+    int authMaxDelaySeconds;
+
+    public int authMaxFailures() {
+        return authMaxFailures;
+    }
+
+    public int authMaxAddressFailures() {
+        return authMaxAddressFailures;
+    }
+
+    public java.time.Duration authMaxDelay() {
+        return java.time.Duration.ofSeconds(authMaxDelaySeconds);
+    }
+
+    public java.time.Duration sessionIdle() {
+        return java.time.Duration.ofMinutes(sessionIdleMinutes);
+    }
+
+    public java.time.Duration sessionMax() {
+        return java.time.Duration.ofHours(sessionMaxHours);
+    }
+
+    public String corsOrigins() {
+        return corsOrigins.orElse("");
+    }
+
+    // --- end of browser sessions and CORS ----------------------------------------------------------------------
+
+    /** The longest a backup pauses writes for its snapshot (org.medjava.store.core.backup.StoreBackup). */
+    @Inject
+    @ConfigProperty(name = "medjava.backup.max-pause-seconds", defaultValue = "30")
+    int backupMaxPauseSeconds;
+
+    public java.time.Duration backupMaxPause() {
+        return java.time.Duration.ofSeconds(Math.max(1, backupMaxPauseSeconds));
+    }
+
+
+    // --- logs and audit trail (logging.ServerLog, logging.AccessLog, audit.AuditLog) -----------------------------
+
+    /** medjava.log and access.log are rotated when the next line would take them past this size. */
+    @Inject
+    @ConfigProperty(name = "medjava.log.max-bytes", defaultValue = "10485760")
+    long logMaxBytes;
+
+    /** Rotated copies kept of medjava.log and of access.log ({@code .1} the newest). */
+    @Inject
+    @ConfigProperty(name = "medjava.log.files", defaultValue = "10")
+    int logFiles;
+
+    @Inject
+    @ConfigProperty(name = "medjava.audit.max-bytes", defaultValue = "10485760")
+    long auditMaxBytes;
+
+    /** Rotated copies kept of audit.log: more than of the other logs, it is evidence. */
+    @Inject
+    @ConfigProperty(name = "medjava.audit.files", defaultValue = "50")
+    int auditFiles;
+
+    /** {@code udp://host:port} or {@code tcp://host:port}: audit messages also go to this syslog collector. */
+    @Inject
+    @ConfigProperty(name = "medjava.audit.syslog")
+    Optional<String> auditSyslog;
+
+    /** AuditEnterpriseSiteID of the audit messages (the hospital or department); none when unset. */
+    @Inject
+    @ConfigProperty(name = "medjava.audit.site")
+    Optional<String> auditSite;
+
+    /** {@code <data-dir>/logs}: medjava.log, access.log, audit.log. */
+    public Path logsDir() {
+        return dataDir().resolve("logs");
+    }
+
+    public long logMaxBytes() {
+        return positive(logMaxBytes, "medjava.log.max-bytes");
+    }
+
+    public int logFiles() {
+        return (int) notNegative(logFiles, "medjava.log.files");
+    }
+
+    public long auditMaxBytes() {
+        return positive(auditMaxBytes, "medjava.audit.max-bytes");
+    }
+
+    public int auditFiles() {
+        return (int) notNegative(auditFiles, "medjava.audit.files");
+    }
+
+    public Optional<String> auditSyslog() {
+        return auditSyslog.filter(s -> !s.isBlank()).map(String::trim);
+    }
+
+    public Optional<String> auditSite() {
+        return auditSite.filter(s -> !s.isBlank()).map(String::trim);
+    }
+
+    private static long positive(long value, String key) {
+        if (value < 1) {
+            throw new IllegalArgumentException(key + " is " + value + "; write a size in bytes, e.g. 10485760");
+        }
+        return value;
+    }
+
+    private static long notNegative(long value, String key) {
+        if (value < 0) {
+            throw new IllegalArgumentException(key + " is " + value + "; write how many rotated files to keep (0 or more)");
+        }
+        return value;
+    }
+
+    // --- end of logs and audit trail ---------------------------------------------------------------------------
+
+    public Path dataDir() {
+        return Path.of(dataDir).toAbsolutePath().normalize();
+    }
+
+    public Path imagesDir() {
+        return dataDir().resolve("images");
+    }
+
+    public Path pluginsDir() {
+        return dataDir().resolve("plugins");
+    }
+
+    public long maxUploadBytes() {
+        return maxUploadBytes;
+    }
+
+    public long maxPluginBytes() {
+        return maxPluginBytes;
+    }
+
+    public long maxPixels() {
+        return maxPixels;
+    }
+
+    public boolean anonymousRead() {
+        return anonymousRead;
+    }
+
+    public Optional<String> initialAdminPassword() {
+        return initialAdminPassword.filter(s -> !s.isBlank());
+    }
+
+    /** The index database; an H2 file database under the data directory unless configured. */
+    public String dbUrl() {
+        return dbUrl.filter(s -> !s.isBlank()).orElse(null);
+    }
+
+    public String dbUser() {
+        return dbUser.orElse("");
+    }
+
+    public String dbPassword() {
+        return dbPassword.orElse("");
+    }
+
+    public Optional<Path> seedImages() {
+        return seedImages.filter(s -> !s.isBlank()).map(Path::of);
+    }
+
+    public Optional<Path> seedPlugins() {
+        return seedPlugins.filter(s -> !s.isBlank()).map(Path::of);
+    }
+
+    /** medjava.public-url without a trailing {@code /}, checked as {@link #publicBaseUri()} checks it. */
+    public Optional<String> publicUrl() {
+        return publicBaseUri().map(u -> u.toString().substring(0, u.toString().length() - 1));
+    }
+
+    /**
+     * medjava.public-url as the base of the store's absolute links, ending with {@code /}
+     * ({@code https://pacs.example.org/medjava/}).
+     *
+     * @throws IllegalArgumentException when it is not an absolute http or https URL without query or fragment
+     */
+    public Optional<URI> publicBaseUri() {
+        return publicUrl.filter(s -> !s.isBlank()).map(String::trim).map(StoreConfig::baseUri);
+    }
+
+    static URI baseUri(String text) {
+        URI uri;
+        try {
+            uri = new URI(text.endsWith("/") ? text : text + "/");
+        } catch (java.net.URISyntaxException e) {
+            uri = null;
+        }
+        if (uri == null || uri.getHost() == null || uri.getRawQuery() != null || uri.getRawFragment() != null
+                || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))) {
+            throw new IllegalArgumentException("medjava.public-url is \"" + text + "\": write the absolute http(s) "
+                    + "URL clients reach the store at, with its path prefix if any (e.g. https://pacs.example.org/medjava)");
+        }
+        return uri;
+    }
+
+    /** Whether a proxy's Forwarded / X-Forwarded-* headers may decide links when medjava.public-url is unset. */
+    public boolean trustForwarded() {
+        return trustForwarded;
+    }
+
+    /** Whether plain file GETs and HEADs are answered by the front itself rather than the container. */
+    public boolean directReads() {
+        return directReads;
+    }
+
+    /** The public port the front listens on, when the store runs one. */
+    public Optional<Integer> httpPort() {
+        return httpPort;
+    }
+
+    /** The address the front listens on; empty: every interface. */
+    public Optional<String> httpBind() {
+        return httpBind.filter(s -> !s.isBlank());
+    }
+
+    /** The front's HTTPS port, when it serves HTTPS. */
+    public Optional<Integer> httpsPort() {
+        return httpsPort;
+    }
+
+    /**
+     * The key store of the front's certificate and its password: {@code medjava.tls.keystore}, else the one the JVM
+     * was given ({@code javax.net.ssl.keyStore}: Payara Micro's, with its self-signed certificate).
+     */
+    public Map.Entry<Path, char[]> tlsKeystore() {
+        String path = tlsKeystore.filter(p -> !p.isBlank()).orElse(System.getProperty("javax.net.ssl.keyStore"));
+        if (path == null) {
+            throw new IllegalArgumentException("medjava.https.port is set but no key store is: set medjava.tls.keystore"
+                    + " (PKCS#12) and medjava.tls.keystore-password");
+        }
+        String password = tlsKeystore.isPresent() ? tlsKeystorePassword.orElse("")
+                : System.getProperty("javax.net.ssl.keyStorePassword", "");
+        return Map.entry(Path.of(path), password.toCharArray());
+    }
+
+    /** How many requests the front relays to Payara at once. */
+    public int maxRelayed() {
+        return positive("medjava.http.max-relayed", maxRelayed);
+    }
+
+    /** How many relayed requests may wait for a connection to Payara before the front answers 503. */
+    public int maxWaiting() {
+        return positive("medjava.http.max-waiting", maxWaiting);
+    }
+
+    private static int positive(String name, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + " must be 1 or more, not " + value);
+        }
+        return value;
+    }
+
+    /** How much direct memory the front may keep small files' bytes in (0: it keeps none). */
+    public long readCacheBytes() {
+        if (readCacheBytes < 0) {
+            throw new IllegalArgumentException("medjava.http.read-cache-bytes must be 0 (none) or more, not "
+                    + readCacheBytes);
+        }
+        return readCacheBytes;
+    }
+
+    public long thumbnailCacheBytes() {
+        if (thumbnailCacheBytes < 0) {
+            throw new IllegalArgumentException("medjava.http.thumbnail-cache-bytes must be 0 (none) or more, not "
+                    + thumbnailCacheBytes);
+        }
+        return thumbnailCacheBytes;
+    }
+
+    /** Payara's HTTP port on the loopback, behind the front. */
+    public int backendPort() {
+        if (httpPort.isPresent() && (backendPort <= 0 || backendPort > 65535)) {
+            throw new IllegalArgumentException("medjava.http.backend-port must be Payara's HTTP port (its --port) when "
+                    + "medjava.http.port is set, not " + backendPort);
+        }
+        return backendPort;
+    }
+
+    /** How long a request's line and headers may take to arrive before the connection is closed; 0: no limit. */
+    public int headerTimeoutSeconds() {
+        if (headerTimeoutSeconds < 0) {
+            throw new IllegalArgumentException("medjava.http.header-timeout-seconds must be 0 (no limit) or more, not "
+                    + headerTimeoutSeconds);
+        }
+        return headerTimeoutSeconds;
+    }
+
+    /** Whether the objects live in S3-compatible object storage rather than under the data directory. */
+    public boolean s3Storage() {
+        String kind = storage.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!kind.equals("files") && !kind.equals("s3")) {
+            throw new IllegalArgumentException("medjava.storage is \"" + storage + "\"; use files or s3");
+        }
+        return kind.equals("s3");
+    }
+
+    /** medjava.storage.min-free-bytes: the free-space floor below which writes are refused. */
+    public long minFreeBytes() {
+        return minFreeBytes;
+    }
+
+    /**
+     * The object storage settings (medjava.storage.s3.*).
+     *
+     * @throws IllegalArgumentException naming the setting that is missing or malformed
+     */
+    public S3Settings s3Settings() {
+        URI endpoint;
+        try {
+            endpoint = s3Endpoint.filter(s -> !s.isBlank()).map(s -> URI.create(s.trim())).orElse(null);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(S3Settings.ENDPOINT + " is not a URL: " + e.getMessage(), e);
+        }
+        return new S3Settings(endpoint, s3Region.orElse(null), s3Bucket.orElse(null), s3Prefix,
+                s3AccessKey.orElse(null), s3SecretKey.orElse(null));
+    }
+
+    public int jobLeaseSeconds() {
+        return jobLeaseSeconds;
+    }
+
+    public int maxSeriesInstances() {
+        return maxSeriesInstances;
+    }
+
+    public boolean clusterEnabled() {
+        return clusterEnabled;
+    }
+
+    /** This node's name in the cluster: medjava.cluster.node, else the host name and the data directory's name. */
+    public String clusterNode() {
+        return clusterNode.filter(s -> !s.isBlank()).map(String::trim).orElseGet(() -> {
+            String host;
+            try {
+                host = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (java.net.UnknownHostException e) {
+                host = "localhost";
+            }
+            return host + ":" + dataDir().getFileName();
+        });
+    }
+
+    /** The DICOM (DIMSE) port; empty: the store does not listen for DICOM. */
+    public Optional<Integer> dicomPort() {
+        return dicomPort.filter(p -> p > 0);
+    }
+
+    public String dicomBind() {
+        return dicomBind.trim();
+    }
+
+    public String dicomAeTitle() {
+        return dicomAeTitle.trim();
+    }
+
+    /** {@code AE[=host], ...}: the calling AE titles allowed to associate. */
+    public String dicomAllowedAeTitles() {
+        return dicomAllowedAeTitles.orElse("");
+    }
+
+    /** {@code AE=host:port, ...}: where C-MOVE may send. */
+    public String dicomMoveDestinations() {
+        return dicomMoveDestinations.orElse("");
+    }
+
+    /** {@code AE=host:port, ...}: the remote PACS the store's SCU may send to, query and retrieve from. */
+    public String dicomRemotes() {
+        return dicomRemotes.orElse("");
+    }
+
+    /** reject or replace: what an object whose SOP Instance UID is stored already does (C-STORE, STOW-RS). */
+    public String duplicatePolicy() {
+        return duplicatePolicy;
+    }
+
+    // --- filter deadlines (issue 15, bounded work) --------------------------------------------------------------
+
+    @Inject
+    @ConfigProperty(name = "medjava.filters.deadline-seconds", defaultValue = "30")
+    int filterDeadlineSeconds;
+
+    /** 0: as many as the machine has cores. */
+    @Inject
+    @ConfigProperty(name = "medjava.filters.max-concurrent", defaultValue = "0")
+    int filterMaxConcurrent;
+
+    /** The most a chain of filter calls may take; a request's {@code timeout=} may ask for less. At least 1. */
+    public int filterDeadlineSeconds() {
+        return Math.max(1, filterDeadlineSeconds);
+    }
+
+    /** Filter calls that may run at once (each may use every core); the next waits briefly, then gets 503. */
+    public int filterMaxConcurrent() {
+        return filterMaxConcurrent > 0 ? filterMaxConcurrent : Runtime.getRuntime().availableProcessors();
+    }
+
+    // --- start-up banner (lifecycle) ----------------------------------------------------------------------------
+
+    /**
+     * Where the start banner goes instead of standard output ({@code ./medjava start} sets it, prints the file once
+     * the store is ready, and deletes it: the first start's admin password never reaches a log).
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.banner.file")
+    Optional<String> bannerFile;
+
+    public Optional<Path> bannerFile() {
+        return bannerFile.filter(s -> !s.isBlank()).map(s -> Path.of(s).toAbsolutePath().normalize());
+    }
+
+    // --- memory and size limits (README "Memory and size limits") ----------------------------------------------
+
+    /** Bytes all decodes together may hold; unset: a quarter of the maximum heap. */
+    @Inject
+    @ConfigProperty(name = "medjava.memory.decode-budget-bytes")
+    Optional<Long> decodeBudgetBytes;
+
+    /** How long a decode waits for room in the budget before it is answered 503 with Retry-After. */
+    @Inject
+    @ConfigProperty(name = "medjava.memory.decode-wait-millis", defaultValue = "2000")
+    long decodeWaitMillis;
+
+    @Inject
+    @ConfigProperty(name = "medjava.filters.max-chain", defaultValue = "16")
+    int maxFilterChain;
+
+    /** Uploads at least this large (by Content-Length, or once a chunked body grows so large) count as large. */
+    @Inject
+    @ConfigProperty(name = "medjava.upload.large-bytes", defaultValue = "67108864")
+    long largeUploadBytes;
+
+    @Inject
+    @ConfigProperty(name = "medjava.upload.max-concurrent-large", defaultValue = "2")
+    int maxConcurrentLargeUploads;
+
+    public long decodeBudgetBytes() {
+        return decodeBudgetBytes.filter(b -> b > 0).orElseGet(org.medjava.store.core.memory.DecodeBudget::defaultCapacity);
+    }
+
+    public long decodeWaitMillis() {
+        return Math.max(0, decodeWaitMillis);
+    }
+
+    public int maxFilterChain() {
+        return Math.max(1, maxFilterChain);
+    }
+
+    public long largeUploadBytes() {
+        return Math.max(1, largeUploadBytes);
+    }
+
+    public int maxConcurrentLargeUploads() {
+        return Math.max(1, maxConcurrentLargeUploads);
+    }
+
+    /** medjava.upload.resumable-expiry-hours (fractions allowed: tests use seconds' worth). */
+    public java.time.Duration resumableUploadExpiry() {
+        if (!(resumableExpiryHours > 0)) {
+            throw new IllegalArgumentException("medjava.upload.resumable-expiry-hours must be above 0, not "
+                    + resumableExpiryHours);
+        }
+        return java.time.Duration.ofMillis(Math.round(resumableExpiryHours * 3_600_000));
+    }
+
+    // --- which Host headers name this server (when medjava.public-url is unset) ----------------------------------
+
+    /**
+     * Host names or addresses (comma-separated, without ports) clients may give in {@code Host} besides this
+     * machine's own names and addresses, when {@code medjava.public-url} is unset and forwarded headers are not
+     * trusted; any other Host is refused with 400, so that links are never built from an unchecked Host.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.http.allowed-hosts")
+    Optional<String> allowedHosts;
+
+    public java.util.List<String> allowedHosts() {
+        return allowedHosts.map(s -> java.util.Arrays.stream(s.split(",")).map(String::trim)
+                .filter(h -> !h.isEmpty()).toList()).orElse(java.util.List.of());
+    }
+}

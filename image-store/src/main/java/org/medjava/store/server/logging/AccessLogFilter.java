@@ -1,0 +1,102 @@
+package org.medjava.store.server.logging;
+
+import jakarta.inject.Inject;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Instant;
+import org.medjava.store.core.audit.Caller;
+import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.web.FrontHeaders;
+import org.medjava.store.server.web.PublicBase;
+
+/**
+ * Every request the application serves, in the access log, and its caller bound for the audit trail while it runs.
+ * The requests the authentication mechanism answers itself (a 401, a CORS preflight, a redirect to the login page)
+ * never get here: the mechanism logs them ({@link #logRefused}).
+ */
+public class AccessLogFilter extends HttpFilter {
+
+    /** The request attribute holding {@link System#nanoTime()} when the store first saw the request. */
+    public static final String START = AccessLogFilter.class.getName() + ".start";
+
+    @Inject
+    AccessLog log;
+
+    @Inject
+    StoreConfig config;
+
+    @Override
+    protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        long start = start(request);
+        CountingResponse counted = new CountingResponse(response);
+        Caller caller = Caller.account(request.getRemoteUser(), address(config, request));
+        boolean failed = true;
+        try (Caller.Binding bound = Caller.bind(caller)) {
+            chain.doFilter(request, counted);
+            if (!request.isAsyncStarted()) {
+                counted.finish();
+            }
+            failed = false;
+        } finally {
+            if (!failed && request.isAsyncStarted()) {
+                request.getAsyncContext().addListener(new AsyncListener() {
+                    @Override
+                    public void onComplete(AsyncEvent event) {
+                        counted.finish();
+                        write(request, counted, counted.getStatus(), start);
+                    }
+
+                    @Override
+                    public void onTimeout(AsyncEvent event) {
+                    }
+
+                    @Override
+                    public void onError(AsyncEvent event) {
+                    }
+
+                    @Override
+                    public void onStartAsync(AsyncEvent event) {
+                    }
+                });
+            } else {
+                write(request, counted, failed ? 500 : counted.getStatus(), start);
+            }
+        }
+    }
+
+    private void write(HttpServletRequest request, CountingResponse response, int status, long start) {
+        log.record(Instant.now(), address(config, request), request.getRemoteUser(), request.getMethod(),
+                request.getRequestURI(), request.getQueryString(), status, response.bytes(),
+                (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /** Logs a request the authentication mechanism answered itself ({@code bytes}: the body it wrote). */
+    public static void logRefused(AccessLog log, StoreConfig config, HttpServletRequest request,
+                                  HttpServletResponse response, long bytes) {
+        log.record(Instant.now(), address(config, request), null, request.getMethod(), request.getRequestURI(),
+                request.getQueryString(), response.getStatus(), bytes, (System.nanoTime() - start(request)) / 1_000_000);
+    }
+
+    /** When the store first saw the request (the authentication mechanism marks it), else now. */
+    public static long start(HttpServletRequest request) {
+        Object start = request.getAttribute(START);
+        if (start instanceof Long t) {
+            return t;
+        }
+        long now = System.nanoTime();
+        request.setAttribute(START, now);
+        return now;
+    }
+
+    /** The client: the proxy's word for it with medjava.http.trust-forwarded, else the connection's peer. */
+    public static String address(StoreConfig config, HttpServletRequest request) {
+        return PublicBase.clientAddress(config.trustForwarded(), FrontHeaders.peer(request), request::getHeader);
+    }
+}

@@ -1,0 +1,565 @@
+package org.medjava.store.server.startup;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.json.bind.Jsonb;
+import jakarta.json.bind.JsonbBuilder;
+import java.util.List;
+import java.util.Map;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.logging.Logger;
+import org.medjava.store.core.cluster.ClusterDatabase;
+import org.medjava.store.core.cluster.ClusterNodes;
+import org.medjava.store.core.cluster.LocalPathLocks;
+import org.medjava.store.core.cluster.PostgresPathLocks;
+import org.medjava.store.core.cluster.SharedPlugins;
+import org.medjava.store.core.cluster.SharedRevocations;
+import org.medjava.store.core.cluster.SharedState;
+import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.core.jobs.JobKind;
+import org.medjava.store.core.jobs.JobQueue;
+import org.medjava.store.core.jobs.JobWorkers;
+import org.medjava.store.core.jobs.LocalJobQueue;
+import org.medjava.store.core.jobs.DeriveSeriesJob;
+import org.medjava.store.core.jobs.RenderSeriesJob;
+import org.medjava.store.core.jobs.SharedJobQueue;
+import org.medjava.store.net.dimse.DimseServer;
+import org.medjava.store.core.filters.FilterRepository;
+import org.medjava.store.core.backup.StoreBackup;
+import org.medjava.store.core.ingest.Ingest;
+import org.medjava.store.core.ingest.ResumableUploads;
+import org.medjava.store.core.ingest.IntentJournal;
+import org.medjava.store.core.ingest.Reconciliation;
+import org.medjava.store.core.ingest.WriteBarrier;
+import org.medjava.store.core.ingest.DuplicatePolicy;
+import org.medjava.store.core.query.ArchiveSearch;
+import org.medjava.store.net.scu.RemotePacs;
+import org.medjava.store.core.index.DicomIndex;
+import org.medjava.store.core.index.IndexDatabase;
+import org.medjava.store.core.derive.DerivedImages;
+import org.medjava.store.core.memory.DecodeBudget;
+import org.medjava.store.core.memory.UploadSlots;
+import org.medjava.store.net.dicomweb.ThumbnailCache;
+import org.medjava.store.core.render.RenderService;
+import org.medjava.store.core.repo.ImageRepository;
+import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.repo.UploadValidator;
+import org.medjava.store.server.security.CorsPolicy;
+import org.medjava.store.server.security.LoginThrottle;
+import org.medjava.store.server.security.PasswordHasher;
+import org.medjava.store.server.security.Revocations;
+import org.medjava.store.server.security.SessionKeys;
+import org.medjava.store.server.security.Sessions;
+import org.medjava.store.server.security.Role;
+import org.medjava.store.server.admin.DataDirectoryLock;
+import org.medjava.store.server.security.SharedAccounts;
+import org.medjava.store.server.security.UserStore;
+import org.medjava.store.server.monitoring.RegistryMetrics;
+import org.medjava.store.core.storage.DiskSpaceGuard;
+import org.medjava.store.core.storage.LocalFileStorage;
+import org.medjava.store.core.storage.ObjectStorage;
+import org.medjava.store.core.storage.S3Storage;
+import org.medjava.store.core.audit.AuditEvents;
+import org.medjava.store.core.audit.AuditLog;
+import org.medjava.store.core.audit.AuditSource;
+import org.medjava.store.core.audit.AuditTrail;
+import org.medjava.store.core.audit.Caller;
+import org.medjava.store.core.audit.RotatingFile;
+import org.medjava.store.core.audit.SyslogSender;
+import org.medjava.store.server.logging.AccessLog;
+import org.medjava.store.server.logging.ServerLog;
+
+/**
+ * The store's parts, assembled once at start from {@link StoreConfig}, handed to the resources by CDI producers and
+ * closed at shutdown: accounts, the filter repository with its registry, the DICOM index, the image repository, the
+ * ingest door, the renderer and the DICOM network. The data directory holds everything: {@code images/},
+ * {@code plugins/}, {@code index/} (H2), {@code users.properties}, {@code session.key}.
+ *
+ * <p>The parts are plain objects of store-core and dicom-net; the producers are {@code @Dependent} and hand out the
+ * one instance built here, so no client proxy is needed for their final classes.
+ */
+@ApplicationScoped
+public class StoreAssembly {
+
+    private static final Logger LOG = Logger.getLogger(StoreAssembly.class.getName());
+    static final String SEEDED_MARKER = ".seeded";
+    /** How long a cancelled filter call has to stop before its plugin is quarantined. */
+    static final java.time.Duration FILTER_GRACE = java.time.Duration.ofSeconds(2);
+    /** How long a filter call waits for a free slot before 503: a short burst queues instead of failing. */
+    static final java.time.Duration FILTER_QUEUE_WAIT = java.time.Duration.ofSeconds(2);
+
+    @Inject
+    StoreConfig config;
+
+    @Inject
+    RegistryMetrics metrics;
+
+    private DataDirectoryLock dataLock;
+    private UserStore users;
+    private Sessions sessions;
+    private LoginThrottle throttle;
+    private CorsPolicy cors;
+    private FilterRepository filters;
+    private DicomIndex index;
+    private ObjectStorage storage;
+    private DiskSpaceGuard space;
+    private ClusterDatabase clusterDatabase;
+    private ClusterNodes nodes;
+    private SharedState sharedState;
+    private ImageRepository images;
+    private RenderService renderer;
+    private ThumbnailCache thumbnails;
+    private UploadSlots uploadSlots;
+    private DerivedImages derived;
+    private Ingest ingest;
+    private ArchiveSearch search;
+    private DimseServer dimse;
+    private RemotePacs remotePacs;
+    private JobWorkers jobs;
+    private StoreBackup backup;
+    private ServerLog serverLog;
+    private AccessLog accessLog;
+    private AuditLog audit;
+    private ResumableUploads uploads;
+    private java.util.concurrent.ScheduledExecutorService uploadCleaner;
+
+    /** Builds everything when the application starts rather than on the first request. */
+    void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
+        images.storage(); // touching the bean runs @PostConstruct
+    }
+
+    @PostConstruct
+    void start() {
+        long t0 = System.nanoTime();
+        try {
+            Path data = Files.createDirectories(config.dataDir());
+            dataLock = DataDirectoryLock.tryAcquire(data).orElseThrow(() -> new IllegalStateException(
+                    "another image store" + DataDirectoryLock.holder(data).map(pid -> " (pid " + pid + ")").orElse("")
+                            + " is using the data directory " + data
+                            + ": stop it first, or give this one its own medjava.data-dir"));
+            openLogs();
+            IndexDatabase database = config.dbUrl() == null ? IndexDatabase.h2(data.resolve("index"))
+                    : IndexDatabase.of(config.dbUrl(), config.dbUser(), config.dbPassword());
+            storage = openStorage(data);
+            // writes land first in the staging directory (under images/ with files, work/staging with S3); the
+            // index and the plugins live in the data directory: the fuller disk of the two decides
+            space = new DiskSpaceGuard(config.minFreeBytes(), List.of(config.s3Storage()
+                    ? data.resolve("work/staging") : config.imagesDir(), data));
+            boolean firstStart = config.clusterEnabled() ? joinCluster(database)
+                    : !Files.exists(data.resolve(SEEDED_MARKER));
+            String newAdminPassword;
+            try (Caller.Binding operator = Caller.bind(Caller.account(operator(), null))) {
+                newAdminPassword = createUsers(data); // the first account is the operator's doing
+            }
+            startSessions(data);
+            filters = new FilterRepository(config.pluginsDir(), data.resolve("work/registry"),
+                    config.maxPluginBytes(), space);
+            filters.auditTo(audit);
+            filters.registry().setLimits(new org.medjava.filter.runtime.CallLimits(config.filterMaxConcurrent(),
+                    java.time.Duration.ofSeconds(config.filterDeadlineSeconds()), FILTER_GRACE, FILTER_QUEUE_WAIT));
+            if (firstStart && config.seedPlugins().isPresent()) {
+                Seeder.seedPlugins(config.seedPlugins().get(), config.pluginsDir());
+            }
+            filters.loadAll();
+            if (sharedState != null) {
+                SharedPlugins.join(sharedState, filters, firstStart);
+            }
+            index = new DicomIndex(database);
+            images = new ImageRepository(storage, config.maxUploadBytes(),
+                    clusterDatabase == null ? new LocalPathLocks() : new PostgresPathLocks(clusterDatabase), space);
+            DecodeBudget decodeBudget = new DecodeBudget(config.decodeBudgetBytes(), config.decodeWaitMillis());
+            uploadSlots = new UploadSlots(config.largeUploadBytes(), config.maxConcurrentLargeUploads());
+            renderer = new RenderService(filters.registry(), config.maxPixels(), metrics, decodeBudget,
+                    config.maxFilterChain());
+            thumbnails = new ThumbnailCache(config.thumbnailCacheBytes());
+            IntentJournal journal = IntentJournal.open(data.resolve("work/journal"));
+            ingest = new Ingest(images, index, new UploadValidator(config.maxPixels(), decodeBudget),
+                    DuplicatePolicy.parse(config.duplicatePolicy()), new WriteBarrier(config.backupMaxPause()), metrics,
+                    audit, journal);
+            // before any request: what a crash of this node left half-done is settled first (see IntentJournal)
+            Reconciliation.run(journal, images, index);
+            backup = new StoreBackup(new StoreBackup.Sources(storage, database, ingest.barrier(), data,
+                    sharedState == null ? data.resolve(StoreBackup.ACCOUNTS_FILE) : null, config.pluginsDir()));
+            derived = new DerivedImages(images, renderer, filters.registry(), ingest);
+            startResumableUploads(data);
+            search = new ArchiveSearch(index);
+            int seeded = 0;
+            if (firstStart && config.seedImages().isPresent()) {
+                seeded = Seeder.seedImages(config.seedImages().get(), StorePath.parse("samples/"), ingest);
+            }
+            if (index.count() == 0) {
+                index.rebuild(storage); // a new or emptied database (e.g. a fresh PostgreSQL) catches up
+            }
+            Files.writeString(data.resolve(SEEDED_MARKER), "first started " + java.time.Instant.now() + "\n");
+            dimse = DicomNetwork.start(config, ingest, search, index, images);
+            remotePacs = DicomNetwork.remotePacs(config, ingest, search, images, data.resolve("work/scu"));
+            jobs = startJobs();
+            metrics.watch(index, space, filters, jobs.queue());
+            audit.record(AuditEvents.application(true, operator()));
+            Banner.show(config, Banner.facts(config, users.roles().keySet(), newAdminPassword,
+                    filters.plugins().size(), seeded, Duration.ofNanos(System.nanoTime() - t0),
+                    DicomNetwork.describe(dimse, remotePacs)
+                            + (nodes == null ? "" : "; cluster node " + nodes.node() + " of " + nodes.alive())));
+
+        } catch (IOException e) {
+            throw new UncheckedIOException("the image store cannot start with data directory " + config.dataDir()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The server log (medjava.log, with what goes to stderr), the access log and the audit trail (audit.log, and
+     * syslog when medjava.audit.syslog is set), all under {@code <data-dir>/logs}.
+     */
+    private void openLogs() throws IOException {
+        Path logs = Files.createDirectories(config.logsDir());
+        serverLog = ServerLog.install(logs, config.logMaxBytes(), config.logFiles());
+        accessLog = new AccessLog(new RotatingFile(logs.resolve("access.log"), config.logMaxBytes(),
+                config.logFiles(), false));
+        AuditSource source = AuditSource.of(config.dicomAeTitle(), config.auditSite().orElse(null));
+        SyslogSender syslog = config.auditSyslog().map(target -> new SyslogSender(target, source.host(), "MedJava"))
+                .orElse(null);
+        audit = new AuditLog(source, new RotatingFile(logs.resolve("audit.log"), config.auditMaxBytes(),
+                config.auditFiles(), true), syslog);
+        LOG.info("audit trail " + logs.resolve("audit.log") + config.auditSyslog().map(t -> " and syslog " + t)
+                .orElse("") + "; access log " + logs.resolve("access.log"));
+    }
+
+    /** The operating-system account running the store (who started or stopped it, for the audit trail). */
+    private static String operator() {
+        return System.getProperty("user.name", "unknown");
+    }
+
+    /**
+     * The background jobs: this node's two workers on its own queue, or on the cluster's (any node claims the
+     * jobs, and a job whose node died is run again by another).
+     */
+    private JobWorkers startJobs() {
+        JobQueue queue = clusterDatabase == null ? new LocalJobQueue()
+                : new SharedJobQueue(clusterDatabase, config.jobLeaseSeconds());
+        Jsonb json = JsonbBuilder.create();
+        Map<String, JobKind> kinds = Map.of(
+                "index-rebuild", (params, progress) -> json.toJson(index.rebuild(storage)),
+                RenderSeriesJob.KIND, new RenderSeriesJob(index, images, renderer, ingest),
+                DeriveSeriesJob.KIND, new DeriveSeriesJob(index, derived, renderer, ingest,
+                        config.maxSeriesInstances()),
+                "retrieve", pacsJob((params, progress) -> json.toJson(retrieve(params, progress))),
+                "send", pacsJob((params, progress) -> json.toJson(send(params, progress))),
+                StoreBackup.JOB_KIND, (params, progress) -> {
+                    Path target = backup.prepareTarget(params.get("directory"));
+                    return backup.run(target, progress).toJson(target);
+                });
+        return new JobWorkers(queue, nodes == null ? config.clusterNode() : nodes.node(), kinds, 2);
+    }
+
+    /** A retrieve job: {@code ae}, {@code method} (move or get) and the UIDs to retrieve; progress by instance. */
+    private RemotePacs.RetrieveResult retrieve(Map<String, String> params, JobKind.Progress progress) {
+        String ae = params.getOrDefault("ae", "");
+        return remotePacs.retrieve(remotePacs.remote(ae), uidsOf(params), "get".equalsIgnoreCase(params.get("method")),
+                progress::update);
+    }
+
+    /** A send job: {@code ae} and the UIDs of the stored instances to send; progress by instance. */
+    private RemotePacs.SendResult send(Map<String, String> params, JobKind.Progress progress) {
+        return remotePacs.send(remotePacs.remote(params.getOrDefault("ae", "")), uidsOf(params), progress::update);
+    }
+
+    /** A retrieve or send job, checked when submitted: a configured remote ({@code ae}) and a StudyInstanceUID. */
+    private JobKind pacsJob(JobKind work) {
+        return new JobKind() {
+            @Override
+            public void validate(Map<String, String> params) {
+                remotePacs.remote(params.getOrDefault("ae", ""));
+                if (!params.containsKey("StudyInstanceUID")) {
+                    throw new org.medjava.store.core.StoreException(org.medjava.store.core.StoreException.Kind.BAD_REQUEST,
+                            "the params name at least ae and the "
+                            + "StudyInstanceUID (and optionally SeriesInstanceUID, SOPInstanceUID)");
+                }
+            }
+
+            @Override
+            public String run(Map<String, String> params, Progress progress) throws Exception {
+                return work.run(params, progress);
+            }
+        };
+    }
+
+    private static Map<String, String> uidsOf(Map<String, String> params) {
+        Map<String, String> keys = new java.util.LinkedHashMap<>();
+        for (String k : List.of("StudyInstanceUID", "SeriesInstanceUID", "SOPInstanceUID")) {
+            if (params.containsKey(k)) {
+                keys.put(k, params.get(k));
+            }
+        }
+        return keys;
+    }
+
+    /**
+     * Joins the cluster whose nodes share {@code database} (PostgreSQL: the index, the path locks, the accounts and
+     * the plugin catalog) and the object storage. Refuses, naming the setting, a node without either.
+     *
+     * @return whether this node initializes a new cluster (seeds it, publishes its plugins): exactly one node does
+     */
+    private boolean joinCluster(IndexDatabase database) {
+        if (!database.url().startsWith("jdbc:postgresql:")) {
+            throw new IllegalStateException("medjava.cluster.enabled=true needs the database all nodes share: set"
+                    + " medjava.db.url=jdbc:postgresql://host/db (and medjava.db.user, medjava.db.password)");
+        }
+        if (!config.s3Storage()) {
+            throw new IllegalStateException("medjava.cluster.enabled=true needs the object storage all nodes share:"
+                    + " set medjava.storage=s3 and medjava.storage.s3.*");
+        }
+        clusterDatabase = new ClusterDatabase(database);
+        nodes = ClusterNodes.join(clusterDatabase, config.clusterNode(), storage.describe());
+        sharedState = new SharedState(clusterDatabase);
+        boolean first = sharedState.putIfAbsent("cluster", "initialized",
+                nodes.node().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        LOG.info("joined the cluster as " + nodes.node() + (first ? ", initializing it" : ""));
+        return first;
+    }
+
+    /**
+     * The objects' storage: files under the data directory, or S3-compatible object storage whose bodies are staged
+     * under {@code work/staging}. Bad object-storage settings stop the start with a message naming the setting.
+     */
+    private ObjectStorage openStorage(Path data) throws IOException {
+        if (!config.s3Storage()) {
+            return new LocalFileStorage(config.imagesDir());
+        }
+        S3Storage s3 = S3Storage.open(config.s3Settings(), data.resolve("work/staging"));
+        try {
+            int aborted = s3.abortStaleUploads(Duration.ofDays(1));
+            if (aborted > 0) {
+                LOG.info("aborted " + aborted + " unfinished multipart uploads older than a day");
+            }
+        } catch (IOException e) { // housekeeping only: never a reason not to start
+            LOG.warning("could not abort unfinished multipart uploads (" + e.getMessage() + "); continuing");
+        }
+        return s3;
+    }
+
+    /** @return the first admin's password when this start created it, else null */
+    private String createUsers(Path data) throws IOException {
+        users = sharedState == null ? new UserStore(data.resolve("users.properties"))
+                : new UserStore(new SharedAccounts(sharedState));
+        users.auditTo(audit);
+        if (!users.isEmpty()) {
+            return null;
+        }
+        String password = config.initialAdminPassword().orElseGet(PasswordHasher::randomPassword);
+        if (!users.putIfAbsent("admin", password.toCharArray(), Role.ADMIN)) {
+            return null; // another node of the cluster created it first
+        }
+        LOG.info("created the first account, admin");
+        return password;
+    }
+
+    /**
+     * Browser sessions, signed with the key of this node's data directory or of the cluster, and which other
+     * origins may call the store. A bad setting stops the start naming it.
+     */
+    private void startSessions(Path data) throws IOException {
+        byte[] key = sharedState == null ? SessionKeys.local(data.resolve("session.key"))
+                : SessionKeys.shared(sharedState);
+        Revocations revocations = clusterDatabase == null ? Revocations.local()
+                : Revocations.shared(new SharedRevocations(clusterDatabase));
+        sessions = new Sessions(key, users, revocations, config.sessionIdle(), config.sessionMax(),
+                java.time.Clock.systemUTC());
+        cors = CorsPolicy.parse(config.corsOrigins());
+        throttle = LoginThrottle.of(config.authMaxFailures(), config.authMaxAddressFailures(), config.authMaxDelay());
+        LOG.info("browser sessions: idle " + config.sessionIdle().toMinutes() + " min, at most "
+                + config.sessionMax().toHours() + " h; CORS: " + cors);
+    }
+
+    /**
+     * tus uploads keep their partial data in {@code work/uploads} (local to this node, also with S3 storage); expired
+     * ones are removed now and then every tenth of the expiry (at most hourly).
+     */
+    private void startResumableUploads(Path data) throws IOException {
+        Duration expiry = config.resumableUploadExpiry();
+        // A large object's chunks and its final ingest count against the same cap as a large PUT.
+        ResumableUploads.Admission admission = bytes -> uploadSlots.admit(bytes)::close;
+        uploads = new ResumableUploads(data.resolve("work/uploads"), ingest, expiry, java.time.Clock.systemUTC(),
+                admission);
+        long every = Math.max(1000, Math.min(Duration.ofHours(1).toMillis(), expiry.toMillis() / 10));
+        uploadCleaner = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "resumable-upload-cleaner");
+            t.setDaemon(true);
+            return t;
+        });
+        uploadCleaner.scheduleWithFixedDelay(uploads::clean, every, every,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    @PreDestroy
+    void stop() {
+        if (uploadCleaner != null) {
+            uploadCleaner.shutdownNow();
+        }
+        if (jobs != null) {
+            jobs.close();
+        }
+        if (sharedState != null) {
+            sharedState.close();
+        }
+        if (nodes != null) {
+            nodes.close();
+        }
+        if (dimse != null) {
+            dimse.close();
+        }
+        if (filters != null) {
+            filters.close();
+        }
+        if (index != null) {
+            index.close();
+        }
+        if (ingest != null) {
+            ingest.journal().close();
+        }
+        if (storage != null) {
+            storage.close();
+        }
+        if (clusterDatabase != null) {
+            clusterDatabase.close();
+        }
+        if (dataLock != null) {
+            try {
+                dataLock.close();
+            } catch (IOException e) {
+                LOG.warning("could not release " + config.dataDir() + "/store.lock: " + e.getMessage());
+            }
+        }
+        closeLogs();
+    }
+
+    private void closeLogs() {
+        if (audit != null) {
+            audit.record(AuditEvents.application(false, operator()));
+            audit.close();
+        }
+        try {
+            if (accessLog != null) {
+                accessLog.close();
+            }
+        } catch (IOException e) {
+            LOG.fine("closing the access log: " + e.getMessage());
+        }
+        if (serverLog != null) {
+            serverLog.close();
+        }
+    }
+
+    @Produces
+    public AuditTrail auditTrail() {
+        return audit == null ? AuditTrail.NONE : audit;
+    }
+
+    @Produces
+    public AccessLog accessLog() {
+        return accessLog;
+    }
+
+    @Produces
+    public UserStore users() {
+        return users;
+    }
+
+    @Produces
+    public Sessions sessions() {
+        return sessions;
+    }
+
+    @Produces
+    public LoginThrottle throttle() {
+        return throttle;
+    }
+
+    @Produces
+    public CorsPolicy cors() {
+        return cors;
+    }
+
+    @Produces
+    public FilterRepository filters() {
+        return filters;
+    }
+
+    @Produces
+    public DicomIndex index() {
+        return index;
+    }
+
+    /** The free-space floor every write is held to. */
+    @Produces
+    public DiskSpaceGuard space() {
+        return space;
+    }
+
+    @Produces
+    public ImageRepository images() {
+        return images;
+    }
+
+    @Produces
+    public RenderService renderer() {
+        return renderer;
+    }
+
+    /** Thumbnails made, for DICOMweb's thumbnail resources on either path (the front's or the container's). */
+    @Produces
+    public ThumbnailCache thumbnails() {
+        return thumbnails;
+    }
+
+    /** The cap on concurrent large uploads. */
+    @Produces
+    public UploadSlots uploadSlots() {
+        return uploadSlots;
+    }
+
+    @Produces
+    public Ingest ingest() {
+        return ingest;
+    }
+
+    @Produces
+    public ResumableUploads uploads() {
+        return uploads;
+    }
+
+    @Produces
+    public DerivedImages derived() {
+        return derived;
+    }
+
+    @Produces
+    public ArchiveSearch search() {
+        return search;
+    }
+
+    @Produces
+    public JobWorkers jobs() {
+        return jobs;
+    }
+
+    @Produces
+    public StoreBackup backup() {
+        return backup;
+    }
+
+    /** The remote PACS the store can query, retrieve from and send to. */
+    @Produces
+    public RemotePacs remotePacs() {
+        return remotePacs;
+    }
+}

@@ -1,0 +1,118 @@
+package org.medjava.store.server.web;
+
+import jakarta.inject.Inject;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import org.medjava.store.core.repo.ImageRepository;
+import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.repo.StoredFile;
+
+/**
+ * The path a viewer feels — hundreds of small GETs per study — answered on the servlet API: a GET or HEAD of a stored
+ * file under {@code /images/} is sent here ({@link FileDownload}), after the request guard, access log, header and
+ * metrics filters and the authentication mechanism, without the JAX-RS and CDI request machinery, which took about
+ * 60% of the CPU of such a request (JFR profile in docs/performance.md). Everything else — directories, renderings
+ * ({@code ?render=}), writes, names that do not parse, files that vanish — goes on to {@link ImagesResource}, which
+ * also documents this route and answers its errors.
+ */
+public class FileDownloadFilter extends HttpFilter {
+    private static final long serialVersionUID = 1L;
+    private static final String PREFIX = "/images/";
+    /** {@link EndpointTemplate}'s name for the route, for the request metrics. */
+    static final String ENDPOINT = "/images/{path}";
+
+    @Inject
+    ImageRepository images;
+
+    @Override
+    protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        StoredFile file = plainFile(request);
+        if (file == null) {
+            chain.doFilter(request, response);
+            return;
+        }
+        request.setAttribute(EndpointTemplate.ATTRIBUTE, ENDPOINT);
+        FileDownload.send(FileDownload.of(request, response), entity(images, file));
+    }
+
+    /** The stored file a plain GET or HEAD names, or null when this request is not one this filter answers. */
+    private StoredFile plainFile(HttpServletRequest request) {
+        String method = request.getMethod();
+        if (!"GET".equals(method) && !"HEAD".equals(method)
+                || request.getQueryString() != null && request.getParameterMap().containsKey("render")) {
+            return null;
+        }
+        return storedFile(images, request.getRequestURI().substring(request.getContextPath().length()));
+    }
+
+    /**
+     * The stored file a path names ({@code /images/} and the file's name as sent, percent-encoded), or null when it
+     * names none: not under {@code /images/}, a directory, a malformed or missing name, or storage that cannot say.
+     */
+    static StoredFile storedFile(ImageRepository images, String path) {
+        if (!path.startsWith(PREFIX) || path.endsWith("/")) {
+            return null;
+        }
+        String raw = decode(path.substring(PREFIX.length()));
+        if (raw == null || raw.isEmpty()) {
+            return null;
+        }
+        try {
+            Optional<StoredFile> file = images.stat(StorePath.parse(raw));
+            return file.filter(f -> !f.directory()).orElse(null);
+        } catch (RuntimeException e) {
+            return null; // a bad name or unreadable storage: the resource answers it with the store's error
+        }
+    }
+
+    /** What {@link FileDownload} sends for a stored file. */
+    static FileDownload.Entity entity(ImageRepository images, StoredFile file) {
+        return new FileDownload.Entity(file.size(), file.modified(), file.etag(), file.contentType(),
+                (offset, length) -> images.open(file, offset, length));
+    }
+
+    /**
+     * Percent-decoding of a path as JAX-RS does it for {@code @PathParam} (UTF-8; a {@code +} stays a plus); null for
+     * a malformed escape or malformed UTF-8, left to JAX-RS to answer.
+     */
+    static String decode(String path) {
+        if (path.indexOf('%') < 0) {
+            return path;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(path.length());
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= path.length()) {
+                    return null;
+                }
+                int hi = Character.digit(path.charAt(i + 1), 16);
+                int lo = Character.digit(path.charAt(i + 2), 16);
+                if (hi < 0 || lo < 0) {
+                    return null;
+                }
+                bytes.write(hi << 4 | lo);
+                i += 2;
+            } else if (c < 0x80) {
+                bytes.write(c);
+            } else {
+                return null; // not how a client sends a path: JAX-RS decides
+            }
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+}

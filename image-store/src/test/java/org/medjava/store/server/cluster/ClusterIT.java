@@ -1,0 +1,661 @@
+package org.medjava.store.server.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.medjava.store.core.testsupport.ClusterHarness;
+import org.medjava.store.core.testsupport.Command;
+import org.medjava.store.core.testsupport.Multipart;
+import org.medjava.store.core.testsupport.Nginx;
+import org.medjava.store.core.testsupport.PayaraStore;
+import org.medjava.store.core.testsupport.Samples;
+import org.medjava.store.core.testsupport.TestPlugins;
+import org.medjava.store.core.testsupport.TestStudy;
+
+/**
+ * Three coordinated store nodes (medjava.cluster.enabled) on one PostgreSQL and one S3Proxy behind nginx, all real
+ * processes: a write on one node is seen on the others, writers of one path on different nodes give one winner,
+ * accounts and plugins changed on one node are effective on all, DICOMweb works across nodes, an instance stored
+ * through two nodes at once is kept once, a node killed with kill -9 during uploads loses no acknowledged write,
+ * a restarted PostgreSQL is reconnected to without a manual step, and a browser session made on one node is
+ * accepted on the others until a logout on any of them.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class ClusterIT {
+
+    static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(40);
+    static final byte[] CT = Samples.bytes(Samples.dicom("CT_small.dcm"));
+    static final byte[] GIF = Samples.bytes(Samples.gif("ct-small.gif"));
+
+    static ClusterHarness cluster;
+    static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    @TempDir
+    static Path work;
+
+    @BeforeAll
+    @Timeout(value = 420, unit = TimeUnit.SECONDS)
+    static void start() throws Exception {
+        cluster = ClusterHarness.nodes(3).coordination(true).start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    @Order(0)
+    void everyNodeIsReadyAndTheLoadBalancerSpreadsRequests() throws Exception {
+        for (int node = 1; node <= 3; node++) {
+            HttpResponse<String> ready = send(node, "/health/ready", "GET", null, Map.of());
+            assertThat(ready.statusCode()).as("node %d /health/ready: %s", node, ready.body()).isEqualTo(200);
+        }
+        Set<String> served = new HashSet<>();
+        for (int n = 0; n < 9; n++) {
+            HttpResponse<String> ready = http.send(HttpRequest.newBuilder(cluster.lb("/health/ready"))
+                    .timeout(REQUEST_TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(ready.statusCode()).isEqualTo(200);
+            served.add(ready.headers().firstValue("X-Upstream").orElse("?"));
+        }
+        assertThat(served).as("round robin over the three nodes").containsExactlyInAnyOrderElementsOf(
+                cluster.nodes().stream().map(n -> "127.0.0.1:" + n.port()).toList());
+    }
+
+    @Test
+    @Order(1)
+    void aWriteOnOneNodeIsReadOnTheOthers() throws Exception {
+        HttpResponse<String> put = send(1, "/images/cluster/a/ct.dcm", "PUT", CT, Map.of());
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
+        String etag = put.headers().firstValue("ETag").orElseThrow();
+        String sop = sopOf("cluster/a/ct.dcm", 1);
+        for (int node : List.of(2, 3)) {
+            HttpResponse<byte[]> got = getBytes(node, "/images/cluster/a/ct.dcm");
+            assertThat(got.statusCode()).isEqualTo(200);
+            assertThat(got.body()).isEqualTo(CT);
+            assertThat(got.headers().firstValue("ETag")).contains(etag);
+            HttpResponse<String> indexed = send(node, "/dicomweb/instances?SOPInstanceUID=" + sop, "GET", null,
+                    Map.of("Accept", "application/dicom+json"));
+            assertThat(indexed.statusCode()).isEqualTo(200);
+            assertThat(indexed.body()).as("indexed, seen from node %d", node).contains(sop);
+        }
+        // a conditional write on another node sees the same state
+        assertThat(send(3, "/images/cluster/a/ct.dcm", "PUT", CT, Map.of("If-None-Match", "*")).statusCode())
+                .isEqualTo(412);
+        assertThat(send(2, "/images/cluster/a/ct.dcm", "PUT", CT, Map.of("If-Match", "\"stale\"")).statusCode())
+                .isEqualTo(412);
+        assertThat(send(2, "/images/cluster/a/ct.dcm", "PUT", CT, Map.of("If-Match", etag)).statusCode())
+                .isEqualTo(204);
+    }
+
+    @Test
+    @Order(2)
+    void writersOfOnePathOnDifferentNodesGiveOneCompleteWinner() throws Exception {
+        int writers = 9;
+        List<byte[]> bodies = new ArrayList<>();
+        for (int i = 0; i < writers; i++) {
+            bodies.add(i % 2 == 0 ? CT : GIF); // different sizes: a torn object would show
+        }
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try {
+            List<Future<HttpResponse<String>>> created = new ArrayList<>();
+            for (int i = 0; i < writers; i++) {
+                int node = 1 + i % 3;
+                byte[] body = bodies.get(i);
+                created.add(pool.submit(() -> {
+                    go.await();
+                    return send(node, "/images/cluster/race/once", "PUT", body, Map.of("If-None-Match", "*"));
+                }));
+            }
+            go.countDown();
+            int wins = 0;
+            for (Future<HttpResponse<String>> f : created) {
+                int status = f.get(60, TimeUnit.SECONDS).statusCode();
+                assertThat(status).isIn(201, 412);
+                wins += status == 201 ? 1 : 0;
+            }
+            assertThat(wins).as("If-None-Match: * across three nodes: one creator").isEqualTo(1);
+
+            CountDownLatch again = new CountDownLatch(1);
+            List<Future<HttpResponse<String>>> replaced = new ArrayList<>();
+            for (int i = 0; i < writers; i++) {
+                int node = 1 + i % 3;
+                byte[] body = bodies.get(i);
+                replaced.add(pool.submit(() -> {
+                    again.await();
+                    return send(node, "/images/cluster/race/once", "PUT", body, Map.of());
+                }));
+            }
+            again.countDown();
+            for (Future<HttpResponse<String>> f : replaced) {
+                assertThat(f.get(60, TimeUnit.SECONDS).statusCode()).isEqualTo(204);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        byte[] stored = getBytes(2, "/images/cluster/race/once").body();
+        assertThat(Arrays.equals(stored, CT) || Arrays.equals(stored, GIF)).as("one complete winner").isTrue();
+        for (int node = 1; node <= 3; node++) {
+            assertThat(getBytes(node, "/images/cluster/race/once").body()).isEqualTo(stored);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void accountsChangedOnOneNodeAreEffectiveOnAll() throws Exception {
+        HttpResponse<String> created = send(1, "/admin/users/carol", "PUT",
+                "{\"password\":\"carol-pass-1\",\"role\":\"uploader\"}".getBytes(),
+                Map.of("Content-Type", "application/json"));
+        assertThat(created.statusCode()).as(created.body()).isIn(200, 201, 204);
+        String carol = PayaraStore.basic("carol", "carol-pass-1");
+        for (int node = 1; node <= 3; node++) {
+            int n = node;
+            assertThat(statusOnceKnown(n, "carol", true, "/images/cluster/", carol)).as("carol on node %d", node)
+                    .isEqualTo(200);
+        }
+        assertThat(send(2, "/admin/users/carol", "DELETE", null, Map.of()).statusCode()).isIn(200, 204);
+        for (int node = 1; node <= 3; node++) {
+            int n = node;
+            assertThat(statusOnceKnown(n, "carol", false, "/images/cluster/", carol)).as("carol gone on node %d", node)
+                    .isEqualTo(401);
+        }
+    }
+
+    @Test
+    @Order(4)
+    void pluginsChangedOnOneNodeAreLiveOnAllWithinASecond() throws Exception {
+        Path jar = TestPlugins.fill(work.resolve("fill-10.jar"), 10);
+        assertThat(manifestTags()).as("the same manifest ETag on every node").hasSize(1); // also warms the nodes up
+        HttpResponse<String> installed = send(1, "/filters/it-fill.jar", "PUT", Files.readAllBytes(jar),
+                Map.of("Content-Type", "application/java-archive"));
+        assertThat(installed.statusCode()).as(installed.body()).isIn(200, 201);
+        long t0 = System.nanoTime();
+        for (int node = 2; node <= 3; node++) {
+            int n = node;
+            assertThat(eventually(() -> send(n, "/filters", "GET", null, Map.of()).body().contains("\"it-fill\"")
+                    ? 1 : 0, 1)).as("it-fill in node %d's manifest", node).isEqualTo(1);
+        }
+        long spread = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        System.out.println("ClusterIT: a plugin installed on node 1 was in the manifests of nodes 2 and 3 after "
+                + spread + " ms");
+        assertThat(spread).as("applied on every node within a second (and some slack for a loaded machine)")
+                .isLessThan(2_000);
+        for (int node = 2; node <= 3; node++) {
+            assertThat(renderStatus(node, "fill")).as("fill renders on node %d", node).isEqualTo(200);
+        }
+        assertThat(manifestTags()).as("the same manifest ETag on every node").hasSize(1);
+
+        assertThat(send(2, "/filters/it-fill/suspend", "POST", null, Map.of()).statusCode()).isIn(200, 204);
+        assertThat(eventually(() -> renderStatus(3, "fill"), 409)).as("suspended on node 2, refused on node 3")
+                .isEqualTo(409);
+        assertThat(send(3, "/filters/it-fill/resume", "POST", null, Map.of()).statusCode()).isIn(200, 204);
+        assertThat(eventually(() -> renderStatus(1, "fill"), 200)).isEqualTo(200);
+        assertThat(send(3, "/filters/it-fill.jar", "DELETE", null, Map.of()).statusCode()).isEqualTo(204);
+        assertThat(eventually(() -> renderStatus(1, "fill"), 400)).as("removed on node 3, unknown on node 1")
+                .isEqualTo(400);
+        assertThat(manifestTags()).hasSize(1);
+    }
+
+    @Test
+    @Order(5)
+    void stowOnOneNodeQidoAndWadoOnAnother() throws Exception {
+        TestStudy study = TestStudy.create(work.resolve("study"), "CLUSTER-1", "CT_small.dcm", "MR_small.dcm");
+        List<byte[]> parts = new ArrayList<>();
+        for (TestStudy.Instance i : study.instances()) {
+            parts.add(Files.readAllBytes(i.file()));
+        }
+        HttpResponse<String> stored = send(1, "/dicomweb/studies", "POST", Multipart.dicom("CLUSTER-B", parts),
+                Map.of("Content-Type", "multipart/related; type=\"application/dicom\"; boundary=CLUSTER-B",
+                        "Accept", "application/dicom+json"));
+        assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
+
+        HttpResponse<String> qido = send(2, "/dicomweb/studies/" + study.studyUid() + "/instances", "GET", null,
+                Map.of("Accept", "application/dicom+json"));
+        assertThat(qido.statusCode()).isEqualTo(200);
+        for (TestStudy.Instance i : study.instances()) {
+            assertThat(qido.body()).contains(i.sopInstanceUid());
+        }
+        TestStudy.Instance first = study.instances().get(0);
+        HttpResponse<byte[]> wado = http.send(request(3, "/dicomweb/studies/" + study.studyUid() + "/series/"
+                + first.seriesUid() + "/instances/" + first.sopInstanceUid())
+                .header("Accept", "multipart/related; type=\"application/dicom\"").build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(wado.statusCode()).isEqualTo(200);
+        List<Multipart.Part> got = Multipart.parse(wado.body(), wado.headers().firstValue("Content-Type").orElse(""));
+        assertThat(got).singleElement().satisfies(p -> assertThat(p.body()).isEqualTo(parts.get(0)));
+    }
+
+    @Test
+    @Order(6)
+    void oneInstanceStoredThroughTwoNodesAtOnceIsKeptOnce() throws Exception {
+        TestStudy study = TestStudy.create(work.resolve("dup"), "CLUSTER-DUP", "CT_small.dcm");
+        byte[] part = Files.readAllBytes(study.instances().get(0).file());
+        byte[] body = Multipart.dicom("DUP-B", List.of(part));
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<HttpResponse<String>>> answers = new ArrayList<>();
+            for (int node : List.of(1, 2)) {
+                answers.add(pool.submit(() -> {
+                    go.await();
+                    return send(node, "/dicomweb/studies", "POST", body, Map.of("Content-Type",
+                            "multipart/related; type=\"application/dicom\"; boundary=DUP-B",
+                            "Accept", "application/dicom+json"));
+                }));
+            }
+            go.countDown();
+            List<Integer> statuses = new ArrayList<>();
+            for (Future<HttpResponse<String>> f : answers) {
+                statuses.add(f.get(60, TimeUnit.SECONDS).statusCode());
+            }
+            assertThat(statuses).as("duplicate policy reject, across nodes").containsExactlyInAnyOrder(200, 409);
+        } finally {
+            pool.shutdownNow();
+        }
+        HttpResponse<String> qido = send(3, "/dicomweb/instances?SOPInstanceUID="
+                + study.instances().get(0).sopInstanceUid(), "GET", null, Map.of("Accept", "application/dicom+json"));
+        assertThat(qido.body().split("\"00080018\"", -1)).as("indexed once").hasSize(2);
+    }
+
+    @Test
+    @Order(7)
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void aNodeKilledDuringUploadsLosesNoAcknowledgedWrite() throws Exception {
+        Map<String, byte[]> acknowledged = new ConcurrentHashMap<>();
+        List<String> failures = new ArrayList<>();
+        AtomicBoolean running = new AtomicBoolean(true);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        List<Future<?>> uploaders = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            int thread = t;
+            uploaders.add(pool.submit(() -> {
+                for (int n = 0; running.get() && n < 400; n++) {
+                    String path = "/images/cluster/kill/t" + thread + "-" + n + ".gif";
+                    try {
+                        HttpResponse<String> r = http.send(HttpRequest.newBuilder(cluster.lb(path))
+                                .timeout(REQUEST_TIMEOUT).header("Authorization", PayaraStore.admin())
+                                .PUT(HttpRequest.BodyPublishers.ofByteArray(GIF)).build(),
+                                HttpResponse.BodyHandlers.ofString());
+                        if (r.statusCode() == 201) {
+                            acknowledged.put(path, GIF);
+                        } else {
+                            synchronized (failures) {
+                                failures.add(r.statusCode() + " " + path);
+                            }
+                        }
+                    } catch (IOException e) {
+                        synchronized (failures) {
+                            failures.add(e + " " + path); // in flight on the killed node: not acknowledged
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        List<String> getErrors = new ArrayList<>();
+        int[] gets = {0};
+        Future<?> reader = pool.submit(() -> { // idempotent requests: nginx retries them on a live node
+            while (running.get()) {
+                try {
+                    HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(cluster.lb("/images/cluster/a/ct.dcm"))
+                            .timeout(REQUEST_TIMEOUT).header("Authorization", PayaraStore.admin()).build(),
+                            HttpResponse.BodyHandlers.ofByteArray());
+                    gets[0]++;
+                    if (r.statusCode() != 200 || !Arrays.equals(r.body(), CT)) {
+                        getErrors.add("HTTP " + r.statusCode());
+                    }
+                } catch (IOException e) {
+                    getErrors.add(e.toString());
+                }
+            }
+            return null;
+        });
+        Thread.sleep(2_000);
+        cluster.kill(2);
+        Thread.sleep(4_000 + 1_000L * Nginx.FAIL_TIMEOUT_SECONDS); // past nginx's fail_timeout: it tries node 2 again
+        running.set(false);
+        for (Future<?> f : uploaders) {
+            f.get(120, TimeUnit.SECONDS);
+        }
+        reader.get(60, TimeUnit.SECONDS);
+        pool.shutdownNow();
+        System.out.println("ClusterIT: " + gets[0] + " GETs through the load balancer meanwhile, " + getErrors.size()
+                + " errors");
+        assertThat(getErrors).as("GETs through the load balancer while node 2 was dead").isEmpty();
+        System.out.println("ClusterIT: kill -9 of node 2 during uploads through the load balancer: "
+                + acknowledged.size() + " acknowledged, " + failures.size() + " not (" + failures.stream().limit(5)
+                .toList() + ")");
+        assertThat(acknowledged).hasSizeGreaterThan(10);
+        assertThat(failures.size()).as("uploads refused or cut off by the kill").isLessThan(acknowledged.size());
+        for (Map.Entry<String, byte[]> e : acknowledged.entrySet()) {
+            HttpResponse<byte[]> got = http.send(HttpRequest.newBuilder(cluster.lb(e.getKey())).timeout(REQUEST_TIMEOUT)
+                    .header("Authorization", PayaraStore.admin()).build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(got.statusCode()).as("acknowledged %s", e.getKey()).isEqualTo(200);
+            assertThat(got.body()).as("acknowledged %s", e.getKey()).isEqualTo(e.getValue());
+        }
+        cluster.restart(2);
+        assertThat(getBytes(2, "/images/cluster/a/ct.dcm").body()).isEqualTo(CT);
+        assertThat(send(2, "/images/cluster/kill/after-restart.gif", "PUT", GIF, Map.of()).statusCode())
+                .isEqualTo(201);
+    }
+
+    @Test
+    @Order(8)
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void aRestartedDatabaseIsReconnectedToWithoutAManualStep() throws Exception {
+        cluster.postgres().stopServer();
+        try {
+            HttpResponse<String> refused = send(1, "/images/cluster/pg/while-down.gif", "PUT", GIF, Map.of());
+            assertThat(refused.statusCode()).as("a write while PostgreSQL is down: %s", refused.body()).isEqualTo(503);
+            assertThat(refused.body()).contains("medjava.db.url");
+            HttpResponse<byte[]> served = getBytes(2, "/images/cluster/a/ct.dcm");
+            assertThat(served.statusCode()).as("stored objects are still served").isEqualTo(200);
+            assertThat(served.body()).isEqualTo(CT);
+            assertThat(send(3, "/dicomweb/studies", "GET", null, Map.of("Accept", "application/dicom+json"))
+                    .statusCode()).as("queries: 503, not 500").isEqualTo(503);
+        } finally {
+            cluster.postgres().startAgain();
+        }
+        for (int node = 1; node <= 3; node++) {
+            int n = node;
+            assertThat(eventually(() -> send(n, "/images/cluster/pg/n" + n + ".gif", "PUT", GIF, Map.of())
+                    .statusCode(), 201, Duration.ofSeconds(60))).as("a write on node %d after the restart", node)
+                    .isEqualTo(201);
+        }
+        // the change notifications flow again
+        assertThat(send(1, "/admin/users/dave", "PUT", "{\"password\":\"dave-pass-1\",\"role\":\"reader\"}"
+                .getBytes(), Map.of("Content-Type", "application/json")).statusCode()).isIn(200, 201, 204);
+        String dave = PayaraStore.basic("dave", "dave-pass-1");
+        assertThat(statusOnceKnown(3, "dave", true, "/images/cluster/", dave)).isEqualTo(200);
+        HttpResponse<String> index = send(2, "/dicomweb/studies", "GET", null, Map.of("Accept", "application/dicom+json"));
+        assertThat(index.statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    @Order(9)
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void aNodeWithAnotherStorageIsRefused() throws Exception {
+        PayaraStore stray = cluster.extraNode("stray").property("medjava.storage.s3.prefix", "elsewhere").launch();
+        try {
+            assertThat(logWhenStarted(stray, "must share one storage")).as("the stray node's log")
+                    .contains("must share one storage").contains("medjava.storage.s3");
+            // the store is not deployed on the stray node, so neither is its front: nothing answers on its port
+            assertThatThrownBy(() -> http.send(HttpRequest.newBuilder(stray.uri("/images/")).timeout(REQUEST_TIMEOUT)
+                    .header("Authorization", PayaraStore.admin()).build(), HttpResponse.BodyHandlers.ofString()))
+                    .isInstanceOf(java.net.ConnectException.class);
+        } finally {
+            stray.kill();
+        }
+        PayaraStore alone = cluster.extraNode("alone").property("medjava.db.url", " ").launch();
+        try {
+            assertThat(logWhenStarted(alone, "needs the database")).as("a cluster node without the shared database")
+                    .contains("needs the database all nodes share").contains("medjava.db.url");
+        } finally {
+            alone.kill();
+        }
+    }
+
+    @Test
+    @Order(10)
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void aJobSurvivesTheLossOfItsNodeAndItsProgressIsVisibleEverywhere() throws Exception {
+        String study = TestStudy.newUid();
+        String series = TestStudy.newUid();
+        List<byte[]> parts = new ArrayList<>();
+        Path dir = Files.createDirectories(work.resolve("series"));
+        for (int i = 0; i < 80; i++) {
+            Path file = dir.resolve(i + ".dcm");
+            Files.copy(Samples.dicom("CT_small.dcm"), file);
+            Command.run(Command.of("dcmodify", "-nb", "-m", "(0010,0020)=CLUSTER-JOB", "-m", "(0020,000D)=" + study,
+                    "-m", "(0020,000E)=" + series, "-m", "(0008,0018)=" + TestStudy.newUid(), "-m",
+                    "(0020,0013)=" + (i + 1), file)).assertOk();
+            parts.add(Files.readAllBytes(file));
+        }
+        HttpResponse<String> stored = send(1, "/dicomweb/studies", "POST", Multipart.dicom("JOB-B", parts),
+                Map.of("Content-Type", "multipart/related; type=\"application/dicom\"; boundary=JOB-B",
+                        "Accept", "application/dicom+json"));
+        assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
+
+        HttpResponse<String> submitted = send(1, "/jobs", "POST", ("{\"kind\":\"render-series\",\"params\":{"
+                + "\"SeriesInstanceUID\":\"" + series + "\",\"filter\":\"oil-paint|blur:n=9|despeckle:n=5|emboss\","
+                + "\"impl\":\"straightforward\"}}").getBytes(), Map.of("Content-Type", "application/json"));
+        assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(202);
+        String location = submitted.headers().firstValue("Location").orElseThrow();
+        String id = location.substring(location.lastIndexOf('/') + 1);
+
+        String running = null;
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (running == null && System.nanoTime() < end) {
+            String job = send(3, "/jobs/" + id, "GET", null, Map.of()).body();
+            if (job.contains("\"state\":\"RUNNING\"") && job.contains("\"node\":\"node")) {
+                running = field(job, "node");
+            } else if (job.contains("\"state\":\"DONE\"")) {
+                throw new AssertionError("the job ended before a node could be killed: " + job);
+            } else {
+                Thread.sleep(20);
+            }
+        }
+        assertThat(running).as("the job started on some node").isNotNull();
+        int victim = Integer.parseInt(running.substring("node".length()));
+        cluster.kill(victim);
+        int watcher = victim % 3 + 1;
+        System.out.println("ClusterIT: render-series job " + id + " started on " + running + ", killed; watching"
+                + " from node" + watcher);
+
+        String last = "";
+        end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (!last.contains("\"state\":\"DONE\"") && !last.contains("\"state\":\"FAILED\"")
+                && System.nanoTime() < end) {
+            Thread.sleep(250);
+            last = send(watcher, "/jobs/" + id, "GET", null, Map.of()).body();
+        }
+        System.out.println("ClusterIT: the job after the kill: " + last);
+        assertThat(last).contains("\"state\":\"DONE\"").contains("\"done\":80").contains("\"total\":80")
+                .doesNotContain("\"node\":\"" + running + "\"");
+        assertThat(Integer.parseInt(field(last, "attempts"))).as("run again after the kill").isGreaterThanOrEqualTo(2);
+        HttpResponse<String> derived = send(watcher, "/images/derived/" + series + "/", "GET", null,
+                Map.of("Accept", "application/json"));
+        assertThat(derived.statusCode()).isEqualTo(200);
+        assertThat(derived.body().split("\"kind\":\"file\"", -1)).as("one rendered image per instance").hasSize(81);
+        assertThat(derived.body()).contains("\"contentType\":\"image/png\"");
+        cluster.restart(victim);
+    }
+
+    @Test
+    @Order(11)
+    void aSessionMadeOnOneNodeIsAcceptedOnAllAndItsLogoutHoldsEverywhere() throws Exception {
+        HttpResponse<String> created = send(1, "/admin/users/sam", "PUT",
+                "{\"password\":\"sam-pass-1\",\"role\":\"uploader\"}".getBytes(),
+                Map.of("Content-Type", "application/json"));
+        assertThat(created.statusCode()).as(created.body()).isIn(201, 204);
+        String sam = PayaraStore.basic("sam", "sam-pass-1");
+        for (int node = 2; node <= 3; node++) {
+            int n = node;
+            assertThat(statusOnceKnown(n, "sam", true, "/auth/me", sam)).isEqualTo(200);
+        }
+        HttpResponse<String> login = http.send(HttpRequest.newBuilder(cluster.nodeUri(1, "/auth/login"))
+                .timeout(REQUEST_TIMEOUT).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers
+                        .ofString("{\"username\":\"sam\",\"password\":\"sam-pass-1\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(login.statusCode()).as(login.body()).isEqualTo(200);
+        String cookie = login.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
+        assertThat(cookie).startsWith("medjava_session=");
+        String origin = "http://127.0.0.1:" + cluster.lb("/").getPort(); // medjava.public-url: the load balancer
+
+        for (int node = 1; node <= 3; node++) {
+            HttpResponse<String> me = withCookie(cluster.nodeUri(node, "/auth/me"), cookie, "GET", null);
+            assertThat(me.statusCode()).as("node %d: %s", node, me.body()).isEqualTo(200);
+            assertThat(me.body()).contains("\"user\":\"sam\"", "\"role\":\"uploader\"");
+        }
+        HttpResponse<String> put = withCookie(cluster.nodeUri(3, "/images/cluster/session/by-sam.gif"), cookie, "PUT",
+                HttpRequest.newBuilder().header("Origin", origin).header("Content-Type", "image/gif"));
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
+        assertThat(withCookie(cluster.lb("/images/cluster/session/by-sam.gif"), cookie, "GET", null).statusCode())
+                .as("through nginx").isEqualTo(200);
+        assertThat(cluster.nodes()).allSatisfy(n -> assertThat(n.dataDir().resolve("session.key"))
+                .as("the cluster's key is in the shared database, not on a node").doesNotExist());
+
+        HttpResponse<String> logout = withCookie(cluster.nodeUri(2, "/auth/logout"), cookie, "POST",
+                HttpRequest.newBuilder().header("Origin", origin));
+        assertThat(logout.statusCode()).isEqualTo(204);
+        for (int node : List.of(1, 3, 2)) {
+            HttpResponse<String> after = withCookie(cluster.nodeUri(node, "/auth/me"), cookie, "GET", null);
+            assertThat(after.statusCode()).as("node %d right after the logout on node 2", node).isEqualTo(401);
+            assertThat(after.body()).contains("logout");
+        }
+        assertThat(send(1, "/admin/users/sam", "DELETE", null, Map.of()).statusCode()).isEqualTo(204);
+    }
+
+    static HttpResponse<String> withCookie(java.net.URI uri, String cookie, String method, HttpRequest.Builder base)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder r = (base == null ? HttpRequest.newBuilder() : base).uri(uri).timeout(REQUEST_TIMEOUT)
+                .header("Cookie", cookie).method(method, method.equals("PUT")
+                        ? HttpRequest.BodyPublishers.ofByteArray(GIF) : HttpRequest.BodyPublishers.noBody());
+        return http.send(r.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The node's log once it shows {@code refusal} or Payara is up (at most 200 s). */
+    static String logWhenStarted(PayaraStore node, String refusal) throws IOException, InterruptedException {
+        String log = "";
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(200);
+        while (System.nanoTime() < end && !log.contains(refusal) && !log.contains("ready in")) {
+            Thread.sleep(500);
+            log = node.log();
+        }
+        return log;
+    }
+
+    /** A string or number field of a flat JSON object (enough for a job's status). */
+    static String field(String json, String name) {
+        int at = json.indexOf("\"" + name + "\":");
+        assertThat(at).as("%s in %s", name, json).isGreaterThanOrEqualTo(0);
+        int from = at + name.length() + 3;
+        if (json.charAt(from) == '"') {
+            return json.substring(from + 1, json.indexOf('"', from + 1));
+        }
+        int to = from;
+        while (to < json.length() && (Character.isDigit(json.charAt(to)) || json.charAt(to) == '-')) {
+            to++;
+        }
+        return json.substring(from, to);
+    }
+
+    // ------------------------------------------------------------------------------------------------ helpers
+
+    static HttpRequest.Builder request(int node, String path) {
+        return HttpRequest.newBuilder(cluster.nodeUri(node, path)).timeout(REQUEST_TIMEOUT)
+                .header("Authorization", PayaraStore.admin());
+    }
+
+    static HttpResponse<String> send(int node, String path, String method, byte[] body, Map<String, String> headers)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder r = request(node, path).method(method, body == null
+                ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        headers.forEach(r::header);
+        return http.send(r.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static HttpResponse<byte[]> getBytes(int node, String path) throws IOException, InterruptedException {
+        return http.send(request(node, path).build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    static int statusAs(int node, String path, String authorization) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(cluster.nodeUri(node, path)).timeout(REQUEST_TIMEOUT)
+                .header("Authorization", authorization).header("Accept", "application/json").build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    /**
+     * The status of one request as {@code user}, once the node's account list shows the account (or, with {@code
+     * present} false, no longer shows it). Polling with the account's password instead would be throttled: every
+     * check before the change arrives is a failed login, and after five the node refuses even the right password
+     * for a while (429).
+     */
+    static int statusOnceKnown(int node, String user, boolean present, String path, String authorization)
+            throws Exception {
+        eventually(() -> {
+            HttpResponse<String> users = send(node, "/admin/users", "GET", null, Map.of("Accept", "application/json"));
+            return users.statusCode() == 200 && users.body().contains("\"" + user + "\"") == present ? 1 : 0;
+        }, 1, Duration.ofSeconds(60));
+        return statusAs(node, path, authorization);
+    }
+
+    static int renderStatus(int node, String filter) throws IOException, InterruptedException {
+        return http.send(request(node, "/images/cluster/a/ct.dcm?render=png&filter=" + filter).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    static Set<String> manifestTags() throws IOException, InterruptedException {
+        Set<String> tags = new HashSet<>();
+        for (int node = 1; node <= 3; node++) {
+            tags.add(send(node, "/filters", "GET", null, Map.of()).headers().firstValue("ETag").orElse("none"));
+        }
+        return tags;
+    }
+
+    /** The SOP Instance UID of a stored instance, from the index of {@code node}. */
+    static String sopOf(String path, int node) throws IOException, InterruptedException {
+        String listing = send(node, "/images/" + path.substring(0, path.lastIndexOf('/') + 1), "GET", null,
+                Map.of("Accept", "application/json")).body();
+        int at = listing.indexOf("\"SOPInstanceUID\":\"");
+        assertThat(at).as("the listing shows the DICOM summary: %s", listing).isGreaterThanOrEqualTo(0);
+        int from = at + "\"SOPInstanceUID\":\"".length();
+        return listing.substring(from, listing.indexOf('"', from));
+    }
+
+    /** Polls until {@code call} answers {@code wanted} (at most 10 s); returns the last answer. */
+    static int eventually(Callable<Integer> call, int wanted) throws Exception {
+        return eventually(call, wanted, Duration.ofSeconds(10));
+    }
+
+    static int eventually(Callable<Integer> call, int wanted, Duration within) throws Exception {
+        long end = System.nanoTime() + within.toNanos();
+        int last;
+        do {
+            try {
+                last = call.call();
+            } catch (IOException e) {
+                last = -1;
+            }
+            if (last == wanted) {
+                return last;
+            }
+            Thread.sleep(50);
+        } while (System.nanoTime() < end);
+        return last;
+    }
+}

@@ -1,0 +1,224 @@
+package org.medjava.store.server.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@link UserStore}: accounts in an owner-only properties file. {@code put} hashes with the production iteration
+ * count (a few hundred ms), so most tests start from a file written with cheap hashes instead.
+ */
+class UserStoreTest {
+
+    @TempDir
+    Path dir;
+
+    private Path file() {
+        return dir.resolve("users.properties");
+    }
+
+    @Test
+    void emptyWhenThereIsNoFile() throws IOException {
+        UserStore store = new UserStore(file());
+
+        assertThat(store.isEmpty()).isTrue();
+        assertThat(store.roles()).isEmpty();
+        assertThat(store.authenticate("anyone", "whatever-pw".toCharArray())).isEmpty();
+        assertThat(file()).doesNotExist();
+    }
+
+    @Test
+    void putThenAuthenticate() throws IOException {
+        UserStore store = new UserStore(file());
+
+        store.put("alice", "alice-password".toCharArray(), Role.UPLOADER);
+
+        assertThat(store.isEmpty()).isFalse();
+        assertThat(store.roles()).containsExactlyEntriesOf(java.util.Map.of("alice", Role.UPLOADER));
+        assertThat(store.authenticate("alice", "alice-password".toCharArray())).contains(Role.UPLOADER);
+        assertThat(store.authenticate("alice", "alice-passworD".toCharArray())).isEmpty();
+        assertThat(store.authenticate("bob", "alice-password".toCharArray())).isEmpty();
+        // a remembered success is still tied to the right password
+        assertThat(store.authenticate("alice", "alice-password".toCharArray())).contains(Role.UPLOADER);
+        assertThat(store.authenticate("alice", "wrong-password".toCharArray())).isEmpty();
+    }
+
+    @Test
+    void fileIsOwnerOnlyAndHoldsNoPassword() throws IOException {
+        UserStore store = new UserStore(file());
+
+        store.put("alice", "Sup3r-secret!".toCharArray(), Role.ADMIN);
+
+        assertThat(Files.getPosixFilePermissions(file()))
+                .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+        String content = Files.readString(file(), StandardCharsets.UTF_8);
+        assertThat(content).doesNotContain("Sup3r-secret!").contains("alice=admin\\:pbkdf2-sha256$");
+        assertThat(dir.resolve("users.properties.tmp")).doesNotExist();
+    }
+
+    @Test
+    void permissionsStayOwnerOnlyAfterEveryChange() throws IOException {
+        writeUsers(new String[] {"alice", "admin", "alice-password"}, new String[] {"bob", "reader", "bob-password"});
+        UserStore store = new UserStore(file());
+
+        store.remove("bob");
+
+        assertThat(Files.getPosixFilePermissions(file()))
+                .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+        assertThat(Files.readString(file())).doesNotContain("bob");
+    }
+
+    @Test
+    void accountsAreReloadedFromTheFile() throws IOException {
+        UserStore first = new UserStore(file());
+        first.put("carol", "carol-password".toCharArray(), Role.READER);
+
+        UserStore reloaded = new UserStore(file());
+
+        assertThat(reloaded.roles()).containsEntry("carol", Role.READER).hasSize(1);
+        assertThat(reloaded.authenticate("carol", "carol-password".toCharArray())).contains(Role.READER);
+        assertThat(reloaded.authenticate("carol", "not-carols-pw".toCharArray())).isEmpty();
+    }
+
+    @Test
+    void readsAFileWithHashesOfAnyIterationCount() throws IOException {
+        writeUsers(new String[] {"alice", "admin", "alice-password"}, new String[] {"bob", "READER", "bob-password"});
+
+        UserStore store = new UserStore(file());
+
+        assertThat(store.roles()).containsEntry("alice", Role.ADMIN).containsEntry("bob", Role.READER);
+        assertThat(store.authenticate("alice", "alice-password".toCharArray())).contains(Role.ADMIN);
+        assertThat(store.authenticate("bob", "bob-password".toCharArray())).contains(Role.READER);
+        assertThat(store.authenticate("bob", "alice-password".toCharArray())).isEmpty();
+    }
+
+    @Test
+    void removeDeletesTheAccountHereAndOnDisk() throws IOException {
+        writeUsers(new String[] {"alice", "admin", "alice-password"}, new String[] {"bob", "reader", "bob-password"});
+        UserStore store = new UserStore(file());
+        assertThat(store.authenticate("bob", "bob-password".toCharArray())).contains(Role.READER); // now remembered
+
+        assertThat(store.remove("bob")).isTrue();
+        assertThat(store.remove("bob")).isFalse();
+
+        assertThat(store.authenticate("bob", "bob-password".toCharArray())).isEmpty();
+        assertThat(store.roles()).containsOnlyKeys("alice");
+        assertThat(new UserStore(file()).roles()).containsOnlyKeys("alice");
+    }
+
+    @Test
+    void changingThePasswordStopsTheOldOne() throws IOException {
+        writeUsers(new String[] {"alice", "uploader", "old-password"});
+        UserStore store = new UserStore(file());
+        assertThat(store.authenticate("alice", "old-password".toCharArray())).contains(Role.UPLOADER); // remembered
+
+        store.put("alice", "new-password".toCharArray(), Role.UPLOADER);
+
+        assertThat(store.authenticate("alice", "old-password".toCharArray())).isEmpty();
+        assertThat(store.authenticate("alice", "new-password".toCharArray())).contains(Role.UPLOADER);
+        assertThat(new UserStore(file()).authenticate("alice", "old-password".toCharArray())).isEmpty();
+    }
+
+    @Test
+    void changingTheRoleTakesEffectAtOnce() throws IOException {
+        writeUsers(new String[] {"alice", "admin", "alice-password"});
+        UserStore store = new UserStore(file());
+        assertThat(store.authenticate("alice", "alice-password".toCharArray())).contains(Role.ADMIN);
+
+        store.put("alice", "alice-password".toCharArray(), Role.READER);
+
+        assertThat(store.authenticate("alice", "alice-password".toCharArray())).contains(Role.READER);
+    }
+
+    @Test
+    void shortPasswordsAreRejected() throws IOException {
+        UserStore store = new UserStore(file());
+
+        assertThatThrownBy(() -> store.put("alice", "1234567".toCharArray(), Role.READER))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 8 characters");
+        assertThat(store.isEmpty()).isTrue();
+        assertThat(file()).doesNotExist();
+    }
+
+    @Test
+    void overlongPasswordsAreRejectedAndNeverHashedAtLogin() throws IOException {
+        UserStore store = new UserStore(file());
+        char[] huge = "p".repeat(UserStore.MAX_PASSWORD + 1).toCharArray();
+
+        assertThatThrownBy(() -> store.put("alice", huge, Role.READER))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 1024 characters");
+        assertThat(store.isEmpty()).isTrue();
+        store.put("alice", "p".repeat(UserStore.MAX_PASSWORD).toCharArray(), Role.READER);
+        assertThat(store.authenticate("alice", "p".repeat(UserStore.MAX_PASSWORD).toCharArray()))
+                .contains(Role.READER);
+        assertThat(store.authenticate("alice", huge)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "a b", "a/b", "a=b", "a:b", "alice\n", "#comment", "Müller",
+            "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"})
+    void badNamesAreRejected(String name) throws IOException {
+        UserStore store = new UserStore(file());
+
+        assertThatThrownBy(() -> store.put(name, "long-enough-pw".toCharArray(), Role.READER))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("user names are 1 to 64");
+        assertThat(store.isEmpty()).isTrue();
+        assertThat(file()).doesNotExist();
+    }
+
+    @Test
+    void namesMayUseLettersDigitsDotsDashesAndUnderscores() throws IOException {
+        writeUsers();
+        UserStore store = new UserStore(file());
+        String name = "Dr.J_Smith-2" + "x".repeat(52); // 64 characters
+
+        store.put(name, "long-enough-pw".toCharArray(), Role.READER);
+
+        assertThat(new UserStore(file()).roles()).containsOnlyKeys(name);
+    }
+
+    @Test
+    void anUnknownNameIsCheckedAgainstAHashLikeAKnownOne() throws IOException {
+        writeUsers(new String[] {"alice", "uploader", "alice-password"});
+        UserStore store = new UserStore(file());
+        java.util.List<String> checked = new java.util.ArrayList<>();
+        store.verifyWith((password, hash) -> {
+            checked.add(hash);
+            return PasswordHasher.verify(password, hash);
+        });
+
+        assertThat(store.authenticate("alice", "wrong-password".toCharArray())).isEmpty();
+        assertThat(store.authenticate("nobody", "wrong-password".toCharArray())).isEmpty();
+        assertThat(store.authenticate("someone-else", "other-password".toCharArray())).isEmpty();
+
+        // one hash check each, the unknown names against the same dummy hash made with the production parameters
+        assertThat(checked).hasSize(3);
+        assertThat(checked.get(1)).isEqualTo(UserStore.UnknownUser.HASH).isEqualTo(checked.get(2))
+                .startsWith("pbkdf2-sha256$" + PasswordHasher.ITERATIONS + "$");
+        assertThat(checked.get(0)).isEqualTo(store.user("alice").orElseThrow().passwordHash());
+    }
+
+    /** Writes the users file directly, with cheap hashes: each account is {name, role, password}. */
+    private void writeUsers(String[]... accounts) throws IOException {
+        Properties p = new Properties();
+        for (String[] a : accounts) {
+            p.setProperty(a[0], a[1] + ":" + PasswordHasher.hash(a[2].toCharArray(), 1_000));
+        }
+        Files.createFile(file(), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        try (Writer out = Files.newBufferedWriter(file(), StandardCharsets.UTF_8)) {
+            p.store(out, null);
+        }
+    }
+}

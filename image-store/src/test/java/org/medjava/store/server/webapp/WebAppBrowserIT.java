@@ -1,0 +1,194 @@
+package org.medjava.store.server.webapp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import javax.json.Json;
+import javax.json.JsonArrayBuilder;
+import javax.json.JsonObjectBuilder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.medjava.store.core.index.TestDicom;
+import org.medjava.store.core.testsupport.Orthanc;
+import org.medjava.store.core.testsupport.PacsStore;
+import org.medjava.store.core.testsupport.PayaraStore;
+import org.medjava.store.core.testsupport.Ports;
+import org.medjava.store.core.testsupport.Samples;
+import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.core.testsupport.TestStudy;
+
+/**
+ * The web applications in a real browser: starts a store, fills it with the studies the browser tests expect
+ * (described to them in a fixtures JSON file), and runs the Node test files in {@code web/e2e/} — headless Debian
+ * Chromium driven by playwright-core — against it. Each browser test is a Node test; their report is this test's
+ * output, and any failure fails it. {@code -Dmedjava.e2e=REGEX} runs only the files whose names match (e.g.
+ * {@code 55-api}); the store is filled all the same.
+ */
+class WebAppBrowserIT {
+
+    static final Path WEB = Path.of("..", "web").toAbsolutePath().normalize();
+    /** The upload limit the browser tests meet (413 shown as a readable message). */
+    static final long UPLOAD_LIMIT = 24L * 1024 * 1024;
+    static final int SERIES_JOB_COUNT = 6;
+
+    @TempDir
+    static Path work;
+    static PayaraStore store;
+    static Orthanc pacs;
+    static Path fixtures;
+
+    @BeforeAll
+    @Timeout(value = 6, unit = TimeUnit.MINUTES) // a store started and 105 objects stored
+    static void storeWithStudies() throws Exception {
+        // Orthanc as the remote PACS of the admin console's PACS page (query, retrieve, send)
+        int dicomPort = Ports.free();
+        int pacsDicomPort = Ports.free();
+        int pacsHttpPort = Ports.free();
+        store = PayaraStore.named("webapp").seedPlugins()
+                .property("medjava.upload.max-bytes", Long.toString(UPLOAD_LIMIT))
+                .property("medjava.dicom.port", Integer.toString(dicomPort))
+                .property("medjava.dicom.bind", "127.0.0.1")
+                .property("medjava.dicom.aet", PacsStore.AE)
+                .property("medjava.dicom.allowed-aets", PacsStore.ORTHANC_AE + "=127.0.0.1")
+                .property("medjava.dicom.move-destinations", PacsStore.ORTHANC_AE + "=127.0.0.1:" + pacsDicomPort)
+                .property("medjava.dicom.remotes", PacsStore.ORTHANC_AE + "=127.0.0.1:" + pacsDicomPort)
+                .property("medjava.dicom.duplicate-policy", "reject")
+                .start();
+        pacs = Orthanc.start(work.resolve("orthanc"), PacsStore.ORTHANC_AE, pacsDicomPort, pacsHttpPort,
+                new Orthanc.Peer(PacsStore.AE, dicomPort, store.uri("/dicomweb/").toString(), "admin",
+                        PayaraStore.ADMIN_PASSWORD));
+        StoreClient admin = StoreClient.admin(store);
+        JsonObjectBuilder users = Json.createObjectBuilder()
+                .add("admin", Json.createObjectBuilder().add("password", PayaraStore.ADMIN_PASSWORD).add("role", "admin"));
+        for (String[] u : new String[][] {{"rita", "reader-pass-1", "reader"}, {"uma", "uploader-pass-1", "uploader"}}) {
+            HttpResponse<String> r = admin.sendText(admin.request("/admin/users/" + u[0])
+                    .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(
+                            "{\"password\":\"" + u[1] + "\",\"role\":\"" + u[2] + "\"}")));
+            assertThat(r.statusCode()).as(r.body()).isIn(200, 201, 204);
+            users.add(u[0], Json.createObjectBuilder().add("password", u[1]).add("role", u[2]));
+        }
+
+        // One study of each kind a reader meets: CT and MR (16-bit), a 30-frame US, JPEG 2000, and the 1760² CR
+        // (6 MB, from the shared test data beside the repository, like the viewer's large-image tests).
+        List<Path> files = new ArrayList<>(Stream.of("CT_small.dcm", "MR_small.dcm", "examples_ybr_color.dcm",
+                "JPEG2000.dcm").map(Samples::dicom).toList());
+        Path cr = Path.of("..", "..", "shared", "testdata", "dicom", "RG3_UNCR.dcm").toAbsolutePath().normalize();
+        assertThat(cr).as("the shared test data (../shared/testdata) holds the 1760² CR").exists();
+        files.add(cr);
+        TestStudy mixed = TestStudy.create(work.resolve("mixed"), "WEB-E2E-1", files);
+        JsonArrayBuilder instances = Json.createArrayBuilder();
+        for (TestStudy.Instance i : mixed.instances()) {
+            String path = "/images/" + mixed.storePath(i);
+            HttpResponse<String> r = admin.put(path, i.file());
+            assertThat(r.statusCode()).as(path + ": " + r.body()).isIn(201, 204);
+            instances.add(Json.createObjectBuilder().add("sample", i.sample()).add("path", path)
+                    .add("seriesUid", i.seriesUid()).add("sopInstanceUid", i.sopInstanceUid()));
+        }
+
+        // A 100-image CT series for stack scrolling (copies of CT_small with their own UIDs and positions).
+        String stackStudy = TestStudy.newUid();
+        String stackSeries = TestStudy.newUid();
+        for (int n = 1; n <= 100; n++) {
+            Path file = TestDicom.ct().patient("WEB-E2E-2", "Stack^Hundred").study(stackStudy, "20240102")
+                    .series(stackSeries, "CT", 7).instance(TestStudy.newUid(), n)
+                    .set("ImagePositionPatient", "0\\0\\" + (n * 2.5)).set("SliceLocation", Double.toString(n * 2.5))
+                    .writeTo(work.resolve("stack-" + n + ".dcm"));
+            HttpResponse<String> r = admin.put("/images/e2e/stack/" + n + ".dcm", file);
+            assertThat(r.statusCode()).as(r.body()).isIn(201, 204);
+        }
+
+        // A 6-image CT series of its own study for "Apply to the whole series" (its derived series lands there).
+        String jobStudy = TestStudy.newUid();
+        String jobSeries = TestStudy.newUid();
+        for (int n = 1; n <= SERIES_JOB_COUNT; n++) {
+            Path file = TestDicom.ct().patient("SERIES-JOB-E2E", "Series^Job").study(jobStudy, "20240103")
+                    .series(jobSeries, "CT", 8).instance(TestStudy.newUid(), n).writeTo(work.resolve("job-" + n + ".dcm"));
+            HttpResponse<String> r = admin.put("/images/e2e/series-job/" + n + ".dcm", file);
+            assertThat(r.statusCode()).as(r.body()).isIn(201, 204);
+        }
+
+        // The PACS holds the mixed study (which the store holds too) and a study of its own.
+        TestStudy fresh = TestStudy.create(work.resolve("pacs-fresh"), "WEB-E2E-PACS", "CT_small.dcm", "MR_small.dcm");
+        for (Path file : Stream.concat(mixed.instances().stream(), fresh.instances().stream())
+                .map(TestStudy.Instance::file).toList()) {
+            HttpResponse<String> r = pacs.upload(file);
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        }
+
+        fixtures = work.resolve("fixtures.json");
+        Files.writeString(fixtures, Json.createObjectBuilder()
+                .add("url", store.uri("/").toString().replaceAll("/$", ""))
+                .add("users", users)
+                .add("uploadLimit", UPLOAD_LIMIT)
+                .add("mixed", Json.createObjectBuilder().add("patientId", mixed.patientId())
+                        .add("studyUid", mixed.studyUid()).add("instances", instances))
+                .add("stack", Json.createObjectBuilder().add("patientId", "WEB-E2E-2").add("studyUid", stackStudy)
+                        .add("seriesUid", stackSeries).add("count", 100))
+                .add("seriesJob", Json.createObjectBuilder().add("studyUid", jobStudy).add("seriesUid", jobSeries)
+                        .add("count", SERIES_JOB_COUNT))
+                .add("pacs", Json.createObjectBuilder().add("ae", PacsStore.ORTHANC_AE)
+                        .add("freshStudyUid", fresh.studyUid()).add("freshCount", fresh.instances().size())
+                        .add("heldStudyUid", mixed.studyUid()).add("heldCount", mixed.instances().size()))
+                .add("samples", Path.of("..", "testdata", "samples").toAbsolutePath().normalize().toString())
+                .add("work", work.toString())
+                .build().toString());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (pacs != null) {
+            pacs.close();
+        }
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.MINUTES) // about 2 minutes here; the suite's default is for single checks
+    void theBrowserTestsPass() throws Exception {
+        List<String> files;
+        try (Stream<Path> list = Files.list(WEB.resolve("e2e"))) {
+            files = list.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".test.mjs")).sorted().toList();
+        }
+        // -Dmedjava.e2e=REGEX runs only the files whose names match (e.g. "35-filters|36-series" while working on them)
+        String only = System.getProperty("medjava.e2e", "");
+        if (!only.isBlank()) {
+            files = files.stream().filter(n -> java.util.regex.Pattern.compile(only).matcher(n).find()).toList();
+        }
+        assertThat(files).as("browser tests in web/e2e").isNotEmpty();
+        List<String> command = new ArrayList<>(List.of("node", "--test", "--test-concurrency=1"));
+        files.forEach(f -> command.add("e2e/" + f));
+        Path output = work.resolve("e2e-output.txt");
+        Path screenshots = Path.of("target", "e2e-screenshots").toAbsolutePath();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(WEB.toFile())
+                .redirectErrorStream(true).redirectOutput(output.toFile());
+        builder.environment().put("MEDJAVA_E2E_FIXTURES", fixtures.toString());
+        builder.environment().put("MEDJAVA_E2E_SCREENSHOTS", screenshots.toString());
+        Process node = builder.start();
+        boolean finished = node.waitFor(20, TimeUnit.MINUTES);
+        if (!finished) {
+            node.destroyForcibly();
+        }
+        String report = Files.readString(output, StandardCharsets.UTF_8);
+        System.out.println(report);
+        assertThat(finished).as("the browser tests finished within 20 minutes:\n" + tail(report)).isTrue();
+        assertThat(node.exitValue()).as("browser tests (web/e2e), exit status; their report:\n" + tail(report))
+                .isZero();
+    }
+
+    private static String tail(String report) {
+        return report.length() <= 20_000 ? report : report.substring(report.length() - 20_000);
+    }
+}

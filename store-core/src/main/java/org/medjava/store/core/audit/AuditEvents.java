@@ -1,0 +1,142 @@
+package org.medjava.store.core.audit;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.medjava.store.core.audit.AuditEvent.Outcome;
+import org.medjava.store.core.audit.AuditEvent.Participant;
+import org.medjava.store.core.audit.AuditEvent.ParticipantObject;
+import org.medjava.store.core.audit.AuditEvent.SopClass;
+
+/**
+ * The store's audit events, one factory per kind (PS3.15 A.5.3). A participant whose {@code userId} is null is the
+ * store itself: {@link AuditMessage} names it from the {@link AuditSource}.
+ */
+public final class AuditEvents {
+
+    private AuditEvents() {
+    }
+
+    /** A login (account and password, a session, an accepted DICOM association) or a refused one. */
+    public static AuditEvent login(Caller caller, boolean success, String failure) {
+        return new AuditEvent(Coded.USER_AUTHENTICATION, List.of(Coded.LOGIN), 'E', outcome(success), Instant.now(),
+                success ? null : failure, List.of(requestor(caller), self(Coded.APPLICATION)), List.of());
+    }
+
+    public static AuditEvent logout(Caller caller) {
+        return new AuditEvent(Coded.USER_AUTHENTICATION, List.of(Coded.LOGOUT), 'E', Outcome.SUCCESS, Instant.now(),
+                null, List.of(requestor(caller), self(Coded.APPLICATION)), List.of());
+    }
+
+    /** An object stored (created, or {@code replaced}) by a caller: HTTP PUT, STOW-RS, C-STORE, a retrieve. */
+    public static AuditEvent stored(Caller caller, StoredObject object, boolean replaced) {
+        return transferredIn(caller, object, replaced ? 'U' : 'C', Outcome.SUCCESS, null);
+    }
+
+    /** An object the store refused ({@code serious}: the store failed, not the object). */
+    public static AuditEvent storeRefused(Caller caller, StoredObject object, boolean serious, String reason) {
+        return transferredIn(caller, object, 'C', serious ? Outcome.SERIOUS_FAILURE : Outcome.MINOR_FAILURE, reason);
+    }
+
+    private static AuditEvent transferredIn(Caller caller, StoredObject object, char action, Outcome outcome,
+                                            String reason) {
+        List<Participant> participants = List.of(withRoles(requestor(caller), Coded.SOURCE), self(Coded.DESTINATION));
+        return new AuditEvent(Coded.INSTANCES_TRANSFERRED, List.of(), action, outcome, Instant.now(), reason,
+                participants, objects(object));
+    }
+
+    /** An object deleted by a caller (or a refused delete). */
+    public static AuditEvent deleted(Caller caller, StoredObject object, boolean success, String failure) {
+        return new AuditEvent(Coded.INSTANCES_ACCESSED, List.of(), 'D', outcome(success), Instant.now(),
+                success ? null : failure, List.of(requestor(caller), self(Coded.APPLICATION)), objects(object));
+    }
+
+    /**
+     * Instances moved between the store and a remote AE at the store's initiative: {@code retrieve} (C-MOVE or
+     * C-GET into the store) or send (C-STORE from it); {@code caller} is who asked, when known.
+     */
+    public static AuditEvent exchanged(Caller caller, boolean retrieve, String remoteAe, String remoteHost,
+                                       String studyInstanceUid, boolean success, String description) {
+        List<Participant> participants = new ArrayList<>();
+        participants.add(self(retrieve ? Coded.DESTINATION : Coded.SOURCE, caller == null));
+        participants.add(new Participant(remoteAe, "AETITLES=" + remoteAe, false, remoteHost,
+                List.of(retrieve ? Coded.SOURCE : Coded.DESTINATION)));
+        if (caller != null) {
+            participants.add(requestor(caller));
+        }
+        List<ParticipantObject> objects = studyInstanceUid == null ? List.of()
+                : List.of(new ParticipantObject(studyInstanceUid, 2, 3, Coded.STUDY_INSTANCE_UID, null, List.of()));
+        return new AuditEvent(Coded.INSTANCES_TRANSFERRED, List.of(), retrieve ? 'C' : 'R', outcome(success),
+                Instant.now(), description, participants, objects);
+    }
+
+    /** A plugin installed, replaced, suspended, resumed or removed ({@code change}), or such a change refused. */
+    public static AuditEvent pluginChanged(Caller caller, String pluginId, String change, boolean success,
+                                           String failure) {
+        char action = change.equals("install") ? 'C' : change.equals("remove") ? 'D' : 'U';
+        ParticipantObject plugin = new ParticipantObject("filters/" + pluginId + ".jar", 2, 4, Coded.URI, change,
+                List.of());
+        return new AuditEvent(Coded.SECURITY_ALERT, List.of(Coded.SOFTWARE_CONFIGURATION), action, outcome(success),
+                Instant.now(), success ? null : failure, List.of(requestor(caller), self(Coded.APPLICATION)),
+                List.of(plugin));
+    }
+
+    /** An account created, changed (password or role) or removed ({@code change}: create, update, remove). */
+    public static AuditEvent accountChanged(Caller caller, String account, String change, String role) {
+        char action = change.equals("create") ? 'C' : change.equals("remove") ? 'D' : 'U';
+        ParticipantObject user = new ParticipantObject(account, 1, 11, Coded.USER_IDENTIFIER,
+                role == null ? change : change + ", role " + role, List.of());
+        return new AuditEvent(Coded.SECURITY_ALERT, List.of(Coded.USER_SECURITY_ATTRIBUTES_CHANGED), action,
+                Outcome.SUCCESS, Instant.now(), null, List.of(requestor(caller), self(Coded.APPLICATION)),
+                List.of(user));
+    }
+
+    /** The store started or stopped; {@code launcher} is the operating-system account that runs it. */
+    public static AuditEvent application(boolean start, String launcher) {
+        Participant who = new Participant(launcher, null, true, null, List.of(Coded.APPLICATION_LAUNCHER));
+        return new AuditEvent(Coded.APPLICATION_ACTIVITY, List.of(start ? Coded.APPLICATION_START
+                : Coded.APPLICATION_STOP), 'E', Outcome.SUCCESS, Instant.now(), null,
+                List.of(self(Coded.APPLICATION, false), who), List.of());
+    }
+
+    // ---------------------------------------------------------------------------------------------- participants
+
+    private static Outcome outcome(boolean success) {
+        return success ? Outcome.SUCCESS : Outcome.MINOR_FAILURE;
+    }
+
+    private static Participant requestor(Caller caller) {
+        Caller c = caller != null ? caller : Caller.account(null, null);
+        return new Participant(c.userId(), c.aeTitle() ? "AETITLES=" + c.user() : null, true, c.address(),
+                List.of());
+    }
+
+    private static Participant withRoles(Participant p, Coded role) {
+        return new Participant(p.userId(), p.alternativeUserId(), p.requestor(), p.address(), List.of(role));
+    }
+
+    private static Participant self(Coded role) {
+        return self(role, false);
+    }
+
+    private static Participant self(Coded role, boolean requestor) {
+        return new Participant(null, null, requestor, null, List.of(role));
+    }
+
+    private static List<ParticipantObject> objects(StoredObject o) {
+        List<ParticipantObject> objects = new ArrayList<>();
+        if (o.dicom()) {
+            List<SopClass> classes = o.sopClassUid() == null ? List.of()
+                    : List.of(new SopClass(o.sopClassUid(), o.sopInstanceUid() == null ? List.of()
+                            : List.of(o.sopInstanceUid())));
+            objects.add(new ParticipantObject(o.studyInstanceUid(), 2, 3, Coded.STUDY_INSTANCE_UID, o.path(),
+                    classes));
+            if (o.patientId() != null && !o.patientId().isEmpty()) {
+                objects.add(new ParticipantObject(o.patientId(), 1, 1, Coded.PATIENT_NUMBER, null, List.of()));
+            }
+        } else if (o.path() != null) {
+            objects.add(new ParticipantObject(o.path(), 2, 3, Coded.URI, null, List.of()));
+        }
+        return objects;
+    }
+}

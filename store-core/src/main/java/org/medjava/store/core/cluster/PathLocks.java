@@ -1,0 +1,41 @@
+package org.medjava.store.core.cluster;
+
+import org.medjava.store.core.repo.StorePath;
+
+/**
+ * Serializes the writers of one store path: within this process ({@link LocalPathLocks}) or across every node of
+ * a cluster ({@link PostgresPathLocks}). Writers of different paths do not wait for each other (beyond sharing a
+ * stripe).
+ */
+public interface PathLocks {
+
+    /** Held until closed. */
+    interface Held extends AutoCloseable {
+
+        /**
+         * Checks that the lock is still held, just before the write it guards becomes visible: a node cut off from
+         * the shared database (whose session, and so whose lock, the database may have ended) must not go on to
+         * write what another node may be writing now.
+         *
+         * @throws org.medjava.store.core.StoreException UNAVAILABLE when the lock was lost
+         */
+        default void verify() {
+        }
+
+        @Override
+        void close();
+    }
+
+    /**
+     * Waits for the lock of {@code path}.
+     *
+     * @throws org.medjava.store.core.StoreException UNAVAILABLE when the lock cannot be had (the shared database is
+     *                                          unreachable): the write must not go ahead
+     */
+    Held lock(StorePath path);
+
+    /** The key all locks of a path share, whether it is written as a file or a directory. */
+    static String keyOf(StorePath path) {
+        return String.join("/", path.segments());
+    }
+}

@@ -1,0 +1,225 @@
+package org.medjava.store.core.index;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.medjava.store.core.storage.ObjectStorage;
+
+/**
+ * The DICOM metadata index of the store: patient → study → series → instance, one entry per store path (the
+ * key of a stored object, as in the HTTP path, e.g. {@code ct/head/slice1.dcm}). An instance is one SOP Instance
+ * UID: when several files hold one, the queries, counts and pages of instances take its current file only, the copy
+ * the network stored under {@code dicom/} if there is one, else the first by store path (a rule of the query, so a
+ * rebuild gives the same answers); the reads by path ({@link #instance}, {@link #instancesIn}, {@link #pathsOf})
+ * are of files. The store keeps it in step with
+ * PUT and DELETE ({@link #put}, {@link #remove}, {@link #removeUnder}) and can rebuild it from the stored objects
+ * ({@link #rebuild}); the web layer, the C-FIND SCP and QIDO-RS query it.
+ *
+ * <p>A plain Java object usable outside a container (the store wraps it in a CDI bean). It opens its own JPA
+ * EntityManagerFactory (RESOURCE_LOCAL, EclipseLink) on the persistence unit {@value #PERSISTENCE_UNIT} of
+ * {@value #PERSISTENCE_XML} (not {@code META-INF/persistence.xml}, which the application server would deploy
+ * itself), and creates or extends its tables ({@code mj_patient}, {@code mj_study}, {@code mj_series},
+ * {@code mj_instance}) on first use: embedded H2 by default, PostgreSQL in production, same code.
+ *
+ * <p>Thread-safe. Writers are serialized by a lock (so concurrent PUTs into one new study cannot race on its unique
+ * key), and puts that wait for it are committed together (group commit); readers run concurrently, each in its own
+ * EntityManager. Failures are {@link IndexException}s; invalid
+ * arguments (a malformed store path or matching key) are {@link IllegalArgumentException}s. Patient names are never
+ * logged. (A facade over {@link IndexSession}, {@link IndexWriter}, {@link IndexQueries} and {@link IndexRebuild}.)
+ */
+public final class DicomIndex implements AutoCloseable {
+    public static final String PERSISTENCE_UNIT = "medjava-index";
+    public static final String PERSISTENCE_XML = "META-INF/medjava-index.xml";
+
+    private final IndexSession session;
+    private final IndexWriter writer;
+    private final IndexQueries queries;
+    private final IndexRebuild rebuild;
+
+    /**
+     * Opens the index in {@code database}, creating or extending its tables.
+     *
+     * @throws IndexException when the database cannot be reached or its tables cannot be created
+     */
+    public DicomIndex(IndexDatabase database) {
+        this.session = new IndexSession(database);
+        this.writer = new IndexWriter(session);
+        this.queries = new IndexQueries(session);
+        this.rebuild = new IndexRebuild(session, writer, queries);
+    }
+
+    /** The database this index is in. */
+    public IndexDatabase database() {
+        return session.database();
+    }
+
+    /**
+     * Indexes an object that was parsed already (see {@link IndexEntry}) and is now stored at its path in a file of
+     * {@code fileSize} bytes last modified at {@code lastModified}, replacing what was indexed there before: patient,
+     * study and series are created or updated (non-empty values replace the stored ones); an instance that moved to
+     * another series or study leaves no empty series, study or patient behind. Puts from concurrent threads are
+     * written together in one transaction (group commit); each call returns when its own instance is committed.
+     *
+     * @param lastModified epoch milliseconds
+     * @return the indexed instance
+     * @throws IndexException when the database fails
+     */
+    public InstanceSummary put(IndexEntry entry, long fileSize, long lastModified) {
+        return writer.put(entry, fileSize, lastModified);
+    }
+
+    /** The store paths of the instances with this SOP Instance UID (usually none, or one), sorted. */
+    public List<String> pathsOf(String sopInstanceUid) {
+        return queries.pathsOf(sopInstanceUid);
+    }
+
+    /**
+     * Removes the instance at {@code storePath}, and its series, study and patient when they are left empty.
+     *
+     * @return whether something was indexed there
+     */
+    public boolean remove(String storePath) {
+        return writer.remove(storePath);
+    }
+
+    /**
+     * Removes every instance under the directory {@code directoryPath} (and the file of that path, if one is
+     * indexed), with the series, studies and patients left empty. An empty path (or "/") empties the index.
+     *
+     * @return how many instances were removed
+     */
+    public int removeUnder(String directoryPath) {
+        return writer.removeUnder(directoryPath);
+    }
+
+    /**
+     * Rebuilds the index from the objects in {@code storage}: indexes every DICOM object (one with "DICM" at offset
+     * 128; the header is read up to, not including, Pixel Data), skipping those whose name or a directory's starts
+     * with '.', and removes the entries whose object is gone, is not DICOM or failed. A damaged object is reported
+     * and does not stop the rebuild. The index stays usable meanwhile (it is not emptied first); PUTs and DELETEs
+     * may go on.
+     *
+     * @throws IndexException when the objects cannot be listed, or the database fails
+     */
+    public RebuildReport rebuild(ObjectStorage storage) {
+        return rebuild.rebuild(storage);
+    }
+
+    /**
+     * Brings the entry of one path in step with the object {@code storage} holds there now: indexes it again when it
+     * is DICOM that parses, else removes the entry (if any). For the reconciliation of a write a crash interrupted;
+     * the caller holds the path's lock.
+     *
+     * @return whether the path is indexed now
+     * @throws IOException    when the storage cannot be read (nothing was changed)
+     * @throws IndexException when the database fails
+     */
+    public boolean reindex(ObjectStorage storage, String storePath) throws java.io.IOException {
+        return rebuild.reindex(storage, storePath);
+    }
+
+    /** The instance indexed at {@code storePath}. */
+    public Optional<InstanceSummary> instance(String storePath) {
+        return queries.instance(storePath);
+    }
+
+    /**
+     * The instances indexed directly in the directory {@code directoryPath} ("" or "/" for the top), by file name,
+     * sorted by name: one query, for a directory listing.
+     */
+    public Map<String, InstanceSummary> instancesIn(String directoryPath) {
+        return queries.instancesIn(directoryPath);
+    }
+
+    /** The patients matching {@code query}, by name then ID, with their numbers of studies, series, instances. */
+    public List<PatientSummary> patients(PatientQuery query) {
+        return queries.patients(query);
+    }
+
+    /**
+     * The studies matching {@code query}, newest StudyDate first (studies without a date last), then by
+     * StudyInstanceUID, with their numbers of series and instances.
+     */
+    public List<StudySummary> studies(StudyQuery query) {
+        return queries.studies(query);
+    }
+
+    /** The series of the study {@code studyInstanceUid}, by SeriesNumber then UID. */
+    public List<SeriesSummary> series(String studyInstanceUid) {
+        return series(studyInstanceUid, SeriesQuery.all());
+    }
+
+    /**
+     * The series matching {@code query} in the study {@code studyInstanceUid} (null: in any study), by SeriesNumber
+     * (series without one last) then UID, with their numbers of instances and their directories.
+     */
+    public List<SeriesSummary> series(String studyInstanceUid, SeriesQuery query) {
+        return queries.series(studyInstanceUid, query);
+    }
+
+    /** The instances of the series {@code seriesInstanceUid}, by InstanceNumber then path. */
+    public List<InstanceSummary> instances(String seriesInstanceUid) {
+        return instances(seriesInstanceUid, InstanceQuery.all());
+    }
+
+    /**
+     * The instances matching {@code query} in the series {@code seriesInstanceUid} (null: in any series), by
+     * InstanceNumber (instances without one last) then path: one per SOP Instance UID (its current file), so
+     * that offset and limit count instances.
+     */
+    public List<InstanceSummary> instances(String seriesInstanceUid, InstanceQuery query) {
+        return queries.instances(seriesInstanceUid, query);
+    }
+
+    /**
+     * The header of the instance at {@code storePath} as DICOM JSON (PS3.18 F.2, without Pixel Data; large binary
+     * values as BulkDataURIs relative to {@link DicomJson#INSTANCE_URL}).
+     *
+     * @return empty when nothing is indexed there, or it was indexed before metadata was kept (a rebuild adds it)
+     */
+    public Optional<String> metadata(String storePath) {
+        String path = StorePaths.file(storePath);
+        return Optional.ofNullable(metadata(List.of(path)).get(path));
+    }
+
+    /** The metadata of the instances at {@code storePaths} that have some, by store path. */
+    public Map<String, String> metadata(Collection<String> storePaths) {
+        return queries.metadata(storePaths);
+    }
+
+    /** How many instances (SOP Instance UIDs, not files) the index holds. */
+    public long count() {
+        return queries.count();
+    }
+
+    /** How many patients, studies, series and instances (SOP Instance UIDs) the index holds. */
+    public IndexCounts counts() {
+        return queries.counts();
+    }
+
+    /**
+     * Runs the most trivial query ({@code select 1}): whether the database answers, and how fast.
+     *
+     * @throws IndexException (unavailable) when it does not
+     */
+    public void ping() {
+        queries.ping();
+    }
+
+    /** The bytes of the indexed instances' files together (what the DICOM archive holds). */
+    public long storedBytes() {
+        return queries.storedBytes();
+    }
+
+    /** Closes the database connections (waiting for a write in progress). Idempotent. */
+    @Override
+    public void close() {
+        session.close();
+    }
+
+    @Override
+    public String toString() {
+        return "DicomIndex[" + session.database().describe() + (session.isClosed() ? ", closed]" : "]");
+    }
+}

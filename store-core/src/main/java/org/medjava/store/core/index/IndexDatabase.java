@@ -1,0 +1,79 @@
+package org.medjava.store.core.index;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Where the index lives: a JDBC URL with its credentials. Embedded H2 ({@link #h2(Path)}) by default, PostgreSQL in
+ * production ({@link #of(String, String, String)} with a {@code jdbc:postgresql:} URL).
+ *
+ * @param url      the JDBC URL
+ * @param user     the database user (may be empty)
+ * @param password the password (may be empty; never shown by {@link #toString()})
+ */
+public record IndexDatabase(String url, String user, String password) {
+
+    public IndexDatabase {
+        Objects.requireNonNull(url, "url");
+        if (!url.startsWith("jdbc:")) {
+            throw new IllegalArgumentException("not a JDBC URL: " + describe(url));
+        }
+        user = user == null ? "" : user;
+        password = password == null ? "" : password;
+    }
+
+    /** The database at {@code url}. */
+    public static IndexDatabase of(String url, String user, String password) {
+        return new IndexDatabase(url, user, password);
+    }
+
+    /** An embedded H2 file database {@code index.mv.db} in {@code directory} (created when missing). */
+    public static IndexDatabase h2(Path directory) {
+        Path file = directory.toAbsolutePath().normalize().resolve("index");
+        return new IndexDatabase("jdbc:h2:file:" + file, "medjava", "");
+    }
+
+    /**
+     * The URL the index connects with: an H2 file database gets {@code WRITE_DELAY=0} unless the URL sets it, so a
+     * commit reaches the file before it returns. H2's default (500 ms) keeps commits in memory for a while: a
+     * {@code kill -9} then lost index rows whose objects were durable and acknowledged.
+     */
+    public String connectionUrl() {
+        if (url.startsWith("jdbc:h2:file:") && !url.toUpperCase(java.util.Locale.ROOT).contains(";WRITE_DELAY=")) {
+            return url + ";WRITE_DELAY=0";
+        }
+        return url;
+    }
+
+    /** The JDBC driver class for the URL's database, or null when unknown (then DriverManager looks it up). */
+    String driverClass() {
+        if (url.startsWith("jdbc:h2:")) {
+            return "org.h2.Driver";
+        }
+        if (url.startsWith("jdbc:postgresql:")) {
+            return "org.postgresql.Driver";
+        }
+        return null;
+    }
+
+    /** The URL without its options (which may hold credentials), for messages. */
+    public String describe() {
+        return describe(url);
+    }
+
+    private static String describe(String url) {
+        int cut = url.length();
+        for (char c : new char[] {'?', ';'}) {
+            int at = url.indexOf(c);
+            if (at >= 0) {
+                cut = Math.min(cut, at);
+            }
+        }
+        return url.substring(0, cut);
+    }
+
+    @Override
+    public String toString() {
+        return "IndexDatabase[" + describe() + ", user=" + user + "]";
+    }
+}

@@ -1,0 +1,205 @@
+package org.medjava.store.core.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.medjava.store.core.StoreException;
+import org.medjava.store.core.index.IndexDatabase;
+import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.testsupport.LocalPostgres;
+
+/**
+ * The coordination primitives of a cluster on a real PostgreSQL, with two "nodes" as two sets of objects on their
+ * own connections: path locks exclude each other across nodes, shared state reaches the other node's subscribers,
+ * and a restarted database is reconnected to.
+ */
+class ClusterCoordinationTest {
+
+    private static LocalPostgres postgres;
+    private static IndexDatabase database;
+
+    @BeforeAll
+    static void start() {
+        postgres = LocalPostgres.start();
+        database = IndexDatabase.of(postgres.jdbcUrl(), postgres.user(), postgres.password());
+    }
+
+    @AfterAll
+    static void stop() {
+        postgres.close();
+    }
+
+    @Test
+    void pathLocksExcludeEachOtherAcrossNodes() throws Exception {
+        try (ClusterDatabase a = new ClusterDatabase(database); ClusterDatabase b = new ClusterDatabase(database)) {
+            List<PathLocks> nodes = List.of(new PostgresPathLocks(a), new PostgresPathLocks(b));
+            StorePath path = StorePath.parse("p/one.dcm");
+            AtomicInteger inside = new AtomicInteger();
+            AtomicInteger overlaps = new AtomicInteger();
+            ExecutorService pool = Executors.newFixedThreadPool(6);
+            try {
+                List<Future<?>> writers = new ArrayList<>();
+                for (int t = 0; t < 6; t++) {
+                    PathLocks locks = nodes.get(t % 2);
+                    writers.add(pool.submit(() -> {
+                        for (int i = 0; i < 20; i++) {
+                            try (PathLocks.Held held = locks.lock(path)) {
+                                if (inside.incrementAndGet() > 1) {
+                                    overlaps.incrementAndGet();
+                                }
+                                Thread.sleep(1);
+                                inside.decrementAndGet();
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : writers) {
+                    f.get(60, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(overlaps).as("two writers of one path at once").hasValue(0);
+
+            // a file and its directory form are one lock; another path is not held up
+            try (PathLocks.Held held = nodes.get(0).lock(StorePath.parse("p/one.dcm"))) {
+                CountDownLatch other = new CountDownLatch(1);
+                Thread t = new Thread(() -> {
+                    try (PathLocks.Held h = nodes.get(1).lock(StorePath.parse("p/two.dcm"))) {
+                        other.countDown();
+                    }
+                });
+                t.start();
+                assertThat(other.await(10, TimeUnit.SECONDS)).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void aNodeWhoseSessionEndedLearnsItLostTheLockBeforeItWrites() throws Exception {
+        try (ClusterDatabase a = new ClusterDatabase(database); ClusterDatabase b = new ClusterDatabase(database)) {
+            PathLocks nodeA = new PostgresPathLocks(a);
+            PathLocks nodeB = new PostgresPathLocks(b);
+            StorePath path = StorePath.parse("p/cut.dcm");
+            try (PathLocks.Held held = nodeA.lock(path)) {
+                held.verify(); // held: no exception
+                // the database ends node A's sessions (as it would after losing sight of the node)
+                b.run("cutting node A off", c -> {
+                    try (java.sql.Statement s = c.createStatement()) {
+                        s.execute("select pg_terminate_backend(pid) from pg_stat_activity where pid <> pg_backend_pid()"
+                                + " and application_name = 'medjava-cluster' and pid in (select pid from pg_locks"
+                                + " where locktype = 'advisory' and granted)");
+                    }
+                    return null;
+                });
+                try (PathLocks.Held other = nodeB.lock(path)) {
+                    other.verify(); // node B may write now ...
+                }
+                assertThatThrownBy(held::verify).as("... and node A must not").isInstanceOfSatisfying(
+                        StoreException.class, e -> assertThat(e.kind()).isEqualTo(StoreException.Kind.UNAVAILABLE));
+            }
+        }
+    }
+
+    @Test
+    void sharedStateReachesTheOtherNodesSubscribers() throws Exception {
+        try (ClusterDatabase a = new ClusterDatabase(database); ClusterDatabase b = new ClusterDatabase(database);
+             SharedState nodeA = new SharedState(a); SharedState nodeB = new SharedState(b)) {
+            CountDownLatch told = new CountDownLatch(1);
+            AtomicLong heardAt = new AtomicLong();
+            Thread.sleep(500); // let B's listener settle (its first catch-up tells its subscribers once)
+            nodeB.subscribe("test", () -> {
+                if (nodeB.all("test").containsKey("k")) {
+                    heardAt.compareAndSet(0, System.nanoTime());
+                    told.countDown();
+                }
+            });
+            long t0 = System.nanoTime();
+            nodeA.put("test", "k", "v".getBytes(StandardCharsets.UTF_8));
+            assertThat(told.await(10, TimeUnit.SECONDS)).as("node B heard of node A's change").isTrue();
+            System.out.printf("ClusterCoordinationTest: a change on node A reached node B's subscriber after %.1f ms%n",
+                    (heardAt.get() - t0) / 1e6);
+            assertThat(new String(nodeB.all("test").get("k").value(), StandardCharsets.UTF_8)).isEqualTo("v");
+
+            assertThat(nodeA.putIfAbsent("test", "once", new byte[] {1})).isTrue();
+            assertThat(nodeB.putIfAbsent("test", "once", new byte[] {2})).isFalse();
+            assertThat(nodeA.remove("test", "once")).isTrue();
+            assertThat(nodeB.remove("test", "once")).isFalse();
+        }
+    }
+
+    @Test
+    void aRevocationOnOneNodeHoldsOnTheOtherAndExpiredOnesAreForgotten() {
+        try (ClusterDatabase a = new ClusterDatabase(database); ClusterDatabase b = new ClusterDatabase(database)) {
+            SharedRevocations nodeA = new SharedRevocations(a);
+            SharedRevocations nodeB = new SharedRevocations(b);
+            java.time.Instant now = java.time.Instant.now();
+            assertThat(nodeB.isRevoked("session-1")).isFalse();
+            nodeA.revoke("session-1", now.plusSeconds(3600), now);
+            nodeA.revoke("session-old", now.plusSeconds(1), now);
+            assertThat(nodeB.isRevoked("session-1")).as("revoked on A, seen on B at once").isTrue();
+            assertThat(nodeB.isRevoked("session-old")).isTrue();
+            nodeB.revoke("session-1", now.plusSeconds(60), now); // an earlier instant does not shorten it
+            nodeB.revoke("session-2", now.plusSeconds(3600), now.plusSeconds(120));
+            assertThat(nodeA.isRevoked("session-old")).as("forgotten once past its instant").isFalse();
+            assertThat(nodeA.isRevoked("session-1")).isTrue();
+            assertThat(nodeA.isRevoked("session-2")).isTrue();
+        }
+    }
+
+    @Test
+    void aRestartedDatabaseIsReconnectedToAndMissedChangesAreCaughtUp() throws Exception {
+        LocalPostgres own = LocalPostgres.start();
+        IndexDatabase db = IndexDatabase.of(own.jdbcUrl(), own.user(), own.password());
+        try (ClusterDatabase a = new ClusterDatabase(db); ClusterDatabase b = new ClusterDatabase(db);
+             SharedState nodeA = new SharedState(a); SharedState nodeB = new SharedState(b)) {
+            AtomicInteger seen = new AtomicInteger();
+            nodeB.subscribe("restart", () -> seen.set(nodeB.all("restart").size()));
+            PathLocks locks = new PostgresPathLocks(a);
+            try (PathLocks.Held held = locks.lock(StorePath.parse("x.gif"))) {
+                assertThat(held).isNotNull();
+            }
+            own.stopServer();
+            assertThatThrownBy(() -> locks.lock(StorePath.parse("x.gif"))).isInstanceOfSatisfying(
+                    StoreException.class, e -> {
+                        assertThat(e.kind()).isEqualTo(StoreException.Kind.UNAVAILABLE);
+                        assertThat(e.getMessage()).contains("medjava.db.url");
+                    });
+            own.startAgain();
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            boolean written = false;
+            while (!written && System.nanoTime() < end) {
+                try {
+                    nodeA.put("restart", "after", new byte[] {1});
+                    written = true;
+                } catch (StoreException e) {
+                    Thread.sleep(200);
+                }
+            }
+            assertThat(written).as("a write after the restart, without a manual step").isTrue();
+            while (seen.get() == 0 && System.nanoTime() < end) {
+                Thread.sleep(100);
+            }
+            assertThat(seen).as("node B caught up after reconnecting").hasValue(1);
+            try (PathLocks.Held held = locks.lock(StorePath.parse("x.gif"))) {
+                assertThat(held).isNotNull();
+            }
+        } finally {
+            own.close();
+        }
+    }
+}

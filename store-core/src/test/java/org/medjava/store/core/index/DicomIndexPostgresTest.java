@@ -1,0 +1,136 @@
+package org.medjava.store.core.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.medjava.store.core.testsupport.LocalPostgres;
+
+/**
+ * The {@link DicomIndex} contract on a real PostgreSQL: one private server for the class ({@link LocalPostgres}),
+ * a fresh database per test. PostgreSQL must be installed ({@code bootstrap/install-deps.sh}); a missing server is
+ * a failure, not a skip.
+ */
+class DicomIndexPostgresTest extends DicomIndexContract {
+    private static LocalPostgres postgres;
+    private static int databases;
+
+    @BeforeAll
+    static void startPostgres() {
+        postgres = LocalPostgres.start();
+    }
+
+    @AfterAll
+    static void stopPostgres() {
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    @Override
+    IndexDatabase newDatabase() {
+        String url = postgres.createDatabase("index_" + databases++);
+        return IndexDatabase.of(url, postgres.user(), postgres.password());
+    }
+
+    /** The online backup of a PostgreSQL index (pg_dump) loads with pg_restore into an empty database, whole. */
+    @Test
+    void anOnlineBackupIsAPgDumpThatPgRestoreLoadsIntoAnEmptyDatabase() throws Exception {
+        Path ct = TestDicom.ct().patient("P9", "Backup^Test").study("1.2.826.9.1", "20240101")
+                .series("1.2.826.9.1.1", "CT", 1).instance("1.2.826.9.1.1.1", 1).writeTo(tmp.resolve("ct.dcm"));
+        IndexFiles.put(index, "backup/ct.dcm", ct);
+
+        Path dump = IndexBackup.write(database, tmp.resolve("backup"));
+        assertThat(dump.getFileName().toString()).isEqualTo(IndexBackup.PG_DUMP);
+
+        String restoredUrl = postgres.createDatabase("restored_" + databases++);
+        Path pgRestore = Path.of(IndexBackup.findPgDump().orElseThrow()).resolveSibling("pg_restore");
+        ProcessBuilder pb = new ProcessBuilder(pgRestore.toString(), "--no-owner", "--no-privileges", "--dbname",
+                IndexBackup.libpqUri(restoredUrl), dump.toString()).redirectErrorStream(true);
+        pb.environment().put("PGUSER", postgres.user());
+        pb.environment().put("PGPASSWORD", postgres.password());
+        Process restore = pb.start();
+        String output = new String(restore.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(restore.waitFor()).as(output).isZero();
+        DicomIndex restored = new DicomIndex(IndexDatabase.of(restoredUrl, postgres.user(), postgres.password()));
+        try {
+            assertThat(restored.instance("backup/ct.dcm")).hasValueSatisfying(i -> assertThat(i.sopInstanceUid())
+                    .isEqualTo("1.2.826.9.1.1.1"));
+            assertThat(restored.counts()).isEqualTo(index.counts());
+        } finally {
+            restored.close();
+        }
+    }
+
+    @Test
+    void aLocalServerIsPrivateAndLeavesNothingBehind() throws Exception {
+        long start = System.nanoTime();
+        LocalPostgres other = LocalPostgres.start();
+        Path dir = other.directory();
+        try {
+            assertThat(dir.toString()).startsWith("/tmp/medjava-pg-");
+            assertThat(other.port()).isNotEqualTo(postgres.port());
+            try (Connection c = DriverManager.getConnection(other.jdbcUrl(), other.user(), other.password());
+                    ResultSet rs = c.createStatement().executeQuery(
+                            "SELECT current_database(), current_user, current_setting('listen_addresses')")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo(LocalPostgres.DATABASE);
+                assertThat(rs.getString(2)).isEqualTo(LocalPostgres.USER);
+                assertThat(rs.getString(3)).isEqualTo("127.0.0.1");
+            }
+        } finally {
+            other.close();
+        }
+        System.out.printf("LocalPostgres: started, checked and stopped in %d ms%n",
+                (System.nanoTime() - start) / 1_000_000);
+        assertThat(dir).doesNotExist();
+        assertThatThrownBy(() -> DriverManager.getConnection(other.jdbcUrl(), other.user(), other.password()))
+                .isInstanceOf(SQLException.class);
+        other.close(); // idempotent
+    }
+
+    @Test
+    void theTablesAndIndexesAreCreated() throws SQLException {
+        try (Connection c = DriverManager.getConnection(database.url(), postgres.user(), postgres.password());
+                ResultSet rs = c.createStatement().executeQuery(
+                        "SELECT indexname FROM pg_indexes WHERE tablename LIKE 'mj\\_%' ORDER BY indexname")) {
+            List<String> names = new ArrayList<>();
+            while (rs.next()) {
+                names.add(rs.getString(1));
+            }
+            assertThat(names).contains("mj_patient_id_ix", "mj_patient_name_ix", "mj_study_date_ix",
+                    "mj_study_accession_ix", "mj_series_modality_ix", "mj_instance_dir_ix", "mj_instance_pkey",
+                    "mj_study_pkey", "mj_series_pkey");
+        }
+    }
+
+    @Test
+    void aUserWhoCannotCreateTheTablesGetsTheDatabasesReason() throws SQLException {
+        String url = postgres.createDatabase("index_readonly");
+        try (Connection c = DriverManager.getConnection(url, postgres.user(), postgres.password())) {
+            // PostgreSQL 15 and later: only the owner creates in schema public
+            c.createStatement().execute("CREATE ROLE plain_user LOGIN");
+        }
+        assertThatThrownBy(() -> new DicomIndex(IndexDatabase.of(url, "plain_user", "")))
+                .isInstanceOf(IndexException.class)
+                .hasMessageContaining("cannot create or extend the DICOM index tables in " + url)
+                .hasMessageContaining("permission denied");
+    }
+
+    @Test
+    void aDatabaseThatDoesNotExistFailsWithTheUrl() {
+        String url = postgres.jdbcUrl("no_such_database");
+        assertThatThrownBy(() -> new DicomIndex(IndexDatabase.of(url, postgres.user(), postgres.password())))
+                .isInstanceOf(IndexException.class).hasMessageContaining("cannot open the DICOM index database " + url)
+                .hasMessageContaining("no_such_database");
+    }
+}
