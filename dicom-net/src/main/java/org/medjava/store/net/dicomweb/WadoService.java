@@ -252,6 +252,7 @@ public final class WadoService {
         List<String> all = new ArrayList<>(List.of(TransferSyntaxes.EXPLICIT_LE, TransferSyntaxes.IMPLICIT_LE,
                 TransferSyntaxes.EXPLICIT_BE, TransferSyntaxes.DEFLATED_LE));
         all.addAll(TransferSyntaxes.LOSSLESS_ENCODED);
+        all.addAll(TransferSyntaxes.HTJ2K_ENCODED);
         all.addAll(TransferSyntaxes.LOSSY_ENCODED);
         return List.copyOf(all);
     }

@@ -318,6 +318,41 @@ class DicomWebIT {
         assertThat(any.body()).isEqualTo(Samples.bytes(stored(ct))); // as stored, never lossy unless named
     }
 
+    /**
+     * HTJ2K (issue 34): an object in HTJ2K is stored (it was refused 422 before), decompressed for a client that asks
+     * for it to the very samples, rendered; and an uncompressed object is written in HTJ2K for a client that names it,
+     * which decodes to its samples. The object is made by the store's encoder; its decoding and encoding are checked
+     * against OpenJPEG's and OpenJPH's own tools in image-codec's and store-core's tests.
+     */
+    @Test
+    void htj2kIsStoredDecodedRenderedAndWrittenOnRequest() throws Exception {
+        String htj2k = org.medjava.store.core.transcode.TransferSyntaxes.HTJ2K_RPCL_LOSSLESS;
+        TestStudy plain = TestStudy.create(work.resolve("htj2k-source"), "WEB-HT", "MR_small.dcm");
+        TestStudy.Instance mr = plain.instance("MR_small.dcm");
+        byte[] encoded = org.medjava.store.core.transcode.Transcoder.part10(mr.file(),
+                Part10File.read(mr.file()).transferSyntaxUid(), htj2k, "TEST");
+        HttpResponse<String> stored = stow(admin, "/dicomweb/studies", List.of(encoded));
+        assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
+        String path = compressedPath(plain, mr);
+        Path decoded = retrieved(path, "multipart/related; type=\"application/dicom\"; "
+                + "transfer-syntax=1.2.840.10008.1.2.1", "htj2k-as-ele.dcm");
+        assertThat(PixelData.of(decoded)).isEqualTo(PixelData.of(Samples.dicom("MR_small.dcm")));
+        HttpResponse<byte[]> rendered = reader.send(reader.request(path + "/rendered").header("Accept", "image/png"));
+        assertThat(rendered.statusCode()).isEqualTo(200);
+        assertThat(ImageIO.read(new ByteArrayInputStream(rendered.body())).getWidth()).isEqualTo(64);
+
+        TestStudy.Instance ct = study.instance("CT_small.dcm");
+        HttpResponse<byte[]> asHtj2k = reader.send(reader.request(instancePath(ct)).header("Accept",
+                "application/dicom; transfer-syntax=" + htj2k));
+        assertThat(asHtj2k.statusCode()).isEqualTo(200);
+        assertThat(asHtj2k.headers().firstValue("Content-Type").orElseThrow()).contains(htj2k);
+        Path file = Files.write(work.resolve("ct-htj2k.dcm"), asHtj2k.body());
+        assertThat(Part10File.read(file).transferSyntaxUid()).isEqualTo(htj2k);
+        Path back = Files.write(work.resolve("ct-htj2k-back.dcm"), org.medjava.store.core.transcode.Transcoder
+                .part10(file, htj2k, "1.2.840.10008.1.2.1", "TEST"));
+        assertThat(PixelData.of(back)).isEqualTo(PixelData.of(stored(ct)));
+    }
+
     private Path retrieved(String path, String accept, String name) throws Exception {
         HttpResponse<byte[]> r = reader.send(reader.request(path).header("Accept", accept));
         assertThat(r.statusCode()).isEqualTo(200);

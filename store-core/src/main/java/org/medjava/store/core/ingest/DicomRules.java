@@ -175,7 +175,7 @@ public final class DicomRules {
         }
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false);
-        try (com.pixelmed.dicom.DicomInputStream in = new com.pixelmed.dicom.DicomInputStream(
+        try (com.pixelmed.dicom.DicomInputStream in = org.medjava.codec.dicom.PixelMedInput.open(
                 org.medjava.store.core.memory.SmallReads.open(file))) {
             list.read(in);
         } catch (IOException | com.pixelmed.dicom.DicomException | RuntimeException e) {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.DicomPreScan;
 import org.medjava.codec.dicom.DicomStructureException;
+import org.medjava.codec.dicom.PixelMedInput;
 import org.medjava.store.core.memory.SmallReads;
 import org.medjava.store.core.repo.UploadValidator;
 
@@ -71,7 +72,7 @@ record ReceivedDataSet(AttributeList dataSet, Path file) {
         }
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false);
-        try (DicomInputStream in = new DicomInputStream(SmallReads.open(file))) {
+        try (DicomInputStream in = PixelMedInput.open(SmallReads.open(file))) { // HTJ2K too
             list.read(in);
         } catch (DicomException | RuntimeException e) {
             throw DicomRules.unparsable("the data set does not parse: " + e.getMessage(), e);

@@ -5,11 +5,13 @@ import com.pixelmed.dicom.AttributeList;
 import com.pixelmed.dicom.CodeStringAttribute;
 import com.pixelmed.dicom.DecimalStringAttribute;
 import com.pixelmed.dicom.DicomException;
+import com.pixelmed.dicom.DicomInputStream;
 import com.pixelmed.dicom.DicomOutputStream;
 import com.pixelmed.dicom.FileMetaInformation;
 import com.pixelmed.dicom.OtherByteAttributeMultipleCompressedFrames;
 import com.pixelmed.dicom.TagFromName;
 import com.pixelmed.dicom.UnsignedShortAttribute;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,7 +21,9 @@ import java.util.Set;
 import org.medjava.codec.ImageDecodeException;
 import org.medjava.codec.dicom.CharLs;
 import org.medjava.codec.dicom.CodedFrameSize;
+import org.medjava.codec.dicom.Jpeg2000;
 import org.medjava.codec.dicom.PixelFrames;
+import org.medjava.codec.dicom.PixelMedInput;
 
 /**
  * Re-encodes a stored Part 10 file in another transfer syntax. Uncompressed to uncompressed: the same attributes in
@@ -135,6 +139,9 @@ public final class Transcoder {
         if (from.equals(PixelFrames.JPEG_LS_LOSSLESS) || from.equals(PixelFrames.JPEG_LS_NEAR_LOSSLESS)) {
             return true;
         }
+        if (Jpeg2000.handles(from)) { // OpenJPEG and OpenJPH; JPEG 2000 by PixelMed only where OpenJPEG is missing
+            return PixelFrames.decodesHere(from, 0, 0);
+        }
         if (!from.equals(PixelFrames.RLE) && !needsBitsAllocated(from)) {
             return false;
         }
@@ -152,12 +159,13 @@ public final class Transcoder {
         return list;
     }
 
-    /** Decompressed by image-codec's PixelFrames (JPEG-LS, 12-bit JPEG, RLE). */
+    /** Decompressed by image-codec's PixelFrames (JPEG-LS, 12-bit JPEG, RLE, JPEG 2000, HTJ2K). */
     private static AttributeList decodeHere(Path file, String from) throws IOException, NotTranscodable {
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false);
-        try {
-            list.read(file.toString());
+        try (DicomInputStream in = PixelMedInput.open(new BufferedInputStream(Files.newInputStream(file)))) {
+            list.read(in);
+            CodedFrameSize.requireEveryFrame(list, from); // JPEG 2000's size from SIZ, said the same way as for PixelMed
             PixelFrames.decompress(list, from);
         } catch (ImageDecodeException e) {
             throw new NotTranscodable("the " + TransferSyntaxes.name(from) + " pixel data of " + file.getFileName()
@@ -227,6 +235,7 @@ public final class Transcoder {
                 case TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS -> jpegLs(image, f, JPEG_LS_NEAR);
                 case TransferSyntaxes.J2K_LOSSLESS -> ImageIoEncoders.jpeg2000(image, f, true);
                 case TransferSyntaxes.J2K -> ImageIoEncoders.jpeg2000(image, f, false);
+                case TransferSyntaxes.HTJ2K_RPCL_LOSSLESS, TransferSyntaxes.HTJ2K_LOSSLESS -> htj2k(image, f);
                 case TransferSyntaxes.JPEG_BASELINE -> ImageIoEncoders.jpegBaseline(image, f);
                 default -> throw new NotTranscodable("the store does not encode " + TransferSyntaxes.name(to));
             };
@@ -278,6 +287,28 @@ public final class Transcoder {
                     near);
         } catch (ImageDecodeException e) {
             throw new NotTranscodable("JPEG-LS encoding failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * One frame as lossless HTJ2K by OpenJPH (image-codec's bridge), at the precision of Bits Allocated and unsigned,
+     * so every stored bit pattern comes back, whatever Bits Stored and Pixel Representation say.
+     */
+    private static byte[] htj2k(NativeFrames image, int frame) throws NotTranscodable {
+        int[] s = image.samples()[frame];
+        int bytes = image.bitsAllocated() / 8;
+        byte[] samples = new byte[s.length * bytes];
+        for (int i = 0; i < s.length; i++) {
+            samples[i * bytes] = (byte) s[i];
+            if (bytes == 2) {
+                samples[i * bytes + 1] = (byte) (s[i] >>> 8);
+            }
+        }
+        try {
+            return Jpeg2000.encodeHtj2k(samples, image.columns(), image.rows(), image.bitsAllocated(),
+                    image.samplesPerPixel(), false);
+        } catch (ImageDecodeException e) {
+            throw new NotTranscodable("HTJ2K encoding failed: " + e.getMessage(), e);
         }
     }
 
