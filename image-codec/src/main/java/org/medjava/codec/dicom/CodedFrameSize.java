@@ -36,8 +36,8 @@ public final class CodedFrameSize {
     }
 
     /**
-     * Every frame of {@code list} (read with decompression off), for a caller about to have PixelMed decompress them
-     * all (the transcoder); nothing to check for uncompressed data or the syntaxes image-codec decodes itself.
+     * Every frame of {@code list} (read with decompression off), for a caller about to decompress them all (the
+     * transcoder, the ingest check); nothing to check for uncompressed data, RLE or JPEG-LS.
      */
     public static void requireEveryFrame(AttributeList list, String ts) throws ImageDecodeException {
         if (!ts.startsWith("1.2.840.10008.1.2.4.") || ts.startsWith("1.2.840.10008.1.2.4.8")) {
