@@ -233,7 +233,7 @@ class TranscoderTest {
     }
 
     /**
-     * Every lossless encoder, from uncompressed and compressed sources, grey 16-bit (signed and not), 8-bit grey,
+     * Every lossless encoder (HTJ2K included), from uncompressed and compressed sources, grey 16-bit (signed and not), 8-bit grey,
      * RGB and palette colour, single and multi-frame: the encoded object decodes (with PixelMed and, where Debian's
      * DCMTK has the decoder, with dcmdrle and dcmdjpeg) to exactly the source's decoded pixels, and converts back.
      */
@@ -244,7 +244,9 @@ class TranscoderTest {
         for (String sample : samples) {
             Path source = Samples.dicom(sample);
             byte[] expected = PixelData.of(convert(source, ELE));
-            for (String to : TransferSyntaxes.LOSSLESS_ENCODED) {
+            java.util.List<String> targets = new java.util.ArrayList<>(TransferSyntaxes.LOSSLESS_ENCODED);
+            targets.addAll(TransferSyntaxes.HTJ2K_ENCODED);
+            for (String to : targets) {
                 if (to.equals(syntaxOf(source))) {
                     continue;
                 }
@@ -257,7 +259,7 @@ class TranscoderTest {
                     case TransferSyntaxes.RLE -> "dcmdrle";
                     case TransferSyntaxes.JPEG_LOSSLESS_SV1 -> "dcmdjpeg";
                     case TransferSyntaxes.JPEG_LS_LOSSLESS -> "dcmdjpls";
-                    default -> null; // no JPEG 2000 decoder in Debian's DCMTK
+                    default -> null; // no JPEG 2000 or HTJ2K decoder in Debian's DCMTK
                 };
                 if (dcmtk != null) {
                     assertThat(PixelData.of(dcmtkDecompressed(dcmtk, encoded))).as(what + ", " + dcmtk)
@@ -274,41 +276,23 @@ class TranscoderTest {
         assertThat(PixelData.of(dcmtkDecompressed("dcmdrle", rle))).isEqualTo(PixelData.of(convert(multiFrame, ELE)));
     }
 
-    /**
-     * HTJ2K (lossless, OpenJPH) from uncompressed and compressed sources, grey 16-bit (signed and not), 8-bit grey,
-     * RGB, palette colour and multi-frame: it converts back to exactly the source's decoded pixels, and OpenJPEG's
-     * opj_decompress (another HTJ2K decoder) reads the grey frames to the same samples.
-     */
+    /** HTJ2K written here is read to the same samples by another HTJ2K decoder, OpenJPEG's opj_decompress. */
     @Test
-    void htj2kEncodingIsLosslessAndAnotherDecoderAgrees() throws Exception {
-        String[] samples = {"MR_small.dcm", "CT_small.dcm", "image_dfl.dcm", "examples_rgb_color.dcm",
-            "examples_palette.dcm", "MR_small_jp2klossless.dcm", "SC_rgb_rle.dcm", "examples_ybr_color.dcm"};
-        for (String sample : samples) {
+    void htj2kWrittenHereIsReadTheSameByOpenJpeg() throws Exception {
+        for (String sample : new String[] {"MR_small.dcm", "CT_small.dcm"}) { // one 16-bit grey frame each
             Path source = Samples.dicom(sample);
-            byte[] expected = PixelData.of(convert(source, ELE));
-            for (String to : TransferSyntaxes.HTJ2K_ENCODED) {
-                Path encoded = convert(source, to);
-                String what = sample + " in " + TransferSyntaxes.name(to);
-                assertThat(syntaxOf(encoded)).as(what).isEqualTo(to);
-                assertThat(PixelData.of(convert(encoded, ELE))).as(what).isEqualTo(expected);
-                assertThat(value(encoded, TagFromName.LossyImageCompression)).as(what)
-                        .isEqualTo(value(convert(source, ELE), TagFromName.LossyImageCompression));
+            AttributeList list = new AttributeList();
+            list.setDecompressPixelData(false);
+            try (var in = org.medjava.codec.dicom.PixelMedInput.open(Files.newInputStream(
+                    convert(source, TransferSyntaxes.HTJ2K_RPCL_LOSSLESS)))) {
+                list.read(in);
             }
-            if (sample.equals("MR_small.dcm") || sample.equals("CT_small.dcm")) { // one 16-bit grey frame
-                AttributeList list = new AttributeList();
-                list.setDecompressPixelData(false);
-                try (var in = org.medjava.codec.dicom.PixelMedInput.open(Files.newInputStream(
-                        convert(source, TransferSyntaxes.HTJ2K_RPCL_LOSSLESS)))) {
-                    list.read(in);
-                }
-                byte[] codestream = ((com.pixelmed.dicom.OtherByteAttributeMultipleCompressedFrames)
-                        list.getPixelData()).getByteValuesForSelectedFrame(0);
-                Path j2c = Files.write(dir.resolve(sample + ".j2c"), codestream);
-                Path raw = dir.resolve(sample + ".rawl"); // little-endian samples, as native Pixel Data holds them
-                Command.run(java.util.List.of("opj_decompress", "-i", j2c.toString(), "-o", raw.toString()))
-                        .assertOk();
-                assertThat(Files.readAllBytes(raw)).as(sample + " by opj_decompress").isEqualTo(expected);
-            }
+            byte[] codestream = ((com.pixelmed.dicom.OtherByteAttributeMultipleCompressedFrames) list.getPixelData())
+                    .getByteValuesForSelectedFrame(0);
+            Path j2c = Files.write(dir.resolve(sample + ".j2c"), codestream);
+            Path raw = dir.resolve(sample + ".rawl"); // little-endian samples, as native Pixel Data holds them
+            Command.run(java.util.List.of("opj_decompress", "-i", j2c.toString(), "-o", raw.toString())).assertOk();
+            assertThat(Files.readAllBytes(raw)).as(sample).isEqualTo(PixelData.of(convert(source, ELE)));
         }
     }
 
