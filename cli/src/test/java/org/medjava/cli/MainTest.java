@@ -39,7 +39,7 @@ class MainTest {
     }
 
     static Path sample(String name) {
-        return Path.of(System.getProperty("medjava.root")).resolve("../shared/testdata/gif").resolve(name);
+        return Path.of(System.getProperty("medjava.root")).resolve("testdata/samples/gif").resolve(name);
     }
 
     /** The same filter taken straight from its plugin class, to check what the CLI wrote. */

