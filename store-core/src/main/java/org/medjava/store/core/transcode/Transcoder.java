@@ -273,15 +273,7 @@ public final class Transcoder {
             throw new NotTranscodable("JPEG-LS near-lossless is written here for unsigned or full-width signed "
                     + "samples only");
         }
-        int[] s = image.samples()[frame];
-        int bytes = image.bitsAllocated() / 8;
-        byte[] samples = new byte[s.length * bytes];
-        for (int i = 0; i < s.length; i++) {
-            samples[i * bytes] = (byte) s[i];
-            if (bytes == 2) {
-                samples[i * bytes + 1] = (byte) (s[i] >>> 8);
-            }
-        }
+        byte[] samples = frameBytes(image, frame);
         try {
             return CharLs.encodeFrame(samples, image.columns(), image.rows(), precision, image.samplesPerPixel(),
                     near);
@@ -295,6 +287,20 @@ public final class Transcoder {
      * so every stored bit pattern comes back, whatever Bits Stored and Pixel Representation say.
      */
     private static byte[] htj2k(NativeFrames image, int frame) throws NotTranscodable {
+        byte[] samples = frameBytes(image, frame);
+        try {
+            return Jpeg2000.encodeHtj2k(samples, image.columns(), image.rows(), image.bitsAllocated(),
+                    image.samplesPerPixel(), false);
+        } catch (ImageDecodeException e) {
+            throw new NotTranscodable("HTJ2K encoding failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A frame's samples as the native codecs take them: pixel-interleaved, one byte each for Bits Allocated 8, else
+     * two, little endian.
+     */
+    private static byte[] frameBytes(NativeFrames image, int frame) {
         int[] s = image.samples()[frame];
         int bytes = image.bitsAllocated() / 8;
         byte[] samples = new byte[s.length * bytes];
@@ -304,12 +310,7 @@ public final class Transcoder {
                 samples[i * bytes + 1] = (byte) (s[i] >>> 8);
             }
         }
-        try {
-            return Jpeg2000.encodeHtj2k(samples, image.columns(), image.rows(), image.bitsAllocated(),
-                    image.samplesPerPixel(), false);
-        } catch (ImageDecodeException e) {
-            throw new NotTranscodable("HTJ2K encoding failed: " + e.getMessage(), e);
-        }
+        return samples;
     }
 
     /** Lossy Image Compression "01", this compression's ratio and method added to those of earlier ones. */
