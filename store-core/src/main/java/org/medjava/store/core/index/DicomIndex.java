@@ -36,6 +36,7 @@ public final class DicomIndex implements AutoCloseable {
     private final IndexWriter writer;
     private final IndexQueries queries;
     private final IndexRebuild rebuild;
+    private final IndexTrash trash;
 
     /**
      * Opens the index in {@code database}, creating or extending its tables.
@@ -44,9 +45,11 @@ public final class DicomIndex implements AutoCloseable {
      */
     public DicomIndex(IndexDatabase database) {
         this.session = new IndexSession(database);
-        this.writer = new IndexWriter(session);
+        ChangeLog changes = new ChangeLog(database);
+        this.writer = new IndexWriter(session, changes);
         this.queries = new IndexQueries(session);
         this.rebuild = new IndexRebuild(session, writer, queries);
+        this.trash = new IndexTrash(session, writer, rebuild, changes);
     }
 
     /** The database this index is in. */
@@ -117,6 +120,70 @@ public final class DicomIndex implements AutoCloseable {
      */
     public boolean reindex(ObjectStorage storage, String storePath) throws java.io.IOException {
         return rebuild.reindex(storage, storePath);
+    }
+
+    /** How many files (instance rows) {@code scope} names. */
+    public long count(TrashScope scope) {
+        return trash.count(scope);
+    }
+
+    /**
+     * Moves what {@code scope} names into the trash: its instance rows leave the index (no query or retrieve sees
+     * them; the series, study and patient left empty go too) and are kept in {@code mj_trash} until
+     * {@code purgeAfter}; the change feed gets one "deleted" entry per file. One transaction of a few statements,
+     * whatever the number of instances. The files stay where they are: see {@link TrashedFile}.
+     *
+     * @return the deletion (0 instances when nothing matched)
+     */
+    public Trashed trash(TrashScope scope, String trashId, String trashedBy, String reason, java.time.Instant now,
+            java.time.Instant purgeAfter) {
+        return trash.trash(scope, trashId, trashedBy, reason, now, purgeAfter);
+    }
+
+    /** The files in the trash: of one deletion, or of all ({@code trashId} null); oldest deletion first. */
+    public List<TrashedFile> trashed(String trashId, int limit) {
+        return trash.list(trashId, limit);
+    }
+
+    /** The trashed files whose grace period has ended by {@code now}, the earliest first. */
+    public List<TrashedFile> dueForPurge(java.time.Instant now, int limit) {
+        return trash.due(now, limit);
+    }
+
+    /** Every trashed path, with the size and modification time (epoch ms) of the file it was. */
+    public Map<String, long[]> trashMarks() {
+        return trash.marks();
+    }
+
+    /** The number of the latest change of the trash (a deletion into it, a restore, a purge) after {@code since}. */
+    public long lastTrashChange(long since) {
+        return trash.lastTrashChange(since);
+    }
+
+    /**
+     * Indexes a trashed file again from its stored bytes and takes it out of the trash (a "restored" change). The
+     * caller holds the path's lock and has checked that the stored file is the trashed one.
+     *
+     * @return false when the file no longer parses (it stays in the trash)
+     * @throws java.io.IOException when the storage cannot be read
+     */
+    public boolean restore(ObjectStorage storage, TrashedFile file) throws java.io.IOException {
+        return trash.restore(storage, file);
+    }
+
+    /** Takes a trashed file out of the trash for good (a "purged" change); false when it was not there any more. */
+    public boolean purged(TrashedFile file) {
+        return trash.purged(file);
+    }
+
+    /** The changes numbered after {@code since}, in order, at most {@code limit}. */
+    public List<Change> changes(long since, int limit) {
+        return session.read("reading the change feed", em -> ChangeLog.read(em, since, limit));
+    }
+
+    /** The number of the latest change (0 when there is none). */
+    public long lastChange() {
+        return session.read("reading the change feed", ChangeLog::last);
     }
 
     /** The instance indexed at {@code storePath}. */

@@ -39,10 +39,16 @@ final class IndexRebuild {
         SortedMap<String, String> failed = new TreeMap<>();
         SortedMap<String, StorageEntry> objects = walk(storage);
         Set<String> indexed = new HashSet<>();
+        Map<String, long[]> trashed = session.read("reading the trash", IndexTrash::marks);
         int skipped = 0;
         for (Map.Entry<String, StorageEntry> entry : objects.entrySet()) {
             String path = entry.getKey();
             long size = entry.getValue().size();
+            long[] mark = trashed.get(path);
+            if (mark != null && mark[0] == size && mark[1] == entry.getValue().modified().toEpochMilli()) {
+                skipped++; // in the trash: restored or purged there, not indexed here
+                continue;
+            }
             try {
                 if (!isDicom(storage, path, size)) {
                     skipped++;
@@ -92,22 +98,7 @@ final class IndexRebuild {
     boolean reindex(ObjectStorage storage, String storePath) throws IOException {
         session.ensureOpen();
         String path = StorePaths.file(storePath);
-        Optional<StorageEntry> entry = storage.stat(path); // unreadable storage: nothing is decided
-        ParsedInstance parsed = null;
-        if (entry.isPresent() && !entry.get().directory() && isDicom(storage, path, entry.get().size())) {
-            long size = entry.get().size();
-            try {
-                try (InputStream in = storage.open(path, 0, size)) {
-                    ParsedInstance.preScan(path, in, size); // before PixelMed recurses into hostile nesting
-                }
-                try (InputStream in = storage.open(path, 0, size)) {
-                    parsed = ParsedInstance.parse(path, in, size, entry.get().modified().toEpochMilli());
-                }
-            } catch (IndexException e) { // a damaged object is not indexed, as by a rebuild
-                LOG.log(System.Logger.Level.WARNING, "{0} cannot be indexed ({1}); its index entry is removed", path,
-                        e.getMessage());
-            }
-        }
+        ParsedInstance parsed = parseStored(storage, path);
         if (parsed != null) {
             ParsedInstance instance = parsed;
             session.write("indexing " + path,
@@ -116,6 +107,31 @@ final class IndexRebuild {
         }
         session.write("removing " + path, em -> writer.removeAll(em, List.of(path)));
         return false;
+    }
+
+    /**
+     * The header of the DICOM object stored at {@code path}, parsed for the index; null when there is none there,
+     * it is not DICOM, or it is damaged (logged).
+     *
+     * @throws IOException when the storage cannot be read (nothing is decided)
+     */
+    ParsedInstance parseStored(ObjectStorage storage, String path) throws IOException {
+        Optional<StorageEntry> entry = storage.stat(path);
+        if (entry.isEmpty() || entry.get().directory() || !isDicom(storage, path, entry.get().size())) {
+            return null;
+        }
+        long size = entry.get().size();
+        try {
+            try (InputStream in = storage.open(path, 0, size)) {
+                ParsedInstance.preScan(path, in, size); // before PixelMed recurses into hostile nesting
+            }
+            try (InputStream in = storage.open(path, 0, size)) {
+                return ParsedInstance.parse(path, in, size, entry.get().modified().toEpochMilli());
+            }
+        } catch (IndexException e) { // a damaged object is not indexed, as by a rebuild
+            LOG.log(System.Logger.Level.WARNING, "{0} cannot be indexed ({1})", path, e.getMessage());
+            return null;
+        }
     }
 
     /** The objects in {@code storage} by store path (the storage leaves out hidden files and directories). */

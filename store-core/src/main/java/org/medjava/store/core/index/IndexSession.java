@@ -64,6 +64,9 @@ final class IndexSession {
         long session = SESSIONS.incrementAndGet();
         EntityManagerFactory factory = null;
         try (Connection held = Schema.connect(database)) {
+            try (java.sql.Statement ddl = held.createStatement()) {
+                ddl.execute(ChangeLog.DDL);
+            }
             if (Schema.missing(held) != null) {
                 createOrExtendTables(properties, DicomIndex.PERSISTENCE_UNIT + "-" + session + "-ddl", held);
             }

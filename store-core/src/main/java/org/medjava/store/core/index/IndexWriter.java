@@ -20,12 +20,14 @@ final class IndexWriter {
     private static final System.Logger LOG = System.getLogger(DicomIndex.class.getName());
 
     private final IndexSession session;
+    private final ChangeLog changes;
     private final ReentrantLock writeLock;
     /** Puts waiting for the writer lock (see {@link #commit}). */
     private final java.util.Queue<PendingPut> pending = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
-    IndexWriter(IndexSession session) {
+    IndexWriter(IndexSession session, ChangeLog changes) {
         this.session = session;
+        this.changes = changes;
         this.writeLock = session.writeLock();
     }
 
@@ -52,6 +54,7 @@ final class IndexWriter {
         String dir = StorePaths.directory(directoryPath);
         int removed = session.write("removing " + (dir.isEmpty() ? "everything" : dir + "/"), em -> {
             if (dir.isEmpty()) {
+                changes.appendInstances(em, Change.DELETED, null, "1 = 1", List.of());
                 int n = em.createQuery("delete from InstanceEntity i").executeUpdate();
                 em.createQuery("delete from SeriesEntity s").executeUpdate();
                 em.createQuery("delete from StudyEntity s").executeUpdate();
@@ -62,6 +65,8 @@ final class IndexWriter {
             String where = " where i.path = :path or i.path like :under escape '" + Matching.ESCAPE + "'";
             List<String> series = em.createQuery("select distinct i.series.uid from InstanceEntity i" + where,
                     String.class).setParameter("path", dir).setParameter("under", under).getResultList();
+            changes.appendInstances(em, Change.DELETED, null, "i.store_path = ? or i.store_path like ? escape '"
+                    + Matching.ESCAPE + "'", List.of(dir, under));
             int n = em.createQuery("delete from InstanceEntity i" + where)
                     .setParameter("path", dir).setParameter("under", under).executeUpdate();
             prune(em, new HashSet<>(series), Set.of(), Set.of());
@@ -75,13 +80,22 @@ final class IndexWriter {
     static final class PendingPut {
         final String path;
         final ParsedInstance parsed;
+        /** The change it is recorded as; null: created or updated, as it turns out. */
+        final String changeKind;
+        final String trashId;
         private InstanceSummary result;
         private RuntimeException failure;
         private boolean done; // read and written under the writer lock
 
         PendingPut(String path, ParsedInstance parsed) {
+            this(path, parsed, null, null);
+        }
+
+        PendingPut(String path, ParsedInstance parsed, String changeKind, String trashId) {
             this.path = path;
             this.parsed = parsed;
+            this.changeKind = changeKind;
+            this.trashId = trashId;
         }
 
         void succeed(InstanceSummary summary) {
@@ -168,11 +182,19 @@ final class IndexWriter {
     List<InstanceSummary> upsertAll(EntityManager em, List<PendingPut> puts) {
         ToPrune toPrune = new ToPrune();
         List<InstanceEntity> written = new ArrayList<>(puts.size());
+        List<ChangeLog.Entry> recorded = new ArrayList<>(puts.size());
+        long now = System.currentTimeMillis();
         for (PendingPut put : puts) {
-            written.add(upsert(em, put.path, put.parsed, toPrune));
+            boolean isNew = em.find(InstanceEntity.class, put.path) == null;
+            InstanceEntity instance = upsert(em, put.path, put.parsed, toPrune);
+            written.add(instance);
+            String kind = put.changeKind != null ? put.changeKind : isNew ? Change.CREATED : Change.UPDATED;
+            recorded.add(new ChangeLog.Entry(kind, now, instance.series.study.uid, instance.series.uid,
+                    instance.sopInstanceUid, instance.path, put.trashId));
         }
         em.flush();
         prune(em, toPrune.series(), toPrune.studies(), toPrune.patients());
+        changes.append(em, recorded);
         return written.stream().map(IndexWriter::summaryOf).toList();
     }
 
@@ -277,14 +299,24 @@ final class IndexWriter {
             return 0;
         }
         List<String> list = List.copyOf(paths);
-        List<String> series = em.createQuery("select distinct i.series.uid from InstanceEntity i"
-                + " where i.path in :paths", String.class).setParameter("paths", list).getResultList();
-        if (series.isEmpty()) {
+        List<Object[]> gone = em.createQuery("select i.path, i.sopInstanceUid, i.series.uid, i.series.study.uid"
+                + " from InstanceEntity i where i.path in :paths", Object[].class).setParameter("paths", list)
+                .getResultList();
+        if (gone.isEmpty()) {
             return 0;
+        }
+        long now = System.currentTimeMillis();
+        Set<String> series = new HashSet<>();
+        List<ChangeLog.Entry> recorded = new ArrayList<>(gone.size());
+        for (Object[] i : gone) {
+            series.add((String) i[2]);
+            recorded.add(new ChangeLog.Entry(Change.DELETED, now, (String) i[3], (String) i[2], (String) i[1],
+                    (String) i[0], null));
         }
         int n = em.createQuery("delete from InstanceEntity i where i.path in :paths")
                 .setParameter("paths", list).executeUpdate();
-        prune(em, new HashSet<>(series), Set.of(), Set.of());
+        prune(em, series, Set.of(), Set.of());
+        changes.append(em, recorded);
         return n;
     }
 
@@ -293,7 +325,7 @@ final class IndexWriter {
      * they have no series, and the given patients and those of the deleted studies when they have no study; updates
      * ModalitiesInStudy of the studies that remain.
      */
-    private static void prune(EntityManager em, Set<String> seriesUids, Set<String> studyUids,
+    static void prune(EntityManager em, Set<String> seriesUids, Set<String> studyUids,
             Set<String> patientKeys) {
         Set<String> studies = new HashSet<>(studyUids);
         Set<String> patients = new HashSet<>(patientKeys);

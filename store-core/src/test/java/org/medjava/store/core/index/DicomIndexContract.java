@@ -975,6 +975,162 @@ abstract class DicomIndexContract {
         }
     }
 
+    // ------------------------------------------------------------------------------------- trash, change feed
+
+    /** Two studies on disk and in the index: 1.2.826.21.1 (series .1 with two instances, .2 with one), 1.2.826.21.2. */
+    private Path twoStudies() throws IOException {
+        Path images = Files.createDirectories(tmp.resolve("images"));
+        TestDicom.ct().patient("T1", "Trash^One").study("1.2.826.21.1", "20200105").series("1.2.826.21.1.1", "CT", 1)
+                .instance("1.2.826.21.1.1.1", 1).writeTo(images.resolve("t/a1.dcm"));
+        TestDicom.ct().patient("T1", "Trash^One").study("1.2.826.21.1", "20200105").series("1.2.826.21.1.1", "CT", 1)
+                .instance("1.2.826.21.1.1.2", 2).writeTo(images.resolve("t/a2.dcm"));
+        TestDicom.mr().patient("T1", "Trash^One").study("1.2.826.21.1", "20200105").series("1.2.826.21.1.2", "MR", 2)
+                .instance("1.2.826.21.1.2.1", 1).writeTo(images.resolve("t/b1.dcm"));
+        TestDicom.ct().patient("T2", "Trash^Two").study("1.2.826.21.2", "20210105").series("1.2.826.21.2.1", "CT", 1)
+                .instance("1.2.826.21.2.1.1", 1).writeTo(images.resolve("t/c1.dcm"));
+        for (String path : List.of("t/a1.dcm", "t/a2.dcm", "t/b1.dcm", "t/c1.dcm")) {
+            IndexFiles.put(index, path, images.resolve(path));
+        }
+        return images;
+    }
+
+    private Trashed trash(TrashScope scope) {
+        java.time.Instant now = java.time.Instant.now();
+        return index.trash(scope, java.util.UUID.randomUUID().toString(), "tester", "test", now,
+                now.plusSeconds(3600));
+    }
+
+    @Test
+    void aStudyMovedToTheTrashLeavesEveryQueryAndIsListedThereFileByFile() throws IOException {
+        twoStudies();
+        long before = index.lastChange();
+
+        Trashed trashed = trash(TrashScope.study("1.2.826.21.1"));
+
+        assertThat(trashed.instances()).isEqualTo(3);
+        assertThat(index.studies(StudyQuery.all())).extracting(StudySummary::studyInstanceUid)
+                .containsExactly("1.2.826.21.2");
+        assertThat(index.patients(PatientQuery.all())).extracting(PatientSummary::patientId).containsExactly("T2");
+        assertThat(index.series("1.2.826.21.1")).isEmpty();
+        assertThat(index.instance("t/a1.dcm")).isEmpty();
+        assertThat(index.pathsOf("1.2.826.21.1.2.1")).isEmpty();
+        assertThat(index.count()).isEqualTo(1);
+        assertThat(index.count(TrashScope.study("1.2.826.21.1"))).isZero();
+        assertThat(index.trashed(trashed.trashId(), 100)).extracting(TrashedFile::path)
+                .containsExactly("t/a1.dcm", "t/a2.dcm", "t/b1.dcm");
+        assertThat(index.trashed(null, 100)).allSatisfy(f -> {
+            assertThat(f.level()).isEqualTo("STUDY");
+            assertThat(f.trashedBy()).isEqualTo("tester");
+            assertThat(f.studyInstanceUid()).isEqualTo("1.2.826.21.1");
+        });
+        assertThat(index.trashMarks()).containsOnlyKeys("t/a1.dcm", "t/a2.dcm", "t/b1.dcm");
+        List<Change> deleted = index.changes(before, 100);
+        assertThat(deleted).extracting(Change::kind).containsOnly(Change.DELETED).hasSize(3);
+        assertThat(deleted).extracting(Change::trashId).containsOnly(trashed.trashId());
+        assertThat(deleted).extracting(Change::sopInstanceUid)
+                .containsExactlyInAnyOrder("1.2.826.21.1.1.1", "1.2.826.21.1.1.2", "1.2.826.21.1.2.1");
+        assertThat(index.lastTrashChange(before)).isEqualTo(index.lastChange());
+        assertThat(index.lastTrashChange(index.lastChange())).isEqualTo(index.lastChange());
+    }
+
+    @Test
+    void aSeriesOrAnInstanceGoesAloneAndWhatIsLeftStays() throws IOException {
+        twoStudies();
+
+        assertThat(trash(TrashScope.instance("1.2.826.21.1", "1.2.826.21.1.1", "1.2.826.21.1.1.2")).instances())
+                .isEqualTo(1);
+        assertThat(index.instances("1.2.826.21.1.1")).extracting(InstanceSummary::path).containsExactly("t/a1.dcm");
+        assertThat(trash(TrashScope.series("1.2.826.21.1", "1.2.826.21.1.2")).instances()).isEqualTo(1);
+        assertThat(index.series("1.2.826.21.1")).extracting(SeriesSummary::seriesInstanceUid)
+                .containsExactly("1.2.826.21.1.1");
+        assertThat(index.studies(StudyQuery.all().studyInstanceUid("1.2.826.21.1")).get(0).modalitiesInStudy())
+                .containsExactly("CT");
+        // a series named under another study is not that study's: nothing matches
+        assertThat(trash(TrashScope.series("1.2.826.21.2", "1.2.826.21.1.1")).instances()).isZero();
+        assertThat(index.count()).isEqualTo(2);
+    }
+
+    @Test
+    void aRestoreIndexesTheTrashedFileAgainAndAPurgeForgetsIt() throws IOException {
+        Path images = twoStudies();
+        Trashed trashed = trash(TrashScope.study("1.2.826.21.1"));
+        long before = index.lastChange();
+
+        try (ObjectStorage storage = storage(images)) {
+            List<TrashedFile> files = index.trashed(trashed.trashId(), 100);
+            assertThat(index.restore(storage, files.get(0))).isTrue();
+            assertThat(index.restore(storage, files.get(1))).isTrue();
+            assertThat(index.purged(files.get(2))).isTrue();
+            assertThat(index.purged(files.get(2))).isFalse();
+        }
+
+        assertThat(index.instances("1.2.826.21.1.1")).extracting(InstanceSummary::path)
+                .containsExactly("t/a1.dcm", "t/a2.dcm");
+        assertThat(index.series("1.2.826.21.1")).hasSize(1);
+        assertThat(index.trashed(null, 100)).isEmpty();
+        assertThat(index.trashMarks()).isEmpty();
+        assertThat(index.changes(before, 100)).extracting(Change::kind)
+                .containsExactly(Change.RESTORED, Change.RESTORED, Change.PURGED);
+    }
+
+    @Test
+    void aRebuildLeavesTrashedFilesInTheTrash() throws IOException {
+        Path images = twoStudies();
+        trash(TrashScope.study("1.2.826.21.1"));
+
+        try (ObjectStorage storage = storage(images)) {
+            RebuildReport report = index.rebuild(storage);
+            assertThat(report.indexed()).isEqualTo(1);
+        }
+        assertThat(index.studies(StudyQuery.all())).hasSize(1);
+        assertThat(index.trashed(null, 100)).hasSize(3);
+    }
+
+    @Test
+    void aFileWrittenAtATrashedPathIsIndexedAndItsPredecessorGoesForGoodWhenItIsDeletedInTurn() throws IOException {
+        twoStudies();
+        trash(TrashScope.study("1.2.826.21.2"));
+        Path again = TestDicom.ct().patient("T3", "Trash^Three").study("1.2.826.21.3", "20220105")
+                .series("1.2.826.21.3.1", "CT", 1).instance("1.2.826.21.3.1.1", 1).writeTo(tmp.resolve("new.dcm"));
+        IndexFiles.put(index, "t/c1.dcm", again);
+        assertThat(index.instance("t/c1.dcm")).hasValueSatisfying(
+                i -> assertThat(i.sopInstanceUid()).isEqualTo("1.2.826.21.3.1.1"));
+
+        Trashed second = trash(TrashScope.study("1.2.826.21.3"));
+
+        assertThat(second.instances()).isEqualTo(1);
+        assertThat(index.trashed(null, 100)).singleElement().satisfies(f -> {
+            assertThat(f.trashId()).isEqualTo(second.trashId());
+            assertThat(f.studyInstanceUid()).isEqualTo("1.2.826.21.3");
+        });
+    }
+
+    @Test
+    void theChangeFeedNumbersPutsReplacementsAndRemovalsInOrderAndPagesThem() throws IOException {
+        Path images = twoStudies();
+        IndexFiles.put(index, "t/a1.dcm", images.resolve("t/a1.dcm"));
+        index.remove("t/a2.dcm");
+        index.removeUnder("t");
+
+        List<Change> all = index.changes(0, 100);
+        assertThat(all).extracting(Change::kind).containsExactly(Change.CREATED, Change.CREATED, Change.CREATED,
+                Change.CREATED, Change.UPDATED, Change.DELETED, Change.DELETED, Change.DELETED, Change.DELETED);
+        assertThat(all).extracting(Change::seq).isSorted().doesNotHaveDuplicates();
+        assertThat(all.get(0)).satisfies(c -> {
+            assertThat(c.path()).isEqualTo("t/a1.dcm");
+            assertThat(c.studyInstanceUid()).isEqualTo("1.2.826.21.1");
+            assertThat(c.seriesInstanceUid()).isEqualTo("1.2.826.21.1.1");
+            assertThat(c.sopInstanceUid()).isEqualTo("1.2.826.21.1.1.1");
+            assertThat(c.trashId()).isNull();
+        });
+        assertThat(all.get(5).path()).isEqualTo("t/a2.dcm");
+        List<Change> page = index.changes(all.get(2).seq(), 3);
+        assertThat(page).extracting(Change::seq).containsExactly(all.get(3).seq(), all.get(4).seq(),
+                all.get(5).seq());
+        assertThat(index.lastChange()).isEqualTo(all.get(8).seq());
+        assertThat(index.changes(index.lastChange(), 10)).isEmpty();
+    }
+
     // ------------------------------------------------------------------------------------------------- files
 
     static Path gif(Path file) throws IOException {

@@ -1,0 +1,24 @@
+package org.medjava.store.core.index;
+
+import java.time.Instant;
+
+/**
+ * One entry of the change feed ({@link DicomIndex#changes}).
+ *
+ * @param seq     its number: increasing in commit order across every node sharing the database, with gaps
+ * @param kind    {@value #CREATED}, {@value #UPDATED}, {@value #DELETED}, {@value #RESTORED} or {@value #PURGED}
+ * @param trashId the trash deletion it belongs to (deleted into, restored or purged from the trash), else null
+ */
+public record Change(long seq, String kind, Instant at, String studyInstanceUid, String seriesInstanceUid,
+        String sopInstanceUid, String path, String trashId) {
+    /** An instance indexed where none was. */
+    public static final String CREATED = "created";
+    /** The file of an indexed instance replaced. */
+    public static final String UPDATED = "updated";
+    /** Gone for users: removed, or moved into the trash (then with its trash id). */
+    public static final String DELETED = "deleted";
+    /** Back from the trash. */
+    public static final String RESTORED = "restored";
+    /** Removed from the trash for good (its grace period ended, an administrator purged it, or it was replaced). */
+    public static final String PURGED = "purged";
+}
