@@ -52,6 +52,26 @@ public final class AuditEvents {
     }
 
     /**
+     * A study, or a series or instance of it, taken from users (moved into the trash, or purged from it: action D,
+     * DICOM Study Deleted) or given back (restored: action C, DICOM Instances Accessed); {@code caller} is null for
+     * the store's own purge. {@code description} says what and how many, e.g. "series 1.2.3: 12 instances to the
+     * trash 5f0c…, purged after 2026-12-09T10:00Z".
+     */
+    public static AuditEvent studyChanged(Caller caller, boolean restored, String studyInstanceUid, String patientId,
+                                          String description, boolean success, String failure) {
+        List<ParticipantObject> objects = new ArrayList<>();
+        objects.add(new ParticipantObject(studyInstanceUid, 2, 3, Coded.STUDY_INSTANCE_UID, description, List.of()));
+        if (patientId != null && !patientId.isEmpty()) {
+            objects.add(new ParticipantObject(patientId, 1, 1, Coded.PATIENT_NUMBER, null, List.of()));
+        }
+        List<Participant> participants = caller == null ? List.of(self(Coded.APPLICATION, true))
+                : List.of(requestor(caller), self(Coded.APPLICATION));
+        return new AuditEvent(restored ? Coded.INSTANCES_ACCESSED : Coded.STUDY_DELETED, List.of(),
+                restored ? 'C' : 'D', outcome(success), Instant.now(), success ? null : failure, participants,
+                objects);
+    }
+
+    /**
      * Instances moved between the store and a remote AE at the store's initiative: {@code retrieve} (C-MOVE or
      * C-GET into the store) or send (C-STORE from it); {@code caller} is who asked, when known.
      */

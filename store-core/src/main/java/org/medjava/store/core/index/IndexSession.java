@@ -64,9 +64,6 @@ final class IndexSession {
         long session = SESSIONS.incrementAndGet();
         EntityManagerFactory factory = null;
         try (Connection held = Schema.connect(database)) {
-            try (java.sql.Statement ddl = held.createStatement()) {
-                ddl.execute(ChangeLog.DDL);
-            }
             if (Schema.missing(held) != null) {
                 createOrExtendTables(properties, DicomIndex.PERSISTENCE_UNIT + "-" + session + "-ddl", held);
             }
@@ -108,6 +105,12 @@ final class IndexSession {
         ddl.put("eclipselink.ddl-generation", "create-or-extend-tables");
         ddl.put("eclipselink.ddl-generation.output-mode", "database");
         ddl.put("eclipselink.logging.logger", DdlLog.class.getName());
+        try (java.sql.Statement changes = held.createStatement()) {
+            changes.execute(ChangeLog.DDL);
+        } catch (SQLException e) {
+            throw new IndexException("cannot create or extend the DICOM index tables in " + database.describe()
+                    + ": " + reason(e), e);
+        }
         DdlLog.start(sessionName);
         List<String> log;
         try {

@@ -47,4 +47,8 @@ public interface StoreMetrics {
      */
     default void dicomStored(String service, String outcome) {
     }
+
+    /** {@code instances} files went into the trash ({@code change} "deleted"), back out ("restored") or for good ("purged"). */
+    default void trash(String change, long instances) {
+    }
 }

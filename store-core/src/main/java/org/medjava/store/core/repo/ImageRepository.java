@@ -40,6 +40,7 @@ public final class ImageRepository {
     private final long maxUploadBytes;
     private final PathLocks locks;
     private final DiskSpaceGuard space;
+    private volatile Hidden hidden = Hidden.NONE;
 
     /** A repository whose writers are serialized within this process (one store node). */
     public ImageRepository(ObjectStorage storage, long maxUploadBytes) {
@@ -72,12 +73,21 @@ public final class ImageRepository {
         return maxUploadBytes;
     }
 
+    /** Hides the files {@code hidden} names from every read from now on (stat, list and what uses them). */
+    public void hide(Hidden hidden) {
+        this.hidden = java.util.Objects.requireNonNull(hidden);
+    }
+
     public Optional<StoredFile> stat(StorePath path) {
         try {
-            return storage.stat(key(path)).map(e -> toStored(path, e));
+            return storage.stat(key(path)).filter(this::visible).map(e -> toStored(path, e));
         } catch (IOException e) {
             throw unavailable("cannot read " + path, e);
         }
+    }
+
+    private boolean visible(StorageEntry e) {
+        return e.directory() || !hidden.hides(e.key(), e.size(), e.modified());
     }
 
     private StoredFile toStored(StorePath path, StorageEntry e) {
@@ -107,7 +117,9 @@ public final class ImageRepository {
         List<StoredFile> entries = new ArrayList<>();
         try {
             for (StorageEntry e : storage.list(key(dir))) {
-                entries.add(toStored(dir.child(e.name(), e.directory()), e));
+                if (visible(e)) {
+                    entries.add(toStored(dir.child(e.name(), e.directory()), e));
+                }
             }
         } catch (IOException e) {
             throw unavailable("cannot list " + dir, e);

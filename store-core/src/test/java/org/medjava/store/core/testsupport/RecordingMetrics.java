@@ -51,4 +51,9 @@ public final class RecordingMetrics implements StoreMetrics {
     public void dicomStored(String service, String outcome) {
         add("stored " + service + " " + outcome);
     }
+
+    @Override
+    public void trash(String change, long instances) {
+        add("trash " + change + " " + instances);
+    }
 }

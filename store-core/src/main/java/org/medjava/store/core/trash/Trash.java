@@ -1,0 +1,287 @@
+package org.medjava.store.core.trash;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.medjava.store.core.StoreException;
+import org.medjava.store.core.audit.AuditEvents;
+import org.medjava.store.core.audit.AuditTrail;
+import org.medjava.store.core.audit.Caller;
+import org.medjava.store.core.index.Change;
+import org.medjava.store.core.index.DicomIndex;
+import org.medjava.store.core.index.StudyQuery;
+import org.medjava.store.core.index.StudySummary;
+import org.medjava.store.core.index.TrashScope;
+import org.medjava.store.core.index.Trashed;
+import org.medjava.store.core.index.TrashedFile;
+import org.medjava.store.core.metrics.StoreMetrics;
+import org.medjava.store.core.repo.Hidden;
+import org.medjava.store.core.repo.ImageRepository;
+import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.storage.StorageEntry;
+
+/**
+ * The one door for deleting studies, series and instances: delayed deletion through a trash. A deletion takes what
+ * it names from users at once (out of the index, so no query, retrieve or listing finds it; its files hidden from
+ * reads by path) in one short transaction whatever its size, and keeps the files for a grace period during which
+ * it can be restored; then the purge removes them in the background, one file at a time under its path's lock,
+ * never a file written at the same path since. A guard refuses a deletion of a large share of the store unless it
+ * is forced.
+ *
+ * <p>On several nodes the trash is in the shared database: every node's index doors see a deletion at once, and
+ * each node's hidden-file set follows the change feed ({@link #refresh}, every second).
+ */
+public final class Trash implements Hidden {
+    private static final System.Logger LOG = System.getLogger(Trash.class.getName());
+    /** Files purged per round of {@link #purgeDue}; the next round takes the rest. */
+    private static final int PURGE_BATCH = 500;
+    private static final int LIST_LIMIT = 100_000;
+
+    /**
+     * @param grace          how long deleted files stay restorable
+     * @param guardShare     the share of the store's instances (0..1) above which a deletion must be forced
+     * @param guardInstances deletions of fewer instances than this are never held by the guard
+     */
+    public record Settings(Duration grace, double guardShare, long guardInstances) {
+        public Settings {
+            if (grace.isNegative() || guardShare < 0 || guardShare > 1 || guardInstances < 0) {
+                throw new IllegalArgumentException("grace >= 0, 0 <= guardShare <= 1, guardInstances >= 0");
+            }
+        }
+    }
+
+    /** What a restore or purge of one deletion did, file by file. */
+    public record Outcome(String trashId, int restored, int purged, int replaced, int failed) {
+    }
+
+    private final DicomIndex index;
+    private final ImageRepository images;
+    private final Settings settings;
+    private final AuditTrail audit;
+    private final StoreMetrics metrics;
+    private final Clock clock;
+    /** The hidden files: path → {size, modified ms} (replaced whole on refresh, read without locks). */
+    private volatile Map<String, long[]> marks;
+    /** The number of the change feed's entry {@link #marks} reflects. */
+    private long seen;
+
+    public Trash(DicomIndex index, ImageRepository images, Settings settings, AuditTrail audit, StoreMetrics metrics,
+            Clock clock) {
+        this.index = index;
+        this.images = images;
+        this.settings = settings;
+        this.audit = audit;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.seen = index.lastChange();
+        this.marks = index.trashMarks();
+        images.hide(this);
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    @Override
+    public boolean hides(String key, long size, Instant modified) {
+        long[] mark = marks.get(key);
+        return mark != null && mark[0] == size && mark[1] == modified.toEpochMilli();
+    }
+
+    /** How many files are in the trash (as this node last saw it). */
+    public int size() {
+        return marks.size();
+    }
+
+    /**
+     * Moves what {@code scope} names into the trash.
+     *
+     * @param force  whether a deletion over the guard goes ahead (the caller checks that an administrator asked)
+     * @param reason why, for the trash listing and the audit trail (may be null)
+     * @throws StoreException NOT_FOUND when nothing matches, CONFLICT (naming the share and how to force it) when
+     *                        the guard holds it
+     */
+    public Trashed delete(TrashScope scope, String reason, boolean force) {
+        long files = index.count(scope);
+        if (files == 0) {
+            throw new StoreException(StoreException.Kind.NOT_FOUND, "no " + scope + " in the store");
+        }
+        long total = Math.max(files, index.counts().instances());
+        if (!force && files >= settings.guardInstances() && files > settings.guardShare() * total) {
+            throw new StoreException(StoreException.Kind.CONFLICT, "deleting " + scope + " would take " + files
+                    + " of the store's " + total + " instances (" + Math.round(100.0 * files / total) + "%), more than"
+                    + " medjava.delete.guard-share (" + Math.round(100 * settings.guardShare()) + "%) allows at once;"
+                    + " an administrator can repeat the request with force=true");
+        }
+        String patientId = patientOf(scope.studyInstanceUid());
+        Caller caller = Caller.current().orElse(null);
+        Instant now = clock.instant();
+        Trashed trashed = index.trash(scope, UUID.randomUUID().toString(), caller == null ? null : caller.user(),
+                reason, now, now.plus(settings.grace()));
+        refresh();
+        metrics.trash(Change.DELETED, trashed.instances());
+        audit.record(AuditEvents.studyChanged(caller, false, scope.studyInstanceUid(), patientId, scope + ": "
+                + trashed.instances() + " instances to the trash " + trashed.trashId() + ", purged after "
+                + trashed.purgeAfter() + (reason == null ? "" : " (" + reason + ")"), true, null));
+        LOG.log(System.Logger.Level.INFO, "{0}: {1} instances moved to the trash {2}", scope, trashed.instances(),
+                trashed.trashId());
+        return trashed;
+    }
+
+    private String patientOf(String studyInstanceUid) {
+        List<StudySummary> studies = index.studies(StudyQuery.all().studyInstanceUid(studyInstanceUid));
+        return studies.isEmpty() ? null : studies.get(0).patientId();
+    }
+
+    /** The deletions in the trash, oldest first: each with its files (see {@link TrashedFile}). */
+    public Map<String, List<TrashedFile>> list() {
+        Map<String, List<TrashedFile>> byDeletion = new LinkedHashMap<>();
+        for (TrashedFile f : index.trashed(null, LIST_LIMIT)) {
+            byDeletion.computeIfAbsent(f.trashId(), k -> new java.util.ArrayList<>()).add(f);
+        }
+        return byDeletion;
+    }
+
+    /** The files of one deletion. @throws StoreException NOT_FOUND when there is no such deletion in the trash */
+    public List<TrashedFile> files(String trashId) {
+        List<TrashedFile> files = index.trashed(trashId, LIST_LIMIT);
+        if (files.isEmpty()) {
+            throw new StoreException(StoreException.Kind.NOT_FOUND, "no deletion " + trashId + " in the trash");
+        }
+        return files;
+    }
+
+    /**
+     * Gives back what a deletion took: each file still as it was is indexed again (a "restored" change); one
+     * replaced since (a new file at its path) leaves the trash as purged.
+     */
+    public Outcome restore(String trashId) {
+        List<TrashedFile> files = files(trashId);
+        int restored = 0;
+        int replaced = 0;
+        int failed = 0;
+        for (TrashedFile f : files) {
+            try {
+                Boolean done = images.withPathLock(StorePath.parse(f.path()), () -> {
+                    if (!stillThere(f)) {
+                        index.purged(f);
+                        return null;
+                    }
+                    return index.restore(images.storage(), f);
+                });
+                if (done == null) {
+                    replaced++;
+                } else if (done) {
+                    restored++;
+                } else {
+                    failed++;
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "restoring {0} from the trash failed: {1}", f.path(),
+                        e.toString());
+                failed++;
+            }
+        }
+        refresh();
+        metrics.trash(Change.RESTORED, restored);
+        TrashedFile first = files.get(0);
+        audit.record(AuditEvents.studyChanged(Caller.current().orElse(null), true, first.studyInstanceUid(),
+                patientOf(first.studyInstanceUid()), "restored from the trash " + trashId + ": " + restored
+                        + " instances" + (replaced > 0 ? ", " + replaced + " replaced since" : "")
+                        + (failed > 0 ? ", " + failed + " failed" : ""), failed == 0, failed == 0 ? null
+                        : failed + " files could not be restored (see the server log)"));
+        return new Outcome(trashId, restored, 0, replaced, failed);
+    }
+
+    /** Purges one deletion now, before its grace period ends. */
+    public Outcome purge(String trashId) {
+        return purgeAll(trashId, files(trashId), Caller.current().orElse(null));
+    }
+
+    /**
+     * Purges the files whose grace period has ended (a round of the background purge; on several nodes each file is
+     * purged once, under its path's cluster-wide lock).
+     *
+     * @return how many files were purged
+     */
+    public int purgeDue() {
+        int total = 0;
+        List<TrashedFile> due;
+        while (!(due = index.dueForPurge(clock.instant(), PURGE_BATCH)).isEmpty()) {
+            Map<String, List<TrashedFile>> byDeletion = new LinkedHashMap<>();
+            for (TrashedFile f : due) {
+                byDeletion.computeIfAbsent(f.trashId(), k -> new java.util.ArrayList<>()).add(f);
+            }
+            int before = total;
+            for (Map.Entry<String, List<TrashedFile>> e : byDeletion.entrySet()) {
+                Outcome o = purgeAll(e.getKey(), e.getValue(), null);
+                total += o.purged() + o.replaced();
+            }
+            if (total == before) {
+                break; // nothing could be purged this round (storage down?): the next round tries again
+            }
+        }
+        return total;
+    }
+
+    private Outcome purgeAll(String trashId, List<TrashedFile> files, Caller caller) {
+        int purged = 0;
+        int replaced = 0;
+        int failed = 0;
+        for (TrashedFile f : files) {
+            try {
+                Boolean deleted = images.withPathLock(StorePath.parse(f.path()), () -> {
+                    boolean same = stillThere(f);
+                    if (same) {
+                        images.storage().delete(f.path());
+                    }
+                    return index.purged(f) ? same : null;
+                });
+                if (Boolean.TRUE.equals(deleted)) {
+                    purged++;
+                } else if (Boolean.FALSE.equals(deleted)) {
+                    replaced++;
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "purging {0} from the trash failed (tried again later): {1}",
+                        f.path(), e.toString());
+                failed++;
+            }
+        }
+        refresh();
+        metrics.trash(Change.PURGED, purged + replaced);
+        if (purged + replaced > 0 || failed > 0) {
+            TrashedFile first = files.get(0);
+            audit.record(AuditEvents.studyChanged(caller, false, first.studyInstanceUid(), null, "purged from the"
+                    + " trash " + trashId + ": " + purged + " files deleted" + (replaced > 0 ? ", " + replaced
+                    + " replaced since" : ""), failed == 0, failed == 0 ? null : failed + " files could not be"
+                    + " deleted yet (see the server log)"));
+        }
+        return new Outcome(trashId, 0, purged, replaced, failed);
+    }
+
+    /** Whether the storage still holds the file that was trashed (not one written at its path since). */
+    private boolean stillThere(TrashedFile f) throws IOException {
+        Optional<StorageEntry> entry = images.storage().stat(f.path());
+        return entry.isPresent() && !entry.get().directory()
+                && f.isFile(entry.get().size(), entry.get().modified().toEpochMilli());
+    }
+
+    /**
+     * Brings the hidden-file set in step with the trash when the change feed shows a change of it since the last
+     * look (another node's deletion, restore or purge): a cheap query when nothing changed.
+     */
+    public synchronized void refresh() {
+        long last = index.lastTrashChange(seen);
+        if (last != seen) {
+            marks = index.trashMarks();
+            seen = last;
+        }
+    }
+}
