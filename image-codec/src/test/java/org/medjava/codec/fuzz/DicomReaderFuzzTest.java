@@ -16,7 +16,8 @@ import org.medjava.codec.dicom.DicomStructureException;
  * RuntimeException or other IOException — and each input finishes within the {@link Timeout} (libFuzzer's per-input
  * timeout while fuzzing). A plain test run replays the committed inputs under
  * {@code src/test/resources/org/medjava/codec/fuzz/DicomReaderFuzzTestInputs/dicomReader/}; {@code ./medjava fuzz}
- * fuzzes (README, "Parsers: depth and size limits, fuzzing"). One fuzz test a class: Jazzer fuzzes one a JVM.
+ * fuzzes (docs/operations/limits-and-guarantees.md, "Parsers: depth and size limits, fuzzing"). One fuzz test a
+ * class: Jazzer fuzzes one a JVM.
  */
 class DicomReaderFuzzTest {
     /** Frames larger than this are refused before decoding, as the store's pixel limit does, to keep inputs quick. */

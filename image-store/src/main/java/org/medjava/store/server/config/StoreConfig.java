@@ -657,7 +657,7 @@ public class StoreConfig {
         return bannerFile.filter(s -> !s.isBlank()).map(s -> Path.of(s).toAbsolutePath().normalize());
     }
 
-    // --- memory and size limits (README "Memory and size limits") ----------------------------------------------
+    // --- memory and size limits (docs/operations/limits-and-guarantees.md) -------------------------------------
 
     /** Bytes all decodes together may hold; unset: a quarter of the maximum heap. */
     @Inject

@@ -156,7 +156,7 @@ class BadInputIT {
         for (int cut : ctCuts) {
             HostileCase c = put(g, "CT cut to " + cut + " of " + CT.length + " bytes", "cut-ct-" + cut + ".dcm",
                     HostileBodies.cut(CT, cut));
-            all.add(cut >= CT.length - 137 ? c.expect(422) : c); // inside the trailing padding: 422 (README)
+            all.add(cut >= CT.length - 137 ? c.expect(422) : c); // inside the trailing padding: 422 (docs/operations)
         }
         for (byte[] sample : List.of(MR, MR_RLE, MR_IMPLICIT)) {
             String which = sample == MR ? "MR" : sample == MR_RLE ? "MR RLE" : "MR implicit";

@@ -27,12 +27,12 @@ import org.medjava.store.core.testsupport.PayaraStore;
 import org.medjava.store.core.testsupport.StoreClient;
 
 /**
- * Memory and size limits on a real store (README "Memory and size limits"): a small PNG declaring a huge image is 413
- * with the numbers; renders beyond the decode budget are 503 with Retry-After; a filter chain over the cap is 400;
- * a third concurrent large upload is 503 with Retry-After; two concurrent uploads of 1 GiB DICOM objects (encapsulated
- * PDFs, which the store keeps and never renders) keep the store's peak resident memory (VmHWM) within its heap limit
- * plus a stated margin; and a 1 GiB multi-frame image, which no rendering could ever decode within the budget, is 413
- * from its header, before its body is received.
+ * Memory and size limits on a real store (docs/operations/limits-and-guarantees.md, "Memory and size limits"): a small
+ * PNG declaring a huge image is 413 with the numbers; renders beyond the decode budget are 503 with Retry-After; a
+ * filter chain over the cap is 400; a third concurrent large upload is 503 with Retry-After; two concurrent uploads of
+ * 1 GiB DICOM objects (encapsulated PDFs, which the store keeps and never renders) keep the store's peak resident
+ * memory (VmHWM) within its heap limit plus a stated margin; and a 1 GiB multi-frame image, which no rendering could
+ * ever decode within the budget, is 413 from its header, before its body is received.
  */
 @Timeout(300)
 class MemoryLimitsIT {

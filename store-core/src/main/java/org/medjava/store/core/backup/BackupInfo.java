@@ -37,7 +37,8 @@ public record BackupInfo(Instant snapshot, String index, String storage, long ob
         p.setProperty("pause-millis", Long.toString(pauseMillis));
         p.setProperty("manifest-sha256", manifestSha256);
         try (Writer out = Files.newBufferedWriter(backupDir.resolve(FILE), StandardCharsets.UTF_8)) {
-            p.store(out, "MedJava backup: restore with ./medjava admin restore <this directory> (see README)");
+            p.store(out, "MedJava backup: restore with ./medjava admin restore <this directory>"
+                    + " (docs/operations/backup-and-restore.md)");
         }
     }
 

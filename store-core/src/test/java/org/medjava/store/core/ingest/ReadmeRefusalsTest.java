@@ -26,11 +26,11 @@ import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
 
 /**
- * The README's statements of what is refused and why are what the code does: every committed sample the README
- * names with an HTTP status ("(`MR_truncated.dcm`: 422)") gets that status from an HTTP PUT through the ingest door
- * (201 for one it says is accepted), and every problem the DICOM rule set names its refusals by is named in the
- * README.
- * Whoever changes a verdict or adds a refusal reason changes the README in the same commit, or this fails.
+ * The documentation's statements of what is refused and why are what the code does: every committed sample the
+ * README, docs/http-api.md or docs/pacs.md names with an HTTP status ("(`MR_truncated.dcm`: 422)") gets that status
+ * from an HTTP PUT through the ingest door (201 for one it says is accepted), and every problem the DICOM rule set
+ * names its refusals by is named there.
+ * Whoever changes a verdict or adds a refusal reason changes those pages in the same commit, or this fails.
  */
 class ReadmeRefusalsTest {
 
@@ -58,8 +58,13 @@ class ReadmeRefusalsTest {
     record Claim(String sample, int status) {
     }
 
+    /** The pages that state refusals: the README and the docs the HTTP and DICOM refusals moved to. */
     static String readme() throws Exception {
-        return Files.readString(ROOT.resolve("README.md"), StandardCharsets.UTF_8);
+        StringBuilder pages = new StringBuilder();
+        for (String page : List.of("README.md", "docs/http-api.md", "docs/pacs.md")) {
+            pages.append(Files.readString(ROOT.resolve(page), StandardCharsets.UTF_8)).append('\n');
+        }
+        return pages.toString();
     }
 
     static List<Claim> claims(String readme) {
