@@ -726,4 +726,45 @@ public class StoreConfig {
         return allowedHosts.map(s -> java.util.Arrays.stream(s.split(",")).map(String::trim)
                 .filter(h -> !h.isEmpty()).toList()).orElse(java.util.List.of());
     }
+
+    // --- deletion: the trash and its guard -------------------------------------------------------------------------
+
+    /**
+     * How long a deleted study, series or instance stays in the trash, restorable, before the purge removes its
+     * files (fractions allowed; 0: purged at the next round of the purge).
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.trash.grace-hours", defaultValue = "72")
+    double trashGraceHours;
+
+    /** How often the background purge looks for trashed files whose grace period has ended. */
+    @Inject
+    @ConfigProperty(name = "medjava.trash.purge-interval-seconds", defaultValue = "60")
+    int trashPurgeIntervalSeconds;
+
+    /**
+     * The largest share of the store's instances (0 to 1) one deletion may take unless an administrator forces it
+     * ({@code force=true}): a guard against deleting everything by mistake.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.delete.guard-share", defaultValue = "0.25")
+    double deleteGuardShare;
+
+    /** Deletions of fewer instances than this are never held by the guard (a small store's studies are large shares). */
+    @Inject
+    @ConfigProperty(name = "medjava.delete.guard-min-instances", defaultValue = "1000")
+    long deleteGuardMinInstances;
+
+    public org.medjava.store.core.trash.Trash.Settings trashSettings() {
+        if (!(trashGraceHours >= 0)) {
+            throw new IllegalArgumentException("medjava.trash.grace-hours must be 0 or more, not " + trashGraceHours);
+        }
+        return new org.medjava.store.core.trash.Trash.Settings(
+                java.time.Duration.ofMillis(Math.round(trashGraceHours * 3_600_000)), deleteGuardShare,
+                deleteGuardMinInstances);
+    }
+
+    public java.time.Duration trashPurgeInterval() {
+        return java.time.Duration.ofSeconds(Math.max(1, trashPurgeIntervalSeconds));
+    }
 }

@@ -127,6 +127,12 @@ public class RegistryMetrics implements StoreMetrics {
                 "service", service, "outcome", outcome);
     }
 
+    @Override
+    public void trash(String change, long instances) {
+        count(instances, "medjava_trash_files", "Files moved into the trash (deleted), back out (restored) or out"
+                + " for good (purged)", "change", change);
+    }
+
     /** One HTTP request answered by the store's REST resources. */
     public void request(String method, String endpoint, int status, long nanos) {
         time(nanos, REQUESTS, REQUESTS_HELP, "method", method, "endpoint", endpoint, "status", status / 100 + "xx");

@@ -75,6 +75,7 @@ import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.audit.RotatingFile;
 import org.medjava.store.core.audit.SyslogSender;
+import org.medjava.store.core.trash.Trash;
 import org.medjava.store.server.logging.AccessLog;
 import org.medjava.store.server.logging.ServerLog;
 
@@ -131,6 +132,8 @@ public class StoreAssembly {
     private AuditLog audit;
     private ResumableUploads uploads;
     private java.util.concurrent.ScheduledExecutorService uploadCleaner;
+    private Trash trash;
+    private java.util.concurrent.ScheduledExecutorService trashKeeper;
 
     /** Builds everything when the application starts rather than on the first request. */
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
@@ -191,6 +194,7 @@ public class StoreAssembly {
                     sharedState == null ? data.resolve(StoreBackup.ACCOUNTS_FILE) : null, config.pluginsDir()));
             derived = new DerivedImages(images, renderer, filters.registry(), ingest);
             startResumableUploads(data);
+            startTrash();
             search = new ArchiveSearch(index);
             int seeded = 0;
             if (firstStart && config.seedImages().isPresent()) {
@@ -400,10 +404,42 @@ public class StoreAssembly {
                 java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * The trash: deleted studies restorable for medjava.trash.grace-hours, then purged in the background; on several
+     * nodes each node follows the others' deletions every second (what its reads by path hide).
+     */
+    private void startTrash() {
+        trash = new Trash(index, images, config.trashSettings(), audit, metrics, java.time.Clock.systemUTC());
+        trashKeeper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "trash-purge");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = config.trashPurgeInterval().toMillis();
+        trashKeeper.scheduleWithFixedDelay(() -> quietly("purging the trash", trash::purgeDue), every, every,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
+        if (clusterDatabase != null) {
+            trashKeeper.scheduleWithFixedDelay(() -> quietly("following the trash", trash::refresh), 1, 1,
+                    java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    /** Runs a background task whose failure (the database down a moment) must not end its schedule. */
+    private static void quietly(String what, Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.warning(what + " failed (tried again at the next round): " + e.getMessage());
+        }
+    }
+
     @PreDestroy
     void stop() {
         if (uploadCleaner != null) {
             uploadCleaner.shutdownNow();
+        }
+        if (trashKeeper != null) {
+            trashKeeper.shutdownNow();
         }
         if (jobs != null) {
             jobs.close();
@@ -457,6 +493,11 @@ public class StoreAssembly {
         if (serverLog != null) {
             serverLog.close();
         }
+    }
+
+    @Produces
+    public Trash trash() {
+        return trash;
     }
 
     @Produces

@@ -12,6 +12,7 @@ final class ApiDocs {
     static final String INDEX = "index";
     static final String DICOMWEB = "DICOMweb";
     static final String JOBS = "jobs";
+    static final String TRASH = "trash";
     static final String FILTERS = "filters";
     static final String ADMIN = "admin";
     static final String SESSIONS = "sessions";

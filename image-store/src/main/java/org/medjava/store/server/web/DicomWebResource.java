@@ -10,13 +10,17 @@ import org.medjava.store.server.config.StoreConfig;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.StreamingOutput;
@@ -43,6 +47,8 @@ import org.medjava.store.net.dicomweb.WadoService;
 import org.medjava.store.core.index.InstanceSummary;
 import org.medjava.store.core.query.QueryLevel;
 import org.medjava.store.core.StoreException;
+import org.medjava.store.core.index.TrashScope;
+import org.medjava.store.core.trash.Trash;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -103,6 +109,9 @@ public class DicomWebResource {
 
     @Inject
     ArchiveSearch search;
+
+    @Inject
+    Trash trash;
 
     @Context
     UriInfo uri;
@@ -528,6 +537,82 @@ public class DicomWebResource {
     }
 
     // ------------------------------------------------------------------------------------------------ STOW-RS
+
+    // ------------------------------------------------------------------------------------- delete (to the trash)
+
+    private static final String DELETE_DOC = "Into the trash (see /trash): at once out of every query, retrieve and"
+            + " listing, on every node; restorable until medjava.trash.grace-hours (72) have passed, then purged in the"
+            + " background. A deletion of more than medjava.delete.guard-share (25%) of the store's instances (and at"
+            + " least medjava.delete.guard-min-instances) is refused with 409 unless an administrator adds force=true."
+            + " Answered with the deletion and its URL in the trash.";
+
+    @DELETE
+    @Path("studies/{study}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Delete a study (uploader role)", description = DELETE_DOC)
+    @APIResponse(responseCode = "200", description = "moved to the trash", content = @Content(
+            mediaType = ApiDocs.JSON, schema = @Schema(ref = "Deletion")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Response deleteStudy(@PathParam("study") String study,
+            @Parameter(description = "an administrator's override of the guard") @QueryParam("force") boolean force,
+            @Parameter(description = "why, for the trash and the audit trail (at most 256 characters)")
+            @QueryParam("reason") String reason) {
+        return deleted(() -> TrashScope.study(study), force, reason);
+    }
+
+    @DELETE
+    @Path("studies/{study}/series/{series}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Delete a series (uploader role)", description = DELETE_DOC)
+    @APIResponse(responseCode = "200", description = "moved to the trash", content = @Content(
+            mediaType = ApiDocs.JSON, schema = @Schema(ref = "Deletion")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Response deleteSeries(@PathParam("study") String study, @PathParam("series") String series,
+            @Parameter(description = "an administrator's override of the guard") @QueryParam("force") boolean force,
+            @Parameter(description = "why, for the trash and the audit trail (at most 256 characters)")
+            @QueryParam("reason") String reason) {
+        return deleted(() -> TrashScope.series(study, series), force, reason);
+    }
+
+    @DELETE
+    @Path("studies/{study}/series/{series}/instances/{instance}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Delete an instance (uploader role)", description = DELETE_DOC)
+    @APIResponse(responseCode = "200", description = "moved to the trash", content = @Content(
+            mediaType = ApiDocs.JSON, schema = @Schema(ref = "Deletion")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Response deleteInstance(@PathParam("study") String study, @PathParam("series") String series,
+            @PathParam("instance") String instance,
+            @Parameter(description = "an administrator's override of the guard") @QueryParam("force") boolean force,
+            @Parameter(description = "why, for the trash and the audit trail (at most 256 characters)")
+            @QueryParam("reason") String reason) {
+        return deleted(() -> TrashScope.instance(study, series, instance), force, reason);
+    }
+
+    private Response deleted(java.util.function.Supplier<TrashScope> scope, boolean force, String reason) {
+        TrashScope named;
+        try {
+            named = scope.get();
+        } catch (IllegalArgumentException e) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage());
+        }
+        return TrashResource.delete(trash, named, force, reason, security, config, uri, headers);
+    }
 
     @POST
     @Path("studies")

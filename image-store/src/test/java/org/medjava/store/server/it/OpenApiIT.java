@@ -40,9 +40,9 @@ import org.medjava.store.core.testsupport.StoreClient;
 class OpenApiIT {
 
     /** The JAX-RS resources (the ArchUnit ModuleBoundariesTest keeps every one in org.medjava.store.server.web). */
-    static final List<String> RESOURCES = List.of("AdminResource", "DerivedResource", "DicomWebResource",
-            "FiltersResource", "ImagesResource", "IndexResource", "JobsResource", "PacsResource", "RootResource",
-            "SessionResource", "UploadsResource", "WebAppResource");
+    static final List<String> RESOURCES = List.of("AdminResource", "ChangesResource", "DerivedResource",
+            "DicomWebResource", "FiltersResource", "ImagesResource", "IndexResource", "JobsResource", "PacsResource",
+            "RootResource", "SessionResource", "TrashResource", "UploadsResource", "WebAppResource");
 
     /** Schemas of JSON bodies and the Java records behind them. */
     static final Map<String, String> RECORD_SCHEMAS = Map.ofEntries(
@@ -64,7 +64,11 @@ class OpenApiIT {
             Map.entry("Filter", "org.medjava.store.server.web.FilterManifest$Filter"),
             Map.entry("FilterParam", "org.medjava.store.server.web.FilterManifest$Param"),
             Map.entry("Listing", "org.medjava.store.server.web.DirectoryView$Listing"),
-            Map.entry("ListingEntry", "org.medjava.store.server.web.DirectoryView$Entry"));
+            Map.entry("ListingEntry", "org.medjava.store.server.web.DirectoryView$Entry"),
+            Map.entry("Deletion", "org.medjava.store.server.web.TrashResource$Deletion"),
+            Map.entry("TrashOutcome", "org.medjava.store.core.trash.Trash$Outcome"),
+            Map.entry("Change", "org.medjava.store.core.index.Change"),
+            Map.entry("ChangeFeed", "org.medjava.store.server.web.ChangesResource$ChangeFeed"));
 
     static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options");
     static final Pattern REGEX_TEMPLATE = Pattern.compile("\\{\\s*([A-Za-z0-9_]+)\\s*:[^}]*}");

@@ -1,5 +1,6 @@
 package org.medjava.store.core.index;
 
+import jakarta.json.bind.annotation.JsonbProperty;
 import java.time.Instant;
 
 /**
@@ -9,8 +10,10 @@ import java.time.Instant;
  * @param kind    {@value #CREATED}, {@value #UPDATED}, {@value #DELETED}, {@value #RESTORED} or {@value #PURGED}
  * @param trashId the trash deletion it belongs to (deleted into, restored or purged from the trash), else null
  */
-public record Change(long seq, String kind, Instant at, String studyInstanceUid, String seriesInstanceUid,
-        String sopInstanceUid, String path, String trashId) {
+public record Change(long seq, String kind, Instant at,
+        @JsonbProperty("StudyInstanceUID") String studyInstanceUid,
+        @JsonbProperty("SeriesInstanceUID") String seriesInstanceUid,
+        @JsonbProperty("SOPInstanceUID") String sopInstanceUid, String path, String trashId) {
     /** An instance indexed where none was. */
     public static final String CREATED = "created";
     /** The file of an indexed instance replaced. */

@@ -1,0 +1,255 @@
+package org.medjava.store.server.pacs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.medjava.store.core.testsupport.PayaraStore;
+import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.core.testsupport.TestStudy;
+
+/**
+ * Deleting studies, series and instances on a real store: into the trash and out of every door at once (QIDO-RS,
+ * WADO-RS, the index, reads and listings by path), listed in /trash and the change feed, restored byte for byte,
+ * purged by the background purge when the grace period ends (a few seconds here), the guard against deleting a
+ * large share, roles, bad requests, and the audit trail.
+ */
+class TrashIT {
+    /** Deletions of 4 instances or more that take over 30% of the store are held unless forced. */
+    private static final int GUARD_MIN = 4;
+
+    @TempDir
+    static Path work;
+
+    static PayaraStore store;
+    static StoreClient admin;
+    static StoreClient uploader;
+    static StoreClient reader;
+
+    @BeforeAll
+    static void start() throws Exception {
+        store = PayaraStore.named("trash-it")
+                .property("medjava.trash.grace-hours", "0.002") // 7.2 s
+                .property("medjava.trash.purge-interval-seconds", "1")
+                .property("medjava.delete.guard-share", "0.3")
+                .property("medjava.delete.guard-min-instances", Integer.toString(GUARD_MIN))
+                .start();
+        admin = StoreClient.admin(store);
+        for (String[] account : List.of(new String[] {"ulf", "uploader"}, new String[] {"rita", "reader"})) {
+            assertThat(admin.sendText(admin.request("/admin/users/" + account[0])
+                    .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(
+                            "{\"password\":\"" + account[0] + "-pass-1\",\"role\":\"" + account[1] + "\"}")))
+                    .statusCode()).isIn(201, 204);
+        }
+        uploader = new StoreClient(store, PayaraStore.basic("ulf", "ulf-pass-1"));
+        reader = new StoreClient(store, PayaraStore.basic("rita", "rita-pass-1"));
+        upload("BALLAST", "CT_small.dcm", "MR_small.dcm", "CT_small.dcm");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    /** A new study of copies of {@code samples}, PUT under /images/trash/{patient}/. */
+    static TestStudy upload(String patient, String... samples) throws Exception {
+        TestStudy study = TestStudy.create(work.resolve(patient + "-" + UUID.randomUUID()), patient, samples);
+        for (TestStudy.Instance i : study.instances()) {
+            assertThat(admin.put(path(study, i), i.file()).statusCode()).isEqualTo(201);
+        }
+        return study;
+    }
+
+    static String path(TestStudy study, TestStudy.Instance i) {
+        return "/images/trash/" + study.patientId() + "/" + i.sopInstanceUid() + ".dcm";
+    }
+
+    static JsonObject object(String json) {
+        return Json.createReader(new StringReader(json)).readObject();
+    }
+
+    static JsonArray array(String json) {
+        return Json.createReader(new StringReader(json)).readArray();
+    }
+
+    static long lastChange() throws Exception {
+        return object(reader.getJson("/changes?since=0&limit=10000").body()).getJsonNumber("last").longValue();
+    }
+
+    static HttpResponse<String> post(StoreClient client, String path) throws Exception {
+        return client.sendText(client.request(path).POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
+    @Test
+    void aDeletedStudyLeavesEveryDoorAtOnceAndARestoreBringsItBackByteForByte() throws Exception {
+        TestStudy study = upload("TRASH-1", "CT_small.dcm", "MR_small.dcm");
+        TestStudy.Instance ct = study.instance("CT_small.dcm");
+        long before = lastChange();
+
+        HttpResponse<String> deleted = uploader.delete("/dicomweb/studies/" + study.studyUid()
+                + "?reason=wrong%20patient");
+
+        assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
+        JsonObject deletion = object(deleted.body());
+        String trashId = deletion.getString("trashId");
+        assertThat(deletion.getString("level")).isEqualTo("STUDY");
+        assertThat(deletion.getString("StudyInstanceUID")).isEqualTo(study.studyUid());
+        assertThat(deletion.getInt("instances")).isEqualTo(2);
+        assertThat(deletion.getString("reason")).isEqualTo("wrong patient");
+        assertThat(deletion.getString("location")).endsWith("/trash/" + trashId);
+
+        assertThat(reader.getJson("/dicomweb/studies?StudyInstanceUID=" + study.studyUid()).body())
+                .doesNotContain(study.studyUid());
+        assertThat(reader.getJson("/dicomweb/studies/" + study.studyUid() + "/metadata").statusCode())
+                .isEqualTo(404);
+        assertThat(reader.getJson("/index/studies").body()).doesNotContain(study.studyUid());
+        assertThat(reader.get(path(study, ct)).statusCode()).isEqualTo(404);
+        assertThat(reader.getJson("/images/trash/TRASH-1/").body()).doesNotContain(ct.sopInstanceUid());
+        assertThat(Files.exists(store.dataDir().resolve("images").resolve(path(study, ct).substring(8)))).isTrue();
+
+        JsonArray changes = object(reader.getJson("/changes?since=" + before).body()).getJsonArray("changes");
+        assertThat(changes).hasSize(2).allSatisfy(c -> {
+            assertThat(c.asJsonObject().getString("kind")).isEqualTo("deleted");
+            assertThat(c.asJsonObject().getString("trashId")).isEqualTo(trashId);
+            assertThat(c.asJsonObject().getString("StudyInstanceUID")).isEqualTo(study.studyUid());
+        });
+        assertThat(uploader.getJson("/trash").body()).contains(trashId);
+        JsonObject listed = object(uploader.getJson("/trash/" + trashId).body());
+        assertThat(listed.getJsonArray("files")).hasSize(2);
+        assertThat(reader.getJson("/trash").statusCode()).isEqualTo(403);
+
+        HttpResponse<String> restored = post(uploader, "/trash/" + trashId + "/restore");
+
+        assertThat(restored.statusCode()).as(restored.body()).isEqualTo(200);
+        assertThat(object(restored.body()).getInt("restored")).isEqualTo(2);
+        assertThat(reader.get(path(study, ct)).body()).isEqualTo(Files.readAllBytes(ct.file()));
+        assertThat(reader.getJson("/dicomweb/studies?StudyInstanceUID=" + study.studyUid()).body())
+                .contains(study.studyUid());
+        assertThat(reader.getJson("/images/trash/TRASH-1/").body()).contains(ct.sopInstanceUid());
+        assertThat(uploader.getJson("/trash/" + trashId).statusCode()).isEqualTo(404);
+        assertThat(reader.getJson("/changes?since=" + before).body()).contains("\"restored\"");
+    }
+
+    @Test
+    void aSeriesAndAnInstanceAreDeletedAloneAndReadersCannotDelete() throws Exception {
+        TestStudy study = upload("TRASH-2", "CT_small.dcm", "MR_small.dcm");
+        TestStudy.Instance ct = study.instance("CT_small.dcm");
+        TestStudy.Instance mr = study.instance("MR_small.dcm");
+        String series = "/dicomweb/studies/" + study.studyUid() + "/series/" + ct.seriesUid();
+
+        assertThat(reader.delete(series).statusCode()).isEqualTo(403);
+        assertThat(reader.get(path(study, ct)).statusCode()).isEqualTo(200);
+
+        assertThat(uploader.delete(series).statusCode()).isEqualTo(200);
+        assertThat(reader.get(path(study, ct)).statusCode()).isEqualTo(404);
+        assertThat(reader.get(path(study, mr)).statusCode()).isEqualTo(200);
+        HttpResponse<String> instance = uploader.delete("/dicomweb/studies/" + study.studyUid() + "/series/"
+                + mr.seriesUid() + "/instances/" + mr.sopInstanceUid());
+        assertThat(object(instance.body()).getString("level")).isEqualTo("INSTANCE");
+        assertThat(reader.getJson("/dicomweb/studies?StudyInstanceUID=" + study.studyUid()).body())
+                .doesNotContain(study.studyUid());
+        assertThat(uploader.delete(series).statusCode()).isEqualTo(404); // nothing left to delete there
+    }
+
+    @Test
+    void theGuardHoldsALargeDeletionUntilAnAdministratorForcesIt() throws Exception {
+        TestStudy study = upload("TRASH-3", "CT_small.dcm", "CT_small.dcm", "MR_small.dcm", "MR_small.dcm");
+        String url = "/dicomweb/studies/" + study.studyUid();
+
+        HttpResponse<String> held = uploader.delete(url);
+        assertThat(held.statusCode()).isEqualTo(409);
+        assertThat(held.body()).contains("medjava.delete.guard-share", "force=true");
+        assertThat(uploader.delete(url + "?force=true").statusCode()).isEqualTo(403);
+        assertThat(reader.getJson("/dicomweb/studies?StudyInstanceUID=" + study.studyUid()).body())
+                .contains(study.studyUid());
+
+        HttpResponse<String> forced = admin.delete(url + "?force=true");
+        assertThat(forced.statusCode()).as(forced.body()).isEqualTo(200);
+        assertThat(object(forced.body()).getInt("instances")).isEqualTo(GUARD_MIN);
+    }
+
+    @Test
+    void thePurgeRemovesTheFilesWhenTheGracePeriodEndsAndAnAdministratorCanPurgeEarlier() throws Exception {
+        TestStudy study = upload("TRASH-4", "CT_small.dcm");
+        TestStudy.Instance ct = study.instance("CT_small.dcm");
+        Path file = store.dataDir().resolve("images").resolve(path(study, ct).substring("/images/".length()));
+        long before = lastChange();
+        String trashId = object(uploader.delete("/dicomweb/studies/" + study.studyUid()).body())
+                .getString("trashId");
+
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (Files.exists(file) && System.nanoTime() < deadline) {
+            Thread.sleep(250);
+        }
+        assertThat(file).doesNotExist();
+        assertThat(uploader.getJson("/trash/" + trashId).statusCode()).isEqualTo(404);
+        assertThat(reader.getJson("/changes?since=" + before).body()).contains("\"purged\"");
+
+        TestStudy early = upload("TRASH-5", "MR_small.dcm");
+        TestStudy.Instance mr = early.instance("MR_small.dcm");
+        String earlyId = object(uploader.delete("/dicomweb/studies/" + early.studyUid()).body())
+                .getString("trashId");
+        assertThat(uploader.delete("/trash/" + earlyId).statusCode()).isEqualTo(403);
+        HttpResponse<String> purged = admin.delete("/trash/" + earlyId);
+        assertThat(purged.statusCode()).isIn(200, 404); // 404: the background purge was quicker
+        assertThat(store.dataDir().resolve("images").resolve(path(early, mr).substring("/images/".length())))
+                .doesNotExist();
+    }
+
+    @Test
+    void badRequestsAreRefusedWithAReason() throws Exception {
+        assertThat(uploader.delete("/dicomweb/studies/not-a-uid").statusCode()).isEqualTo(400);
+        assertThat(uploader.delete("/dicomweb/studies/1.2.3.999999").statusCode()).isEqualTo(404);
+        assertThat(uploader.delete("/dicomweb/studies/1.2.3?reason=" + "x".repeat(300)).statusCode())
+                .isEqualTo(400);
+        assertThat(reader.getJson("/changes?since=x").statusCode()).isEqualTo(400);
+        assertThat(reader.getJson("/changes?limit=0").statusCode()).isEqualTo(400);
+        assertThat(reader.getJson("/changes?limit=10001").statusCode()).isEqualTo(400);
+        assertThat(uploader.getJson("/trash/nonsense").statusCode()).isEqualTo(404);
+        assertThat(post(uploader, "/trash/" + UUID.randomUUID() + "/restore").statusCode()).isEqualTo(404);
+        assertThat(new StoreClient(store, null).getJson("/changes").statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void deletionsAreInTheAuditTrailAsDicomStudyDeleted() throws Exception {
+        TestStudy study = upload("TRASH-6", "CT_small.dcm");
+        assertThat(uploader.delete("/dicomweb/studies/" + study.studyUid()).statusCode()).isEqualTo(200);
+
+        Path audit = store.dataDir().resolve("logs/audit.log");
+        List<String> lines = Files.readAllLines(audit, StandardCharsets.UTF_8);
+        assertThat(lines).anySatisfy(line -> assertThat(line).contains("110105", study.studyUid(), "ulf",
+                "TRASH-6"));
+    }
+
+    @Test
+    void aStudyWrittenAgainAfterItsDeletionIsNewAndTheOldOneIsNotRestoredOverIt() throws Exception {
+        TestStudy study = upload("TRASH-7", "CT_small.dcm");
+        TestStudy.Instance ct = study.instance("CT_small.dcm");
+        String trashId = object(uploader.delete("/dicomweb/studies/" + study.studyUid()).body())
+                .getString("trashId");
+        assertThat(admin.put(path(study, ct), ct.file()).statusCode()).isEqualTo(201); // sent again
+        assertThat(reader.get(path(study, ct)).statusCode()).isEqualTo(200);
+
+        JsonObject outcome = object(post(uploader, "/trash/" + trashId + "/restore").body());
+
+        assertThat(outcome.getInt("replaced")).isEqualTo(1);
+        assertThat(outcome.getInt("restored")).isZero();
+        assertThat(reader.get(path(study, ct)).body()).isEqualTo(Files.readAllBytes(ct.file()));
+    }
+}
