@@ -11,7 +11,8 @@ import org.medjava.store.core.storage.S3Settings;
 
 /**
  * The store's settings, from MicroProfile Config (system properties, environment such as
- * {@code MEDJAVA_UPLOAD_MAX_BYTES}, or {@code META-INF/microprofile-config.properties}). Read once at start.
+ * {@code MEDJAVA_UPLOAD_MAX_BYTES}, or {@code META-INF/microprofile-config.properties}). Read once at start. Each
+ * key's javadoc is its entry in docs/configuration.md, which ConfigurationReferenceTest renders and checks.
  */
 @ApplicationScoped
 public class StoreConfig {

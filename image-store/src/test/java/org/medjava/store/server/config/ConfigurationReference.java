@@ -436,12 +436,15 @@ final class ConfigurationReference {
                 key.)
 
                 Settings are checked at start; a wrong one stops the start with a message that names it. Sizes are \
-                in bytes.
+                in bytes. As a service (`deploy/systemd`), settings go into `/etc/medjava/medjava.env` (mode 600: \
+                it may hold secrets), keys in their environment form beside the launcher's variables; \
+                `docker/compose.yaml` sets them in the containers' environment (its own variables: [docs/cluster.md](cluster.md)).
 
                 `./medjava start` gives the store, as system properties (which outrank the environment): \
                 `medjava.data-dir` (from `MEDJAVA_DATA`), `medjava.http.port` (`MEDJAVA_PORT`), \
                 `medjava.http.backend-port`, `medjava.public-url` (unless `MEDJAVA_PUBLIC_URL` is set), \
-                `medjava.http.bind` and `medjava.dicom.bind` (when `MEDJAVA_HTTP_BIND` is set), `medjava.seed.images`, \
+                `medjava.http.bind` (when `MEDJAVA_HTTP_BIND` is set) and `medjava.dicom.bind` (the same, unless \
+                `MEDJAVA_DICOM_BIND` is set), `medjava.seed.images`, \
                 `medjava.seed.plugins`, `medjava.banner.file` and `medjava.version`. Change those through the \
                 [launcher's variables](#environment-variables-that-are-not-keys).
 
