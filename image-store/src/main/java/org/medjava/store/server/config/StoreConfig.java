@@ -11,173 +11,280 @@ import org.medjava.store.core.storage.S3Settings;
 
 /**
  * The store's settings, from MicroProfile Config (system properties, environment such as
- * {@code MEDJAVA_UPLOAD_MAX_BYTES}, or {@code META-INF/microprofile-config.properties}). Read once at start.
+ * {@code MEDJAVA_UPLOAD_MAX_BYTES}, or {@code META-INF/microprofile-config.properties}). Read once at start. Each
+ * key's javadoc is its entry in docs/configuration.md, which ConfigurationReferenceTest renders and checks.
  */
 @ApplicationScoped
 public class StoreConfig {
 
+    /**
+     * The data directory: the H2 index ({@code index/}), {@code images/}, {@code plugins/}, the accounts
+     * ({@code users.properties}), {@code session.key}, {@code logs/} and {@code work/} (staging, journal); a relative
+     * path is taken from the store's working directory. One store per directory: a second is refused at start.
+     * {@code ./medjava start} sets it from {@code MEDJAVA_DATA}.
+     */
     @Inject
     @ConfigProperty(name = "medjava.data-dir", defaultValue = "data")
     String dataDir;
 
+    /**
+     * The largest upload, in bytes: a larger {@code PUT /images/...}, STOW-RS request or resumable upload is refused
+     * with 413, from {@code Content-Length} before the body is read (a resumable upload at its creation), or as soon as
+     * a chunked body passes it.
+     */
     @Inject
     @ConfigProperty(name = "medjava.upload.max-bytes", defaultValue = "1073741824")
     long maxUploadBytes;
 
+    /** The largest filter plugin JAR accepted, in bytes. */
     @Inject
     @ConfigProperty(name = "medjava.plugin.max-bytes", defaultValue = "16777216")
     long maxPluginBytes;
 
-    /** How long a resumable upload (tus, /uploads) lives after its last chunk before it is removed. */
+    /**
+     * How long a resumable upload (tus, {@code /uploads}) lives after its last chunk (or its creation), in hours;
+     * fractions allowed, above 0. {@code Upload-Expires} says when; an expired upload is 410 and is removed by a
+     * cleaner that runs every tenth of this (at most hourly) and at start.
+     */
     @Inject
     @ConfigProperty(name = "medjava.upload.resumable-expiry-hours", defaultValue = "24")
     double resumableExpiryHours;
 
+    /**
+     * The most pixels an image may have: a hard ceiling independent of the heap, since a raster is one Java array; the
+     * decode budget ({@code medjava.memory.decode-budget-bytes}) is what adapts to memory.
+     */
     @Inject
     @ConfigProperty(name = "medjava.images.max-pixels", defaultValue = "268435456")
     long maxPixels;
 
+    /** Whether reads need no login; writes and administration always need one. */
     @Inject
     @ConfigProperty(name = "medjava.auth.anonymous-read", defaultValue = "false")
     boolean anonymousRead;
 
+    /**
+     * The password of the {@code admin} account made on the first start (for automation; in a cluster, on the cluster's
+     * first start). Unset: a random one, printed once in the start banner.
+     */
     @Inject
     @ConfigProperty(name = "medjava.admin.initial-password")
     Optional<String> initialAdminPassword;
 
+    /**
+     * The JDBC URL of the index database. Unset: an H2 file database in the data directory's {@code index/}, opened
+     * with {@code WRITE_DELAY=0} (a URL given here decides that itself). A cluster needs the PostgreSQL all nodes
+     * share, e.g. {@code jdbc:postgresql://db:5432/medjava}.
+     */
     @Inject
     @ConfigProperty(name = "medjava.db.url")
     Optional<String> dbUrl;
 
+    /** The index database's user, with {@code medjava.db.url}. */
     @Inject
     @ConfigProperty(name = "medjava.db.user")
     Optional<String> dbUser;
 
+    /** The index database's password, with {@code medjava.db.url}. */
     @Inject
     @ConfigProperty(name = "medjava.db.password")
     Optional<String> dbPassword;
 
+    /**
+     * A directory whose files are stored under {@code samples/} on the first start (in a cluster: on its first start,
+     * so set it on one node only); {@code ./medjava start} gives the sample images.
+     */
     @Inject
     @ConfigProperty(name = "medjava.seed.images")
     Optional<String> seedImages;
 
+    /**
+     * A directory whose plugin JARs are installed on the first start (as {@code <Plugin-Id>.jar});
+     * {@code ./medjava start} gives the eight built plugins. In a cluster, set it on one node only.
+     */
     @Inject
     @ConfigProperty(name = "medjava.seed.plugins")
     Optional<String> seedPlugins;
 
-    /** Where clients reach the store (behind a proxy, with its path prefix): the base of every absolute link. */
+    /**
+     * Where clients reach the store, with a proxy's path prefix if any (e.g. {@code https://pacs.example.org/medjava}):
+     * every absolute link the store writes (RetrieveURL, BulkDataURI, Location) starts with it, its host is one of the
+     * store's names for the Host check, and an {@code https} URL makes the session cookie Secure. Unset: links come
+     * from trusted forwarded headers, else from a {@code Host} that names this server. Setting it is the safe choice in
+     * production; {@code ./medjava start} sets it to {@code http://localhost:<MEDJAVA_PORT>} (or the bind address)
+     * unless {@code MEDJAVA_PUBLIC_URL} is given.
+     */
     @Inject
     @ConfigProperty(name = "medjava.public-url")
     Optional<String> publicUrl;
 
-    /** Whether links may be built from a proxy's Forwarded / X-Forwarded-* headers when public-url is unset. */
+    /**
+     * Whether a proxy's {@code Forwarded} / {@code X-Forwarded-Proto/Host/Port/Prefix/For} headers are believed when
+     * {@code medjava.public-url} is unset: for links, and for the client address of the access log and of login
+     * throttling. Set it behind a reverse proxy, and let only the proxy reach the store.
+     */
     @Inject
     @ConfigProperty(name = "medjava.http.trust-forwarded", defaultValue = "false")
     boolean trustForwarded;
 
-    /** Whether plain file reads are answered by the front itself (web.FrontReads) rather than the container. */
+    /**
+     * Whether plain file GETs and HEADs under {@code /images/}, WADO-RS frames and thumbnails are answered by the
+     * store's front itself (web.FrontReads) rather than relayed to the servlet container (see docs/performance.md).
+     */
     @Inject
     @ConfigProperty(name = "medjava.http.direct-reads", defaultValue = "true")
     boolean directReads;
 
-    /** The store's public HTTP port, served by its front (web.FrontServer); unset: no front, Payara's port only. */
+    /**
+     * The store's public HTTP port, served by its own front (web.FrontServer), which relays what it does not answer
+     * itself to Payara; unset: no front, Payara's port only. Every starter sets it ({@code ./medjava start}:
+     * {@code MEDJAVA_PORT}).
+     */
     @Inject
     @ConfigProperty(name = "medjava.http.port")
     Optional<Integer> httpPort;
 
-    /** The address the front listens on; unset: every interface. */
+    /** The address the front (HTTP, and HTTPS) listens on; unset: every interface. */
     @Inject
     @ConfigProperty(name = "medjava.http.bind")
     Optional<String> httpBind;
 
-    /** The front's HTTPS port (HTTP/1.1 and HTTP/2 by ALPN); unset: no HTTPS. */
+    /** The front's HTTPS port (HTTP/1.1 and HTTP/2 chosen by ALPN); unset: no HTTPS. */
     @Inject
     @ConfigProperty(name = "medjava.https.port")
     Optional<Integer> httpsPort;
 
-    /** The front's certificate and key: a PKCS#12 or JKS key store; unset: Payara's (javax.net.ssl.keyStore). */
+    /**
+     * The front's certificate and key: a PKCS#12 or JKS key store. Unset: Payara Micro's built-in self-signed one (the
+     * JVM's {@code javax.net.ssl.keyStore}).
+     */
     @Inject
     @ConfigProperty(name = "medjava.tls.keystore")
     Optional<String> tlsKeystore;
 
+    /** The password of {@code medjava.tls.keystore}. */
     @Inject
     @ConfigProperty(name = "medjava.tls.keystore-password")
     Optional<String> tlsKeystorePassword;
 
-    /** Requests the front relays to Payara at once (each holds one loopback connection while it runs). */
+    /** Requests the front relays to Payara at once (each holds one loopback connection while it runs); at least 1. */
     @Inject
     @ConfigProperty(name = "medjava.http.max-relayed", defaultValue = "256")
     int maxRelayed;
 
-    /** Requests that may wait for one of those; more are answered 503 with Retry-After at once. */
+    /** Requests that may wait for one of those; more are answered 503 with {@code Retry-After} at once. At least 1. */
     @Inject
     @ConfigProperty(name = "medjava.http.max-waiting", defaultValue = "1024")
     int maxWaiting;
 
-    /** Direct memory for the bytes of small files the front has read lately (web.SmallFileCache); 0: none. */
+    /**
+     * Direct memory for the bytes of small files the front read lately (web.SmallFileCache), served again while the
+     * file's ETag is unchanged, in bytes; 0 turns it off.
+     */
     @Inject
     @ConfigProperty(name = "medjava.http.read-cache-bytes", defaultValue = "67108864")
     long readCacheBytes;
 
-    /** Thumbnails kept once made (dicomweb.ThumbnailCache), in bytes; 0: none. */
+    /**
+     * DICOMweb thumbnails kept once made (dicomweb.ThumbnailCache), by what was asked and the stored object's entity
+     * tag, in bytes; 0 turns it off.
+     */
     @Inject
     @ConfigProperty(name = "medjava.http.thumbnail-cache-bytes", defaultValue = "33554432")
     long thumbnailCacheBytes;
 
-    /** Payara's own HTTP port (its --port), where the front relays what it does not answer, on the loopback. */
+    /**
+     * Payara Micro's own HTTP port (its {@code --port}), where the front relays what it does not answer itself;
+     * required with {@code medjava.http.port}. {@code deploy/payara-preboot.txt} binds it to the loopback;
+     * {@code ./medjava start} takes the first free port from {@code MEDJAVA_PORT}+1000.
+     */
     @Inject
     @ConfigProperty(name = "medjava.http.backend-port", defaultValue = "0")
     int backendPort;
 
-    /** How long a request's line and headers may take to arrive (web.HeaderClock); 0: no limit. */
+    /**
+     * Seconds a request's line and headers may take to arrive (web.HeaderClock); a connection whose headers have not
+     * all arrived by then is closed, as nginx's {@code client_header_timeout}. 0 turns it off.
+     */
     @Inject
     @ConfigProperty(name = "medjava.http.header-timeout-seconds", defaultValue = "20")
     int headerTimeoutSeconds;
 
-    /** files (the default: {@code <data-dir>/images}) or s3 (S3-compatible object storage, medjava.storage.s3.*) */
+    /**
+     * Where the objects live: {@code files} ({@code <data-dir>/images}: staged, forced to disk, renamed into place) or
+     * {@code s3} (S3-compatible object storage, {@code medjava.storage.s3.*}; a cluster needs it).
+     */
     @Inject
     @ConfigProperty(name = "medjava.storage", defaultValue = "files")
     String storage;
 
-    /** Writes are refused (507, A700) while the data directory's disk has less free space than this; 0: never. */
+    /**
+     * The free space, in bytes, the store keeps on the disk of its data directory (with S3, of {@code work/staging},
+     * where bodies are staged): below it every write is refused before it starts (HTTP 507, C-STORE A700), and so is a
+     * PUT whose {@code Content-Length} would take the disk below it; reads, renderings, queries and deletes go on. 0
+     * turns it off.
+     */
     @Inject
     @ConfigProperty(name = "medjava.storage.min-free-bytes", defaultValue = "1073741824")
     long minFreeBytes;
 
+    /**
+     * The S3 endpoint, an {@code http://} or {@code https://} URL (e.g. {@code http://objects.example.org:9000});
+     * required with {@code medjava.storage=s3}. Path-style addressing.
+     */
     @Inject
     @ConfigProperty(name = "medjava.storage.s3.endpoint")
     Optional<String> s3Endpoint;
 
+    /** The signing region; unset: {@code us-east-1}. */
     @Inject
     @ConfigProperty(name = "medjava.storage.s3.region")
     Optional<String> s3Region;
 
+    /** The bucket; required with {@code medjava.storage=s3}, and it must exist. */
     @Inject
     @ConfigProperty(name = "medjava.storage.s3.bucket")
     Optional<String> s3Bucket;
 
+    /**
+     * The key prefix: objects are keyed {@code <prefix>/<store path>}, so the bucket mirrors the HTTP paths and the
+     * index can be rebuilt from it alone. May be empty.
+     */
     @Inject
     @ConfigProperty(name = "medjava.storage.s3.prefix", defaultValue = "images")
     String s3Prefix;
 
+    /** The S3 access key; required with {@code medjava.storage=s3}. */
     @Inject
     @ConfigProperty(name = "medjava.storage.s3.access-key")
     Optional<String> s3AccessKey;
 
+    /** The S3 secret key; required with {@code medjava.storage=s3}; never printed. */
     @Inject
     @ConfigProperty(name = "medjava.storage.s3.secret-key")
     Optional<String> s3SecretKey;
 
-    /** Several nodes as one store: coordination through the shared PostgreSQL (medjava.db.url) and S3 storage. */
+    /**
+     * Several nodes as one store, coordinated through the PostgreSQL they share ({@code medjava.db.url}) and S3
+     * storage: a node refuses to start without a PostgreSQL {@code medjava.db.url} and {@code medjava.storage=s3}, or
+     * when a live node uses another storage (see docs/cluster.md).
+     */
     @Inject
     @ConfigProperty(name = "medjava.cluster.enabled", defaultValue = "false")
     boolean clusterEnabled;
 
+    /**
+     * This node's name, unique in the cluster ({@code node1}, {@code store2}, ...): in logs and in the coordination
+     * tables. Unset: the host name and the data directory's name ({@code host:dir}).
+     */
     @Inject
     @ConfigProperty(name = "medjava.cluster.node")
     Optional<String> clusterNode;
 
-    /** How long a cluster's job survives its node's silence before another node runs it again. */
+    /**
+     * Seconds a cluster's job survives its node's silence (a running job's node beats every 5 s) before another node
+     * runs it again.
+     */
     @Inject
     @ConfigProperty(name = "medjava.jobs.lease-seconds", defaultValue = "15")
     int jobLeaseSeconds;
@@ -187,62 +294,96 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.jobs.max-series-instances", defaultValue = "5000")
     int maxSeriesInstances;
 
+    /** The DICOM (DIMSE) port; unset or 0: no DIMSE service. A port in use stops the start with a message saying so. */
     @Inject
     @ConfigProperty(name = "medjava.dicom.port")
     Optional<Integer> dicomPort;
 
+    /**
+     * The address the DICOM port listens on. {@code ./medjava start} sets it to {@code MEDJAVA_HTTP_BIND} when that is
+     * set and {@code MEDJAVA_DICOM_BIND} is not.
+     */
     @Inject
     @ConfigProperty(name = "medjava.dicom.bind", defaultValue = "0.0.0.0")
     String dicomBind;
 
+    /** The store's AE title (the called AE title it answers to). */
     @Inject
     @ConfigProperty(name = "medjava.dicom.aet", defaultValue = "MEDJAVA")
     String dicomAeTitle;
 
+    /**
+     * The calling AE titles allowed to associate, {@code AE[=host], ...} (e.g. {@code MODALITY1=10.0.0.5, ORTHANC};
+     * with a host, only from that host); unset or empty: nobody may associate.
+     */
     @Inject
     @ConfigProperty(name = "medjava.dicom.allowed-aets")
     Optional<String> dicomAllowedAeTitles;
 
+    /** Where C-MOVE may send: {@code AE=host:port, ...}. */
     @Inject
     @ConfigProperty(name = "medjava.dicom.move-destinations")
     Optional<String> dicomMoveDestinations;
 
+    /**
+     * The remote PACS the store's DICOM client sends to, queries and retrieves from ({@code /pacs/remotes/...}):
+     * {@code AE=host:port, ...}.
+     */
     @Inject
     @ConfigProperty(name = "medjava.dicom.remotes")
     Optional<String> dicomRemotes;
 
+    /**
+     * What an object whose SOP Instance UID is stored already does (C-STORE, STOW-RS): {@code reject} it, or
+     * {@code replace} the stored one.
+     */
     @Inject
     @ConfigProperty(name = "medjava.dicom.duplicate-policy", defaultValue = "reject")
     String duplicatePolicy;
 
     // --- browser sessions and CORS (security.Sessions, security.CorsPolicy) ----------------------------------------
 
-    /** A browser session ends after this long without a request (renewed when half of it has passed). */
+    /**
+     * Minutes without a request after which a browser session ends (the cookie is renewed once half of it has passed).
+     */
     @Inject
     @ConfigProperty(name = "medjava.session.idle-minutes", defaultValue = "30")
     int sessionIdleMinutes;
 
-    /** A browser session ends this long after its login, however active. */
+    /** Hours after its login at which a browser session ends, however active. */
     @Inject
     @ConfigProperty(name = "medjava.session.max-hours", defaultValue = "12")
     int sessionMaxHours;
 
-    /** Other web origins whose pages may call the store (exact origins, comma separated; {@code *}: anonymous reads). */
+    /**
+     * Other web origins whose pages may call the store: exact origins, comma-separated, credentials allowed; {@code *}
+     * lets any origin read what needs no login, without credentials. Unset: none (other origins get no CORS header).
+     */
     @Inject
     @ConfigProperty(name = "medjava.cors.origins")
     Optional<String> corsOrigins;
 
-    /** Failed password checks for one account from one address before its checks are throttled. */
+    /**
+     * Wrong passwords for one account from one client address, within 15 minutes, after which that account's checks
+     * from that address are throttled (429 with {@code Retry-After}, without hashing, even for the right password). The
+     * count is kept per address so an attacker never locks the real user out from elsewhere.
+     */
     @Inject
     @ConfigProperty(name = "medjava.auth.max-failures", defaultValue = "5")
     int authMaxFailures;
 
-    /** Failed password checks from one address, over all accounts, before its checks are throttled. */
+    /**
+     * Wrong passwords from one client address, over all accounts, within 15 minutes, after which every check from that
+     * address is throttled.
+     */
     @Inject
     @ConfigProperty(name = "medjava.auth.max-address-failures", defaultValue = "20")
     int authMaxAddressFailures;
 
-    /** The longest a throttled address or account waits (the delay doubles from 1 s up to this). */
+    /**
+     * The longest a throttled address or account waits, in seconds: the delay starts at 1 s and doubles with each
+     * further failure up to this.
+     */
     @Inject
     @ConfigProperty(name = "medjava.auth.max-delay-seconds", defaultValue = "300")
     int authMaxDelaySeconds;
@@ -273,7 +414,11 @@ public class StoreConfig {
 
     // --- end of browser sessions and CORS ----------------------------------------------------------------------
 
-    /** The longest a backup pauses writes for its snapshot (org.medjava.store.core.backup.StoreBackup). */
+    /**
+     * The longest a backup pauses writes for its snapshot, in seconds (at least 1): a snapshot that would take longer
+     * is given up, writes continue and the backup fails saying so; a write never waits more than twice this (then 503,
+     * nothing changed).
+     */
     @Inject
     @ConfigProperty(name = "medjava.backup.max-pause-seconds", defaultValue = "30")
     int backupMaxPauseSeconds;
@@ -285,16 +430,17 @@ public class StoreConfig {
 
     // --- logs and audit trail (logging.ServerLog, logging.AccessLog, audit.AuditLog) -----------------------------
 
-    /** medjava.log and access.log are rotated when the next line would take them past this size. */
+    /** medjava.log and access.log are rotated when the next line would take them past this size, in bytes. */
     @Inject
     @ConfigProperty(name = "medjava.log.max-bytes", defaultValue = "10485760")
     long logMaxBytes;
 
-    /** Rotated copies kept of medjava.log and of access.log ({@code .1} the newest). */
+    /** Rotated copies kept of medjava.log and of access.log ({@code .1} the newest; older ones deleted). */
     @Inject
     @ConfigProperty(name = "medjava.log.files", defaultValue = "10")
     int logFiles;
 
+    /** audit.log is rotated when the next line would take it past this size, in bytes. */
     @Inject
     @ConfigProperty(name = "medjava.audit.max-bytes", defaultValue = "10485760")
     long auditMaxBytes;
@@ -304,12 +450,16 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.audit.files", defaultValue = "50")
     int auditFiles;
 
-    /** {@code udp://host:port} or {@code tcp://host:port}: audit messages also go to this syslog collector. */
+    /**
+     * Also send each audit message to this syslog collector (an audit record repository): {@code udp://host:port} (one
+     * datagram per message, RFC 5426) or {@code tcp://host:port} (octet-counted frames, RFC 6587; no TLS: use a local
+     * relay such as rsyslog). Unset: audit.log only.
+     */
     @Inject
     @ConfigProperty(name = "medjava.audit.syslog")
     Optional<String> auditSyslog;
 
-    /** AuditEnterpriseSiteID of the audit messages (the hospital or department); none when unset. */
+    /** The AuditEnterpriseSiteID of the audit messages (the hospital or department); none when unset. */
     @Inject
     @ConfigProperty(name = "medjava.audit.site")
     Optional<String> auditSite;
@@ -624,11 +774,18 @@ public class StoreConfig {
 
     // --- filter deadlines (issue 15, bounded work) --------------------------------------------------------------
 
+    /**
+     * The most a request's filter chain may take as a whole, in seconds (at least 1); a request's {@code timeout=} may
+     * ask for less. Passed: 503 with the reason.
+     */
     @Inject
     @ConfigProperty(name = "medjava.filters.deadline-seconds", defaultValue = "30")
     int filterDeadlineSeconds;
 
-    /** 0: as many as the machine has cores. */
+    /**
+     * Filter calls that may run at once (each may use every core); 0: as many as the machine has cores. The next call
+     * waits up to 2 s for a slot, then gets 503 with {@code Retry-After: 1}.
+     */
     @Inject
     @ConfigProperty(name = "medjava.filters.max-concurrent", defaultValue = "0")
     int filterMaxConcurrent;
@@ -659,25 +816,41 @@ public class StoreConfig {
 
     // --- memory and size limits (docs/operations/limits-and-guarantees.md) -------------------------------------
 
-    /** Bytes all decodes together may hold; unset: a quarter of the maximum heap. */
+    /**
+     * Bytes all decodes together may hold (the decode budget); unset or 0: a quarter of the JVM's maximum heap. An
+     * image that needs more than the whole budget is 413, at upload too when its header says so.
+     */
     @Inject
     @ConfigProperty(name = "medjava.memory.decode-budget-bytes")
     Optional<Long> decodeBudgetBytes;
 
-    /** How long a decode waits for room in the budget before it is answered 503 with Retry-After. */
+    /** Milliseconds a decode waits for room in the budget before it is answered 503 with {@code Retry-After}. */
     @Inject
     @ConfigProperty(name = "medjava.memory.decode-wait-millis", defaultValue = "2000")
     long decodeWaitMillis;
 
+    /**
+     * The most steps in a filter chain; a longer one is 400 naming the limit, on every door ({@code ?render=},
+     * {@code render=dicom}, derived objects, DICOMweb rendered, series jobs). More than 1024 steps are refused while
+     * parsing, whatever this says.
+     */
     @Inject
     @ConfigProperty(name = "medjava.filters.max-chain", defaultValue = "16")
     int maxFilterChain;
 
-    /** Uploads at least this large (by Content-Length, or once a chunked body grows so large) count as large. */
+    /**
+     * Uploads at least this large, in bytes, by {@code Content-Length} or once a chunked body grows so large, count as
+     * large.
+     */
     @Inject
     @ConfigProperty(name = "medjava.upload.large-bytes", defaultValue = "67108864")
     long largeUploadBytes;
 
+    /**
+     * Large uploads (see {@code medjava.upload.large-bytes}) at once; a further one ({@code PUT /images/...}, STOW-RS
+     * by its {@code Content-Length}) is 503 with {@code Retry-After} (5 s) before its body is read. Smaller uploads
+     * never wait.
+     */
     @Inject
     @ConfigProperty(name = "medjava.upload.max-concurrent-large", defaultValue = "2")
     int maxConcurrentLargeUploads;
