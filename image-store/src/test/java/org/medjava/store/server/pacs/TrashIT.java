@@ -1,11 +1,10 @@
 package org.medjava.store.server.pacs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.medjava.store.server.pacs.DicomJson.object;
 
-import jakarta.json.Json;
-import jakarta.json.JsonArray;
-import jakarta.json.JsonObject;
-import java.io.StringReader;
+import javax.json.JsonArray;
+import javax.json.JsonObject;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -78,14 +77,6 @@ class TrashIT {
 
     static String path(TestStudy study, TestStudy.Instance i) {
         return "/images/trash/" + study.patientId() + "/" + i.sopInstanceUid() + ".dcm";
-    }
-
-    static JsonObject object(String json) {
-        return Json.createReader(new StringReader(json)).readObject();
-    }
-
-    static JsonArray array(String json) {
-        return Json.createReader(new StringReader(json)).readArray();
     }
 
     static long lastChange() throws Exception {
