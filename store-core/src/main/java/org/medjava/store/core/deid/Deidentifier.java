@@ -12,6 +12,7 @@ import com.pixelmed.dicom.SequenceItem;
 import com.pixelmed.dicom.TagFromName;
 import com.pixelmed.dicom.ValueRepresentation;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -37,6 +38,9 @@ public final class Deidentifier {
     /** Text VRs a cleaner or a dummy can be given. */
     private static final Set<String> TEXT = Set.of("AE", "CS", "LO", "LT", "PN", "SH", "ST", "UC", "UT", "UR");
     private static final Set<String> BINARY_NUMBERS = Set.of("US", "SS", "UL", "SL", "FL", "FD", "UV", "SV");
+    /** Measurements: kept in structured content and dummy sequences (not about the patient's identity). */
+    private static final Set<String> NUMBERS = Set.of("US", "SS", "UL", "SL", "FL", "FD", "UV", "SV", "DS", "IS",
+            "OF", "OD", "AT");
 
     private final ConfidentialityProfile profile;
     private final DeidOptions options;
@@ -65,7 +69,7 @@ public final class Deidentifier {
     public DeidResult deidentify(AttributeList source) throws DeidRefused {
         Set<String> identifiers = new HashSet<>();
         collectIdentifiers(source, identifiers);
-        AttributeList out = walk(source, "", identifiers);
+        AttributeList out = walk(source, "", identifiers, Mode.TABLE);
         try {
             record(out);
         } catch (DicomException e) {
@@ -83,17 +87,27 @@ public final class Deidentifier {
     }
 
     /**
-     * Reads a Part 10 file (pixel data as encoded), de-identifies it and writes it as Part 10 in its own transfer
-     * syntax to {@code out}, pixel data byte for byte. Nothing is written when the instance is refused.
+     * Reads a Part 10 file, de-identifies it and writes it as Part 10 in its own transfer syntax to {@code out}, its
+     * Pixel Data element byte for byte (encapsulated pixel data are copied from the file as they are: fragments,
+     * padding and offset table). Nothing is written when the instance is refused.
      *
      * @throws IOException when the file cannot be read as DICOM or the result cannot be written
-     * @throws DeidRefused as {@link #deidentify(AttributeList)}
+     * @throws DeidRefused as {@link #deidentify(AttributeList)}, or when attributes other than padding and
+     *                     signatures follow encapsulated pixel data
      */
     public DeidResult deidentify(Path file, OutputStream out) throws IOException, DeidRefused {
         AttributeList source = new AttributeList();
         source.setDecompressPixelData(false);
+        long[] pixelData = {-1};
         try (DicomInputStream in = PixelMedInput.open(SmallReads.open(file))) {
-            source.read(in);
+            // encapsulated pixel data are not parsed: their bytes are copied from the file
+            source.read(in, (list, tag, offset) -> {
+                if (list == source && tag.equals(TagFromName.PixelData) && encapsulated(list)) {
+                    pixelData[0] = offset;
+                    return true;
+                }
+                return false;
+            });
         } catch (DicomException e) {
             throw new IOException(file + " does not parse: " + e.getMessage(), e);
         }
@@ -101,17 +115,118 @@ public final class Deidentifier {
         if (ts.isEmpty()) {
             throw new IOException(file + " has no transfer syntax in its file meta information");
         }
+        long[] copy = pixelData[0] < 0 ? null : encapsulatedPixelData(file, pixelData[0]);
         DeidResult result = deidentify(source);
+        OutputStream kept = new java.io.FilterOutputStream(out) {
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+            }
+
+            @Override
+            public void close() throws IOException {
+                flush(); // the caller's stream stays open: the pixel data follow
+            }
+        };
         try {
             FileMetaInformation.addFileMetaInformation(result.dataSet(), ts, "MEDJAVA");
-            result.dataSet().write(out, ts, true, true);
+            result.dataSet().write(kept, ts, true, true);
         } catch (DicomException e) {
             throw new IOException("cannot write the de-identified " + file.getFileName() + ": " + e.getMessage(), e);
         }
+        if (copy != null) {
+            try (InputStream in = SmallReads.open(file)) {
+                in.skipNBytes(copy[0]);
+                SmallReads.bounded(in).transferTo(new java.io.FilterOutputStream(out) {
+                    private long left = copy[1] - copy[0];
+
+                    @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        int n = (int) Math.min(len, left);
+                        out.write(b, off, n);
+                        left -= n;
+                    }
+                });
+            }
+        }
+        out.flush();
         return result;
     }
 
-    private AttributeList walk(AttributeList in, String path, Set<String> ids) throws DeidRefused {
+    private static final Set<String> NATIVE = Set.of("1.2.840.10008.1.2", "1.2.840.10008.1.2.1",
+            "1.2.840.10008.1.2.1.99", "1.2.840.10008.1.2.2");
+
+    private static boolean encapsulated(AttributeList list) {
+        return !NATIVE.contains(Attribute.getSingleStringValueOrEmptyString(list, TagFromName.TransferSyntaxUID)
+                .strip());
+    }
+
+    /**
+     * Where the encapsulated Pixel Data element is in the file, from its tag to the end of its sequence delimiter
+     * (PS3.5 A.4): {start, end}.
+     *
+     * @param near where PixelMed's reader met it (its tag, or just after)
+     */
+    private static long[] encapsulatedPixelData(Path file, long near) throws IOException, DeidRefused {
+        byte[] header = {(byte) 0xE0, 0x7F, 0x10, 0x00, 'O', 'B', 0, 0, -1, -1, -1, -1};
+        long size = java.nio.file.Files.size(file);
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
+            long start = -1;
+            for (long at : new long[] {near, near - 4}) {
+                byte[] found = at < 0 ? null : read(ch, at, 12);
+                if (found != null && found[5] == 'W') {
+                    found[5] = 'B'; // some writers label encapsulated pixel data OW
+                }
+                if (java.util.Arrays.equals(found, header)) {
+                    start = at;
+                }
+            }
+            if (start < 0) {
+                throw new IOException(file + ": the encapsulated Pixel Data element is not where it was read");
+            }
+            long at = start + 12;
+            while (true) {
+                java.nio.ByteBuffer item = java.nio.ByteBuffer.wrap(read(ch, at, 8))
+                        .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                int tag = item.getInt(0);
+                long length = Integer.toUnsignedLong(item.getInt(4));
+                at += 8;
+                if (tag == 0xE0DDFFFE) {
+                    break;
+                }
+                if (tag != 0xE000FFFE || at + length > size) {
+                    throw new IOException(file + ": encapsulated Pixel Data are not a sequence of items");
+                }
+                at += length;
+            }
+            if (at < size && (Short.toUnsignedInt(java.nio.ByteBuffer.wrap(read(ch, at, 2))
+                    .order(java.nio.ByteOrder.LITTLE_ENDIAN).getShort()) < 0xFFFA)) {
+                throw new DeidRefused("after (0x7fe0,0x0010)", "attributes after encapsulated pixel data");
+            }
+            return new long[] {start, at};
+        }
+    }
+
+    private static byte[] read(java.nio.channels.FileChannel ch, long at, int n) throws IOException {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(n);
+        while (b.hasRemaining()) {
+            if (ch.read(b, at + b.position()) < 0) {
+                throw new java.io.EOFException("the file ends inside its pixel data");
+            }
+        }
+        return b.array();
+    }
+
+    /**
+     * What happens to attributes the table does not list: kept ({@code TABLE}); inside a sequence given a dummy (D),
+     * dummies for every value but codes and numbers ({@code DUMMY}); inside a sequence to clean (C, Clean Structured
+     * Content or Descriptors), text through the cleaner ({@code CLEAN}). Listed attributes follow the table everywhere.
+     */
+    private enum Mode {
+        TABLE, DUMMY, CLEAN
+    }
+
+    private AttributeList walk(AttributeList in, String path, Set<String> ids, Mode mode) throws DeidRefused {
         AttributeList out = new AttributeList();
         for (Attribute a : in.values()) {
             AttributeTag t = a.getTag();
@@ -121,17 +236,17 @@ public final class Deidentifier {
             String where = path + t;
             if (t.isPrivate()) {
                 if (keepsPrivate(in, t)) {
-                    out.put(kept(a, where, ids));
+                    out.put(kept(a, where, ids, mode));
                 }
                 continue;
             }
             ConfidentialityProfile.Row row = profile.row(t.getGroup(), t.getElement());
             if (row == null) {
-                out.put(kept(a, where, ids));
+                out.put(unlisted(a, where, ids, mode));
                 continue;
             }
             ConfidentialityProfile.Resolved r = row.resolve(options.options());
-            Attribute done = apply(choose(r.action(), a), r.option(), a, where, ids);
+            Attribute done = apply(choose(r.action(), a), r.option(), a, where, ids, mode);
             if (done != null) {
                 out.put(pseudonym(done));
             }
@@ -140,7 +255,7 @@ public final class Deidentifier {
     }
 
     /** The attribute as the action leaves it, or null when removed. */
-    private Attribute apply(Action action, DeidOption option, Attribute a, String where, Set<String> ids)
+    private Attribute apply(Action action, DeidOption option, Attribute a, String where, Set<String> ids, Mode mode)
             throws DeidRefused {
         String vr = vr(a);
         if (action == Action.X) {
@@ -150,12 +265,12 @@ public final class Deidentifier {
             return empty(a);
         }
         if (action == Action.K || isEmpty(a)) { // an empty value identifies nobody
-            return kept(a, where, ids);
+            return kept(a, where, ids, mode);
         }
         try {
             return switch (action) {
                 case D -> dummy(a, vr, where, ids);
-                case U -> uid(a, vr, where, ids);
+                case U -> uid(a, vr, where, ids, mode);
                 case C -> clean(a, vr, option, where, ids);
                 default -> throw new IllegalStateException("a choice left undecided: " + action);
             };
@@ -178,10 +293,10 @@ public final class Deidentifier {
 
     private Attribute dummy(Attribute a, String vr, String where, Set<String> ids) throws DicomException, DeidRefused {
         if (a instanceof SequenceAttribute s) {
-            return walked(s, where, ids);
+            return walked(s, where, ids, Mode.DUMMY);
         }
         if ("UI".equals(vr)) {
-            return uid(a, vr, where, ids);
+            return uid(a, vr, where, ids, Mode.DUMMY);
         }
         String value = switch (vr) {
             case "DA" -> "19000101";
@@ -199,9 +314,10 @@ public final class Deidentifier {
         return d;
     }
 
-    private Attribute uid(Attribute a, String vr, String where, Set<String> ids) throws DicomException, DeidRefused {
+    private Attribute uid(Attribute a, String vr, String where, Set<String> ids, Mode mode)
+            throws DicomException, DeidRefused {
         if (a instanceof SequenceAttribute s) {
-            return walked(s, where, ids);
+            return walked(s, where, ids, mode);
         }
         if (!"UI".equals(vr)) {
             throw new DeidRefused(where, "a UID to replace in VR " + vr);
@@ -216,7 +332,7 @@ public final class Deidentifier {
     private Attribute clean(Attribute a, String vr, DeidOption option, String where, Set<String> ids)
             throws DicomException, DeidRefused {
         if (a instanceof SequenceAttribute s) {
-            return walked(s, where, ids); // cleaned item by item, by the same table
+            return walked(s, where, ids, Mode.CLEAN);
         }
         if (option == DeidOption.RETAIN_LONGITUDINAL_MODIFIED_DATES) {
             if ("TM".equals(vr)) {
@@ -233,6 +349,10 @@ public final class Deidentifier {
         if (!TEXT.contains(vr)) {
             throw new DeidRefused(where, "cannot clean a value of VR " + vr);
         }
+        return cleaned(a, where, ids);
+    }
+
+    private Attribute cleaned(Attribute a, String where, Set<String> ids) throws DicomException, DeidRefused {
         Attribute d = AttributeFactory.newAttribute(a.getTag(), a.getVR());
         for (String v : a.getStringValues()) {
             String c = options.cleaner().clean(a.getTag().toString(), v, ids);
@@ -256,16 +376,43 @@ public final class Deidentifier {
         }
     }
 
-    private Attribute kept(Attribute a, String where, Set<String> ids) throws DeidRefused {
-        return a instanceof SequenceAttribute s ? walked(s, where, ids) : a;
+    private Attribute kept(Attribute a, String where, Set<String> ids, Mode mode) throws DeidRefused {
+        return a instanceof SequenceAttribute s ? walked(s, where, ids, mode) : a;
+    }
+
+    /** An attribute the table does not list, as the mode says ({@link Mode}). */
+    private Attribute unlisted(Attribute a, String where, Set<String> ids, Mode mode) throws DeidRefused {
+        String vr = vr(a);
+        if (mode == Mode.TABLE || a instanceof SequenceAttribute || isEmpty(a) || "CS".equals(vr) || isCode(a)
+                || NUMBERS.contains(vr) || mode == Mode.CLEAN && vr.matches("DA|DT|TM|UI")) {
+            return kept(a, where, ids, mode);
+        }
+        try {
+            if (mode == Mode.DUMMY) {
+                return dummy(a, vr, where, ids);
+            }
+            if (!TEXT.contains(vr)) {
+                throw new DeidRefused(where, "cannot clean a value of VR " + vr + " in structured content");
+            }
+            return cleaned(a, where, ids);
+        } catch (DicomException e) {
+            throw new DeidRefused(where, "cannot write its new value: " + e.getMessage());
+        }
+    }
+
+    /** An attribute of the Code Sequence Macro (PS3.3 Table 8.8-1): a coded concept, not about the patient. */
+    private static boolean isCode(Attribute a) {
+        AttributeTag t = a.getTag();
+        return t.getGroup() == 0x0008 && t.getElement() >= 0x0100 && t.getElement() <= 0x0122;
     }
 
     /** A sequence whose items are de-identified like the data set. */
-    private SequenceAttribute walked(SequenceAttribute s, String where, Set<String> ids) throws DeidRefused {
+    private SequenceAttribute walked(SequenceAttribute s, String where, Set<String> ids, Mode mode)
+            throws DeidRefused {
         SequenceAttribute copy = new SequenceAttribute(s.getTag());
         int i = 0;
         for (SequenceItem item : iterable(s)) {
-            copy.addItem(walk(item.getAttributeList(), where + "[" + ++i + "]/", ids));
+            copy.addItem(walk(item.getAttributeList(), where + "[" + ++i + "]/", ids, mode));
         }
         return copy;
     }
