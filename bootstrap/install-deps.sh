@@ -54,6 +54,12 @@ ensure_packages dcmtk orthanc orthanc-dicomweb dicom3tools xvfb xauth fonts-deja
 # pydicom reads the derived DICOM objects we write (HU values of a filtered CT, with numpy) as an independent reader,
 # and writes the JPEG 2000 and HTJ2K objects the codec tests read.
 ensure_packages python3-pydicom python3-numpy
+# dicom-anonymizer, the independent PS3.15 Basic Profile de-identifier store-core's de-identification tests compare
+# with (DeidCorpusTest). Not packaged by Debian: pip, pinned, without dependencies (its two, pydicom and tqdm, are
+# Debian's), into /usr/local beside the system Python, only when it is not there yet.
+ensure_packages python3-pip python3-tqdm
+/usr/bin/python3 -c 'import dicomanonymizer' 2>/dev/null \
+  || /usr/bin/python3 -m pip install -q --no-deps --break-system-packages dicom-anonymizer==2.1.0
 # Independent JPEG 2000 and HTJ2K encoders and decoders (OpenJPEG's and OpenJPH's command-line tools): the codec tests
 # make their codestreams with them and check the store's decoding against theirs.
 ensure_packages libopenjp2-tools openjph-tools
