@@ -559,6 +559,119 @@ class ClusterIT {
         return log;
     }
 
+    @Test
+    @Order(12)
+    void aStudyDeletedOnOneNodeIsGoneOnAllAndItsRestoreAndPurgeHoldEverywhere() throws Exception {
+        TestStudy study = TestStudy.create(work.resolve("trash"), "CLUSTER-TRASH", "CT_small.dcm", "MR_small.dcm");
+        List<byte[]> parts = new ArrayList<>();
+        for (TestStudy.Instance i : study.instances()) {
+            parts.add(Files.readAllBytes(i.file()));
+        }
+        assertThat(send(1, "/dicomweb/studies", "POST", Multipart.dicom("CLUSTER-T", parts), Map.of("Content-Type",
+                "multipart/related; type=\"application/dicom\"; boundary=CLUSTER-T", "Accept",
+                "application/dicom+json")).statusCode()).isEqualTo(200);
+        String file = "/images/" + study.storePath(study.instances().get(0));
+        String qido = "/dicomweb/studies?StudyInstanceUID=" + study.studyUid();
+
+        HttpResponse<String> deleted = send(2, "/dicomweb/studies/" + study.studyUid(), "DELETE", null, Map.of());
+        assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
+        String trashId = field(deleted.body(), "trashId");
+
+        for (int node : List.of(1, 3)) { // the index doors at once, reads by path within a second
+            assertThat(send(node, qido, "GET", null, Map.of("Accept", "application/dicom+json")).body())
+                    .as("QIDO on node %d right after the delete", node).doesNotContain(study.studyUid());
+            assertThat(eventually(() -> getBytes(node, file).statusCode(), 404, Duration.ofSeconds(3)))
+                    .as("GET %s on node %d", file, node).isEqualTo(404);
+        }
+        assertThat(send(3, "/trash/" + trashId, "GET", null, Map.of()).body()).contains(study.studyUid());
+
+        HttpResponse<String> restored = send(3, "/trash/" + trashId + "/restore", "POST", null, Map.of());
+        assertThat(field(restored.body(), "restored")).isEqualTo("2");
+        assertThat(eventually(() -> getBytes(1, file).statusCode(), 200, Duration.ofSeconds(3))).isEqualTo(200);
+        assertThat(getBytes(1, file).body()).isEqualTo(parts.get(0));
+        assertThat(send(2, qido, "GET", null, Map.of("Accept", "application/dicom+json")).body())
+                .contains(study.studyUid());
+
+        String again = field(send(1, "/dicomweb/studies/" + study.studyUid(), "DELETE", null, Map.of()).body(),
+                "trashId");
+        HttpResponse<String> purged = send(3, "/trash/" + again, "DELETE", null, Map.of());
+        assertThat(field(purged.body(), "purged")).isEqualTo("2");
+        String key = cluster.prefix() + "/" + study.storePath(study.instances().get(0));
+        assertThatThrownBy(() -> cluster.s3().headObject(b -> b.bucket(cluster.bucket()).key(key)))
+                .as("the object is gone from S3").hasMessageContaining("404");
+        assertThat(send(2, "/trash/" + again, "GET", null, Map.of()).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    @Order(13)
+    void theChangeFeedIsOneOrderOnEveryNodeAndAFollowerUnderConcurrentWritesMissesNothing() throws Exception {
+        long start = lastOf(1);
+        ExecutorService writers = Executors.newFixedThreadPool(3);
+        AtomicBoolean writing = new AtomicBoolean(true);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int node = 1; node <= 3; node++) {
+                int n = node;
+                done.add(writers.submit(() -> {
+                    for (int i = 0; i < 15; i++) {
+                        assertThat(send(n, "/images/cluster/feed/n" + n + "-" + i + ".dcm", "PUT", CT, Map.of())
+                                .statusCode()).isEqualTo(201);
+                    }
+                    return null;
+                }));
+            }
+            // a follower on node 1 asks for what came after the last number it saw, while the others write
+            List<Long> followed = new ArrayList<>();
+            long last = start;
+            Future<?> all = writers.submit(() -> {
+                for (Future<?> f : done) {
+                    f.get();
+                }
+                writing.set(false);
+                return null;
+            });
+            while (true) {
+                boolean stillWriting = writing.get();
+                String page = send(1, "/changes?since=" + last + "&limit=7", "GET", null, Map.of()).body();
+                List<Long> seqs = seqs(page);
+                followed.addAll(seqs);
+                last = Long.parseLong(field(page, "last"));
+                if (!stillWriting && seqs.isEmpty()) {
+                    break;
+                }
+            }
+            all.get();
+            for (int node = 1; node <= 3; node++) {
+                List<Long> feed = seqs(send(node, "/changes?since=" + start + "&limit=10000", "GET", null, Map.of())
+                        .body());
+                assertThat(feed).as("node %d's feed", node).hasSize(45).isSorted().isEqualTo(followed);
+            }
+        } finally {
+            writers.shutdownNow();
+        }
+    }
+
+    /** The number of the latest change as {@code node} sees it (paging through the feed). */
+    static long lastOf(int node) throws IOException, InterruptedException {
+        long last = 0;
+        while (true) {
+            String page = send(node, "/changes?since=" + last + "&limit=10000", "GET", null, Map.of()).body();
+            last = Long.parseLong(field(page, "last"));
+            if (page.contains("\"done\":true")) {
+                return last;
+            }
+        }
+    }
+
+    static List<Long> seqs(String feed) {
+        List<Long> seqs = new ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"seq\":(\\d+)").matcher(feed);
+        while (m.find()) {
+            seqs.add(Long.parseLong(m.group(1)));
+        }
+        return seqs;
+    }
+
     /** A string or number field of a flat JSON object (enough for a job's status). */
     static String field(String json, String name) {
         int at = json.indexOf("\"" + name + "\":");
