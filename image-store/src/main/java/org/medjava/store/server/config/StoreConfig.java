@@ -940,4 +940,13 @@ public class StoreConfig {
     public java.time.Duration trashPurgeInterval() {
         return java.time.Duration.ofSeconds(Math.max(1, trashPurgeIntervalSeconds));
     }
+
+    /** How often the enabled retention rules run (each moves what it selects to the trash). */
+    @Inject
+    @ConfigProperty(name = "medjava.retention.interval-minutes", defaultValue = "60")
+    int retentionIntervalMinutes;
+
+    public java.time.Duration retentionInterval() {
+        return java.time.Duration.ofMinutes(Math.max(1, retentionIntervalMinutes));
+    }
 }

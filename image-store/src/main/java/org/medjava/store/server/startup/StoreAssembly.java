@@ -75,6 +75,8 @@ import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.audit.RotatingFile;
 import org.medjava.store.core.audit.SyslogSender;
+import org.medjava.store.core.retention.Retention;
+import org.medjava.store.core.retention.RuleBook;
 import org.medjava.store.core.trash.Trash;
 import org.medjava.store.server.logging.AccessLog;
 import org.medjava.store.server.logging.ServerLog;
@@ -133,6 +135,7 @@ public class StoreAssembly {
     private ResumableUploads uploads;
     private java.util.concurrent.ScheduledExecutorService uploadCleaner;
     private Trash trash;
+    private Retention retention;
     private java.util.concurrent.ScheduledExecutorService trashKeeper;
 
     /** Builds everything when the application starts rather than on the first request. */
@@ -410,8 +413,11 @@ public class StoreAssembly {
      */
     private void startTrash() {
         trash = new Trash(index, images, config.trashSettings(), audit, metrics, java.time.Clock.systemUTC());
-        trashKeeper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "trash-purge");
+        retention = new Retention(index, trash, sharedState == null ? RuleBook.directory(config.dataDir()
+                .resolve("retention")) : RuleBook.shared(sharedState), java.time.Clock.systemUTC());
+        // two threads: a long purge or retention run must not hold up following the other nodes' deletions
+        trashKeeper = java.util.concurrent.Executors.newScheduledThreadPool(2, r -> {
+            Thread t = new Thread(r, "trash-keeper");
             t.setDaemon(true);
             return t;
         });
@@ -422,6 +428,9 @@ public class StoreAssembly {
             trashKeeper.scheduleWithFixedDelay(() -> quietly("following the trash", trash::refresh), 1, 1,
                     java.util.concurrent.TimeUnit.SECONDS);
         }
+        long rules = config.retentionInterval().toMillis();
+        trashKeeper.scheduleWithFixedDelay(() -> quietly("running the retention rules", retention::runAll), rules,
+                rules, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** Runs a background task whose failure (the database down a moment) must not end its schedule. */
@@ -498,6 +507,11 @@ public class StoreAssembly {
     @Produces
     public Trash trash() {
         return trash;
+    }
+
+    @Produces
+    public Retention retention() {
+        return retention;
     }
 
     @Produces

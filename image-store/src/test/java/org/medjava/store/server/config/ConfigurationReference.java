@@ -120,10 +120,12 @@ final class ConfigurationReference {
                     `medjava.seed.*` on one node only; `medjava.admin.initial-password` counts on the cluster's \
                     first start. Details and the load balancer's configuration: [docs/cluster.md](cluster.md). \
                     Jobs run on one node too, from a queue in memory."""),
-            new Section("Deletion and the trash", List.of("medjava.trash", "medjava.delete"), """
+            new Section("Deletion, the trash and retention", List.of("medjava.trash", "medjava.delete",
+                    "medjava.retention"), """
                     Deleted studies, series and instances stay restorable in the trash for the grace period, then \
                     the background purge removes their files; see \
-                    [Deleting studies](pacs.md#deleting-studies-the-trash)."""),
+                    [Deleting studies](pacs.md#deleting-studies-the-trash) and \
+                    [Retention rules](pacs.md#retention-rules)."""),
             new Section("Start-up", List.of("medjava.banner"), ""));
 
     static final String OTHER_SECTION = "Other keys";

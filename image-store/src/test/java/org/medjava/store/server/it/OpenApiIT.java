@@ -42,7 +42,8 @@ class OpenApiIT {
     /** The JAX-RS resources (the ArchUnit ModuleBoundariesTest keeps every one in org.medjava.store.server.web). */
     static final List<String> RESOURCES = List.of("AdminResource", "ChangesResource", "DerivedResource",
             "DicomWebResource", "FiltersResource", "ImagesResource", "IndexResource", "JobsResource", "PacsResource",
-            "RootResource", "SessionResource", "TrashResource", "UploadsResource", "WebAppResource");
+            "RetentionResource", "RootResource", "SessionResource", "TrashResource", "UploadsResource",
+            "WebAppResource");
 
     /** Schemas of JSON bodies and the Java records behind them. */
     static final Map<String, String> RECORD_SCHEMAS = Map.ofEntries(
@@ -68,7 +69,12 @@ class OpenApiIT {
             Map.entry("Deletion", "org.medjava.store.server.web.TrashResource$Deletion"),
             Map.entry("TrashOutcome", "org.medjava.store.core.trash.Trash$Outcome"),
             Map.entry("Change", "org.medjava.store.core.index.Change"),
-            Map.entry("ChangeFeed", "org.medjava.store.server.web.ChangesResource$ChangeFeed"));
+            Map.entry("ChangeFeed", "org.medjava.store.server.web.ChangesResource$ChangeFeed"),
+            Map.entry("RetentionRule", "org.medjava.store.core.retention.RetentionRule"),
+            Map.entry("AgedStudy", "org.medjava.store.core.index.AgedStudy"),
+            Map.entry("RulePreview", "org.medjava.store.server.web.RetentionResource$RulePreview"),
+            Map.entry("RetentionRun", "org.medjava.store.core.retention.Retention$Run"),
+            Map.entry("RuleDraft", "org.medjava.store.server.web.RetentionResource$RuleDraft"));
 
     static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options");
     static final Pattern REGEX_TEMPLATE = Pattern.compile("\\{\\s*([A-Za-z0-9_]+)\\s*:[^}]*}");

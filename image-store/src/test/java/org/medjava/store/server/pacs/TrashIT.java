@@ -1,6 +1,7 @@
 package org.medjava.store.server.pacs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.medjava.store.server.pacs.DicomJson.array;
 import static org.medjava.store.server.pacs.DicomJson.object;
 
 import javax.json.JsonArray;
@@ -242,5 +243,46 @@ class TrashIT {
         assertThat(outcome.getInt("replaced")).isEqualTo(1);
         assertThat(outcome.getInt("restored")).isZero();
         assertThat(reader.get(path(study, ct)).body()).isEqualTo(Files.readAllBytes(ct.file()));
+    }
+
+    @Test
+    void aRetentionRuleIsPreviewedRunIntoTheTrashAndHeldByTheGuardWhenItWouldTakeTooMuch() throws Exception {
+        for (int n = 1; n <= 2; n++) { // two old XA studies: the only XA in the store
+            Path xa = org.medjava.store.core.index.TestDicom.ct().patient("RET-" + n, "Retention^Test")
+                    .study("1.2.826.51." + n, "19990101").series("1.2.826.51." + n + ".1", "XA", 1)
+                    .instance("1.2.826.51." + n + ".1.1", 1).writeTo(work.resolve("xa-" + n + ".dcm"));
+            assertThat(admin.put("/images/trash/retention/xa-" + n + ".dcm", xa).statusCode()).isEqualTo(201);
+        }
+        String draft = "{\"name\": \"XA after ten years\", \"basis\": \"STUDY_DATE\", \"olderThanDays\": 3652,"
+                + " \"modality\": \"XA\", \"enabled\": false}";
+        assertThat(uploader.postJson("/retention/rules", draft).statusCode()).isEqualTo(403);
+        HttpResponse<String> made = admin.postJson("/retention/rules", draft);
+        assertThat(made.statusCode()).as(made.body()).isEqualTo(201);
+        String id = object(made.body()).getString("id");
+
+        JsonObject preview = object(admin.getJson("/retention/rules/" + id + "/preview").body());
+        assertThat(preview.getJsonArray("studies")).hasSize(2);
+        assertThat(preview.getInt("instances")).isEqualTo(2);
+        assertThat(reader.getJson("/dicomweb/studies?StudyInstanceUID=1.2.826.51.1").body()).contains("1.2.826.51.1");
+
+        JsonObject run = object(post(admin, "/retention/rules/" + id + "/run").body());
+        assertThat(run.getString("outcome")).isEqualTo("deleted");
+        assertThat(run.getJsonArray("trashIds")).hasSize(2);
+        assertThat(reader.getJson("/dicomweb/studies?StudyInstanceUID=1.2.826.51.1").body())
+                .doesNotContain("1.2.826.51.1");
+        assertThat(uploader.getJson("/trash").body()).contains("retention rule XA after ten years");
+
+        HttpResponse<String> everything = admin.postJson("/retention/rules", "{\"name\": \"everything\","
+                + " \"basis\": \"RECEIVED\", \"olderThanDays\": 1, \"enabled\": true}");
+        assertThat(everything.statusCode()).isEqualTo(201); // nothing was received a day ago
+        HttpResponse<String> allOld = admin.postJson("/retention/rules", "{\"name\": \"all old\","
+                + " \"basis\": \"STUDY_DATE\", \"olderThanDays\": 1, \"enabled\": true}");
+        assertThat(allOld.statusCode()).isEqualTo(409);
+        assertThat(allOld.body()).contains("confirm=true");
+        assertThat(admin.postJson("/retention/rules", "{\"name\": \"bad\", \"basis\": \"TOMORROW\","
+                + " \"olderThanDays\": 1}").statusCode()).isEqualTo(400);
+        assertThat(array(admin.getJson("/retention/rules").body())).hasSize(2);
+        assertThat(admin.delete("/retention/rules/" + id).statusCode()).isEqualTo(204);
+        assertThat(admin.delete("/retention/rules/" + id).statusCode()).isEqualTo(404);
     }
 }

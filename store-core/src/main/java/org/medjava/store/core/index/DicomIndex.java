@@ -176,6 +176,46 @@ public final class DicomIndex implements AutoCloseable {
         return trash.purged(file);
     }
 
+    /**
+     * The studies older than a cut-off, for retention rules: by StudyDate ({@code byStudyDate}: the date before
+     * {@code cutoff}'s day; studies without a date are never selected) or by reception (every instance received
+     * before {@code cutoff}), optionally only those with a series of {@code modality}; oldest first.
+     */
+    public List<AgedStudy> studiesOlderThan(boolean byStudyDate, java.time.Instant cutoff, String modality,
+            int limit) {
+        return session.read("selecting studies by age", em -> {
+            String sql = "select st.study_uid, st.study_date, max(i.indexed_at_ms), st.modalities, count(i.store_path)"
+                    + " from mj_study st join mj_series s on s.study_uid = st.study_uid"
+                    + " join mj_instance i on i.series_uid = s.series_uid"
+                    + (byStudyDate ? " where st.study_date is not null and st.study_date < ?" : " where 1 = 1")
+                    + (modality == null ? "" : " and exists (select 1 from mj_series m where m.study_uid ="
+                            + " st.study_uid and m.modality = ?)")
+                    + " group by st.study_uid, st.study_date, st.modalities"
+                    + (byStudyDate ? "" : " having max(i.indexed_at_ms) < ?")
+                    + " order by " + (byStudyDate ? "st.study_date" : "max(i.indexed_at_ms)") + ", st.study_uid";
+            jakarta.persistence.Query q = em.createNativeQuery(sql).setMaxResults(limit);
+            int p = 1;
+            if (byStudyDate) {
+                q.setParameter(p++, java.time.format.DateTimeFormatter.BASIC_ISO_DATE.format(
+                        cutoff.atZone(java.time.ZoneOffset.UTC).toLocalDate()));
+            }
+            if (modality != null) {
+                q.setParameter(p++, modality);
+            }
+            if (!byStudyDate) {
+                q.setParameter(p, cutoff.toEpochMilli());
+            }
+            List<AgedStudy> studies = new java.util.ArrayList<>();
+            for (Object row : q.getResultList()) {
+                Object[] r = (Object[]) row;
+                studies.add(new AgedStudy((String) r[0], (String) r[1],
+                        java.time.Instant.ofEpochMilli(((Number) r[2]).longValue()), (String) r[3],
+                        ((Number) r[4]).longValue()));
+            }
+            return studies;
+        });
+    }
+
     /** The changes numbered after {@code since}, in order, at most {@code limit}. */
     public List<Change> changes(long since, int limit) {
         return session.read("reading the change feed", em -> ChangeLog.read(em, since, limit));

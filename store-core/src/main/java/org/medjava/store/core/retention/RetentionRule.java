@@ -1,0 +1,78 @@
+package org.medjava.store.core.retention;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.Properties;
+
+/**
+ * A retention rule: studies older than {@code olderThanDays} — by their StudyDate ({@link Basis#STUDY_DATE}) or by
+ * when their last instance was received ({@link Basis#RECEIVED}) — optionally only those with a series of
+ * {@code modality}, go to the trash when the rule runs (then the trash's grace period, then the purge).
+ *
+ * @param confirmed whether an administrator accepted, when it was made, that the rule takes more than the guard's
+ *                  share of the store at once (else such a run is held)
+ */
+public record RetentionRule(String id, String name, Basis basis, int olderThanDays, String modality,
+        boolean enabled, boolean confirmed, String createdBy, Instant created) {
+
+    /** What a rule's age is counted from. */
+    public enum Basis {
+        STUDY_DATE, RECEIVED
+    }
+
+    public RetentionRule {
+        if (name == null || name.isBlank() || name.length() > 64 || name.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("name: 1 to 64 characters, no control characters");
+        }
+        if (basis == null) {
+            throw new IllegalArgumentException("basis: StudyDate or received");
+        }
+        if (olderThanDays < 1 || olderThanDays > 365 * 200) {
+            throw new IllegalArgumentException("olderThanDays: 1 to 73000, not " + olderThanDays);
+        }
+        if (modality != null && !modality.matches("[A-Z0-9_]{1,16}")) {
+            throw new IllegalArgumentException("modality: a DICOM modality code such as CT or MR, not " + modality);
+        }
+    }
+
+    /** The rule as text for its {@link RuleBook}. */
+    String toText() {
+        Properties p = new Properties();
+        p.setProperty("id", id);
+        p.setProperty("name", name);
+        p.setProperty("basis", basis.name());
+        p.setProperty("olderThanDays", Integer.toString(olderThanDays));
+        if (modality != null) {
+            p.setProperty("modality", modality);
+        }
+        p.setProperty("enabled", Boolean.toString(enabled));
+        p.setProperty("confirmed", Boolean.toString(confirmed));
+        if (createdBy != null) {
+            p.setProperty("createdBy", createdBy);
+        }
+        p.setProperty("created", created.toString());
+        StringWriter out = new StringWriter();
+        try {
+            p.store(out, null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+
+    static RetentionRule fromText(String text) {
+        Properties p = new Properties();
+        try {
+            p.load(new StringReader(text));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new RetentionRule(p.getProperty("id"), p.getProperty("name"), Basis.valueOf(p.getProperty("basis")),
+                Integer.parseInt(p.getProperty("olderThanDays")), p.getProperty("modality"),
+                Boolean.parseBoolean(p.getProperty("enabled")), Boolean.parseBoolean(p.getProperty("confirmed")),
+                p.getProperty("createdBy"), Instant.parse(p.getProperty("created")));
+    }
+}

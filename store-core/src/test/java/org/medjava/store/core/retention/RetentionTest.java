@@ -1,0 +1,160 @@
+package org.medjava.store.core.retention;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.medjava.codec.ImageCodec;
+import org.medjava.store.core.StoreException;
+import org.medjava.store.core.audit.AuditTrail;
+import org.medjava.store.core.index.AgedStudy;
+import org.medjava.store.core.index.DicomIndex;
+import org.medjava.store.core.index.IndexDatabase;
+import org.medjava.store.core.index.StudyQuery;
+import org.medjava.store.core.index.StudySummary;
+import org.medjava.store.core.index.TestDicom;
+import org.medjava.store.core.index.TrashScope;
+import org.medjava.store.core.ingest.DuplicatePolicy;
+import org.medjava.store.core.ingest.Ingest;
+import org.medjava.store.core.metrics.StoreMetrics;
+import org.medjava.store.core.repo.ImageRepository;
+import org.medjava.store.core.repo.Preconditions;
+import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.repo.UploadValidator;
+import org.medjava.store.core.storage.LocalFileStorage;
+import org.medjava.store.core.testsupport.MovableClock;
+import org.medjava.store.core.trash.Trash;
+
+/**
+ * Retention rules on one node: a preview selects the studies old enough by StudyDate or by reception (and by
+ * modality), a run moves them to the trash, rules are kept in their book, and the guard refuses or holds a rule
+ * that takes too large a share of the store at once.
+ */
+class RetentionTest {
+    @TempDir
+    Path tmp;
+
+    private DicomIndex index;
+    private Ingest ingest;
+    private Trash trash;
+    private Retention retention;
+    private final MovableClock clock = new MovableClock(Instant.parse("2026-12-06T10:00:00Z"));
+
+    @BeforeEach
+    void setUp() throws IOException {
+        index = new DicomIndex(IndexDatabase.h2(Files.createDirectories(tmp.resolve("db"))));
+        ImageRepository images = new ImageRepository(new LocalFileStorage(Files.createDirectories(
+                tmp.resolve("images"))), 1 << 24);
+        ingest = new Ingest(images, index, new UploadValidator(ImageCodec.DEFAULT_MAX_PIXELS), DuplicatePolicy.REJECT);
+        study("1.2.826.41.1", "20010315", "CT");
+        study("1.2.826.41.2", "20100701", "MR");
+        study("1.2.826.41.3", "20250101", "CT");
+        study("1.2.826.41.4", "20261201", "MR");
+        trash = new Trash(index, images, new Trash.Settings(Duration.ofHours(72), 0.5, 1), AuditTrail.NONE,
+                StoreMetrics.NONE, clock);
+        retention = new Retention(index, trash, RuleBook.directory(tmp.resolve("rules")), clock);
+    }
+
+    @AfterEach
+    void tearDown() {
+        index.close();
+    }
+
+    private void study(String uid, String date, String modality) throws IOException {
+        TestDicom dicom = (modality.equals("CT") ? TestDicom.ct() : TestDicom.mr()).patient("R" + uid.substring(11),
+                "Retention^Test").study(uid, date).series(uid + ".1", modality, 1).instance(uid + ".1.1", 1);
+        Path file = dicom.writeTo(tmp.resolve("src-" + uid + ".dcm"));
+        try (InputStream in = Files.newInputStream(file)) {
+            ingest.put(StorePath.parse("r/" + uid + ".dcm"), in, Files.size(file), "application/dicom",
+                    Preconditions.NONE);
+        }
+    }
+
+    @Test
+    void aPreviewSelectsTheStudiesOlderThanTheRuleByStudyDateAndModality() {
+        RetentionRule tenYears = retention.add("ten years", RetentionRule.Basis.STUDY_DATE, 3652, null, false, false,
+                "admin");
+        assertThat(retention.preview(tenYears.id()).studies()).extracting(AgedStudy::studyInstanceUid)
+                .containsExactly("1.2.826.41.1", "1.2.826.41.2");
+        RetentionRule mr = retention.add("MR after a year", RetentionRule.Basis.STUDY_DATE, 365, "MR", false, false,
+                "admin");
+        Retention.Preview preview = retention.preview(mr.id());
+        assertThat(preview.studies()).extracting(AgedStudy::studyInstanceUid).containsExactly("1.2.826.41.2");
+        assertThat(preview.instances()).isEqualTo(1);
+        assertThat(preview.share()).isEqualTo(0.25);
+        assertThat(index.count()).isEqualTo(4); // a preview deletes nothing
+    }
+
+    @Test
+    void byReceptionAStudyGoesWhenItsLastInstanceIsOldEnough() {
+        RetentionRule week = retention.add("a week after reception", RetentionRule.Basis.RECEIVED, 7, "CT", false,
+                false, "admin");
+        assertThat(retention.preview(week.id()).studies()).isEmpty();
+        clock.advance(Duration.ofDays(8));
+        assertThat(retention.preview(week.id()).studies()).extracting(AgedStudy::studyInstanceUid)
+                .containsExactlyInAnyOrder("1.2.826.41.1", "1.2.826.41.3");
+    }
+
+    @Test
+    void aRunMovesTheSelectedStudiesToTheTrashAndOnlyEnabledRulesRunInTheBackground() {
+        RetentionRule off = retention.add("off", RetentionRule.Basis.STUDY_DATE, 3652, "CT", false, false, "admin");
+        RetentionRule on = retention.add("on", RetentionRule.Basis.STUDY_DATE, 3652, "MR", true, false, "admin");
+
+        assertThat(retention.runAll()).singleElement().satisfies(run -> {
+            assertThat(run.ruleId()).isEqualTo(on.id());
+            assertThat(run.outcome()).isEqualTo("deleted");
+            assertThat(run.trashIds()).hasSize(1);
+        });
+        assertThat(index.studies(StudyQuery.all())).extracting(StudySummary::studyInstanceUid)
+                .doesNotContain("1.2.826.41.2").contains("1.2.826.41.1");
+        assertThat(trash.list().values()).singleElement().satisfies(files -> assertThat(files.get(0).reason())
+                .isEqualTo("retention rule on"));
+
+        assertThat(retention.run(off.id()).studies()).isEqualTo(1); // asked for: runs though disabled
+        assertThat(retention.run(off.id()).outcome()).isEqualTo("nothing");
+    }
+
+    @Test
+    void aRuleOverTheGuardsShareIsRefusedUnlessConfirmedAndARuleThatGrewOverItIsHeld() {
+        assertThatThrownBy(() -> retention.add("everything", RetentionRule.Basis.STUDY_DATE, 1, null, true, false,
+                "admin")).isInstanceOfSatisfying(StoreException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(StoreException.Kind.CONFLICT);
+                    assertThat(e.getMessage()).contains("4 of the store's 4 instances", "confirm=true");
+                });
+        assertThat(retention.rules()).isEmpty();
+        assertThat(retention.add("everything", RetentionRule.Basis.STUDY_DATE, 1, null, false, true, "admin")
+                .confirmed()).isTrue();
+
+        RetentionRule tenYears = retention.add("ten years", RetentionRule.Basis.STUDY_DATE, 3652, null, true, false,
+                "admin"); // 2 of 4: not over half
+        trash.delete(TrashScope.study("1.2.826.41.4"), null, true); // now 2 of 3
+        Retention.Run held = retention.run(tenYears.id());
+        assertThat(held.outcome()).isEqualTo("held");
+        assertThat(held.message()).contains("66.7%", "confirm=true");
+        assertThat(index.count()).isEqualTo(3);
+    }
+
+    @Test
+    void rulesAreKeptInTheirBookAndRemoved() {
+        RetentionRule rule = retention.add("CT", RetentionRule.Basis.RECEIVED, 30, "CT", true, false, "admin");
+        Retention again = new Retention(index, trash, RuleBook.directory(tmp.resolve("rules")), clock);
+        assertThat(again.rules()).containsExactly(rule);
+        again.remove(rule.id());
+        assertThat(retention.rules()).isEmpty();
+        assertThatThrownBy(() -> retention.remove(rule.id())).isInstanceOf(StoreException.class);
+        assertThatThrownBy(() -> retention.add("bad", RetentionRule.Basis.RECEIVED, 0, null, true, false, "a"))
+                .isInstanceOfSatisfying(StoreException.class,
+                        e -> assertThat(e.kind()).isEqualTo(StoreException.Kind.BAD_REQUEST));
+        assertThatThrownBy(() -> retention.add("bad", RetentionRule.Basis.RECEIVED, 5, "ct; drop", true, false, "a"))
+                .isInstanceOf(StoreException.class);
+    }
+}
