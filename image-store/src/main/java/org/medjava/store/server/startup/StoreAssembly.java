@@ -77,6 +77,7 @@ import org.medjava.store.core.audit.RotatingFile;
 import org.medjava.store.core.audit.SyslogSender;
 import org.medjava.store.core.retention.Retention;
 import org.medjava.store.core.retention.RuleBook;
+import org.medjava.store.core.trash.RejectionNote;
 import org.medjava.store.core.trash.Trash;
 import org.medjava.store.server.logging.AccessLog;
 import org.medjava.store.server.logging.ServerLog;
@@ -413,6 +414,9 @@ public class StoreAssembly {
      */
     private void startTrash() {
         trash = new Trash(index, images, config.trashSettings(), audit, metrics, java.time.Clock.systemUTC());
+        // an IOCM rejection note received by C-STORE or STOW-RS moves what it names to the trash
+        ingest.afterReceive((stored, dataSet) -> RejectionNote.of(dataSet)
+                .ifPresent(note -> trash.reject(note, stored.sopInstanceUid())));
         retention = new Retention(index, trash, sharedState == null ? RuleBook.directory(config.dataDir()
                 .resolve("retention")) : RuleBook.shared(sharedState), java.time.Clock.systemUTC());
         // two threads: a long purge or retention run must not hold up following the other nodes' deletions

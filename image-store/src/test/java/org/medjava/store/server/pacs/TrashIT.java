@@ -18,6 +18,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.medjava.store.core.testsupport.KeyObjectNote;
+import org.medjava.store.core.testsupport.Multipart;
 import org.medjava.store.core.testsupport.PayaraStore;
 import org.medjava.store.core.testsupport.StoreClient;
 import org.medjava.store.core.testsupport.TestStudy;
@@ -284,5 +286,28 @@ class TrashIT {
         assertThat(array(admin.getJson("/retention/rules").body())).hasSize(2);
         assertThat(admin.delete("/retention/rules/" + id).statusCode()).isEqualTo(204);
         assertThat(admin.delete("/retention/rules/" + id).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void anIocmRejectionNoteSentByStowMovesTheInstancesItNamesToTheTrash() throws Exception {
+        TestStudy study = upload("TRASH-8", "CT_small.dcm", "MR_small.dcm");
+        TestStudy.Instance ct = study.instance("CT_small.dcm");
+        TestStudy.Instance mr = study.instance("MR_small.dcm");
+        Path note = work.resolve("rejection-" + UUID.randomUUID() + ".dcm");
+        KeyObjectNote.write(note, study.patientId(), study.studyUid(), "113001", "Rejected for Quality Reasons",
+                ct.seriesUid(), ct.sopClassUid(), List.of(ct.sopInstanceUid()));
+
+        HttpResponse<String> stored = uploader.sendText(uploader.request("/dicomweb/studies")
+                .header("Content-Type", "multipart/related; type=\"application/dicom\"; boundary=IOCM")
+                .header("Accept", "application/dicom+json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(Multipart.dicom("IOCM",
+                        List.of(Files.readAllBytes(note))))));
+
+        assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
+        assertThat(reader.get(path(study, ct)).statusCode()).isEqualTo(404);
+        assertThat(reader.get(path(study, mr)).statusCode()).isEqualTo(200);
+        assertThat(reader.getJson("/dicomweb/studies/" + study.studyUid() + "/instances").body())
+                .doesNotContain(ct.sopInstanceUid()).contains(mr.sopInstanceUid());
+        assertThat(uploader.getJson("/trash").body()).contains("Rejected for Quality Reasons");
     }
 }

@@ -394,6 +394,7 @@ public final class Ingest {
             if (replaced) {
                 removeOtherCopies(header.sopInstanceUid(), existing, path);
             }
+            afterReceive(header, path, received);
             LOG.log(Level.FINE, "stored {0} at {1}{2}", new Object[] {header.sopInstanceUid(), path,
                     replaced ? " (replaced)" : ""});
             return new Ingested(header.sopClassUid(), header.sopInstanceUid(), header.studyInstanceUid(),
@@ -410,6 +411,31 @@ public final class Ingest {
                 Files.deleteIfExists(staged);
             } catch (IOException e) {
                 LOG.log(Level.FINE, "staged file left behind (removed at the next start): " + staged, e);
+            }
+        }
+    }
+
+    /** What is done with an object once it is stored from the network (e.g. an IOCM rejection note applied). */
+    @FunctionalInterface
+    public interface AfterReceive {
+        void received(Ingested stored, com.pixelmed.dicom.AttributeList dataSet);
+    }
+
+    private volatile AfterReceive afterReceive;
+
+    /** Runs {@code hook} after each object stored from the network; its failure is logged, the object stays. */
+    public void afterReceive(AfterReceive hook) {
+        this.afterReceive = hook;
+    }
+
+    private void afterReceive(ReceivedHeader header, StorePath path, ReceivedDataSet received) {
+        AfterReceive hook = afterReceive;
+        if (hook != null) {
+            try {
+                hook.received(new Ingested(header.sopClassUid(), header.sopInstanceUid(), header.studyInstanceUid(),
+                        header.seriesInstanceUid(), path, false), received.dataSet());
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "after storing " + header.sopInstanceUid() + ": " + e.getMessage(), e);
             }
         }
     }

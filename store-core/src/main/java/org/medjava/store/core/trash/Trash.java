@@ -134,6 +134,34 @@ public final class Trash implements Hidden {
         return trashed;
     }
 
+    /**
+     * Moves the instances an IOCM rejection note names to the trash, as one deletion (whatever is still there; the
+     * guard does not hold a rejection: the sender has decided). {@code noteSopInstanceUid} is the note's own UID,
+     * for the reason.
+     */
+    public Trashed reject(RejectionNote note, String noteSopInstanceUid) {
+        String trashId = UUID.randomUUID().toString();
+        Caller caller = Caller.current().orElse(null);
+        Instant now = clock.instant();
+        String reason = "IOCM rejection note " + noteSopInstanceUid + ": " + note.title();
+        int instances = 0;
+        Trashed last = null;
+        for (TrashScope scope : note.rejected()) {
+            last = index.trash(scope, trashId, caller == null ? null : caller.user(), reason, now,
+                    now.plus(settings.grace()));
+            instances += last.instances();
+        }
+        refresh();
+        metrics.trash(Change.DELETED, instances);
+        TrashScope first = note.rejected().get(0);
+        audit.record(AuditEvents.studyChanged(caller, false, first.studyInstanceUid(),
+                patientOf(first.studyInstanceUid()), instances + " instances to the trash " + trashId + " by "
+                        + reason, true, null));
+        LOG.log(System.Logger.Level.INFO, "{0}: {1} of {2} instances moved to the trash {3}", reason, instances,
+                note.rejected().size(), trashId);
+        return new Trashed(trashId, first, instances, last.purgeAfter());
+    }
+
     private String patientOf(String studyInstanceUid) {
         List<StudySummary> studies = index.studies(StudyQuery.all().studyInstanceUid(studyInstanceUid));
         return studies.isEmpty() ? null : studies.get(0).patientId();

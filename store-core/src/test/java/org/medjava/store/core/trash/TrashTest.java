@@ -25,14 +25,17 @@ import org.medjava.store.core.index.IndexDatabase;
 import org.medjava.store.core.index.StudyQuery;
 import org.medjava.store.core.index.TestDicom;
 import org.medjava.store.core.index.TrashScope;
+import org.medjava.store.core.index.TrashedFile;
 import org.medjava.store.core.index.Trashed;
 import org.medjava.store.core.ingest.DuplicatePolicy;
+import org.medjava.store.core.ingest.Expected;
 import org.medjava.store.core.ingest.Ingest;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.Preconditions;
 import org.medjava.store.core.repo.StorePath;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
+import org.medjava.store.core.testsupport.KeyObjectNote;
 import org.medjava.store.core.testsupport.MovableClock;
 import org.medjava.store.core.testsupport.RecordingMetrics;
 
@@ -190,5 +193,37 @@ class TrashTest {
         other.refresh();
         assertThat(other.size()).isEqualTo(1);
         assertThat(other.hides("s/b1.dcm", 0, Instant.EPOCH)).isFalse(); // a different file at that path
+    }
+
+    @Test
+    void anIocmRejectionNoteMovesTheInstancesItNamesToTheTrash() throws Exception {
+        ingest.afterReceive((stored, dataSet) -> RejectionNote.of(dataSet)
+                .ifPresent(note -> trash.reject(note, stored.sopInstanceUid())));
+        String ctClass = "1.2.840.10008.5.1.4.1.1.2";
+        Path ofInterest = tmp.resolve("of-interest.dcm");
+        KeyObjectNote.write(ofInterest, "T1", STUDY, "113000", "Of Interest", STUDY + ".1", ctClass,
+                List.of(STUDY + ".1.1"));
+        Path rejection = tmp.resolve("rejection.dcm");
+        String note = KeyObjectNote.write(rejection, "T1", STUDY, "113001", "Rejected for Quality Reasons",
+                STUDY + ".1", ctClass, List.of(STUDY + ".1.1", STUDY + ".1.3", STUDY + ".1.99"));
+
+        ingest.receive(staged(ofInterest), Expected.NOTHING);
+        assertThat(index.instances(STUDY + ".1")).hasSize(3);
+        ingest.receive(staged(rejection), Expected.NOTHING);
+
+        assertThat(index.instances(STUDY + ".1")).extracting(i -> i.sopInstanceUid()).containsExactly(STUDY + ".1.2");
+        assertThat(readable("s/a1.dcm")).isFalse();
+        assertThat(trash.list().values()).singleElement().satisfies(files -> {
+            assertThat(files).extracting(TrashedFile::path).containsExactly("s/a1.dcm", "s/a3.dcm");
+            assertThat(files.get(0).reason()).isEqualTo("IOCM rejection note " + note
+                    + ": Rejected for Quality Reasons");
+        });
+        assertThat(index.pathsOf(note)).hasSize(1); // the note itself is kept
+    }
+
+    private Path staged(Path file) throws IOException {
+        Path staged = images.newStagingFile("note-");
+        Files.copy(file, staged, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        return staged;
     }
 }
