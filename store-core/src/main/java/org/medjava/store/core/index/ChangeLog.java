@@ -74,8 +74,9 @@ final class ChangeLog {
         }
     }
 
-    static List<Change> read(EntityManager em, long since, int limit) {
-        return em.createQuery("select c from ChangeEntity c where c.seq > :since order by c.seq", ChangeEntity.class)
+    static List<Change> read(EntityManager em, long since, int limit, boolean trashOnly) {
+        return em.createQuery("select c from ChangeEntity c where c.seq > :since"
+                + (trashOnly ? " and c.trashId is not null" : "") + " order by c.seq", ChangeEntity.class)
                 .setParameter("since", since).setMaxResults(limit).getResultList().stream()
                 .map(c -> new Change(c.seq, c.kind, Instant.ofEpochMilli(c.at), c.studyUid, c.seriesUid,
                         c.sopInstanceUid, c.path, c.trashId)).toList();

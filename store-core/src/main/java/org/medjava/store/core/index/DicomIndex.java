@@ -155,11 +155,6 @@ public final class DicomIndex implements AutoCloseable {
         return trash.marks();
     }
 
-    /** The number of the latest change of the trash (a deletion into it, a restore, a purge) after {@code since}. */
-    public long lastTrashChange(long since) {
-        return trash.lastTrashChange(since);
-    }
-
     /**
      * Indexes a trashed file again from its stored bytes and takes it out of the trash (a "restored" change). The
      * caller holds the path's lock and has checked that the stored file is the trashed one.
@@ -218,7 +213,12 @@ public final class DicomIndex implements AutoCloseable {
 
     /** The changes numbered after {@code since}, in order, at most {@code limit}. */
     public List<Change> changes(long since, int limit) {
-        return session.read("reading the change feed", em -> ChangeLog.read(em, since, limit));
+        return session.read("reading the change feed", em -> ChangeLog.read(em, since, limit, false));
+    }
+
+    /** The changes of the trash (deleted into it, restored, purged) numbered after {@code since}, in order. */
+    public List<Change> trashChanges(long since, int limit) {
+        return session.read("reading the change feed", em -> ChangeLog.read(em, since, limit, true));
     }
 
     /** The number of the latest change (0 when there is none). */

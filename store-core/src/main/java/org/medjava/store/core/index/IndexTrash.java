@@ -111,15 +111,6 @@ final class IndexTrash {
         return marks;
     }
 
-    /** The number of the latest change of the trash after {@code since}, or {@code since}. */
-    long lastTrashChange(long since) {
-        return session.read("reading the change feed", em -> {
-            Long last = em.createQuery("select max(c.seq) from ChangeEntity c where c.seq > :since"
-                    + " and c.trashId is not null", Long.class).setParameter("since", since).getSingleResult();
-            return last == null ? since : last;
-        });
-    }
-
     /**
      * Indexes {@code file} again from what the storage holds at its path, and takes it out of the trash. The caller
      * holds the path's lock and has checked that the stored file is still the trashed one.

@@ -66,8 +66,11 @@ public final class Trash implements Hidden {
     private final AuditTrail audit;
     private final StoreMetrics metrics;
     private final Clock clock;
-    /** The hidden files: path → {size, modified ms} (replaced whole on refresh, read without locks). */
-    private volatile Map<String, long[]> marks;
+    /** Trash changes read per query while catching up with the feed. */
+    private static final int FEED_PAGE = 10_000;
+
+    /** The hidden files: path → {size, modified ms}; brought up to date by {@link #refresh}, read without locks. */
+    private final Map<String, long[]> marks = new java.util.concurrent.ConcurrentHashMap<>();
     /** The number of the change feed's entry {@link #marks} reflects. */
     private long seen;
 
@@ -80,7 +83,7 @@ public final class Trash implements Hidden {
         this.metrics = metrics;
         this.clock = clock;
         this.seen = index.lastChange();
-        this.marks = index.trashMarks();
+        this.marks.putAll(index.trashMarks());
         images.hide(this);
     }
 
@@ -302,14 +305,33 @@ public final class Trash implements Hidden {
     }
 
     /**
-     * Brings the hidden-file set in step with the trash when the change feed shows a change of it since the last
-     * look (another node's deletion, restore or purge): a cheap query when nothing changed.
+     * Brings the hidden-file set in step with the trash: applies the trash's entries of the change feed since the
+     * last look (this node's and other nodes' deletions, restores and purges), so the work is that of the changes,
+     * not of the whole trash; one cheap query when nothing changed.
      */
     public synchronized void refresh() {
-        long last = index.lastTrashChange(seen);
-        if (last != seen) {
-            marks = index.trashMarks();
-            seen = last;
+        List<Change> changes;
+        while (!(changes = index.trashChanges(seen, FEED_PAGE)).isEmpty()) {
+            Map<String, Map<String, long[]>> deletions = new java.util.HashMap<>();
+            for (Change c : changes) {
+                if (c.kind().equals(Change.DELETED)) {
+                    long[] mark = deletions.computeIfAbsent(c.trashId(), this::marksOf).get(c.path());
+                    if (mark != null) { // else restored or purged since
+                        marks.put(c.path(), mark);
+                    }
+                } else {
+                    marks.remove(c.path());
+                }
+                seen = c.seq();
+            }
         }
+    }
+
+    private Map<String, long[]> marksOf(String trashId) {
+        Map<String, long[]> files = new java.util.HashMap<>();
+        for (TrashedFile f : index.trashed(trashId, Integer.MAX_VALUE)) {
+            files.put(f.path(), new long[] {f.size(), f.lastModified()});
+        }
+        return files;
     }
 }

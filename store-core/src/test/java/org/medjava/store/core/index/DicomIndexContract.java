@@ -1029,8 +1029,8 @@ abstract class DicomIndexContract {
         assertThat(deleted).extracting(Change::trashId).containsOnly(trashed.trashId());
         assertThat(deleted).extracting(Change::sopInstanceUid)
                 .containsExactlyInAnyOrder("1.2.826.21.1.1.1", "1.2.826.21.1.1.2", "1.2.826.21.1.2.1");
-        assertThat(index.lastTrashChange(before)).isEqualTo(index.lastChange());
-        assertThat(index.lastTrashChange(index.lastChange())).isEqualTo(index.lastChange());
+        assertThat(index.trashChanges(0, 100)).isEqualTo(deleted);
+        assertThat(index.trashChanges(index.lastChange(), 100)).isEmpty();
     }
 
     @Test
