@@ -289,7 +289,7 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.jobs.lease-seconds", defaultValue = "15")
     int jobLeaseSeconds;
 
-    /** The most instances one derive-series job may derive (more: 413 when it is submitted). */
+    /** The most instances one derive-series or deidentify job may copy (more: 413 when it is submitted). */
     @Inject
     @ConfigProperty(name = "medjava.jobs.max-series-instances", defaultValue = "5000")
     int maxSeriesInstances;

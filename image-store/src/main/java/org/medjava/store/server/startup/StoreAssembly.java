@@ -30,6 +30,7 @@ import org.medjava.store.core.jobs.JobQueue;
 import org.medjava.store.core.jobs.JobWorkers;
 import org.medjava.store.core.jobs.LocalJobQueue;
 import org.medjava.store.core.jobs.DeriveSeriesJob;
+import org.medjava.store.core.jobs.DeidentifyJob;
 import org.medjava.store.core.jobs.RenderSeriesJob;
 import org.medjava.store.core.jobs.SharedJobQueue;
 import org.medjava.store.net.dimse.DimseServer;
@@ -260,6 +261,7 @@ public class StoreAssembly {
                 RenderSeriesJob.KIND, new RenderSeriesJob(index, images, renderer, ingest),
                 DeriveSeriesJob.KIND, new DeriveSeriesJob(index, derived, renderer, ingest,
                         config.maxSeriesInstances()),
+                DeidentifyJob.KIND, new DeidentifyJob(index, images, ingest, config.maxSeriesInstances()),
                 "retrieve", pacsJob((params, progress) -> json.toJson(retrieve(params, progress))),
                 "send", pacsJob((params, progress) -> json.toJson(send(params, progress))),
                 StoreBackup.JOB_KIND, (params, progress) -> {

@@ -44,13 +44,19 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * <ul>
  * <li>{@code POST /jobs} with {@code {"kind": "...", "params": {...}}}: 202 and the job's URL. Kinds:
  *     {@code index-rebuild} and {@code backup} (admin; see {@code POST /admin/backup}); {@code render-series} (8-bit PNG renderings of a series under
- *     {@code derived/}), {@code derive-series}, {@code retrieve} and {@code send} (uploader). {@code derive-series} takes
+ *     {@code derived/}), {@code derive-series}, {@code deidentify}, {@code retrieve} and {@code send} (uploader). {@code derive-series} takes
  *     {@code SeriesInstanceUID}, {@code filter} ({@code "blur:n=3|sharpen:p=50"}) and optionally {@code window},
  *     {@code region}, {@code impl}, and keeps the filtered series as one derived DICOM series (16-bit grey stays
  *     16-bit, with provenance); it is checked before it is queued: 400 for a bad chain (the filter or the parameter
  *     rule named), 404 for an unknown series, 413 for a series of more instances than
  *     {@code medjava.jobs.max-series-instances} (5000), 422 for data no filter serves or multi-frame instances.
- *     Its result: {@code {"SeriesInstanceUID", "StudyInstanceUID", "derived", "first", "directory", "replaced"}}.</li>
+ *     Its result: {@code {"SeriesInstanceUID", "StudyInstanceUID", "derived", "first", "directory", "replaced"}}.
+ *     {@code deidentify} (uploader; docs/deidentification.md) takes {@code StudyInstanceUID} and optionally
+ *     {@code SeriesInstanceUID}, {@code options} (comma-separated option names), {@code dateShiftDays},
+ *     {@code patientName}, {@code patientId}, and writes a de-identified copy as a new study (PS3.15 Annex E); checked
+ *     before it is queued: 400 for a bad parameter or option name, 404 for an unknown study or series, 413 over
+ *     {@code medjava.jobs.max-series-instances}. Its result: {@code {"StudyInstanceUID", "PatientID", "stored",
+ *     "refused", "needsReview", "refusals", "review", ...}}.</li>
  * <li>{@code GET /jobs}, {@code GET /jobs/{id}}: state ({@code QUEUED, RUNNING, DONE, FAILED, CANCELLED}), node,
  *     progress ({@code done} of {@code total}), attempts, {@code cancelRequested}, {@code owner}, result (a FAILED or
  *     CANCELLED job's says how far it got and what it removed or left). An administrator sees every job, anyone
@@ -75,7 +81,16 @@ public class JobsResource {
             + "separated by |), window, region, impl; 8-bit renderings that go to derived/{SeriesInstanceUID}/), "
             + "derive-series (uploader: SeriesInstanceUID, filter, window, region, impl; one derived DICOM series at "
             + "the source's depth; checked before queueing: 400 bad chain, 404 unknown series, 413 more instances "
-            + "than medjava.jobs.max-series-instances, 422 data no filter serves), backup (admin: directory; see "
+            + "than medjava.jobs.max-series-instances, 422 data no filter serves), deidentify (uploader: StudyInstanceUID, "
+            + "optionally SeriesInstanceUID, options (comma-separated: retain-safe-private, retain-device-identity, "
+            + "retain-institution-identity, retain-patient-characteristics, retain-longitudinal-full-dates, "
+            + "retain-longitudinal-modified-dates, clean-descriptors, clean-structured-content, clean-graphics), "
+            + "dateShiftDays (implies retain-longitudinal-modified-dates), patientName and patientId (the pseudonym; "
+            + "ANONYMOUS and a generated ANON-... by default); a de-identified copy (PS3.15 Annex E Basic Profile) "
+            + "stored as a new study, the source untouched; checked before queueing: 400 bad parameter or option, 404 "
+            + "unknown study or series, 413 more instances than medjava.jobs.max-series-instances; its result gives the "
+            + "new StudyInstanceUID, stored, refused (with reasons), needsReview (burned-in text possible)), backup "
+            + "(admin: directory; see "
             + "POST /admin/backup), retrieve "
             + "(uploader: ae, StudyInstanceUID, SeriesInstanceUID, SOPInstanceUID, method move|get, as POST "
             + "/pacs/remotes/{ae}/retrieve; progress by instance, the result as that endpoint's answer), send "

@@ -90,6 +90,28 @@ public final class AuditEvents {
                 Instant.now(), description, participants, objects);
     }
 
+    /**
+     * A de-identified copy of a study made in the store (DICOM Instances Accessed, action C: instances created from
+     * the patient's): the source study and its Patient ID, the new study, and {@code description} (how many instances,
+     * the options). Not Data Export (110106): that event names the media or system the data leave to, and the copy
+     * stays in the store. {@code caller} is who asked (null: the store itself); a failed or cancelled job is recorded
+     * with {@code failure} (what it removed).
+     */
+    public static AuditEvent deidentified(Caller caller, String sourceStudyUid, String sourcePatientId,
+                                          String newStudyUid, String description, boolean success, String failure) {
+        List<ParticipantObject> objects = new ArrayList<>();
+        objects.add(new ParticipantObject(sourceStudyUid, 2, 3, Coded.STUDY_INSTANCE_UID,
+                "source of the de-identified study " + newStudyUid, List.of()));
+        if (sourcePatientId != null && !sourcePatientId.isEmpty()) {
+            objects.add(new ParticipantObject(sourcePatientId, 1, 1, Coded.PATIENT_NUMBER, null, List.of()));
+        }
+        objects.add(new ParticipantObject(newStudyUid, 2, 3, Coded.STUDY_INSTANCE_UID, description, List.of()));
+        List<Participant> participants = caller == null ? List.of(self(Coded.APPLICATION, true))
+                : List.of(requestor(caller), self(Coded.APPLICATION));
+        return new AuditEvent(Coded.INSTANCES_ACCESSED, List.of(), 'C', outcome(success), Instant.now(),
+                success ? null : failure, participants, objects);
+    }
+
     /** A plugin installed, replaced, suspended, resumed or removed ({@code change}), or such a change refused. */
     public static AuditEvent pluginChanged(Caller caller, String pluginId, String change, boolean success,
                                            String failure) {

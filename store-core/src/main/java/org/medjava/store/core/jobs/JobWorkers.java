@@ -8,13 +8,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.medjava.store.core.StoreException;
+import org.medjava.store.core.audit.Caller;
 
 /**
  * This node's workers: each polls the {@link JobQueue} for the next job it can claim and runs it with its
  * {@link JobKind}, reporting progress (its heartbeat) as it goes. A node with more free workers simply claims more
  * jobs; a job of a kind this node does not know is failed with the list of kinds it knows. A job asked to stop
  * learns it at its next progress report ({@link JobQueue.Cancelled}) and ends CANCELLED, with what its kind says it
- * left as the result.
+ * left as the result. While a job runs, its submitter is the thread's {@link Caller}, whom the audit trail names.
  */
 public final class JobWorkers implements AutoCloseable {
 
@@ -110,7 +111,8 @@ public final class JobWorkers implements AutoCloseable {
         }, "job-heartbeat");
         beat.setDaemon(true);
         beat.start();
-        try {
+        // what the job stores or deletes is recorded in the audit trail as done by its submitter
+        try (Caller.Binding owner = job.owner() == null ? () -> { } : Caller.bind(Caller.account(job.owner(), null))) {
             String result = kind.run(job.params(), (done, total) -> {
                 last[0] = done;
                 last[1] = total;

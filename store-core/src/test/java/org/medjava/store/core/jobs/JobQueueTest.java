@@ -140,6 +140,17 @@ class JobQueueTest {
     }
 
     @Test
+    void aJobRunsAsItsSubmitterForTheAuditTrail() throws Exception {
+        JobQueue queue = new LocalJobQueue();
+        Map<String, JobKind> kinds = Map.of("who", (params, progress) ->
+                org.medjava.store.core.audit.Caller.current().map(c -> c.userId()).orElse("nobody"));
+        try (JobWorkers workers = new JobWorkers(queue, "node-u", kinds, 1)) {
+            assertThat(awaitEnd(queue, workers.submit("who", Map.of(), "ulf").id()).result()).isEqualTo("ulf");
+            assertThat(awaitEnd(queue, workers.submit("who", Map.of()).id()).result()).isEqualTo("nobody");
+        }
+    }
+
+    @Test
     void workersRunJobsReportProgressAndFailThemWithTheReason() throws Exception {
         for (JobQueue queue : List.of(new LocalJobQueue(), new SharedJobQueue(nodeA, 60))) {
             Map<String, JobKind> kinds = Map.of(
