@@ -10,7 +10,7 @@ import { renderStudies } from './pages/studies.js';
 import { renderBrowse } from './pages/browse.js';
 import { renderViewer } from './pages/viewer.js';
 import { renderUpload } from './pages/upload.js';
-import { renderAdmin } from './pages/admin.js';
+import { renderAdmin, OPEN_TABS } from './pages/admin.js';
 
 route('/login', renderLogin, { open: true });
 route('/studies', renderStudies, { role: 'reader' });
@@ -18,6 +18,7 @@ route('/browse', renderBrowse, { role: 'reader' });
 route('/view', renderViewer, { role: 'reader' });
 route('/upload', renderUpload, { role: 'uploader' });
 route('/admin', renderAdmin, { role: 'admin' });
+for (const [tab, role] of OPEN_TABS) route(`/admin/${tab}`, renderAdmin, { role });
 
 const { element, main } = shell();
 document.getElementById('app').replaceWith(element);

@@ -16,6 +16,7 @@ export function shell() {
       h('a', { href: '#/browse/', dataset: { test: 'nav-browse' } }, 'Files'),
       can('uploader') && h('a', { href: '#/upload', dataset: { test: 'nav-upload' } }, 'Upload'),
       can('admin') && h('a', { href: '#/admin', dataset: { test: 'nav-admin' } }, 'Administration'),
+      can('uploader') && !can('admin') && h('a', { href: '#/admin/trash', dataset: { test: 'nav-trash' } }, 'Trash'),
       h('a', { href: '/ohif/', target: '_blank', rel: 'noopener', dataset: { test: 'nav-ohif' },
         title: 'The OHIF viewer on the same studies' }, 'OHIF viewer ↗'),
     ].filter(Boolean))); // replaceChildren would write out a `false`

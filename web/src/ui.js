@@ -21,8 +21,11 @@ export function h(tag, attrs = {}, ...children) {
 
 let messages;
 
-/** A message the user must read: kind 'error' | 'info' | 'ok'; errors stay until dismissed. */
-export function notify(text, kind = 'info') {
+/**
+ * A message the user must read: kind 'error' | 'info' | 'ok'; errors stay until dismissed, others for `keep` ms.
+ * `text` may hold elements (an Undo button).
+ */
+export function notify(text, kind = 'info', { keep = 6000 } = {}) {
   if (!messages) {
     messages = h('div', { class: 'messages', dataset: { test: 'messages' }, role: 'status', 'aria-live': 'polite' });
     document.body.append(messages);
@@ -30,7 +33,7 @@ export function notify(text, kind = 'info') {
   const item = h('div', { class: `message ${kind}`, dataset: { test: `message-${kind}` } }, text,
     h('button', { class: 'dismiss', title: 'Dismiss', onclick: () => item.remove() }, '×'));
   messages.append(item);
-  if (kind !== 'error') setTimeout(() => item.remove(), 6000);
+  if (kind !== 'error') setTimeout(() => item.remove(), keep);
   return item;
 }
 

@@ -1,11 +1,13 @@
 // The study list (#/studies?…): QIDO-RS /dicomweb/studies searched by patient name or ID, study date range, modality
 // and accession number, a page at a time (limit/offset); the store orders by a column (QIDO orderby, across pages)
 // where it can, the others sort the page on show; a row opens the viewer, its
-// arrow shows the study's series with thumbnails. The search lives in the address, so it survives a reload, a login
+// arrow shows the study's series with thumbnails; uploaders may delete a study (into the trash, with Undo). The search lives in the address, so it survives a reload, a login
 // and the way back from the viewer.
 import { h, showError } from '../ui.js';
 import { qido, value, values } from '../api.js';
 import { navigate } from '../router.js';
+import { can } from '../session.js';
+import { deleteStudyDialog, deletedNotice } from '../trash.js';
 import { studySeries } from '../viewer/series.js';
 import { thumbnail } from '../viewer/thumbnails.js';
 import '../viewer.css';
@@ -103,7 +105,8 @@ export async function renderStudies(main, params) {
       h('a', { href: '#', dataset: { test: `sort-${k}` },
         title: SERVER_ORDER.has(k) ? 'Order all studies by this column' : 'Sort the studies on this page',
         onclick: (e) => { e.preventDefault(); navigate('/studies', clean({ ...here, sort: k, dir: k === sort && dir > 0 ? 'desc' : '' })); } },
-      label, k === sort ? (dir > 0 ? ' ▲' : ' ▼') : ''))))));
+      label, k === sort ? (dir > 0 ? ' ▲' : ' ▼') : ''))),
+    can('uploader') && h('th', { class: 'actions-col' }))));
   const tbody = h('tbody');
   table.append(tbody);
   for (const s of rows) tbody.append(...studyRows(s));
@@ -119,7 +122,7 @@ export async function renderStudies(main, params) {
 function studyRows(s) {
   const uid = value(s, 'StudyInstanceUID');
   const open = () => navigate('/view', { study: uid });
-  const detail = h('tr', { class: 'series-row', hidden: true }, h('td', { colspan: COLUMNS.length + 1 }));
+  const detail = h('tr', { class: 'series-row', hidden: true }, h('td', { colspan: COLUMNS.length + 2 }));
   const arrow = h('button', { class: 'expand', title: 'Show the series', 'aria-expanded': 'false', dataset: { test: 'study-expand' },
     onclick: (e) => { e.stopPropagation(); toggle(); } }, '▸');
   async function toggle() {
@@ -146,8 +149,29 @@ function studyRows(s) {
   const row = h('tr', { class: 'study', tabindex: 0, dataset: { test: 'study-row', study: uid }, title: 'Open in the viewer',
     onclick: open, onkeydown: (e) => { if (e.key === 'Enter') open(); if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') toggle(); } },
   h('td', { class: 'expand-col' }, arrow),
-  COLUMNS.map(([k]) => h('td', { dataset: { col: k } }, display(s, k))));
+  COLUMNS.map(([k]) => h('td', { dataset: { col: k } }, display(s, k))),
+  can('uploader') && h('td', { class: 'actions-col' }, h('button', { class: 'danger', dataset: { test: 'study-delete' },
+    title: 'Delete this study (into the trash, where it can be restored)',
+    onclick: (e) => { e.stopPropagation(); remove(s, row, detail); },
+    onkeydown: (e) => e.stopPropagation() }, 'Delete…'))); // Enter here is not the row's "open"
   return [row, detail];
+}
+
+/** Deletes a study after the dialog; its rows leave the list and come back where they were on Undo. */
+async function remove(s, row, detail) {
+  const deletion = await deleteStudyDialog({ uid: value(s, 'StudyInstanceUID'), patientId: value(s, 'PatientID'),
+    date: value(s, 'StudyDate'), description: value(s, 'StudyDescription'),
+    instances: value(s, 'NumberOfStudyRelatedInstances'), series: value(s, 'NumberOfStudyRelatedSeries') });
+  if (!deletion) return;
+  const tbody = row.parentNode;
+  const next = detail.nextSibling;
+  row.remove();
+  detail.remove();
+  deletedNotice(deletion, value(s, 'PatientID') ? `The study of ${value(s, 'PatientID')}` : 'The study', () => {
+    if (!tbody?.isConnected) return;
+    tbody.insertBefore(row, next?.parentNode === tbody ? next : null);
+    row.after(detail);
+  });
 }
 
 function cell(s, k) {

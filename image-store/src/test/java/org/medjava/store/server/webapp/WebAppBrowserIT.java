@@ -41,6 +41,9 @@ class WebAppBrowserIT {
     /** The upload limit the browser tests meet (413 shown as a readable message). */
     static final long UPLOAD_LIMIT = 24L * 1024 * 1024;
     static final int SERIES_JOB_COUNT = 6;
+    static final int TRASH_COUNT = 3;
+    /** The deletion guard's minimum: below the 100-image study, above every other study. */
+    static final int GUARDED_COUNT = 50;
 
     @TempDir
     static Path work;
@@ -49,7 +52,7 @@ class WebAppBrowserIT {
     static Path fixtures;
 
     @BeforeAll
-    @Timeout(value = 6, unit = TimeUnit.MINUTES) // a store started and 105 objects stored
+    @Timeout(value = 6, unit = TimeUnit.MINUTES) // a store started and 114 objects stored
     static void storeWithStudies() throws Exception {
         // Orthanc as the remote PACS of the admin console's PACS page (query, retrieve, send)
         int dicomPort = Ports.free();
@@ -64,6 +67,9 @@ class WebAppBrowserIT {
                 .property("medjava.dicom.move-destinations", PacsStore.ORTHANC_AE + "=127.0.0.1:" + pacsDicomPort)
                 .property("medjava.dicom.remotes", PacsStore.ORTHANC_AE + "=127.0.0.1:" + pacsDicomPort)
                 .property("medjava.dicom.duplicate-policy", "reject")
+                // The deletion guard held by the 100-image study only (the trash's browser tests meet its 409)
+                .property("medjava.delete.guard-share", "0.5")
+                .property("medjava.delete.guard-min-instances", Integer.toString(GUARDED_COUNT))
                 .start();
         pacs = Orthanc.start(work.resolve("orthanc"), PacsStore.ORTHANC_AE, pacsDicomPort, pacsHttpPort,
                 new Orthanc.Peer(PacsStore.AE, dicomPort, store.uri("/dicomweb/").toString(), "admin",
@@ -118,6 +124,21 @@ class WebAppBrowserIT {
             assertThat(r.statusCode()).as(r.body()).isIn(201, 204);
         }
 
+        // A 3-image study the trash's browser tests delete, restore and purge, and one they store and delete themselves.
+        String trashStudy = TestStudy.newUid();
+        String trashSeries = TestStudy.newUid();
+        for (int n = 1; n <= TRASH_COUNT; n++) {
+            Path file = TestDicom.ct().patient("TRASH-E2E", "Trash^Study").study(trashStudy, "20240104")
+                    .set("StudyDescription", "Study to delete").series(trashSeries, "CT", 9)
+                    .instance(TestStudy.newUid(), n).writeTo(work.resolve("trash-" + n + ".dcm"));
+            HttpResponse<String> r = admin.put("/images/e2e/trash/" + n + ".dcm", file);
+            assertThat(r.statusCode()).as(r.body()).isIn(201, 204);
+        }
+        String changesStudy = TestStudy.newUid();
+        Path changesFile = TestDicom.ct().patient("CHANGES-E2E", "Changes^Feed").study(changesStudy, "20240105")
+                .series(TestStudy.newUid(), "CT", 1).instance(TestStudy.newUid(), 1)
+                .writeTo(work.resolve("changes.dcm"));
+
         // The PACS holds the mixed study (which the store holds too) and a study of its own.
         TestStudy fresh = TestStudy.create(work.resolve("pacs-fresh"), "WEB-E2E-PACS", "CT_small.dcm", "MR_small.dcm");
         for (Path file : Stream.concat(mixed.instances().stream(), fresh.instances().stream())
@@ -137,6 +158,9 @@ class WebAppBrowserIT {
                         .add("seriesUid", stackSeries).add("count", 100))
                 .add("seriesJob", Json.createObjectBuilder().add("studyUid", jobStudy).add("seriesUid", jobSeries)
                         .add("count", SERIES_JOB_COUNT))
+                .add("trash", Json.createObjectBuilder().add("patientId", "TRASH-E2E").add("studyUid", trashStudy)
+                        .add("count", TRASH_COUNT).add("description", "Study to delete")
+                        .add("changesFile", changesFile.toString()).add("changesStudyUid", changesStudy))
                 .add("pacs", Json.createObjectBuilder().add("ae", PacsStore.ORTHANC_AE)
                         .add("freshStudyUid", fresh.studyUid()).add("freshCount", fresh.instances().size())
                         .add("heldStudyUid", mixed.studyUid()).add("heldCount", mixed.instances().size()))
