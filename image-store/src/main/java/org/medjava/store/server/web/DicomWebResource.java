@@ -9,7 +9,6 @@ import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.server.config.StoreConfig;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -18,6 +17,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -559,8 +559,10 @@ public class DicomWebResource {
     @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response deleteStudy(@PathParam("study") String study,
-            @BeanParam TrashResource.DeletionParams params) {
-        return deleted(() -> TrashScope.study(study), params);
+            @Parameter(description = "an administrator's override of the guard") @QueryParam("force") boolean force,
+            @Parameter(description = "why, for the trash and the audit trail (at most 256 characters)")
+            @QueryParam("reason") String reason) {
+        return deleted(() -> TrashScope.study(study), force, reason);
     }
 
     @DELETE
@@ -576,8 +578,10 @@ public class DicomWebResource {
     @APIResponse(responseCode = "409", ref = ApiDocs.CONFLICT)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response deleteSeries(@PathParam("study") String study, @PathParam("series") String series,
-            @BeanParam TrashResource.DeletionParams params) {
-        return deleted(() -> TrashScope.series(study, series), params);
+            @Parameter(description = "an administrator's override of the guard") @QueryParam("force") boolean force,
+            @Parameter(description = "why, for the trash and the audit trail (at most 256 characters)")
+            @QueryParam("reason") String reason) {
+        return deleted(() -> TrashScope.series(study, series), force, reason);
     }
 
     @DELETE
@@ -594,18 +598,21 @@ public class DicomWebResource {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response deleteInstance(@PathParam("study") String study, @PathParam("series") String series,
             @PathParam("instance") String instance,
-            @BeanParam TrashResource.DeletionParams params) {
-        return deleted(() -> TrashScope.instance(study, series, instance), params);
+            @Parameter(description = "an administrator's override of the guard") @QueryParam("force") boolean force,
+            @Parameter(description = "why, for the trash and the audit trail (at most 256 characters)")
+            @QueryParam("reason") String reason) {
+        return deleted(() -> TrashScope.instance(study, series, instance), force, reason);
     }
 
-    private Response deleted(java.util.function.Supplier<TrashScope> scope, TrashResource.DeletionParams params) {
+    /** (Payara's OpenAPI cannot read a @BeanParam's parameters: force and reason are repeated on each resource.) */
+    private Response deleted(java.util.function.Supplier<TrashScope> scope, boolean force, String reason) {
         TrashScope named;
         try {
             named = scope.get();
         } catch (IllegalArgumentException e) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage());
         }
-        return TrashResource.delete(trash, named, params, security, config, uri, headers);
+        return TrashResource.delete(trash, named, force, reason, security, config, uri, headers);
     }
 
     @POST

@@ -8,7 +8,6 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -21,7 +20,6 @@ import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -71,17 +69,6 @@ public class TrashResource {
                     instance ? f.sopInstanceUid() : null, files.size(), f.trashedAt(), f.purgeAfter(), f.trashedBy(),
                     f.reason(), location, withFiles ? files.stream().map(TrashedFile::path).toList() : null);
         }
-    }
-
-    /** The query parameters of the DICOMweb DELETE resources. */
-    public static class DeletionParams {
-        @Parameter(description = "an administrator's override of the guard")
-        @QueryParam("force")
-        boolean force;
-
-        @Parameter(description = "why, for the trash and the audit trail (at most 256 characters)")
-        @QueryParam("reason")
-        String reason;
     }
 
     @Inject
@@ -159,10 +146,8 @@ public class TrashResource {
     }
 
     /** Deletes what {@code scope} names into the trash, for the DICOMweb DELETE resources. */
-    static Response delete(Trash trash, TrashScope scope, DeletionParams params, SecurityContext security,
+    static Response delete(Trash trash, TrashScope scope, boolean force, String reason, SecurityContext security,
             StoreConfig config, UriInfo uri, HttpHeaders headers) {
-        boolean force = params.force;
-        String reason = params.reason;
         Access.require(security, Role.UPLOADER);
         if (force) {
             Access.require(security, Role.ADMIN);
