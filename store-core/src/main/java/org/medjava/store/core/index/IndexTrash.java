@@ -62,8 +62,9 @@ final class IndexTrash {
             bind(insert, 7, scope.parameters());
             int n = insert.executeUpdate();
             changes.appendInstances(em, Change.DELETED, trashId, scope.where(), scope.parameters());
-            em.createNativeQuery("delete from mj_instance where store_path in (select store_path from mj_trash"
-                    + " where trash_id = ?)").setParameter(1, trashId).executeUpdate();
+            Query delete = em.createNativeQuery("delete from mj_instance where " + scope.instanceWhere());
+            bind(delete, 1, scope.parameters());
+            delete.executeUpdate();
             IndexWriter.prune(em, new HashSet<>(series), Set.of(), Set.of());
             return n;
         });

@@ -52,6 +52,17 @@ public record TrashScope(String studyInstanceUid, String seriesInstanceUid, Stri
                 + (sopInstanceUid == null ? "" : " and i.sop_instance_uid = ?");
     }
 
+    /**
+     * The condition on {@code mj_instance} alone (no alias), for deleting its rows: the series of the study by a
+     * small subquery, then the instance table's series index (H2 deletes by an IN over a 5,000-row subquery of
+     * another table 30 times slower). Same parameters as {@link #where}.
+     */
+    String instanceWhere() {
+        return "series_uid in (select series_uid from mj_series where study_uid = ?)"
+                + (seriesInstanceUid == null ? "" : " and series_uid = ?")
+                + (sopInstanceUid == null ? "" : " and sop_instance_uid = ?");
+    }
+
     /** The parameters of {@link #where}, in order. */
     List<Object> parameters() {
         List<Object> p = new ArrayList<>(3);
