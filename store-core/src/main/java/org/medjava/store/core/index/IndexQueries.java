@@ -233,10 +233,15 @@ final class IndexQueries {
         List<String> paths = List.copyOf(storePaths);
         Map<String, String> byPath = new HashMap<>();
         session.read("reading metadata", em -> {
+            // indexed paths only: a trashed file's metadata stays in mj_metadata until it is purged
+            forChunks(paths, chunk -> em.createQuery("select m.path, m.json from MetadataEntity m, InstanceEntity i"
+                    + " where i.path = m.path and m.path in :k and m.json is not null", Object[].class)
+                    .setParameter("k", chunk).getResultList()
+                    .forEach(row -> byPath.put((String) row[0], (String) row[1])));
             forChunks(paths, chunk -> em.createQuery("select i.path, i.metadataJson from InstanceEntity i"
                     + " where i.path in :k and i.metadataJson is not null", Object[].class)
                     .setParameter("k", chunk).getResultList()
-                    .forEach(row -> byPath.put((String) row[0], (String) row[1])));
+                    .forEach(row -> byPath.putIfAbsent((String) row[0], (String) row[1])));
             return null;
         });
         return byPath;

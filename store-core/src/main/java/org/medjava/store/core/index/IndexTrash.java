@@ -138,6 +138,10 @@ final class IndexTrash {
             int n = em.createQuery("delete from TrashEntity t where t.path = :p and t.trashId = :id")
                     .setParameter("p", file.path()).setParameter("id", file.trashId()).executeUpdate();
             if (n > 0) {
+                // its metadata, unless a file indexed at its path since has it now
+                em.createNativeQuery("delete from mj_metadata where store_path = ? and not exists (select 1 from"
+                        + " mj_instance where store_path = ?)").setParameter(1, file.path())
+                        .setParameter(2, file.path()).executeUpdate();
                 changes.append(em, List.of(new ChangeLog.Entry(Change.PURGED, System.currentTimeMillis(),
                         file.studyInstanceUid(), file.seriesInstanceUid(), file.sopInstanceUid(), file.path(),
                         file.trashId())));

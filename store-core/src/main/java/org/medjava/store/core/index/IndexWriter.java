@@ -56,6 +56,7 @@ final class IndexWriter {
             if (dir.isEmpty()) {
                 changes.appendInstances(em, Change.DELETED, null, "1 = 1", List.of());
                 int n = em.createQuery("delete from InstanceEntity i").executeUpdate();
+                em.createQuery("delete from MetadataEntity m").executeUpdate();
                 em.createQuery("delete from SeriesEntity s").executeUpdate();
                 em.createQuery("delete from StudyEntity s").executeUpdate();
                 em.createQuery("delete from PatientEntity p").executeUpdate();
@@ -68,6 +69,8 @@ final class IndexWriter {
             changes.appendInstances(em, Change.DELETED, null, "i.store_path = ? or i.store_path like ? escape '"
                     + Matching.ESCAPE + "'", List.of(dir, under));
             int n = em.createQuery("delete from InstanceEntity i" + where)
+                    .setParameter("path", dir).setParameter("under", under).executeUpdate();
+            em.createQuery("delete from MetadataEntity i" + where)
                     .setParameter("path", dir).setParameter("under", under).executeUpdate();
             prune(em, new HashSet<>(series), Set.of(), Set.of());
             return n;
@@ -275,7 +278,13 @@ final class IndexWriter {
         instance.fileSize = d.fileSize();
         instance.lastModified = d.lastModified();
         instance.indexedAt = System.currentTimeMillis();
-        instance.metadataJson = d.metadataJson();
+        instance.metadataJson = null; // kept in mj_metadata
+        MetadataEntity metadata = em.find(MetadataEntity.class, path);
+        if (metadata == null) {
+            em.persist(new MetadataEntity(path, d.metadataJson()));
+        } else {
+            metadata.json = d.metadataJson();
+        }
         if (isNew) {
             em.persist(instance);
         }
@@ -315,6 +324,8 @@ final class IndexWriter {
         }
         int n = em.createQuery("delete from InstanceEntity i where i.path in :paths")
                 .setParameter("paths", list).executeUpdate();
+        em.createQuery("delete from MetadataEntity m where m.path in :paths").setParameter("paths", list)
+                .executeUpdate();
         prune(em, series, Set.of(), Set.of());
         changes.append(em, recorded);
         return n;

@@ -69,7 +69,10 @@ class InstanceEntity {
     @Column(name = "indexed_at_ms", nullable = false)
     long indexedAt;
 
-    /** The header up to Pixel Data as DICOM JSON, bulk data by reference; null for rows indexed before it was kept. */
+    /**
+     * The header as DICOM JSON of rows indexed before {@link MetadataEntity} held it (null for newer rows and for rows
+     * indexed before metadata was kept at all).
+     */
     @Lob
     @Column(name = "metadata_json")
     String metadataJson;

@@ -1013,6 +1013,8 @@ abstract class DicomIndexContract {
         assertThat(index.patients(PatientQuery.all())).extracting(PatientSummary::patientId).containsExactly("T2");
         assertThat(index.series("1.2.826.21.1")).isEmpty();
         assertThat(index.instance("t/a1.dcm")).isEmpty();
+        assertThat(index.metadata("t/a1.dcm")).isEmpty();
+        assertThat(index.metadata("t/c1.dcm")).isPresent();
         assertThat(index.pathsOf("1.2.826.21.1.2.1")).isEmpty();
         assertThat(index.count()).isEqualTo(1);
         assertThat(index.count(TrashScope.study("1.2.826.21.1"))).isZero();
@@ -1066,6 +1068,8 @@ abstract class DicomIndexContract {
 
         assertThat(index.instances("1.2.826.21.1.1")).extracting(InstanceSummary::path)
                 .containsExactly("t/a1.dcm", "t/a2.dcm");
+        assertThat(index.metadata("t/a1.dcm")).hasValueSatisfying(json -> assertThat(json).contains("1.2.826.21.1.1.1"));
+        assertThat(index.metadata("t/b1.dcm")).isEmpty(); // purged
         assertThat(index.series("1.2.826.21.1")).hasSize(1);
         assertThat(index.trashed(null, 100)).isEmpty();
         assertThat(index.trashMarks()).isEmpty();
