@@ -172,11 +172,7 @@ public final class Trash implements Hidden {
 
     /** The deletions in the trash, oldest first: each with its files (see {@link TrashedFile}). */
     public Map<String, List<TrashedFile>> list() {
-        Map<String, List<TrashedFile>> byDeletion = new LinkedHashMap<>();
-        for (TrashedFile f : index.trashed(null, LIST_LIMIT)) {
-            byDeletion.computeIfAbsent(f.trashId(), k -> new java.util.ArrayList<>()).add(f);
-        }
-        return byDeletion;
+        return byDeletion(index.trashed(null, LIST_LIMIT));
     }
 
     /** The files of one deletion. @throws StoreException NOT_FOUND when there is no such deletion in the trash */
@@ -245,12 +241,8 @@ public final class Trash implements Hidden {
         int total = 0;
         List<TrashedFile> due;
         while (!(due = index.dueForPurge(clock.instant(), PURGE_BATCH)).isEmpty()) {
-            Map<String, List<TrashedFile>> byDeletion = new LinkedHashMap<>();
-            for (TrashedFile f : due) {
-                byDeletion.computeIfAbsent(f.trashId(), k -> new java.util.ArrayList<>()).add(f);
-            }
             int before = total;
-            for (Map.Entry<String, List<TrashedFile>> e : byDeletion.entrySet()) {
+            for (Map.Entry<String, List<TrashedFile>> e : byDeletion(due).entrySet()) {
                 Outcome o = purgeAll(e.getKey(), e.getValue(), null);
                 total += o.purged() + o.replaced();
             }
@@ -259,6 +251,15 @@ public final class Trash implements Hidden {
             }
         }
         return total;
+    }
+
+    /** Files grouped by their deletion, in the order given. */
+    private static Map<String, List<TrashedFile>> byDeletion(List<TrashedFile> files) {
+        Map<String, List<TrashedFile>> byDeletion = new LinkedHashMap<>();
+        for (TrashedFile f : files) {
+            byDeletion.computeIfAbsent(f.trashId(), k -> new java.util.ArrayList<>()).add(f);
+        }
+        return byDeletion;
     }
 
     private Outcome purgeAll(String trashId, List<TrashedFile> files, Caller caller) {
