@@ -1,5 +1,7 @@
-// The login page: the store's accounts (reader, uploader, admin); back to where the user was (next=) afterwards.
+// The login page: the store's accounts (reader, uploader, admin), and single sign-on through the site's OpenID
+// provider when the store offers it; back to where the user was (next=) afterwards.
 import { h, showError } from '../ui.js';
+import { api } from '../api.js';
 import { login } from '../session.js';
 import { navigate } from '../router.js';
 
@@ -36,4 +38,19 @@ export function renderLogin(main, params) {
   h('button', { type: 'submit', dataset: { test: 'login-submit' } }, 'Log in'));
   main.append(form);
   userField.focus();
+  offerSingleSignOn(form, serverNext() ?? `${location.pathname}#${next}`);
+}
+
+/** A button to the provider's login when the store has one; it comes back to `back` with a session cookie. */
+async function offerSingleSignOn(form, back) {
+  let sso;
+  try {
+    sso = await api('/auth/oidc', { quiet401: true });
+  } catch {
+    return; // an older store, or none configured: the password form alone
+  }
+  if (!sso?.enabled) return;
+  form.append(h('p', { class: 'or' }, 'or'),
+    h('a', { class: 'button sso', href: `/auth/oidc/login?next=${encodeURIComponent(back)}`,
+      dataset: { test: 'login-sso' } }, sso.name || 'Single sign-on'));
 }

@@ -414,6 +414,125 @@ public class StoreConfig {
 
     // --- end of browser sessions and CORS ----------------------------------------------------------------------
 
+    // --- single sign-on (security.OidcTokens, security.OidcLogin) ---------------------------------------------------
+
+    /**
+     * The OpenID provider's issuer URL (Keycloak: {@code https://host/realms/NAME}): its JWT access tokens are then
+     * accepted as {@code Authorization: Bearer} on every API, and the login page offers single sign-on. The provider's
+     * discovery document and keys are read from it. Unset: no single sign-on; local accounts only.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.oidc.issuer")
+    Optional<String> oidcIssuer;
+
+    /** The store's client id at the OpenID provider (the browser login's {@code client_id}). */
+    @Inject
+    @ConfigProperty(name = "medjava.oidc.client-id", defaultValue = "medjava")
+    String oidcClientId;
+
+    /**
+     * The client's secret, for a confidential client (sent with HTTP Basic to the token endpoint). Unset: a public
+     * client; the login is protected by PKCE either way.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.oidc.client-secret")
+    Optional<String> oidcClientSecret;
+
+    /** The {@code aud} value a token must carry to be accepted. Unset: the client id. */
+    @Inject
+    @ConfigProperty(name = "medjava.oidc.audience")
+    Optional<String> oidcAudience;
+
+    /** The claim naming the user (audit trail, {@code /auth/me}); the subject ({@code sub}) when a token lacks it. */
+    @Inject
+    @ConfigProperty(name = "medjava.oidc.username-claim", defaultValue = "preferred_username")
+    String oidcUsernameClaim;
+
+    /**
+     * The claim listing the caller's roles, a dotted path into nested objects (Keycloak's realm roles:
+     * {@code realm_access.roles}; a client's: {@code resource_access.CLIENT.roles}; Entra ID: {@code roles}). Its
+     * values {@code reader}, {@code uploader}, {@code admin}, or names mapped by {@code medjava.oidc.role-map}, give
+     * the store's role (the highest one); a token with none is refused with 403.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.oidc.roles-claim", defaultValue = "realm_access.roles")
+    String oidcRolesClaim;
+
+    /**
+     * The provider's role names for the store's roles: {@code provider-role=store-role} pairs, comma-separated
+     * ({@code pacs-admins=admin,radiologists=reader}). The store's own role names need no entry.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.oidc.role-map", defaultValue = " ")
+    String oidcRoleMap;
+
+    /** The claim listing the caller's projects (groups), a dotted path; Keycloak's group paths lose their slash. */
+    @Inject
+    @ConfigProperty(name = "medjava.oidc.projects-claim", defaultValue = "groups")
+    String oidcProjectsClaim;
+
+    /** The scopes the browser login asks for, space-separated ({@code openid} is always asked for). */
+    @Inject
+    @ConfigProperty(name = "medjava.oidc.scopes", defaultValue = "openid profile")
+    String oidcScopes;
+
+    /** Seconds by which the provider's clock may differ from the store's when expiry and issue times are checked. */
+    @Inject
+    @ConfigProperty(name = "medjava.oidc.clock-skew-seconds", defaultValue = "60")
+    int oidcClockSkewSeconds;
+
+    /** The label of the login page's single sign-on button. */
+    @Inject
+    @ConfigProperty(name = "medjava.oidc.display-name", defaultValue = "Single sign-on")
+    String oidcDisplayName;
+
+    /** The OpenID provider's issuer, when single sign-on is configured. */
+    public Optional<URI> oidcIssuer() {
+        return oidcIssuer.filter(s -> !s.isBlank()).map(s -> URI.create(s.trim()));
+    }
+
+    public String oidcAudience() {
+        return oidcAudience.filter(a -> !a.isBlank()).orElse(oidcClientId);
+    }
+
+    public String oidcUsernameClaim() {
+        return oidcUsernameClaim;
+    }
+
+    public String oidcRolesClaim() {
+        return oidcRolesClaim;
+    }
+
+    public String oidcRoleMap() {
+        return oidcRoleMap.trim();
+    }
+
+    public String oidcProjectsClaim() {
+        return oidcProjectsClaim;
+    }
+
+    public java.time.Duration oidcClockSkew() {
+        return java.time.Duration.ofSeconds(oidcClockSkewSeconds);
+    }
+
+    public String oidcClientId() {
+        return oidcClientId;
+    }
+
+    public Optional<String> oidcClientSecret() {
+        return oidcClientSecret.filter(s -> !s.isBlank());
+    }
+
+    public String oidcScopes() {
+        return oidcScopes;
+    }
+
+    public String oidcDisplayName() {
+        return oidcDisplayName;
+    }
+
+    // --- end of single sign-on --------------------------------------------------------------------------------------
+
     /**
      * The longest a backup pauses writes for its snapshot, in seconds (at least 1): a snapshot that would take longer
      * is given up, writes continue and the backup fails saying so; a write never waits more than twice this (then 503,

@@ -7,7 +7,8 @@ import java.util.Optional;
  * for the store's front (which answers some reads in front of the servlet container): the verdict
  * {@link StoreAuthenticationMechanism} reaches for a GET or HEAD without {@code Origin}, when that verdict lets the
  * request go on. Null when the request needs the full decision: a session cookie or Bearer token, a password not
- * checked before (hashing, audit), a throttled login, no credentials where anonymous reads are off. Such a request
+ * checked before (hashing, audit), an OpenID token not verified before (its first use is audited), a throttled
+ * login, no credentials where anonymous reads are off. Such a request
  * then takes the container's path, which decides it again (a throttled attempt counts nothing).
  *
  * <p>A plain object made from the mechanism's parts ({@link StoreAuthenticationMechanism#readAuthentication}): no
@@ -17,11 +18,13 @@ public final class ReadAuthentication {
     private final UserStore users;
     private final LoginThrottle throttle;
     private final boolean anonymousRead;
+    private final OidcTokens oidc;
 
-    ReadAuthentication(UserStore users, LoginThrottle throttle, boolean anonymousRead) {
+    ReadAuthentication(UserStore users, LoginThrottle throttle, boolean anonymousRead, OidcTokens oidc) {
         this.users = users;
         this.throttle = throttle;
         this.anonymousRead = anonymousRead;
+        this.oidc = oidc;
     }
 
     /**
@@ -51,6 +54,11 @@ public final class ReadAuthentication {
         }
         if (authorization == null) {
             return anonymousRead ? StoreAuthenticationMechanism.Verdict.ANONYMOUS : null;
+        }
+        if (oidc != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            OidcTokens.Identity identity = oidc.remembered(authorization.substring(7).trim());
+            return identity == null || identity.role().isEmpty() ? null
+                    : StoreAuthenticationMechanism.Verdict.login(identity.user(), identity.role().get().groups());
         }
         if (!authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
             return null;

@@ -70,6 +70,18 @@ public final class Sessions {
     }
 
     /**
+     * A new session for a caller the OpenID provider vouched for (the browser login), with the role and projects
+     * its token granted: they hold for the session's life, as a local account's role holds until it is changed.
+     */
+    public Issued singleSignOn(OidcTokens.Identity identity) {
+        Role role = identity.role().orElseThrow(() -> new IllegalArgumentException("no role, no session"));
+        Instant now = now();
+        SessionToken token = new SessionToken(identity.user(), newId(), now, now,
+                earliest(now.plus(idle), now.plus(max)), SessionToken.SINGLE_SIGN_ON, role, identity.projects());
+        return new Issued(token, role, codec.encode(token));
+    }
+
+    /**
      * Checks a token from a cookie or an {@code Authorization: Bearer} header.
      *
      * @param renew whether a token past half of its idle window is renewed (cookies; a Bearer client keeps its
@@ -82,9 +94,13 @@ public final class Sessions {
             return Checked.refused(decoded.problem());
         }
         SessionToken t = decoded.token();
-        Optional<UserStore.User> user = users.user(t.user());
-        if (user.isEmpty() || !fingerprint(user.get()).equals(t.fingerprint())) {
-            return Checked.refused("the account changed since the login (password, role, or removed)");
+        Role role = t.role();
+        if (!t.singleSignOn()) {
+            Optional<UserStore.User> user = users.user(t.user());
+            if (user.isEmpty() || !fingerprint(user.get()).equals(t.fingerprint())) {
+                return Checked.refused("the account changed since the login (password, role, or removed)");
+            }
+            role = user.get().role();
         }
         if (!now.isBefore(t.created().plus(max))) {
             return Checked.refused("the session expired");
@@ -95,12 +111,11 @@ public final class Sessions {
         if (renew && Duration.between(t.issued(), now).compareTo(idle.dividedBy(2)) > 0) {
             Instant expires = earliest(now.plus(idle), t.created().plus(max));
             if (expires.isAfter(t.expires())) {
-                SessionToken renewed = new SessionToken(t.user(), t.sessionId(), t.created(), now, expires,
-                        t.fingerprint());
-                return new Checked(renewed, user.get().role(), codec.encode(renewed), null);
+                SessionToken renewed = t.renewed(now, expires);
+                return new Checked(renewed, role, codec.encode(renewed), null);
             }
         }
-        return new Checked(t, user.get().role(), null, null);
+        return new Checked(t, role, null, null);
     }
 
     /**

@@ -26,7 +26,8 @@ import org.medjava.store.server.logging.AccessLogFilter;
 /**
  * Authentication for the whole store, decided once at the start of each request (so a long transfer is never cut
  * by a session expiring meanwhile): HTTP Basic, a browser session's cookie ({@link SessionCookie}, made by
- * {@code POST /auth/login}), or the same token as {@code Authorization: Bearer}. Credentials, when sent, are always
+ * {@code POST /auth/login} or the single sign-on {@link OidcLogin}), the same token as {@code Authorization: Bearer},
+ * or, as Bearer, a JWT from the site's OpenID provider ({@link OidcTokens}, when configured). Credentials, when sent, are always
  * checked (a wrong password or a dead session is a 401 even where anonymous access would do). Without credentials,
  * only reads pass, and only when {@code medjava.auth.anonymous-read} is on; writes and administration always need a
  * login. What a logged-in caller may do is decided by the resources, by role.
@@ -38,6 +39,9 @@ import org.medjava.store.server.logging.AccessLogFilter;
  */
 @ApplicationScoped
 public class StoreAuthenticationMechanism {
+
+    private static final java.util.logging.Logger LOG =
+            java.util.logging.Logger.getLogger(StoreAuthenticationMechanism.class.getName());
 
     /**
      * What the mechanism decided for a request ({@link StoreServerAuthModule} tells the container): go on without a
@@ -57,8 +61,13 @@ public class StoreAuthenticationMechanism {
     public static final String CHALLENGE = BrowserRequests.BASIC_CHALLENGE;
     /** The request attribute holding the request's {@link SessionToken} when a session authenticated it. */
     public static final String SESSION_ATTRIBUTE = SessionToken.class.getName();
-    /** The request attribute saying how a session came: {@code session} (the cookie) or {@code bearer}. */
+    /**
+     * The request attribute saying how a session came: {@code session} (the cookie), {@code bearer} (the store's own
+     * token) or {@code oidc} (the OpenID provider's token).
+     */
     public static final String VIA_ATTRIBUTE = SESSION_ATTRIBUTE + ".via";
+    /** The request attribute holding the {@link OidcTokens.Identity} when the provider's token authenticated it. */
+    public static final String OIDC_ATTRIBUTE = OidcTokens.Identity.class.getName();
 
     /**
      * Open without a login: probes and monitoring (MicroProfile health, metrics, OpenAPI), the web applications'
@@ -82,7 +91,7 @@ public class StoreAuthenticationMechanism {
 
     private static final Pattern DOT_SEGMENT = Pattern.compile(".*/\\.\\.?(/.*)?");
     private static final List<String> OPEN = List.of("/health", "/metrics", "/openapi", "/viewer", "/ohif", "/api",
-            "/auth/login", "/auth/logout", "/favicon.ico");
+            "/auth/login", "/auth/logout", "/auth/oidc", "/favicon.ico");
 
     @Inject
     StoreConfig config;
@@ -105,6 +114,10 @@ public class StoreAuthenticationMechanism {
     @Inject
     AccessLog accessLog;
 
+    /** Null when no OpenID provider is configured. */
+    @Inject
+    OidcTokens oidc;
+
     /**
      * Decides the request ({@link #decide}); one this mechanism answers itself (a refusal, a preflight, a redirect
      * to the login page) never reaches the application's access log filter, so it is logged here.
@@ -122,7 +135,7 @@ public class StoreAuthenticationMechanism {
 
     /** The decision for plain reads taken in front of the container ({@link ReadAuthentication}). */
     public ReadAuthentication readAuthentication() {
-        return new ReadAuthentication(users, throttle, config.anonymousRead());
+        return new ReadAuthentication(users, throttle, config.anonymousRead(), oidc);
     }
 
     private Verdict decide(HttpServletRequest request, HttpServletResponse response) {
@@ -152,7 +165,11 @@ public class StoreAuthenticationMechanism {
             return basic(header.substring(6).trim(), request, response);
         }
         if (header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            Sessions.Checked checked = sessions.check(header.substring(7).trim(), false);
+            String bearer = header.substring(7).trim();
+            if (oidc != null && OidcTokens.isJwt(bearer)) {
+                return providerToken(bearer, request, response);
+            }
+            Sessions.Checked checked = sessions.check(bearer, false);
             if (!checked.valid()) {
                 audit.record(AuditEvents.login(caller(request, null), false, "Bearer token not accepted: "
                         + checked.problem()));
@@ -171,6 +188,41 @@ public class StoreAuthenticationMechanism {
             return Verdict.ANONYMOUS;
         }
         return unauthenticated(request, response, "log in: this needs an account (POST /auth/login, or HTTP Basic)");
+    }
+
+    /**
+     * A JWT from the OpenID provider: refused with 401 (and an RFC 6750 challenge saying why) when it does not verify,
+     * with 403 when it verifies but grants no store role. The first use of a token is audited as a login; every
+     * refusal is.
+     */
+    private Verdict providerToken(String token, HttpServletRequest request, HttpServletResponse response) {
+        OidcTokens.Verified verified = oidc.verify(token);
+        if (!verified.valid()) {
+            LOG.info(() -> "OpenID token refused from " + AccessLogFilter.address(config, request) + ": "
+                    + verified.problem());
+            audit.record(AuditEvents.login(caller(request, null), false, "OpenID token not accepted: "
+                    + verified.problem()));
+            response.setHeader("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\""
+                    + verified.problem().replace('"', '\'') + "\"");
+            return finish(response, HttpServletResponse.SC_UNAUTHORIZED, "the Bearer token is not accepted: "
+                    + verified.problem() + "; get a new one from the OpenID provider");
+        }
+        OidcTokens.Identity identity = verified.identity();
+        if (identity.role().isEmpty()) {
+            if (verified.fresh()) {
+                audit.record(AuditEvents.login(caller(request, identity.user()), false, "the OpenID token grants "
+                        + "no MedJava role"));
+            }
+            return finish(response, HttpServletResponse.SC_FORBIDDEN, "user " + identity.user() + " has no MedJava "
+                    + "role: the OpenID provider's token lists none of reader, uploader, admin (or a name "
+                    + "medjava.oidc.role-map maps) in the claim " + oidc.settings().rolesClaim());
+        }
+        if (verified.fresh()) {
+            audit.record(AuditEvents.login(caller(request, identity.user()), true, null));
+        }
+        request.setAttribute(OIDC_ATTRIBUTE, identity);
+        request.setAttribute(VIA_ATTRIBUTE, "oidc");
+        return Verdict.login(identity.user(), identity.role().get().groups());
     }
 
     private Verdict basic(String base64, HttpServletRequest request, HttpServletResponse response) {

@@ -59,6 +59,8 @@ import org.medjava.store.server.security.LoginThrottle;
 import org.medjava.store.server.security.PasswordHasher;
 import org.medjava.store.server.security.Revocations;
 import org.medjava.store.server.security.SessionKeys;
+import org.medjava.store.server.security.OidcLogin;
+import org.medjava.store.server.security.OidcTokens;
 import org.medjava.store.server.security.Sessions;
 import org.medjava.store.server.security.Role;
 import org.medjava.store.server.admin.DataDirectoryLock;
@@ -111,6 +113,8 @@ public class StoreAssembly {
     private DataDirectoryLock dataLock;
     private UserStore users;
     private Sessions sessions;
+    private OidcTokens oidc;
+    private OidcLogin oidcLogin;
     private LoginThrottle throttle;
     private CorsPolicy cors;
     private FilterRepository filters;
@@ -386,6 +390,16 @@ public class StoreAssembly {
                 java.time.Clock.systemUTC());
         cors = CorsPolicy.parse(config.corsOrigins());
         throttle = LoginThrottle.of(config.authMaxFailures(), config.authMaxAddressFailures(), config.authMaxDelay());
+        oidc = config.oidcIssuer().map(issuer -> new OidcTokens(new OidcTokens.Settings(issuer, config.oidcAudience(),
+                config.oidcUsernameClaim(), config.oidcRolesClaim(), OidcTokens.parseRoleMap(config.oidcRoleMap()),
+                config.oidcProjectsClaim(), config.oidcClockSkew(), java.time.Duration.ofSeconds(5)),
+                java.time.Clock.systemUTC())).orElse(null);
+        if (oidc != null) {
+            oidcLogin = new OidcLogin(oidc, key, config.oidcClientId(), config.oidcClientSecret(), config.oidcScopes(),
+                    java.time.Clock.systemUTC());
+            LOG.info("single sign-on: bearer tokens of " + oidc.settings().issuer() + " for audience "
+                    + oidc.settings().audience() + ", roles from " + oidc.settings().rolesClaim());
+        }
         LOG.info("browser sessions: idle " + config.sessionIdle().toMinutes() + " min, at most "
                 + config.sessionMax().toHours() + " h; CORS: " + cors);
     }
@@ -538,6 +552,18 @@ public class StoreAssembly {
     @Produces
     public Sessions sessions() {
         return sessions;
+    }
+
+    /** Null when no OpenID provider is configured ({@code medjava.oidc.issuer}). */
+    @Produces
+    public OidcTokens oidcTokens() {
+        return oidc;
+    }
+
+    /** Null when no OpenID provider is configured. */
+    @Produces
+    public OidcLogin oidcLogin() {
+        return oidcLogin;
     }
 
     @Produces

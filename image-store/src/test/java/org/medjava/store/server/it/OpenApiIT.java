@@ -42,7 +42,8 @@ class OpenApiIT {
     /** The JAX-RS resources (the ArchUnit ModuleBoundariesTest keeps every one in org.medjava.store.server.web). */
     static final List<String> RESOURCES = List.of("AdminResource", "ChangesResource", "DerivedResource",
             "DicomWebResource", "FiltersResource", "ImagesResource", "IndexResource", "JobsResource", "PacsResource",
-            "RetentionResource", "RootResource", "SessionResource", "TrashResource", "UploadsResource",
+            "RetentionResource", "RootResource", "SessionResource", "SingleSignOnResource", "TrashResource",
+            "UploadsResource",
             "WebAppResource");
 
     /** Schemas of JSON bodies and the Java records behind them. */

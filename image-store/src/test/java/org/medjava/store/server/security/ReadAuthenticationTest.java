@@ -40,7 +40,7 @@ class ReadAuthenticationTest {
 
     @Test
     void aRememberedBasicLoginIsTheCaller() {
-        ReadAuthentication reads = new ReadAuthentication(users, throttle, false);
+        ReadAuthentication reads = new ReadAuthentication(users, throttle, false, null);
         assertThat(reads.caller(basic("alice", PASSWORD), null, ADDRESS)).as("not checked yet: hashing").isNull();
         assertThat(users.authenticate("alice", PASSWORD.toCharArray())).isPresent(); // the container's check
         StoreAuthenticationMechanism.Verdict verdict = reads.caller(basic("alice", PASSWORD), null, ADDRESS);
@@ -54,7 +54,7 @@ class ReadAuthenticationTest {
     @Test
     void sessionsTokensBrokenHeadersAndThrottledAddressesGoToTheMechanism() {
         users.authenticate("alice", PASSWORD.toCharArray());
-        ReadAuthentication reads = new ReadAuthentication(users, throttle, true);
+        ReadAuthentication reads = new ReadAuthentication(users, throttle, true, null);
         assertThat(reads.caller(basic("alice", PASSWORD), "a=1; medjava_session=x", ADDRESS)).isNull();
         assertThat(reads.caller("Bearer abc", null, ADDRESS)).isNull();
         assertThat(reads.caller("Basic !!!", null, ADDRESS)).isNull();
@@ -69,7 +69,7 @@ class ReadAuthenticationTest {
     @Test
     void aConnectionsRememberedLoginHoldsUntilTheAccountChangesAndTheThrottleStillDecides() throws Exception {
         users.authenticate("alice", PASSWORD.toCharArray());
-        ReadAuthentication reads = new ReadAuthentication(users, throttle, false);
+        ReadAuthentication reads = new ReadAuthentication(users, throttle, false, null);
         ReadAuthentication.Remembered connection = new ReadAuthentication.Remembered();
         assertThat(reads.caller(basic("alice", PASSWORD), null, ADDRESS, connection).caller()).isEqualTo("alice");
         assertThat(reads.caller(basic("alice", PASSWORD), null, ADDRESS, connection).caller()).isEqualTo("alice");
@@ -93,8 +93,28 @@ class ReadAuthenticationTest {
 
     @Test
     void withoutCredentialsOnlyAnonymousReadsPass() {
-        assertThat(new ReadAuthentication(users, throttle, true).caller(null, null, ADDRESS).caller()).isNull();
-        assertThat(new ReadAuthentication(users, throttle, true).caller(null, "theme=dark", ADDRESS)).isNotNull();
-        assertThat(new ReadAuthentication(users, throttle, false).caller(null, null, ADDRESS)).isNull();
+        assertThat(new ReadAuthentication(users, throttle, true, null).caller(null, null, ADDRESS).caller()).isNull();
+        assertThat(new ReadAuthentication(users, throttle, true, null).caller(null, "theme=dark", ADDRESS)).isNotNull();
+        assertThat(new ReadAuthentication(users, throttle, false, null).caller(null, null, ADDRESS)).isNull();
+    }
+
+    @Test
+    void anOpenIdTokenIsTheCallerOnlyOnceVerifiedAndOnlyWithARole() throws Exception {
+        try (TestProvider provider = new TestProvider()) {
+            OidcTokens oidc = new OidcTokens(OidcTokensTest.settings(provider.issuer(), java.util.Map.of()),
+                    java.time.Clock.systemUTC());
+            ReadAuthentication reads = new ReadAuthentication(users, throttle, false, oidc);
+            String reader = provider.sign(provider.claims("olga", "medjava")
+                    .claim("realm_access", java.util.Map.of("roles", java.util.List.of("reader"))).build());
+            String roleless = provider.sign(provider.claims("nina", "medjava").build());
+
+            assertThat(reads.caller("Bearer " + reader, null, ADDRESS)).as("not verified yet: audit").isNull();
+            assertThat(oidc.verify(reader).valid()).isTrue(); // the container's check
+            assertThat(reads.caller("Bearer " + reader, null, ADDRESS).caller()).isEqualTo("olga");
+            assertThat(reads.caller("Bearer " + reader, null, ADDRESS).groups()).isEqualTo(Role.READER.groups());
+
+            assertThat(oidc.verify(roleless).valid()).isTrue();
+            assertThat(reads.caller("Bearer " + roleless, null, ADDRESS)).as("the container answers 403").isNull();
+        }
     }
 }

@@ -93,4 +93,46 @@ class SessionCodecTest {
         Arrays.fill(b, (byte) value);
         return b;
     }
+
+    @Test
+    void aSingleSignOnCarriesItsRoleAndProjects() {
+        SessionToken sso = new SessionToken("rita@hospital.example", "AAAAbbbbCCCCdddd1234", T0, T0, T0.plusSeconds(60),
+                SessionToken.SINGLE_SIGN_ON, Role.UPLOADER, java.util.Set.of("cardiology", "research 2"));
+
+        SessionCodec.Decoded d = codec.decode(codec.encode(sso), T0);
+
+        assertThat(d.token()).isEqualTo(sso);
+        assertThat(d.token().singleSignOn()).isTrue();
+    }
+
+    @Test
+    void aTokenOfTheFirstVersionIsStillRead() {
+        String body = Base64.getUrlEncoder().withoutPadding().encodeToString(String.join("\n", "s1", "rita",
+                "AAAAbbbbCCCCdddd1234", Long.toString(T0.getEpochSecond()), Long.toString(T0.getEpochSecond()),
+                Long.toString(T0.plusSeconds(60).getEpochSecond()), "fp").getBytes(StandardCharsets.UTF_8));
+        String text = body + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(mac(body));
+
+        SessionCodec.Decoded d = codec.decode(text, T0);
+
+        assertThat(d.problem()).isNull();
+        assertThat(d.token().singleSignOn()).isFalse();
+        assertThat(d.token().user()).isEqualTo("rita");
+    }
+
+    private static byte[] mac(String text) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(KEY, "HmacSHA256"));
+            return mac.doFinal(text.getBytes(StandardCharsets.UTF_8));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aProjectWithACommaCannotBeSigned() {
+        assertThatThrownBy(() -> codec.encode(new SessionToken("x", "AAAAbbbbCCCC", T0, T0, T0,
+                SessionToken.SINGLE_SIGN_ON, Role.READER, java.util.Set.of("a,b"))))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }

@@ -160,4 +160,23 @@ class SessionsTest {
         users.remove("ulf");
         assertThat(sessions.check(ulf, true).problem()).contains("account changed");
     }
+
+    @Test
+    void aSingleSignOnSessionNeedsNoLocalAccountAndKeepsItsRoleAndProjectsWhenRenewed() {
+        Sessions.Issued issued = sessions.singleSignOn(new OidcTokens.Identity("olga@example.org",
+                java.util.Optional.of(Role.ADMIN), java.util.Set.of("research"), clock.instant().plusSeconds(300)));
+
+        clock.advance(IDLE.dividedBy(2).plusMinutes(1));
+        Sessions.Checked checked = sessions.check(issued.text(), true);
+
+        assertThat(checked.problem()).isNull();
+        assertThat(checked.role()).isEqualTo(Role.ADMIN);
+        assertThat(checked.renewed()).isNotNull();
+        Sessions.Checked renewed = sessions.check(checked.renewed(), true);
+        assertThat(renewed.token().projects()).containsExactly("research");
+        assertThat(renewed.role()).isEqualTo(Role.ADMIN);
+
+        assertThat(sessions.logout(issued.text())).isTrue();
+        assertThat(sessions.check(checked.renewed(), false).valid()).isFalse();
+    }
 }

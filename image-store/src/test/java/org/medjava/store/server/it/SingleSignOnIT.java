@@ -1,0 +1,280 @@
+package org.medjava.store.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.medjava.store.core.testsupport.PayaraStore;
+import org.medjava.store.core.testsupport.Samples;
+import org.medjava.store.core.testsupport.StoreClient;
+
+/**
+ * Single sign-on against a real OpenID provider (Keycloak, its own process): the provider's access tokens as Bearer
+ * on the HTTP and DICOMweb doors (the front's reads included), roles from the realm's roles (one through
+ * {@code medjava.oidc.role-map}), a machine client's client-credentials token, refusals (no role 403; another
+ * audience, a forged signature, {@code alg=none}, an unknown key while the provider is down: 401, never a 5xx),
+ * the provider's key rotation, and the browser login (authorization code with PKCE) through the provider's own login
+ * form, ending in the store's session cookie. Every refusal is audited.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SingleSignOnIT {
+    static final String STUDY_FILE = "/images/it/sso/ct.dcm";
+
+    static Keycloak keycloak;
+    static PayaraStore store;
+    static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build(); // follows no redirect
+
+    @BeforeAll
+    static void start() throws Exception {
+        keycloak = Keycloak.start();
+        store = PayaraStore.named("sso")
+                .property("medjava.oidc.issuer", keycloak.issuer())
+                .property("medjava.oidc.client-id", Keycloak.CLIENT)
+                .property("medjava.oidc.client-secret", Keycloak.CLIENT_SECRET)
+                .property("medjava.oidc.role-map", "pacs-admins=admin")
+                .start();
+        HttpResponse<String> put = StoreClient.admin(store).put(STUDY_FILE, Samples.dicom("CT_small.dcm"));
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (store != null) {
+            store.close();
+        }
+        if (keycloak != null) {
+            keycloak.close();
+        }
+    }
+
+    static HttpResponse<String> get(String path, String token) throws Exception {
+        return http.send(HttpRequest.newBuilder(store.uri(path)).header("Authorization", "Bearer " + token)
+                .header("Accept", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    @Order(1)
+    void aReadersTokenReadsOnEveryDoorAndWritesNothing() throws Exception {
+        String alice = keycloak.password("alice", "alice-password");
+
+        HttpResponse<String> me = get("/auth/me", alice);
+        assertThat(me.statusCode()).as(me.body()).isEqualTo(200);
+        assertThat(me.body()).contains("\"user\":\"alice\"", "\"role\":\"reader\"", "\"via\":\"oidc\"");
+        assertThat(get("/dicomweb/studies", alice).statusCode()).isEqualTo(200);
+        for (int i = 0; i < 3; i++) { // the first read is the container's, the next ones the front's
+            HttpResponse<String> read = get(STUDY_FILE, alice);
+            assertThat(read.statusCode()).as("read " + i).isEqualTo(200);
+        }
+        HttpResponse<String> write = http.send(HttpRequest.newBuilder(store.uri("/images/it/sso/alice.dcm"))
+                .header("Authorization", "Bearer " + alice).header("Content-Type", "application/dicom")
+                .PUT(HttpRequest.BodyPublishers.ofFile(Samples.dicom("MR_small.dcm"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(write.statusCode()).as(write.body()).isEqualTo(403);
+    }
+
+    @Test
+    @Order(2)
+    void aMachineClientsTokenUploadsAndAMappedRoleAdministers() throws Exception {
+        String router = keycloak.clientCredentials("router", "router-client-secret");
+        HttpResponse<String> put = http.send(HttpRequest.newBuilder(store.uri("/images/it/sso/router.dcm"))
+                .header("Authorization", "Bearer " + router).header("Content-Type", "application/dicom")
+                .PUT(HttpRequest.BodyPublishers.ofFile(Samples.dicom("MR_small.dcm"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
+
+        String bob = keycloak.password("bob", "bob-password");
+        HttpResponse<String> users = get("/admin/users", bob);
+        assertThat(users.statusCode()).as(users.body()).isEqualTo(200);
+        assertThat(get("/admin/users", router).statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    @Order(3)
+    void aTokenWithoutAStoreRoleSeesNothing() throws Exception {
+        String carol = keycloak.password("carol", "carol-password");
+
+        HttpResponse<String> studies = get("/dicomweb/studies", carol);
+        assertThat(studies.statusCode()).isEqualTo(403);
+        assertThat(studies.body()).contains("no MedJava role").doesNotContain("1.2.");
+        assertThat(get(STUDY_FILE, carol).statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    @Order(4)
+    void tokensForAnotherAudienceForgedOrUnsignedAreRefusedWithAReason() throws Exception {
+        String elsewhere = keycloak.clientCredentials("elsewhere", "elsewhere-client-secret");
+        HttpResponse<String> other = get("/dicomweb/studies", elsewhere);
+        assertThat(other.statusCode()).isEqualTo(401);
+        assertThat(other.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v ->
+                assertThat(v).startsWith("Bearer error=\"invalid_token\"").containsIgnoringCase("audience"));
+
+        String alice = keycloak.password("alice", "alice-password");
+        String[] parts = alice.split("\\.");
+        byte[] signature = Base64.getUrlDecoder().decode(parts[2]);
+        signature[10] ^= 1;
+        String forged = parts[0] + "." + parts[1] + "." + Base64.getUrlEncoder().withoutPadding()
+                .encodeToString(signature);
+        String header = Base64.getUrlEncoder().withoutPadding().encodeToString("{\"alg\":\"none\"}"
+                .getBytes(StandardCharsets.UTF_8));
+        String unsigned = header + "." + parts[1] + ".";
+        for (String bad : List.of(forged, unsigned, "eyJhbGciOiJSUzI1NiJ9.e30.AAAA")) {
+            for (String path : List.of("/dicomweb/studies", STUDY_FILE, "/auth/me")) {
+                HttpResponse<String> r = get(path, bad);
+                assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(401);
+            }
+        }
+        String audit = Files.readString(store.dataDir().resolve("logs/audit.log"), StandardCharsets.UTF_8);
+        assertThat(audit).contains("OpenID token not accepted");
+    }
+
+    @Test
+    @Order(5)
+    void tokensSignedWithTheProvidersNewKeyAreAcceptedAfterARotation() throws Exception {
+        String before = keycloak.password("alice", "alice-password");
+        keycloak.rotateKeys();
+        String after = keycloak.password("alice", "alice-password");
+        assertThat(keyId(after)).isNotEqualTo(keyId(before));
+
+        HttpResponse<String> r = get("/dicomweb/studies", after);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(get("/dicomweb/studies", before).statusCode()).as("the old key is still published").isEqualTo(200);
+    }
+
+    static String keyId(String jwt) {
+        String header = new String(Base64.getUrlDecoder().decode(jwt.substring(0, jwt.indexOf('.'))),
+                StandardCharsets.UTF_8);
+        Matcher m = Pattern.compile("\"kid\"\\s*:\\s*\"([^\"]+)\"").matcher(header);
+        assertThat(m.find()).isTrue();
+        return m.group(1);
+    }
+
+    @Test
+    @Order(6)
+    void theBrowserLogsInThroughTheProvidersPageAndGetsASession() throws Exception {
+        HttpResponse<String> described = http.send(HttpRequest.newBuilder(store.uri("/auth/oidc")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(described.body()).contains("\"enabled\":true");
+
+        Browser browser = new Browser();
+        HttpResponse<String> end = browser.login("alice", "alice-password", "/viewer/#/studies");
+
+        assertThat(end.statusCode()).as(end.body()).isEqualTo(303);
+        assertThat(end.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l)
+                .endsWith("/viewer/#/studies"));
+        String cookie = end.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("medjava_session="))
+                .findFirst().orElseThrow();
+        assertThat(cookie).contains("HttpOnly", "SameSite=Strict");
+        HttpResponse<String> me = http.send(HttpRequest.newBuilder(store.uri("/auth/me"))
+                .header("Cookie", cookie.substring(0, cookie.indexOf(';'))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(me.body()).contains("\"user\":\"alice\"", "\"role\":\"reader\"", "\"via\":\"session\"");
+    }
+
+    @Test
+    @Order(7)
+    void aBrowserLoginWithoutARoleOrWithAForeignStateIsRefused() throws Exception {
+        HttpResponse<String> carol = new Browser().login("carol", "carol-password", "/");
+        assertThat(carol.statusCode()).as(carol.body()).isEqualTo(403);
+        assertThat(carol.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("medjava_session=")
+                && !c.startsWith("medjava_session=;"));
+
+        HttpResponse<String> noLogin = http.send(HttpRequest.newBuilder(store.uri(
+                "/auth/oidc/callback?code=abc&state=xyz")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(noLogin.statusCode()).isEqualTo(400);
+        assertThat(noLogin.body()).contains("no login in progress");
+
+        HttpResponse<String> offsite = http.send(HttpRequest.newBuilder(store.uri(
+                "/auth/oidc/login?next=//evil.example.com/")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(offsite.statusCode()).isEqualTo(303);
+    }
+
+    @Test
+    @Order(8)
+    void aProviderThatIsDownAcceptsNoNewKeyAndTheStoreAnswers401() throws Exception {
+        String alice = keycloak.password("alice", "alice-password");
+        keycloak.close();
+        String[] parts = alice.split("\\.");
+        String header = Base64.getUrlEncoder().withoutPadding().encodeToString(
+                "{\"alg\":\"RS256\",\"typ\":\"JWT\",\"kid\":\"not-published\"}".getBytes(StandardCharsets.UTF_8));
+
+        HttpResponse<String> r = get("/dicomweb/studies", header + "." + parts[1] + "." + parts[2]);
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(401);
+        HttpResponse<String> local = StoreClient.admin(store).getJson("/dicomweb/studies");
+        assertThat(local.statusCode()).as("local accounts keep working").isEqualTo(200);
+        keycloak = null;
+    }
+
+    /**
+     * A browser as far as a login needs one: a cookie jar per server (name and value; the tests' servers are all
+     * loopback HTTP, where attributes change nothing), redirects followed by hand so that each hop can be seen, and
+     * the provider's login form filled in and sent.
+     */
+    static final class Browser {
+        final Map<String, Map<String, String>> jar = new java.util.HashMap<>();
+
+        HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+            HttpRequest built = request.build();
+            String server = built.uri().getAuthority();
+            Map<String, String> cookies = jar.computeIfAbsent(server, s -> new java.util.LinkedHashMap<>());
+            if (!cookies.isEmpty()) {
+                request.header("Cookie", cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                        .collect(java.util.stream.Collectors.joining("; ")));
+            }
+            HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            for (String set : r.headers().allValues("Set-Cookie")) {
+                String pair = set.split(";", 2)[0];
+                int eq = pair.indexOf('=');
+                String name = pair.substring(0, eq).trim();
+                String value = pair.substring(eq + 1).trim();
+                if (value.isEmpty() || set.contains("Max-Age=0")) {
+                    cookies.remove(name);
+                } else {
+                    cookies.put(name, value);
+                }
+            }
+            return r;
+        }
+
+        /** Follows the login from the store to the provider's form and back; the store's last answer. */
+        HttpResponse<String> login(String user, String password, String next) throws Exception {
+            HttpResponse<String> r = send(HttpRequest.newBuilder(store.uri("/auth/oidc/login?next="
+                    + java.net.URLEncoder.encode(next, StandardCharsets.UTF_8))));
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(303);
+            URI authorize = URI.create(r.headers().firstValue("Location").orElseThrow());
+            assertThat(authorize.toString()).startsWith(keycloak.issuer()).contains("code_challenge_method=S256",
+                    "code_challenge=", "state=", "nonce=");
+            HttpResponse<String> page = send(HttpRequest.newBuilder(authorize));
+            assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+            Matcher action = Pattern.compile("action=\"([^\"]+login-actions/authenticate[^\"]*)\"")
+                    .matcher(page.body());
+            assertThat(action.find()).as(page.body()).isTrue();
+            URI post = authorize.resolve(action.group(1).replace("&amp;", "&"));
+            HttpResponse<String> answer = send(HttpRequest.newBuilder(post)
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString(Keycloak.form(Map.of("username", user, "password",
+                            password, "credentialId", "")))));
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(302);
+            URI callback = URI.create(answer.headers().firstValue("Location").orElseThrow());
+            assertThat(callback.getPath()).isEqualTo("/auth/oidc/callback");
+            return send(HttpRequest.newBuilder(callback));
+        }
+    }
+}
