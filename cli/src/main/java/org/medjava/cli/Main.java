@@ -82,9 +82,9 @@ public final class Main {
         return "./" + command.getCommandSpec().qualifiedName() + " --help";
     }
 
-    /** --verbose anywhere before a "--". */
+    /** --verbose anywhere before a "--", or -Dmedjava.verbose=true (docs/configuration.md). */
     private static boolean verbose(List<String> args) {
         int end = args.indexOf("--");
-        return (end < 0 ? args : args.subList(0, end)).contains("--verbose");
+        return (end < 0 ? args : args.subList(0, end)).contains("--verbose") || Boolean.getBoolean("medjava.verbose");
     }
 }
