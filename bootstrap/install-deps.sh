@@ -7,10 +7,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-# The JDK (17, the project's release), Maven, and the C toolchain for c-reference/ and image-codec's bridges (C++ for
-# OpenJPH's).
-command -v javac >/dev/null && command -v mvn >/dev/null && command -v gcc >/dev/null && command -v g++ >/dev/null \
-  && command -v make >/dev/null || ensure_packages openjdk-17-jdk-headless maven gcc g++ make libc6-dev
+# The JDK (17, the project's release) and the C toolchain for c-reference/ and image-codec's bridges (C++ for
+# OpenJPH's). Not Maven: ./mvnw fetches the pinned one from Maven Central; unzip unpacks it (without unzip the
+# wrapper takes the tar.gz, whose checksum is not the pinned one).
+command -v javac >/dev/null && command -v gcc >/dev/null && command -v g++ >/dev/null && command -v make >/dev/null \
+  && command -v unzip >/dev/null || ensure_packages openjdk-17-jdk-headless gcc g++ make libc6-dev unzip
 
 java_major=$(javac -version 2>&1 | sed -E 's/^javac ([0-9]+).*/\1/')
 if [ "${java_major:-0}" -lt 17 ]; then

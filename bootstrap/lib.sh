@@ -58,6 +58,7 @@ install_maven_jar() {
   local args=(-q -B org.apache.maven.plugins:maven-install-plugin:3.1.3:install-file -Dfile="$work/stripped.jar"
               -DgroupId="$group" -DartifactId="$artifact" -Dversion="$version" -Dpackaging=jar)
   [ -n "$pom" ] && args+=(-DpomFile="$pom")
-  mvn "${args[@]}"
+  # the checkout's Maven wrapper (bootstrap/..): no system Maven is installed
+  "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/mvnw" "${args[@]}"
   rm -rf "$work"
 }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import org.medjava.codec.ImageCodec;
 import org.medjava.codec.ImageFormat;
 import org.medjava.codec.dicom.DerivationCode;
@@ -26,17 +27,58 @@ import org.medjava.filter.Region;
 import org.medjava.filter.runtime.ApplyRecord;
 import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.RegistryEvent;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code medjava filter <id> [name=value ...] [+ <id> [name=value ...]] ... <in> <out>}: a chain of filters over one
  * image file, each step timed (benchmark mode). Everything is validated before the input is read; the output is
- * written atomically, so a failure leaves no partial file.
+ * written atomically, so a failure leaves no partial file. Paths are the caller's (relative to their directory).
  */
-final class FilterCommand {
+@Command(name = "filter", description = "Filter one image file through a chain of filters (each step timed).",
+        customSynopsis = "medjava filter <id> [name=value ...] [+ <id> [name=value ...]] ... <in> <out> [options]",
+        footer = {"", "Formats: PPM, PNG, GIF, JPEG (by content when reading, by extension when writing); grey DICOM",
+                "and 16-bit PGM are filtered on their stored values: out.dcm is a derived DICOM at the source's depth,",
+                "out.pgm the stored values, other outputs go through the window.",
+                "Example: medjava filter blur n=5 + sharpen p=50 radiograph.gif out.png"})
+final class FilterCommand implements Callable<Integer> {
     record Step(String filterId, Map<String, String> params) {
     }
 
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "WORD", description = "filter ids with their name=value parameters, chained with +; "
+            + "then the input and the output file")
+    List<String> words = new ArrayList<>();
+
+    @Option(names = "--region", paramLabel = "x,y,w,h", description = "filter only this rectangle (clipped to the image)")
+    String regionText;
+
+    @Option(names = "--impl", paramLabel = "straightforward|optimized|parallel",
+            description = "which port runs (default optimized)")
+    String implementationText;
+
+    @Option(names = "--repeat", paramLabel = "N", description = "run each step N times and report the best time too")
+    String repeatText;
+
+    @Option(names = "--plugins", paramLabel = "DIR", description = "plugin JARs to load (default: the bundled ones)")
+    String plugins;
+
+    @Option(names = "--window", paramLabel = "c,w", description = "window of a grey DICOM written as PNG/PPM/GIF/JPEG "
+            + "(and the derived DICOM's own); default the image's own")
+    String windowText;
+
+    @Option(names = "--gray", paramLabel = "u16|s12|...",
+            description = "format of PGM input (PGM holds offset values; default unsigned)")
+    String grayText;
+
     private final List<Step> steps = new ArrayList<>();
+    private String inputName;
+    private String outputName;
     private Path input;
     private Path output;
     private Region region;
@@ -45,32 +87,34 @@ final class FilterCommand {
     private Window window;
     private String grayFormat;
 
-    /** Parses everything after "filter"; options may stand anywhere. */
-    static FilterCommand parse(List<String> args) {
-        FilterCommand command = new FilterCommand();
-        List<String> words = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            String arg = args.get(i);
-            switch (arg) {
-                case "--region" -> command.region = Region.parse(value(args, ++i, arg));
-                case "--impl" -> command.implementation = Implementation.parse(value(args, ++i, arg));
-                case "--repeat" -> command.repeat = positive(value(args, ++i, arg), arg);
-                case "--window" -> command.window = window(value(args, ++i, arg));
-                case "--gray" -> command.grayFormat = grayFormat(value(args, ++i, arg));
-                case "--plugins" -> i++; // handled by Main
-                default -> {
-                    if (arg.startsWith("--")) {
-                        throw new UsageException("unknown option " + arg);
-                    }
-                    words.add(arg);
-                }
-            }
+    @Override
+    public Integer call() throws IOException {
+        Context ctx = MedjavaCommand.context(spec);
+        parse(ctx);
+        try (FilterRegistry registry = FiltersCommand.registry(ctx, plugins)) {
+            return run(registry, ctx.out(), ctx.err());
         }
+    }
+
+    /** Checks the options and splits the words into steps, input and output; the files are the caller's. */
+    private void parse(Context ctx) {
+        try {
+            region = regionText == null ? null : Region.parse(regionText);
+            implementation = implementationText == null ? Implementation.OPTIMIZED
+                    : Implementation.parse(implementationText);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        repeat = repeatText == null ? 1 : positive(repeatText, "--repeat");
+        window = windowText == null ? null : window(windowText);
+        grayFormat = grayText == null ? null : grayFormat(grayText);
         if (words.size() < 3) {
             throw new UsageException("expected a filter id, an input file and an output file");
         }
-        command.input = Path.of(words.get(words.size() - 2));
-        command.output = Path.of(words.get(words.size() - 1));
+        inputName = words.get(words.size() - 2);
+        outputName = words.get(words.size() - 1);
+        input = ctx.path(inputName);
+        output = ctx.path(outputName);
         Step current = null;
         for (String word : words.subList(0, words.size() - 2)) {
             if (word.equals("+")) {
@@ -80,7 +124,7 @@ final class FilterCommand {
                     throw new UsageException("\"" + word + "\" stands where a filter id is expected");
                 }
                 current = new Step(word, new LinkedHashMap<>());
-                command.steps.add(current);
+                steps.add(current);
             } else {
                 int eq = word.indexOf('=');
                 if (eq <= 0) {
@@ -89,10 +133,9 @@ final class FilterCommand {
                 current.params().put(word.substring(0, eq), word.substring(eq + 1));
             }
         }
-        if (command.steps.isEmpty()) {
+        if (steps.isEmpty()) {
             throw new UsageException("no filter given");
         }
-        return command;
     }
 
     private static Window window(String text) {
@@ -113,13 +156,6 @@ final class FilterCommand {
             throw new UsageException("--gray takes u or s and the bits stored, 1..16 (u16, s12, ...), got " + text);
         }
         return text;
-    }
-
-    private static String value(List<String> args, int i, String option) {
-        if (i >= args.size()) {
-            throw new UsageException(option + " needs a value");
-        }
-        return args.get(i);
     }
 
     private static int positive(String text, String option) {
@@ -144,7 +180,7 @@ final class FilterCommand {
             outputFormat(); // a bad output name is reported before the input is read
         }
         if (!Files.isRegularFile(input)) {
-            throw new IOException(input + ": no such file");
+            throw new IOException(inputName + ": no such file");
         }
         byte[] head = readHead(input);
         if (DicomCodec.isDicom(head) || head.length >= 2 && head[0] == 'P' && head[1] == '5' || pgmOut) {
@@ -188,7 +224,7 @@ final class FilterCommand {
             throw new UsageException("PGM output holds grey stored values: the input must be grey DICOM or a PGM");
         }
         List<ApplyRecord> records = timing(registry);
-        out.printf("%s: %dx%d, %s%n", input, grey.width(), grey.height(), grey.describe());
+        out.printf("%s: %dx%d, %s%n", inputName, grey.width(), grey.height(), grey.describe());
         double total = 0;
         for (Step step : steps) {
             GrayRaster16 result = null;
@@ -215,7 +251,7 @@ final class FilterCommand {
                     : new Raster(grey.width(), grey.height(), Pgm.toRgb(grey));
             write(image, outFormat, err);
         }
-        out.println("wrote " + output);
+        out.println("wrote " + outputName);
         return 0;
     }
 
@@ -289,7 +325,7 @@ final class FilterCommand {
                 "cannot tell the output format from \"" + output.getFileName() + "\"; use one of: "
                         + ImageFormat.describeAll()));
         if (!Files.isRegularFile(input)) {
-            throw new IOException(input + ": no such file");
+            throw new IOException(inputName + ": no such file");
         }
         Raster image = ImageCodec.read(input);
         List<ApplyRecord> records = new ArrayList<>();
@@ -299,7 +335,7 @@ final class FilterCommand {
                 records.add(applied.record());
             }
         });
-        out.printf("%s: %dx%d%n", input, image.width(), image.height());
+        out.printf("%s: %dx%d%n", inputName, image.width(), image.height());
         double total = 0;
         for (Step step : steps) {
             Raster result = null;
@@ -323,7 +359,7 @@ final class FilterCommand {
                     + (outFormat == ImageFormat.GIF ? " (more than 256 colours): it is quantized" : " (lossy)"));
         }
         ImageCodec.write(image, output);
-        out.println("wrote " + output);
+        out.println("wrote " + outputName);
         return 0;
     }
 

@@ -1,0 +1,21 @@
+package org.medjava.cli.dev;
+
+import java.util.concurrent.Callable;
+import org.medjava.cli.MedjavaCommand;
+import org.medjava.cli.Processes;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code medjava build}: everything, without tests (the bootstrap's tools first). */
+@Command(name = "build", description = "Build everything without tests (./mvnw install -DskipTests).")
+public final class BuildCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        Processes.buildAll(MedjavaCommand.context(spec));
+        return 0;
+    }
+}

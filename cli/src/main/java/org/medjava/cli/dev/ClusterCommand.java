@@ -1,0 +1,32 @@
+package org.medjava.cli.dev;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.medjava.cli.Context;
+import org.medjava.cli.MedjavaCommand;
+import org.medjava.cli.Processes;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code medjava cluster}: a local three-node cluster without Docker. Its orchestration (PostgreSQL's initdb,
+ * S3Proxy, an nginx configuration, the nodes' health) is still deploy/local-cluster.sh, run in the caller's
+ * directory (MEDJAVA_DATA is theirs); it is to be generated from the one description of the topology
+ * (docker/compose.yaml) rather than ported line by line.
+ */
+@Command(name = "cluster", description = {"Three store nodes behind nginx on PostgreSQL and S3Proxy, locally; "
+        + "Ctrl-C stops it all (docs/operations/cluster.md).",
+        "Settings: MEDJAVA_PORT (8080; nodes on +1..+N), MEDJAVA_DATA (data/cluster), MEDJAVA_NODES (3), "
+                + "MEDJAVA_NODE_HEAP (512m)."})
+public final class ClusterCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        Context ctx = MedjavaCommand.context(spec);
+        return Processes.run(List.of(ctx.root().resolve("deploy/local-cluster.sh").toString()), ctx.cwd(), Map.of());
+    }
+}
