@@ -23,24 +23,29 @@ public final class SearchableTrail implements AuditTrail, AutoCloseable {
 
     private final AuditTrail evidence;
     private final String self;
-    private final Consumer<List<AuditRecord>> store;
+    private volatile Consumer<List<AuditRecord>> store;
     private final BlockingQueue<AuditRecord> queue = new ArrayBlockingQueue<>(QUEUE);
     private final Thread writer;
     private volatile boolean closed;
     private volatile boolean troubled;
-    /** Whether the writer holds a batch not yet written (guarded by this). */
-    private boolean busy;
+    /** Records queued or being written. */
+    private final java.util.concurrent.atomic.AtomicLong pending = new java.util.concurrent.atomic.AtomicLong();
 
     /**
-     * @param self  the store's AuditSourceID (the user of the events the store does by itself)
-     * @param store writes a batch of records (throws when it cannot)
+     * A trail whose records wait in the queue until {@link #open} (the index opens after the first events).
+     *
+     * @param self the store's AuditSourceID (the user of the events the store does by itself)
      */
-    public SearchableTrail(AuditTrail evidence, String self, Consumer<List<AuditRecord>> store) {
+    public SearchableTrail(AuditTrail evidence, String self) {
         this.evidence = evidence;
         this.self = self;
-        this.store = store;
         this.writer = new Thread(this::run, "audit-index");
         writer.setDaemon(true);
+    }
+
+    /** Starts writing the records, queued and to come, to {@code store} (which throws when it cannot). */
+    public void open(Consumer<List<AuditRecord>> store) {
+        this.store = store;
         writer.start();
     }
 
@@ -54,7 +59,11 @@ public final class SearchableTrail implements AuditTrail, AutoCloseable {
             LOG.warning("an audit event could not be made searchable: " + e);
             return;
         }
-        if (!queue.offer(r) && !troubled) {
+        pending.incrementAndGet();
+        if (!queue.offer(r)) {
+            pending.decrementAndGet();
+        }
+        if (pending.get() >= QUEUE && !troubled) {
             troubled = true;
             LOG.warning("the searchable audit trail falls behind (the database?): events are left out of it until it"
                     + " catches up; audit.log has them all");
@@ -65,7 +74,7 @@ public final class SearchableTrail implements AuditTrail, AutoCloseable {
     public void sync() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         synchronized (this) {
-            while ((!queue.isEmpty() || busy) && System.nanoTime() < deadline && writer.isAlive()) {
+            while (pending.get() > 0 && System.nanoTime() < deadline && writer.isAlive() && !closed) {
                 try {
                     wait(100);
                 } catch (InterruptedException e) {
@@ -84,18 +93,15 @@ public final class SearchableTrail implements AuditTrail, AutoCloseable {
                 if (first == null) {
                     continue;
                 }
-                synchronized (this) {
-                    busy = true;
-                }
                 batch.add(first);
                 queue.drainTo(batch, BATCH - 1);
                 write(batch);
             } catch (InterruptedException e) {
                 return;
             } finally {
+                pending.addAndGet(-batch.size());
                 batch.clear();
                 synchronized (this) {
-                    busy = false;
                     notifyAll();
                 }
             }
@@ -137,6 +143,9 @@ public final class SearchableTrail implements AuditTrail, AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (store == null) {
+            return;
+        }
         try {
             writer.join(TimeUnit.SECONDS.toMillis(10));
         } catch (InterruptedException e) {
