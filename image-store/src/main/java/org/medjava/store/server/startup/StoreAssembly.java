@@ -547,8 +547,9 @@ public class StoreAssembly {
         return readAudit == null ? ReadAudit.OFF : readAudit;
     }
 
-    /** The audit trail administrators search (mj_audit). */
+    /** The audit trail administrators search (mj_audit); injected as AuditTrail through {@link #auditTrail}. */
     @Produces
+    @jakarta.enterprise.inject.Typed(SearchableTrail.class)
     public SearchableTrail searchableTrail() {
         return audit;
     }

@@ -759,7 +759,7 @@ public class DicomWebResource {
         Map<String, String> path = uri.getPathParameters().entrySet().stream().collect(java.util.stream.Collectors
                 .toMap(Map.Entry::getKey, e -> e.getValue().get(0)));
         audit.query(Caller.current().orElse(null), DOOR, "/" + uri.getPath(), uri.getRequestUri().getRawQuery(),
-                path.getOrDefault("study", keys.getFirst("StudyInstanceUID")), keys.getFirst("PatientID"), 0);
+                path.getOrDefault("study", keys.getFirst("StudyInstanceUID")), keys.getFirst("PatientID"));
         return answer;
     }
 

@@ -128,9 +128,8 @@ public final class ReadAudit implements AutoCloseable {
      * class UID, or the QIDO-RS path); the study and patient when the query names them.
      */
     public void query(Caller caller, String door, String what, String query, String studyInstanceUid,
-                      String patientId, int matches) {
-        count(new Key(Kind.QUERY, caller, door, studyInstanceUid, patientId, query == null ? "" : query, what),
-                matches);
+                      String patientId) {
+        count(new Key(Kind.QUERY, caller, door, studyInstanceUid, patientId, query == null ? "" : query, what), 0);
     }
 
     /** {@code instances} instances of a study sent to another system ({@code destination}, at {@code address}). */
@@ -264,7 +263,7 @@ public final class ReadAudit implements AutoCloseable {
         return switch (k.kind()) {
             case QUERY -> AuditEvents.queried(caller, k.door(), at, k.what(), !k.what().matches("[0-9.]+"),
                     k.subject().getBytes(StandardCharsets.UTF_8), k.study(), k.patient(),
-                    times + " over " + k.door() + when + ", " + instances + " matches");
+                    "asked over " + k.door() + " (" + times + ")" + when);
             case EXPORT -> AuditEvents.exported(caller, k.door(), at, k.subject(), k.what(), k.study(), k.patient(),
                     instances + " instances sent to " + k.subject() + " over " + k.door() + " (" + times + ")"
                             + when, true, null);

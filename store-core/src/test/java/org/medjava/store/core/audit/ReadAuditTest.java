@@ -65,8 +65,8 @@ class ReadAuditTest {
     @Test
     void queriesCarryTheQueryBase64AndExportsTheirDestination() throws Exception {
         Caller ae = Caller.dicom("FINDSCU", "127.0.0.1");
-        audit.query(ae, "dimse", "1.2.840.10008.5.1.4.1.2.2.1", "PatientID=P1", null, "P1", 3);
-        audit.query(ae, "dimse", "1.2.840.10008.5.1.4.1.2.2.1", "PatientID=P1", null, "P1", 3);
+        audit.query(ae, "dimse", "1.2.840.10008.5.1.4.1.2.2.1", "PatientID=P1", null, "P1");
+        audit.query(ae, "dimse", "1.2.840.10008.5.1.4.1.2.2.1", "PatientID=P1", null, "P1");
         audit.export(ae, "dimse", "DEST", "127.0.0.1", "1.2.3", "P1", 2);
         audit.flush();
 
