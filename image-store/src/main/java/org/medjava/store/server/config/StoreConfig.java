@@ -583,6 +583,23 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.audit.site")
     Optional<String> auditSite;
 
+    /**
+     * Audit every read, query and export of studies (DICOM Instances Accessed, Query, Export): by HTTP, DICOMweb,
+     * DIMSE and the front, searchable by administrators at {@code GET /audit/events}. Off: writes and logins only.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.audit.reads", defaultValue = "true")
+    boolean auditReads;
+
+    /**
+     * The reads of one study by one caller through one door within this many seconds are one audit event, with
+     * their counts (so the read path never writes the trail itself); an administrator's search closes the window
+     * at once.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.audit.read-window-seconds", defaultValue = "60")
+    int auditReadWindowSeconds;
+
     /** {@code <data-dir>/logs}: medjava.log, access.log, audit.log. */
     public Path logsDir() {
         return dataDir().resolve("logs");
@@ -610,6 +627,18 @@ public class StoreConfig {
 
     public Optional<String> auditSite() {
         return auditSite.filter(s -> !s.isBlank()).map(String::trim);
+    }
+
+    public boolean auditReads() {
+        return auditReads;
+    }
+
+    public java.time.Duration auditReadWindow() {
+        if (auditReadWindowSeconds < 1) {
+            throw new IllegalArgumentException("medjava.audit.read-window-seconds is " + auditReadWindowSeconds
+                    + "; write a number of seconds, 1 or more (60 by default)");
+        }
+        return java.time.Duration.ofSeconds(auditReadWindowSeconds);
     }
 
     private static long positive(long value, String key) {

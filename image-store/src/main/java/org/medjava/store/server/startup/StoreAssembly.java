@@ -76,7 +76,9 @@ import org.medjava.store.core.audit.AuditLog;
 import org.medjava.store.core.audit.AuditSource;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
+import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.audit.RotatingFile;
+import org.medjava.store.core.audit.SearchableTrail;
 import org.medjava.store.core.audit.SyslogSender;
 import org.medjava.store.core.retention.Retention;
 import org.medjava.store.core.retention.RuleBook;
@@ -137,7 +139,10 @@ public class StoreAssembly {
     private StoreBackup backup;
     private ServerLog serverLog;
     private AccessLog accessLog;
-    private AuditLog audit;
+    private AuditLog auditLog;
+    /** The audit trail everything records to: audit.log (and syslog), and mj_audit for administrators' searches. */
+    private SearchableTrail audit;
+    private ReadAudit readAudit;
     private ResumableUploads uploads;
     private java.util.concurrent.ScheduledExecutorService uploadCleaner;
     private Trash trash;
@@ -186,6 +191,10 @@ public class StoreAssembly {
                 SharedPlugins.join(sharedState, filters, firstStart);
             }
             index = new DicomIndex(database);
+            audit.open(index::recordAudit);
+            readAudit = !config.auditReads() ? ReadAudit.OFF : new ReadAudit(audit, config.auditReadWindow(),
+                    path -> index.instance(path).map(i -> new ReadAudit.StudyRef(i.studyInstanceUid(), i.patientId()))
+                            .orElse(null));
             images = new ImageRepository(storage, config.maxUploadBytes(),
                     clusterDatabase == null ? new LocalPathLocks() : new PostgresPathLocks(clusterDatabase), space);
             DecodeBudget decodeBudget = new DecodeBudget(config.decodeBudgetBytes(), config.decodeWaitMillis());
@@ -241,8 +250,9 @@ public class StoreAssembly {
         AuditSource source = AuditSource.of(config.dicomAeTitle(), config.auditSite().orElse(null));
         SyslogSender syslog = config.auditSyslog().map(target -> new SyslogSender(target, source.host(), "MedJava"))
                 .orElse(null);
-        audit = new AuditLog(source, new RotatingFile(logs.resolve("audit.log"), config.auditMaxBytes(),
+        auditLog = new AuditLog(source, new RotatingFile(logs.resolve("audit.log"), config.auditMaxBytes(),
                 config.auditFiles(), true), syslog);
+        audit = new SearchableTrail(auditLog, source.id()); // written to the index once it is open
         LOG.info("audit trail " + logs.resolve("audit.log") + config.auditSyslog().map(t -> " and syslog " + t)
                 .orElse("") + "; access log " + logs.resolve("access.log"));
     }
@@ -485,6 +495,12 @@ public class StoreAssembly {
         if (filters != null) {
             filters.close();
         }
+        if (readAudit != null) {
+            readAudit.close(); // the last window's reads, before the trail's last batch
+        }
+        if (audit != null) {
+            audit.close(); // its last batch, before the index closes
+        }
         if (index != null) {
             index.close();
         }
@@ -508,9 +524,9 @@ public class StoreAssembly {
     }
 
     private void closeLogs() {
-        if (audit != null) {
-            audit.record(AuditEvents.application(false, operator()));
-            audit.close();
+        if (auditLog != null) {
+            auditLog.record(AuditEvents.application(false, operator())); // the searchable copy is closed already
+            auditLog.close();
         }
         try {
             if (accessLog != null) {
@@ -537,6 +553,19 @@ public class StoreAssembly {
     @Produces
     public AuditTrail auditTrail() {
         return audit == null ? AuditTrail.NONE : audit;
+    }
+
+    /** The audit of reads, queries and exports (aggregated per window; {@link ReadAudit#OFF} when turned off). */
+    @Produces
+    public ReadAudit readAudit() {
+        return readAudit == null ? ReadAudit.OFF : readAudit;
+    }
+
+    /** The audit trail administrators search (mj_audit); injected as AuditTrail through {@link #auditTrail}. */
+    @Produces
+    @jakarta.enterprise.inject.Typed(SearchableTrail.class)
+    public SearchableTrail searchableTrail() {
+        return audit;
     }
 
     @Produces

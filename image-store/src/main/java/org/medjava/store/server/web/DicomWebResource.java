@@ -44,6 +44,8 @@ import org.medjava.store.net.dicomweb.StowService;
 import org.medjava.store.net.dicomweb.ThumbnailCache;
 import org.medjava.store.net.dicomweb.Uids;
 import org.medjava.store.net.dicomweb.WadoService;
+import org.medjava.store.core.audit.Caller;
+import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.index.InstanceSummary;
 import org.medjava.store.core.query.QueryLevel;
 import org.medjava.store.core.StoreException;
@@ -112,6 +114,9 @@ public class DicomWebResource {
 
     @Inject
     Trash trash;
+
+    @Inject
+    ReadAudit audit;
 
     @Context
     UriInfo uri;
@@ -283,7 +288,7 @@ public class DicomWebResource {
     @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response retrieveStudy(@PathParam("study") String study) {
-        return body(wado().retrieve(wado().select(study, null, null), accept()));
+        return body(wado().retrieve(read(wado().select(study, null, null)), accept()));
     }
 
     @GET
@@ -297,7 +302,7 @@ public class DicomWebResource {
     @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response retrieveSeries(@PathParam("study") String study, @PathParam("series") String series) {
-        return body(wado().retrieve(wado().select(study, series, null), accept()));
+        return body(wado().retrieve(read(wado().select(study, series, null)), accept()));
     }
 
     @GET
@@ -312,7 +317,7 @@ public class DicomWebResource {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response retrieveInstance(@PathParam("study") String study, @PathParam("series") String series,
             @PathParam("instance") String instance) {
-        return body(wado().retrieve(wado().select(study, series, instance), accept()));
+        return body(wado().retrieve(read(wado().select(study, series, instance)), accept()));
     }
 
     @GET
@@ -327,7 +332,7 @@ public class DicomWebResource {
     @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response studyMetadata(@PathParam("study") String study) {
-        return metadata(wado().select(study, null, null));
+        return metadata(read(wado().select(study, null, null)));
     }
 
     @GET
@@ -342,7 +347,7 @@ public class DicomWebResource {
     @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response seriesMetadata(@PathParam("study") String study, @PathParam("series") String series) {
-        return metadata(wado().select(study, series, null));
+        return metadata(read(wado().select(study, series, null)));
     }
 
     @GET
@@ -358,7 +363,7 @@ public class DicomWebResource {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response instanceMetadata(@PathParam("study") String study, @PathParam("series") String series,
             @PathParam("instance") String instance) {
-        return metadata(wado().select(study, series, instance));
+        return metadata(read(wado().select(study, series, instance)));
     }
 
     @GET
@@ -467,8 +472,8 @@ public class DicomWebResource {
     @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response studyThumbnail(@PathParam("study") String study) {
-        return image(rendering().thumbnail(wado().select(study, null, null), null, uri.getQueryParameters(),
-                accept()));
+        return image(rendering().thumbnail(read(wado().select(study, null, null), 1), null,
+                uri.getQueryParameters(), accept()));
     }
 
     @GET
@@ -488,8 +493,8 @@ public class DicomWebResource {
     @APIResponse(responseCode = "422", ref = ApiDocs.UNPROCESSABLE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response seriesThumbnail(@PathParam("study") String study, @PathParam("series") String series) {
-        return image(rendering().thumbnail(wado().select(study, series, null), null, uri.getQueryParameters(),
-                accept()));
+        return image(rendering().thumbnail(read(wado().select(study, series, null), 1), null,
+                uri.getQueryParameters(), accept()));
     }
 
     @GET
@@ -510,8 +515,8 @@ public class DicomWebResource {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response instanceThumbnail(@PathParam("study") String study, @PathParam("series") String series,
             @PathParam("instance") String instance) {
-        return image(rendering().thumbnail(wado().select(study, series, instance), null, uri.getQueryParameters(),
-                accept()));
+        return image(rendering().thumbnail(read(wado().select(study, series, instance), 1), null,
+                uri.getQueryParameters(), accept()));
     }
 
     @GET
@@ -532,7 +537,7 @@ public class DicomWebResource {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response frameThumbnail(@PathParam("study") String study, @PathParam("series") String series,
             @PathParam("instance") String instance, @PathParam("frame") String frame) {
-        return image(rendering().thumbnail(wado().select(study, series, instance), oneFrame(frame),
+        return image(rendering().thumbnail(read(wado().select(study, series, instance), 1), oneFrame(frame),
                 uri.getQueryParameters(), accept()));
     }
 
@@ -714,8 +719,9 @@ public class DicomWebResource {
         return parsed instanceof AcceptHeader a ? a : AcceptHeader.parse(headers.getHeaderString(HttpHeaders.ACCEPT));
     }
 
+    /** The instance named, counted as read (frames, bulk data, rendered). */
     private InstanceSummary one(String study, String series, String instance) {
-        return wado().select(study, series, instance).get(0);
+        return read(wado().select(study, series, instance)).get(0);
     }
 
     static int oneFrame(String text) {
@@ -745,10 +751,33 @@ public class DicomWebResource {
         return Response.ok(wado().metadata(instances, urls()), type).build();
     }
 
-    /** A QIDO-RS answer: the media type negotiated before the query runs. */
+    /** A QIDO-RS answer: the media type negotiated before the query runs; the query counted for the audit trail. */
     private Response json(String what, java.util.function.Supplier<String> query) {
         String type = Negotiation.json(accept(), what);
-        return Response.ok(query.get(), type).build();
+        Response answer = Response.ok(query.get(), type).build();
+        jakarta.ws.rs.core.MultivaluedMap<String, String> keys = uri.getQueryParameters();
+        Map<String, String> path = uri.getPathParameters().entrySet().stream().collect(java.util.stream.Collectors
+                .toMap(Map.Entry::getKey, e -> e.getValue().get(0)));
+        audit.query(Caller.current().orElse(null), DOOR, "/" + uri.getPath(), uri.getRequestUri().getRawQuery(),
+                path.getOrDefault("study", keys.getFirst("StudyInstanceUID")), keys.getFirst("PatientID"));
+        return answer;
+    }
+
+    /** The audit trail's name for the DICOMweb reads the container answers. */
+    static final String DOOR = "dicomweb";
+
+    /** Instances read, counted for the audit trail (by study: a selection is of one study). */
+    private List<InstanceSummary> read(List<InstanceSummary> instances) {
+        return read(instances, instances.size());
+    }
+
+    /** {@code read} of the selected instances read (a thumbnail: its one representative instance). */
+    private List<InstanceSummary> read(List<InstanceSummary> instances, int read) {
+        if (!instances.isEmpty()) {
+            InstanceSummary first = instances.get(0);
+            audit.read(Caller.current().orElse(null), DOOR, first.studyInstanceUid(), first.patientId(), read);
+        }
+        return instances;
     }
 
     private static Response body(WadoService.Body body) {

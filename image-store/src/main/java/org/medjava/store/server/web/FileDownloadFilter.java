@@ -12,6 +12,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import org.medjava.store.core.audit.Caller;
+import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.StorePath;
 import org.medjava.store.core.repo.StoredFile;
@@ -33,6 +35,9 @@ public class FileDownloadFilter extends HttpFilter {
     @Inject
     ImageRepository images;
 
+    @Inject
+    ReadAudit audit;
+
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
@@ -43,7 +48,13 @@ public class FileDownloadFilter extends HttpFilter {
         }
         request.setAttribute(EndpointTemplate.ATTRIBUTE, ENDPOINT);
         FileDownload.send(FileDownload.of(request, response), entity(images, file));
+        if ("GET".equals(request.getMethod()) && response.getStatus() / 100 == 2) {
+            audit.file(Caller.current().orElse(null), DOOR, file.path().relative());
+        }
     }
+
+    /** The audit trail's name for the reads the container answers (those the front leaves to it). */
+    static final String DOOR = "http";
 
     /** The stored file a plain GET or HEAD names, or null when this request is not one this filter answers. */
     private StoredFile plainFile(HttpServletRequest request) {

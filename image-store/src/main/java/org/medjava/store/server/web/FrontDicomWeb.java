@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.index.InstanceSummary;
 import org.medjava.store.net.dicomweb.AcceptHeader;
 import org.medjava.store.net.dicomweb.RenderedImages;
@@ -79,8 +80,9 @@ final class FrontDicomWeb {
         }
     }
 
-    /** An answer worked out off the event loop. */
-    private record Answer(int status, String contentType, String etag, WadoService.InPlace inPlace, byte[] bytes) {
+    /** An answer worked out off the event loop, and the instance it is of (for the audit trail). */
+    private record Answer(int status, String contentType, String etag, WadoService.InPlace inPlace, byte[] bytes,
+                          InstanceSummary of) {
         void release() {
             if (inPlace != null) {
                 try {
@@ -205,7 +207,7 @@ final class FrontDicomWeb {
                 InstanceSummary i = wado.select(s[0], s[2], s[4]).get(0);
                 WadoService.Body body = wado.frames(i, DicomWebResource.frameList(s[6]), accept);
                 return body.inPlace() == null ? null
-                        : new Answer(200, body.contentType(), null, body.inPlace(), null);
+                        : new Answer(200, body.contentType(), null, body.inPlace(), null, i);
             }
             List<InstanceSummary> instances = wado.select(s[0], resource == Resource.STUDY_THUMBNAIL ? null : s[2],
                     resource == Resource.INSTANCE_THUMBNAIL || resource == Resource.FRAME_THUMBNAIL ? s[4] : null);
@@ -213,10 +215,10 @@ final class FrontDicomWeb {
                     ? DicomWebResource.oneFrame(s[6]) : null, query, accept);
             String etag = "\"" + image.etag() + "\"";
             if (ifNoneMatch != null && FileDownload.matches(ifNoneMatch, etag, true)) {
-                return new Answer(304, null, etag, null, null);
+                return new Answer(304, null, etag, null, null, instances.get(0));
             }
             byte[] made = FilterRuns.run(null, query, config, () -> image.maker().make());
-            return new Answer(200, image.contentType(), etag, null, made);
+            return new Answer(200, image.contentType(), etag, null, made, instances.get(0));
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.FINE, "a DICOMweb read goes to the container after: {0}", e.toString());
             return null;
@@ -246,6 +248,10 @@ final class FrontDicomWeb {
             return;
         }
         long nanos = System.nanoTime() - start;
+        if (answer.status == 200) { // counted only: see ReadAudit
+            reads.audit().read(Caller.account(caller.caller(), address), FrontReads.DOOR,
+                    answer.of.studyInstanceUid(), answer.of.patientId(), 1);
+        }
         int q = request.uri().indexOf('?');
         accessLog.record(Instant.now(), address, caller.caller(), "GET", rawPath,
                 q < 0 ? null : request.uri().substring(q + 1), answer.status, bytes, nanos / 1_000_000);

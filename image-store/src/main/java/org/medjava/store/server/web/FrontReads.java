@@ -32,6 +32,8 @@ import java.time.Instant;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.medjava.store.core.audit.Caller;
+import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.StoredFile;
 import org.medjava.store.server.config.StoreConfig;
@@ -59,6 +61,8 @@ final class FrontReads {
      * (sendfile(2) for a 39 KB file: 4% fewer reads a second, measured).
      */
     static final int SMALL = 128 * 1024;
+    /** The audit trail's name for the reads the front answers itself. */
+    static final String DOOR = "front";
     /** The chunks a file is sent in where sendfile(2) cannot serve (HTTP/2, TLS). */
     static final int CHUNK = 64 * 1024;
 
@@ -75,10 +79,13 @@ final class FrontReads {
     private final RegistryMetrics.EndpointTimers headTimers;
     /** The application's liveness checks run, pretty-printed or not. */
     private final Function<Boolean, LivenessFilter.Report> liveness;
+    private final ReadAudit audit;
 
     FrontReads(String contextPath, StoreConfig config, ReadAuthentication callers, ImageRepository images,
-               AccessLog accessLog, RegistryMetrics metrics, Function<Boolean, LivenessFilter.Report> liveness) {
+               AccessLog accessLog, RegistryMetrics metrics, Function<Boolean, LivenessFilter.Report> liveness,
+               ReadAudit audit) {
         this.contextPath = contextPath;
+        this.audit = audit;
         this.liveness = liveness;
         this.trustForwarded = config.trustForwarded();
         // a file read on the event loop must not wait on a network: only local storage is served here
@@ -250,6 +257,9 @@ final class FrontReads {
             exchange.closeChannel();
         }
         long nanos = System.nanoTime() - start;
+        if (method == HttpMethod.GET && exchange.status / 100 == 2) { // counted only: see ReadAudit
+            audit.file(Caller.account(caller.caller(), address), DOOR, file.path().relative());
+        }
         accessLog.record(Instant.now(), address, caller.caller(), method.name(), rawPath, null, exchange.status,
                 exchange.bytes, nanos / 1_000_000);
         (method == HttpMethod.GET ? getTimers : headTimers).record(exchange.status, nanos);
@@ -278,6 +288,11 @@ final class FrontReads {
 
     static String localAddress(ChannelHandlerContext ctx) {
         return Peers.of(ctx).local;
+    }
+
+    /** Where the reads answered on the front are counted for the audit trail. */
+    ReadAudit audit() {
+        return audit;
     }
 
     /** Lets go of the cached bytes (the application stops). */

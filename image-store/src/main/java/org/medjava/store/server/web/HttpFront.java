@@ -23,6 +23,7 @@ import org.medjava.store.net.dicomweb.RenderedImages;
 import org.medjava.store.net.dicomweb.ThumbnailCache;
 import org.medjava.store.net.dicomweb.WadoService;
 import org.medjava.store.server.health.LivenessFilter;
+import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.server.logging.AccessLog;
 import org.medjava.store.server.monitoring.RegistryMetrics;
@@ -69,6 +70,9 @@ public class HttpFront implements ServletContextListener {
     ThumbnailCache thumbnails;
 
     @Inject
+    ReadAudit readAudit;
+
+    @Inject
     @Any
     @Liveness
     Instance<HealthCheck> livenessChecks;
@@ -87,7 +91,7 @@ public class HttpFront implements ServletContextListener {
         List<HealthCheck> checks = livenessChecks.stream().toList(); // application-scoped: resolved once
         reads = new FrontReads(event.getServletContext().getContextPath(), config,
                 authentication.readAuthentication(), images, accessLog, metrics,
-                pretty -> LivenessFilter.report(checks, pretty));
+                pretty -> LivenessFilter.report(checks, pretty), readAudit);
         dicomWeb = !config.directReads() ? null : new FrontDicomWeb(event.getServletContext().getContextPath(),
                 reads, new WadoService(search, index, images, config.dicomAeTitle()),
                 new RenderedImages(images, renderer, thumbnails), config, accessLog, metrics);

@@ -40,7 +40,7 @@ import org.medjava.store.core.testsupport.StoreClient;
 class OpenApiIT {
 
     /** The JAX-RS resources (the ArchUnit ModuleBoundariesTest keeps every one in org.medjava.store.server.web). */
-    static final List<String> RESOURCES = List.of("AdminResource", "ChangesResource", "DerivedResource",
+    static final List<String> RESOURCES = List.of("AdminResource", "AuditResource", "ChangesResource", "DerivedResource",
             "DicomWebResource", "FiltersResource", "ImagesResource", "IndexResource", "JobsResource", "PacsResource",
             "RetentionResource", "RootResource", "SessionResource", "SingleSignOnResource", "TrashResource",
             "UploadsResource",
@@ -49,6 +49,7 @@ class OpenApiIT {
     /** Schemas of JSON bodies and the Java records behind them. */
     static final Map<String, String> RECORD_SCHEMAS = Map.ofEntries(
             Map.entry("PatientSummary", "org.medjava.store.core.index.PatientSummary"),
+            Map.entry("AuditRecord", "org.medjava.store.core.audit.AuditRecord"),
             Map.entry("StudySummary", "org.medjava.store.core.index.StudySummary"),
             Map.entry("SeriesSummary", "org.medjava.store.core.index.SeriesSummary"),
             Map.entry("InstanceSummary", "org.medjava.store.core.index.InstanceSummary"),

@@ -10,9 +10,13 @@ import java.util.List;
  *
  * @param action             C (create), R (read), U (update), D (delete) or E (execute)
  * @param outcomeDescription why it failed (never patient names); null on success
+ * @param door               the store's door it came through (http, dicomweb, dimse, front); null when none or not
+ *                           told. Not part of the DICOM message (the objects' descriptions name it where it matters):
+ *                           kept for the administrator's queries ({@link AuditRecord})
  */
 public record AuditEvent(Coded id, List<Coded> types, char action, Outcome outcome, Instant time,
-                         String outcomeDescription, List<Participant> participants, List<ParticipantObject> objects) {
+                         String outcomeDescription, List<Participant> participants, List<ParticipantObject> objects,
+                         String door) {
 
     public AuditEvent {
         types = List.copyOf(types);
@@ -21,6 +25,12 @@ public record AuditEvent(Coded id, List<Coded> types, char action, Outcome outco
         if ("CRUDE".indexOf(action) < 0) {
             throw new IllegalArgumentException("EventActionCode is one of C, R, U, D, E: " + action);
         }
+    }
+
+    /** An event whose door is not told. */
+    public AuditEvent(Coded id, List<Coded> types, char action, Outcome outcome, Instant time,
+                      String outcomeDescription, List<Participant> participants, List<ParticipantObject> objects) {
+        this(id, types, action, outcome, time, outcomeDescription, participants, objects, null);
     }
 
     /** EventOutcomeIndicator. */
@@ -60,11 +70,18 @@ public record AuditEvent(Coded id, List<Coded> types, char action, Outcome outco
      *                    resource, 4 resource… (0: not given)
      * @param description ParticipantObjectDescription; null when none
      * @param sopClasses  the instances concerned, by SOP class (DICOM's SOPClass element); empty when none
+     * @param query       ParticipantObjectQuery: the query as asked (written base64, as the standard wants); null
+     *                    when this object is not a query
      */
     public record ParticipantObject(String id, int type, int role, Coded idType, String description,
-                                    List<SopClass> sopClasses) {
+                                    List<SopClass> sopClasses, byte[] query) {
         public ParticipantObject {
             sopClasses = List.copyOf(sopClasses);
+        }
+
+        public ParticipantObject(String id, int type, int role, Coded idType, String description,
+                                 List<SopClass> sopClasses) {
+            this(id, type, role, idType, description, sopClasses, null);
         }
     }
 

@@ -112,6 +112,72 @@ public final class AuditEvents {
                 success ? null : failure, participants, objects);
     }
 
+    /**
+     * Instances of one study read by a caller through {@code door} (DICOM Instances Accessed, action R): one event
+     * for all the reads of one window ({@link ReadAudit}), {@code description} saying how many and when, the study
+     * and its patient as participant objects.
+     */
+    public static AuditEvent accessed(Caller caller, String door, Instant time, String studyInstanceUid,
+                                      String patientId, String description) {
+        return new AuditEvent(Coded.INSTANCES_ACCESSED, List.of(), 'R', Outcome.SUCCESS, time, null,
+                List.of(requestor(caller), self(Coded.APPLICATION)), study(studyInstanceUid, patientId, description),
+                door);
+    }
+
+    /**
+     * A query a caller asked through {@code door} (DICOM Query, action E, PS3.15 A.5.3.12): the query as asked
+     * ({@code query}, the C-FIND identifier or the QIDO-RS query string) in the ParticipantObjectQuery of an object
+     * naming what was searched ({@code sopClassUid}: the C-FIND SOP class, or the QIDO-RS path as a URI), and the
+     * study and patient the query names, when it names them.
+     */
+    public static AuditEvent queried(Caller caller, String door, Instant time, String sopClassUid, boolean uri,
+                                     byte[] query, String studyInstanceUid, String patientId, String description) {
+        List<ParticipantObject> objects = new ArrayList<>();
+        objects.add(new ParticipantObject(sopClassUid, 2, 3, uri ? Coded.URI : Coded.SOP_CLASS_UID, description,
+                List.of(), query));
+        if (studyInstanceUid != null && !studyInstanceUid.isEmpty()) {
+            objects.add(new ParticipantObject(studyInstanceUid, 2, 3, Coded.STUDY_INSTANCE_UID, null, List.of()));
+        }
+        if (patientId != null && !patientId.isEmpty()) {
+            objects.add(new ParticipantObject(patientId, 1, 1, Coded.PATIENT_NUMBER, null, List.of()));
+        }
+        return new AuditEvent(Coded.QUERY, List.of(), 'E', Outcome.SUCCESS, time, null,
+                List.of(requestor(caller), self(Coded.APPLICATION)), objects, door);
+    }
+
+    /**
+     * Instances of one study sent out of the store at a caller's request to another system (Export, action R,
+     * PS3.15 A.5.3.6): {@code destination} (e.g. an AE title the instances were moved to) is the destination
+     * participant, the store the source.
+     */
+    public static AuditEvent exported(Caller caller, String door, Instant time, String destination,
+                                      String destinationAddress, String studyInstanceUid, String patientId,
+                                      String description, boolean success, String failure) {
+        List<Participant> participants = new ArrayList<>();
+        participants.add(requestor(caller));
+        participants.add(self(Coded.SOURCE));
+        participants.add(new Participant(destination, "AETITLES=" + destination, false, destinationAddress,
+                List.of(Coded.DESTINATION)));
+        return new AuditEvent(Coded.EXPORT, List.of(), 'R', outcome(success), time, success ? null : failure,
+                participants, study(studyInstanceUid, patientId, description), door);
+    }
+
+    /** A read refused (401, 403): who asked for what, and why not. */
+    public static AuditEvent readRefused(Caller caller, String door, String what, String reason) {
+        return new AuditEvent(Coded.INSTANCES_ACCESSED, List.of(), 'R', Outcome.MINOR_FAILURE, Instant.now(), reason,
+                List.of(requestor(caller), self(Coded.APPLICATION)),
+                List.of(new ParticipantObject(what, 2, 3, Coded.URI, null, List.of())), door);
+    }
+
+    private static List<ParticipantObject> study(String studyInstanceUid, String patientId, String description) {
+        List<ParticipantObject> objects = new ArrayList<>();
+        objects.add(new ParticipantObject(studyInstanceUid, 2, 3, Coded.STUDY_INSTANCE_UID, description, List.of()));
+        if (patientId != null && !patientId.isEmpty()) {
+            objects.add(new ParticipantObject(patientId, 1, 1, Coded.PATIENT_NUMBER, null, List.of()));
+        }
+        return objects;
+    }
+
     /** A plugin installed, replaced, suspended, resumed or removed ({@code change}), or such a change refused. */
     public static AuditEvent pluginChanged(Caller caller, String pluginId, String change, boolean success,
                                            String failure) {

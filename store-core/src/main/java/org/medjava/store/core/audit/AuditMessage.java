@@ -80,6 +80,10 @@ public final class AuditMessage {
         }
         x.append('>');
         code(x, "ParticipantObjectIDTypeCode", o.idType());
+        if (o.query() != null) {
+            x.append("<ParticipantObjectQuery>").append(java.util.Base64.getEncoder().encodeToString(o.query()))
+                    .append("</ParticipantObjectQuery>");
+        }
         if (o.description() != null) {
             element(x, "ParticipantObjectDescription", o.description());
         }

@@ -21,6 +21,7 @@ public record Coded(String code, String system, String text) {
     public static final Coded INSTANCES_ACCESSED = dcm("110103", "DICOM Instances Accessed");
     public static final Coded INSTANCES_TRANSFERRED = dcm("110104", "DICOM Instances Transferred");
     public static final Coded STUDY_DELETED = dcm("110105", "DICOM Study Deleted");
+    public static final Coded EXPORT = dcm("110106", "Export");
     public static final Coded QUERY = dcm("110112", "Query");
     public static final Coded SECURITY_ALERT = dcm("110113", "Security Alert");
     public static final Coded USER_AUTHENTICATION = dcm("110114", "User Authentication");
@@ -45,4 +46,5 @@ public record Coded(String code, String system, String text) {
     public static final Coded URI = rfc3881("12", "URI");
     public static final Coded STUDY_INSTANCE_UID = dcm("110180", "Study Instance UID");
     public static final Coded NODE_ID = dcm("110182", "Node ID");
+    public static final Coded SOP_CLASS_UID = dcm("110181", "SOP Class UID");
 }

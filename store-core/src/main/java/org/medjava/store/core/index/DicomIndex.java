@@ -226,6 +226,19 @@ public final class DicomIndex implements AutoCloseable {
         return session.read("reading the change feed", ChangeLog::last);
     }
 
+    /** Adds audit records to the searchable audit trail ({@code mj_audit}), in one transaction. */
+    public void recordAudit(List<org.medjava.store.core.audit.AuditRecord> records) {
+        session.read("writing the audit trail", em -> {
+            AuditTable.insert(em, records);
+            return null;
+        });
+    }
+
+    /** The audit records {@code query} asks for, newest first. */
+    public List<org.medjava.store.core.audit.AuditRecord> audit(org.medjava.store.core.audit.AuditQuery query) {
+        return session.read("searching the audit trail", em -> AuditTable.find(em, query));
+    }
+
     /** The instance indexed at {@code storePath}. */
     public Optional<InstanceSummary> instance(String storePath) {
         return queries.instance(storePath);

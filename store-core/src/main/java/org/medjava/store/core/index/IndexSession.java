@@ -107,6 +107,9 @@ final class IndexSession {
         ddl.put("eclipselink.logging.logger", DdlLog.class.getName());
         try (java.sql.Statement changes = held.createStatement()) {
             changes.execute(ChangeLog.DDL);
+            for (String audit : AuditTable.DDL) {
+                changes.execute(audit);
+            }
         } catch (SQLException e) {
             throw new IndexException("cannot create or extend the DICOM index tables in " + database.describe()
                     + ": " + reason(e), e);

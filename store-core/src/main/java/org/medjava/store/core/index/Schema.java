@@ -53,6 +53,7 @@ final class Schema {
             probes.add("SELECT " + String.join(", ", columns) + " FROM " + entity.getAnnotation(Table.class).name()
                     + " WHERE 1 = 0");
         }
+        probes.add(AuditTable.PROBE);
         return probes;
     }
 

@@ -64,6 +64,47 @@ abstract class DicomIndexContract {
         }
     }
 
+    // ------------------------------------------------------------------------------------------------ audit trail
+
+    @Test
+    void keepsAuditRecordsSearchableByStudyPatientUserTypeAndTime() {
+        java.time.Instant t0 = java.time.Instant.parse("2026-01-02T10:00:00Z");
+        org.medjava.store.core.audit.Caller alice = org.medjava.store.core.audit.Caller.account("alice", "10.0.0.5");
+        index.recordAudit(List.of(
+                org.medjava.store.core.audit.AuditRecord.of(org.medjava.store.core.audit.AuditEvents.accessed(alice,
+                        "front", t0, "1.2.3", "P1", "2 instances read"), "MEDJAVA@test"),
+                org.medjava.store.core.audit.AuditRecord.of(org.medjava.store.core.audit.AuditEvents.accessed(
+                        org.medjava.store.core.audit.Caller.account("bob", null), "dicomweb", t0.plusSeconds(60),
+                        "1.2.3", "P1", "1 instances read"), "MEDJAVA@test"),
+                org.medjava.store.core.audit.AuditRecord.of(org.medjava.store.core.audit.AuditEvents.login(alice, true,
+                        null), "MEDJAVA@test")));
+
+        List<org.medjava.store.core.audit.AuditRecord> study = index.audit(new org.medjava.store.core.audit
+                .AuditQuery("1.2.3", null, null, null, null, 0, 10));
+        assertThat(study).extracting(org.medjava.store.core.audit.AuditRecord::user).containsExactly("bob", "alice");
+        assertThat(study.get(1)).satisfies(r -> {
+            assertThat(r.time()).isEqualTo(t0);
+            assertThat(r.type()).isEqualTo("read");
+            assertThat(r.address()).isEqualTo("10.0.0.5");
+            assertThat(r.door()).isEqualTo("front");
+            assertThat(r.patientId()).isEqualTo("P1");
+            assertThat(r.description()).isEqualTo("2 instances read");
+            assertThat(r.seq()).isPositive();
+        });
+        assertThat(index.audit(new org.medjava.store.core.audit.AuditQuery(null, "P1", "alice", "read", null, 0, 10)))
+                .hasSize(1);
+        assertThat(index.audit(new org.medjava.store.core.audit.AuditQuery(null, null, "alice", "login", null, 0, 10)))
+                .singleElement().extracting(org.medjava.store.core.audit.AuditRecord::studyInstanceUid).isNull();
+        assertThat(index.audit(new org.medjava.store.core.audit.AuditQuery("1.2.3", null, null, null,
+                t0.plusSeconds(30), 0, 10))).extracting(org.medjava.store.core.audit.AuditRecord::user)
+                .containsExactly("bob");
+        assertThat(index.audit(new org.medjava.store.core.audit.AuditQuery("1.2.3", null, null, null, null,
+                study.get(0).seq(), 10))).extracting(org.medjava.store.core.audit.AuditRecord::user)
+                .containsExactly("alice");
+        assertThat(index.audit(new org.medjava.store.core.audit.AuditQuery(null, null, null, null, null, 0, 2)))
+                .hasSize(2);
+    }
+
     // ------------------------------------------------------------------------------------------------ put, query
 
     @Test
