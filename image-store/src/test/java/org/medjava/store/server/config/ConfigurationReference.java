@@ -161,6 +161,8 @@ final class ConfigurationReference {
             new Described("MEDJAVA_VIEWER_JAVA_OPTS", "", "Options for the viewer's JVM, e.g. "
                     + "`-Dmedjava.viewer.stack-cache-mb=512`."),
             new Described("MEDJAVA_NO_BUILD", "", "`1`: use what is built; never build or install."),
+            new Described("MEDJAVA_CLI_JAVA_OPTS", "", "Options for the command line's own JVM (the `medjava` shim "
+                    + "runs the Java command line with them), e.g. `-Xmx256m`."),
             new Described("MEDJAVA_NO_VIEWER", "", "`1`: `./medjava start` opens no viewer, even when a display "
                     + "exists."),
             new Described("MEDJAVA_START_TIMEOUT", "`300`", "Seconds `./medjava start` waits for the store to "
@@ -180,6 +182,8 @@ final class ConfigurationReference {
 
     /** Plain system properties ({@code -D} only: no environment form), read by the programs themselves. */
     static final List<Described> SYSTEM_PROPERTIES = List.of(
+            new Described("medjava.home", "", "Set by the `medjava` shim: the checkout the Java command line works "
+                    + "in (its builds, `data/`, the store's WAR)."),
             new Described("medjava.version", "", "Set by the launcher: the version the start banner shows."),
             new Described("medjava.plugins", "", "The plugin directory of the viewer (the bundled plugins; the "
                     + "launcher sets it) and of the filter command line (else `--plugins DIR`)."),
@@ -208,8 +212,9 @@ final class ConfigurationReference {
     private static final Pattern PROPERTY_READ = Pattern.compile(
             "\\b(?:System\\.getProperty|Long\\.getLong|Integer\\.getInteger|Boolean\\.getBoolean)\\(\\s*"
                     + "(?:\"(medjava\\.[^\"]+)\"|([A-Z][A-Z0-9_]*)\\s*[,)])");
+    /** {@code System.getenv}, and the command line's {@code Context.env}/{@code isSet}/{@code seconds}. */
     private static final Pattern VARIABLE_READ = Pattern.compile(
-            "\\bSystem\\.getenv\\(\\s*(?:\"(MEDJAVA_[A-Z0-9_]+)\"|([A-Z][A-Z0-9_]*)\\s*\\))");
+            "\\b(?:System\\.getenv|env|isSet|seconds)\\(\\s*(?:ctx\\s*,\\s*)?(?:\"(MEDJAVA_[A-Z0-9_]+)\"|([A-Z][A-Z0-9_]*)\\s*[,)])");
     private static final Pattern SCRIPT_READ = Pattern.compile("\\$\\{?(MEDJAVA_[A-Z0-9_]+)");
 
     final Path root;
@@ -248,7 +253,8 @@ final class ConfigurationReference {
             for (Path file : sources.stream().sorted().toList()) {
                 scanJava(file);
             }
-            scanScript(root.resolve("medjava"));
+            scanScript(root.resolve("medjava"), "`./medjava`");
+            scanScript(root.resolve("deploy/local-cluster.sh"), "`./medjava cluster`");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -306,14 +312,14 @@ final class ConfigurationReference {
         }
     }
 
-    private void scanScript(Path script) throws IOException {
+    private void scanScript(Path script, String where) throws IOException {
         for (String line : Files.readAllLines(script)) {
             if (line.strip().startsWith("#")) {
                 continue;
             }
             Matcher m = SCRIPT_READ.matcher(line);
             while (m.find()) {
-                variableReads.computeIfAbsent(m.group(1), k -> new TreeSet<>()).add("`./medjava`");
+                variableReads.computeIfAbsent(m.group(1), k -> new TreeSet<>()).add(where);
             }
         }
     }
