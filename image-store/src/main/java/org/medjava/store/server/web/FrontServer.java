@@ -4,6 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelConfig;
 import io.netty.channel.ChannelOption;
@@ -35,6 +36,7 @@ import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2SettingsFrame;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.handler.codec.http2.UniformStreamByteDistributor;
@@ -221,10 +223,41 @@ final class FrontServer implements AutoCloseable {
                     // and every change of its writability is passed to each stream
                     connection.setWriteBufferWaterMark(H2_WATER_MARK);
                 }
+                Http2FrameCodec codec = stream.parent().pipeline().get(Http2FrameCodec.class);
+                if (codec != null && !codec.decoder().prefaceReceived()) { // the request of an h2c upgrade
+                    stream.config().setAutoRead(false);
+                    stream.parent().pipeline().addLast(new PrefaceWait(stream));
+                }
                 stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true), new ChunkedWriteHandler(),
                         new FrontHandler(reads, dicomWeb, backend, true, secure));
             }
         };
+    }
+
+    /**
+     * Holds the request of an h2c upgrade (stream 1) until the client's connection preface has arrived, that is
+     * until the client reads the connection as HTTP/2. Answered at once, its answer followed the 101 in the same
+     * segments, and the JDK's HttpClient (17 to 25 at least) drops what of it comes in the same socket read as the
+     * 101 beyond its first 16 KiB buffer: it hands those buffers to its HTTP/1.1 reader after that reader was
+     * drained for HTTP/2, and then waits for ever for the rest of a DATA frame. curl 7.88 gives the request up
+     * when more than 32 KiB follow the 101.
+     */
+    private static final class PrefaceWait extends ChannelInboundHandlerAdapter {
+        private final Http2StreamChannel stream;
+
+        PrefaceWait(Http2StreamChannel stream) {
+            this.stream = stream;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            boolean preface = msg instanceof Http2SettingsFrame; // the first frame the client sends
+            ctx.fireChannelRead(msg);
+            if (preface) {
+                ctx.pipeline().remove(this);
+                stream.config().setAutoRead(true);
+            }
+        }
     }
 
     /** A server TLS context from a key store (PKCS#12 or JKS), offering h2 and http/1.1 by ALPN. */

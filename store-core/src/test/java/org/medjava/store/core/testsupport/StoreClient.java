@@ -17,14 +17,8 @@ public final class StoreClient {
 
     private final PayaraStore store;
     private final String authorization;
-    /**
-     * HTTP/1.1: the JDK client's default (HTTP/2, asked for by an h2c upgrade on a connection's first GET) meets an
-     * open defect of the store's front — about one upgraded GET in 30 on a new connection gets its headers and never
-     * its body (reproduced with 300 new clients each doing PUT + 3 GETs; none with HTTP/1.1) — which hung FrontIT and
-     * FrontDicomWebIT in CI. The front's HTTP/2 has tests of its own; these test the store's answers.
-     */
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    /** The JDK client's default, HTTP/2: on a connection's first GET an h2c upgrade, as the front must take it. */
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     public StoreClient(PayaraStore store, String authorization) {
         this.store = store;
