@@ -168,10 +168,12 @@ public final class StoreCommand {
                 return 0;
             }
             // Ctrl-C or a service manager's TERM: a graceful stop, then exit status 0 (a requested stop)
+            // set by whichever of the hook and the wait sees the end first: one "stopped" line, not two (Ctrl-C reaches
+            // the store too, so its wait often returns while the hook is still stopping it)
             AtomicBoolean ended = new AtomicBoolean();
             Duration stopTimeout = seconds(ctx, "MEDJAVA_STOP_TIMEOUT", 60);
             Thread stopper = new Thread(() -> {
-                if (ended.get()) {
+                if (!ended.compareAndSet(false, true)) {
                     return;
                 }
                 out.println();
@@ -198,9 +200,10 @@ public final class StoreCommand {
                 Thread.currentThread().interrupt();
                 status = 1;
             }
-            ended.set(true);
-            deleteQuietly(pidFile);
-            out.println("the image store stopped");
+            if (ended.compareAndSet(false, true)) {
+                deleteQuietly(pidFile);
+                out.println("the image store stopped");
+            }
             return status >= 128 ? 0 : status; // ended by a signal: a requested stop
         }
 
