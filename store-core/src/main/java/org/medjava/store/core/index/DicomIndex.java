@@ -239,6 +239,34 @@ public final class DicomIndex implements AutoCloseable {
         return session.read("searching the audit trail", em -> AuditTable.find(em, query));
     }
 
+    /**
+     * Puts a label on a study (letters, digits, {@code _}, {@code -}; see {@link Labels}): the study is then seen by
+     * the callers whose {@link Visibility} names it. Whether the study did not carry it yet.
+     */
+    public boolean addLabel(String studyInstanceUid, String label) {
+        return session.read("labelling a study", em -> IndexLabels.add(em, studyInstanceUid, label));
+    }
+
+    /** Takes a label off a study; whether it carried it. */
+    public boolean removeLabel(String studyInstanceUid, String label) {
+        return session.read("taking a label off a study", em -> IndexLabels.remove(em, studyInstanceUid, label));
+    }
+
+    /** The labels of a study, sorted; empty when it has none. */
+    public java.util.Set<String> labels(String studyInstanceUid) {
+        return labels(List.of(studyInstanceUid)).getOrDefault(studyInstanceUid, java.util.Set.of());
+    }
+
+    /** The labels of each of these studies that has any. */
+    public Map<String, java.util.Set<String>> labels(Collection<String> studyInstanceUids) {
+        return session.read("reading labels", em -> IndexLabels.of(em, studyInstanceUids));
+    }
+
+    /** Every label in use, with how many studies carry it. */
+    public Map<String, Long> labelCounts() {
+        return session.read("counting labels", IndexLabels::counts);
+    }
+
     /** The instance indexed at {@code storePath}. */
     public Optional<InstanceSummary> instance(String storePath) {
         return queries.instance(storePath);

@@ -18,7 +18,8 @@ import java.util.TreeSet;
  *       matching, and, as QIDO-RS allows, lists of other values too).</li>
  * </ul>
  * Person names (PN) match case-insensitively when {@link #fuzzyNames(boolean) fuzzy} is set. Results are paged with
- * {@link #offset(int)} and {@link #limit(int)} (0: no limit). Instances are immutable: each setter returns a copy.
+ * {@link #offset(int)} and {@link #limit(int)} (0: no limit), and limited to the studies a caller may see with
+ * {@link #visibleTo(Visibility)} (default: all). Instances are immutable: each setter returns a copy.
  *
  * @param <Q> the concrete query type
  */
@@ -28,16 +29,19 @@ public abstract class DicomQuery<Q extends DicomQuery<Q>> {
     private final boolean fuzzy;
     private final int offset;
     private final int limit;
+    private final Visibility visibility;
 
-    DicomQuery(Set<String> supported, Map<String, String> keys, boolean fuzzy, int offset, int limit) {
+    DicomQuery(Set<String> supported, Map<String, String> keys, boolean fuzzy, int offset, int limit,
+               Visibility visibility) {
         this.supported = supported;
         this.keys = Collections.unmodifiableMap(new TreeMap<>(keys));
         this.fuzzy = fuzzy;
         this.offset = offset;
         this.limit = limit;
+        this.visibility = Objects.requireNonNull(visibility, "visibility");
     }
 
-    abstract Q copy(Map<String, String> keys, boolean fuzzy, int offset, int limit);
+    abstract Q copy(Map<String, String> keys, boolean fuzzy, int offset, int limit, Visibility visibility);
 
     /** The keywords this level matches on. */
     public Set<String> supportedKeywords() {
@@ -69,12 +73,12 @@ public abstract class DicomQuery<Q extends DicomQuery<Q>> {
         } else {
             copy.put(keyword, matchingKey);
         }
-        return copy(copy, fuzzy, offset, limit);
+        return copy(copy, fuzzy, offset, limit, visibility);
     }
 
     /** A copy matching person names case-insensitively (true) or exactly (false, the default). */
     public Q fuzzyNames(boolean fuzzyNames) {
-        return copy(keys, fuzzyNames, offset, limit);
+        return copy(keys, fuzzyNames, offset, limit, visibility);
     }
 
     /** A copy that skips the first {@code offset} results. */
@@ -82,7 +86,7 @@ public abstract class DicomQuery<Q extends DicomQuery<Q>> {
         if (offset < 0) {
             throw new IllegalArgumentException("offset must be 0 or more, not " + offset);
         }
-        return copy(keys, fuzzy, offset, limit);
+        return copy(keys, fuzzy, offset, limit, visibility);
     }
 
     /** A copy returning at most {@code limit} results (0: all). */
@@ -90,7 +94,16 @@ public abstract class DicomQuery<Q extends DicomQuery<Q>> {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must be 0 or more, not " + limit);
         }
-        return copy(keys, fuzzy, offset, limit);
+        return copy(keys, fuzzy, offset, limit, visibility);
+    }
+
+    /** A copy that finds only the studies {@code visibility} lets its caller see (and what is in them). */
+    public Q visibleTo(Visibility visibility) {
+        return copy(keys, fuzzy, offset, limit, visibility);
+    }
+
+    public Visibility visibility() {
+        return visibility;
     }
 
     /** The matching key for {@code keyword}, or null. */
@@ -119,18 +132,18 @@ public abstract class DicomQuery<Q extends DicomQuery<Q>> {
     public boolean equals(Object o) {
         return o != null && o.getClass() == getClass() && keys.equals(((DicomQuery<?>) o).keys)
                 && fuzzy == ((DicomQuery<?>) o).fuzzy && offset == ((DicomQuery<?>) o).offset
-                && limit == ((DicomQuery<?>) o).limit;
+                && limit == ((DicomQuery<?>) o).limit && visibility.equals(((DicomQuery<?>) o).visibility);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(getClass(), keys, fuzzy, offset, limit);
+        return Objects.hash(getClass(), keys, fuzzy, offset, limit, visibility);
     }
 
     /** Names the keys but shows no values: they may be patient names. */
     @Override
     public String toString() {
         return getClass().getSimpleName() + "[keys=" + keys.keySet() + ", fuzzy=" + fuzzy + ", offset=" + offset
-                + ", limit=" + limit + "]";
+                + ", limit=" + limit + ", " + visibility + "]";
     }
 }

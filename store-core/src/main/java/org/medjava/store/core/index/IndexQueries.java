@@ -83,6 +83,9 @@ final class IndexQueries {
     /** See {@link DicomIndex#patients}. */
     List<PatientSummary> patients(PatientQuery query) {
         Objects.requireNonNull(query, "query");
+        if (seesNothing(query)) {
+            return List.of();
+        }
         return session.read("querying patients", em -> {
             CriteriaBuilder cb = em.getCriteriaBuilder();
             Matching m = new Matching(cb);
@@ -90,6 +93,13 @@ final class IndexQueries {
             Root<PatientEntity> p = cq.from(PatientEntity.class);
             List<Predicate> where = new ArrayList<>();
             patientKeys(m, query, p, where);
+            Visibility v = query.visibility();
+            if (!v.all()) { // a patient is seen through a study of theirs that may be seen
+                Subquery<String> seen = cq.subquery(String.class);
+                Root<StudyEntity> st = seen.from(StudyEntity.class);
+                seen.select(st.get("uid")).where(cb.equal(st.get("patient"), p), visible(cb, seen, st.get("uid"), v));
+                where.add(cb.exists(seen));
+            }
             cq.multiselect(p.get("key"), p.get("patientId"), p.get("issuer"), p.get("patientName"),
                     p.get("birthDate"), p.get("sex"));
             cq.where(where.toArray(Predicate[]::new));
@@ -97,12 +107,14 @@ final class IndexQueries {
                     cb.asc(cb.coalesce(p.<String>get("patientId"), "")), cb.asc(p.get("key")));
             List<Tuple> rows = page(em.createQuery(cq), m, query).getResultList();
             List<String> keys = rows.stream().map(t -> t.get(0, String.class)).toList();
+            // the counts, too, are of what the caller may see
             Map<String, Long> studies = countBy(em, "select st.patient.key, count(st) from StudyEntity st"
-                    + " where st.patient.key in :k group by st.patient.key", keys);
+                    + " where st.patient.key in :k" + visibleJpql("st.uid", v) + " group by st.patient.key", keys);
             Map<String, Long> series = countBy(em, "select s.study.patient.key, count(s) from SeriesEntity s"
-                    + " where s.study.patient.key in :k group by s.study.patient.key", keys);
+                    + " where s.study.patient.key in :k" + visibleJpql("s.study.uid", v)
+                    + " group by s.study.patient.key", keys);
             Map<String, Long> instances = countInstances(em,
-                    i -> i.get("series").get("study").get("patient").get("key"), keys);
+                    i -> i.get("series").get("study").get("patient").get("key"), keys, v);
             return rows.stream().map(t -> {
                 String key = t.get(0, String.class);
                 return new PatientSummary(t.get(1, String.class), t.get(2, String.class), t.get(3, String.class),
@@ -115,6 +127,9 @@ final class IndexQueries {
     /** See {@link DicomIndex#studies}. */
     List<StudySummary> studies(StudyQuery query) {
         Objects.requireNonNull(query, "query");
+        if (seesNothing(query)) {
+            return List.of();
+        }
         return session.read("querying studies", em -> {
             CriteriaBuilder cb = em.getCriteriaBuilder();
             Matching m = new Matching(cb);
@@ -134,6 +149,7 @@ final class IndexQueries {
                     null, fuzzy));
             add(where, m.match("ReferringPhysicianName", query.key("ReferringPhysicianName"), Vr.PN,
                     st.get("referringPhysician"), null, fuzzy));
+            add(where, visible(cb, cq, st.get("uid"), query.visibility()));
             // ModalitiesInStudy: the study has a series of a matching Modality
             Subquery<String> sq = cq.subquery(String.class);
             Root<SeriesEntity> s = sq.from(SeriesEntity.class);
@@ -170,6 +186,9 @@ final class IndexQueries {
     /** See {@link DicomIndex#series}. */
     List<SeriesSummary> series(String studyInstanceUid, SeriesQuery query) {
         Objects.requireNonNull(query, "query");
+        if (seesNothing(query)) {
+            return List.of();
+        }
         return session.read("querying series", em -> {
             CriteriaBuilder cb = em.getCriteriaBuilder();
             Matching m = new Matching(cb);
@@ -188,6 +207,7 @@ final class IndexQueries {
             add(where, m.match("BodyPartExamined", query.key("BodyPartExamined"), Vr.TEXT, s.get("bodyPart"), null,
                     false));
             add(where, m.match("SeriesDate", query.key("SeriesDate"), Vr.DA, s.get("seriesDate"), null, false));
+            add(where, visible(cb, cq, st.get("uid"), query.visibility()));
             cq.multiselect(s.get("uid"), st.get("uid"), s.get("modality"), s.get("seriesNumber"),
                     s.get("description"), s.get("bodyPart"), s.get("seriesDate"));
             cq.where(where.toArray(Predicate[]::new));
@@ -213,6 +233,9 @@ final class IndexQueries {
     /** See {@link DicomIndex#instances}. */
     List<InstanceSummary> instances(String seriesInstanceUid, InstanceQuery query) {
         Objects.requireNonNull(query, "query");
+        if (seesNothing(query)) {
+            return List.of();
+        }
         return session.read("querying instances", em -> selectInstances(em, (m, j) -> {
             List<Predicate> where = new ArrayList<>();
             if (seriesInstanceUid != null) {
@@ -225,7 +248,7 @@ final class IndexQueries {
             add(where, m.matching().match("InstanceNumber", query.key("InstanceNumber"), Vr.IS,
                     j.i().get("instanceNumber"), null, false));
             return where;
-        }, true, true, query.offset(), query.limit()));
+        }, true, true, query.offset(), query.limit(), query.visibility()));
     }
 
     /** See {@link DicomIndex#metadata}. */
@@ -324,6 +347,12 @@ final class IndexQueries {
      */
     private static List<InstanceSummary> selectInstances(EntityManager em, InstanceFilter filter,
             boolean currentOnly, boolean byInstanceNumber, int offset, int limit) {
+        return selectInstances(em, filter, currentOnly, byInstanceNumber, offset, limit, Visibility.everything());
+    }
+
+    /** As above, among the studies {@code v} lets the caller see. */
+    private static List<InstanceSummary> selectInstances(EntityManager em, InstanceFilter filter,
+            boolean currentOnly, boolean byInstanceNumber, int offset, int limit, Visibility v) {
         CriteriaBuilder cb = em.getCriteriaBuilder();
         Matching m = new Matching(cb);
         CriteriaQuery<Tuple> cq = cb.createTupleQuery();
@@ -335,6 +364,7 @@ final class IndexQueries {
         if (currentOnly) {
             where.add(current(cb, cq, i));
         }
+        add(where, visible(cb, cq, st.get("uid"), v));
         List<Selection<?>> columns = List.of(i.get("path"), p.get("patientId"), p.get("patientName"), st.get("uid"),
                 st.get("studyDate"), st.get("description"), s.get("uid"), s.get("modality"), s.get("seriesNumber"),
                 s.get("description"), i.get("sopInstanceUid"), i.get("sopClassUid"), i.get("instanceNumber"),
@@ -424,17 +454,62 @@ final class IndexQueries {
     /** How many instances (current files, see {@link #current}) each of {@code keys} has, in chunks. */
     private static Map<String, Long> countInstances(EntityManager em,
             Function<Root<InstanceEntity>, Path<String>> keyOf, List<String> keys) {
+        return countInstances(em, keyOf, keys, Visibility.everything());
+    }
+
+    /** As above, of the instances in the studies {@code v} lets the caller see. */
+    private static Map<String, Long> countInstances(EntityManager em,
+            Function<Root<InstanceEntity>, Path<String>> keyOf, List<String> keys, Visibility v) {
         Map<String, Long> counts = new HashMap<>();
         forChunks(keys, chunk -> {
             CriteriaBuilder cb = em.getCriteriaBuilder();
             CriteriaQuery<Tuple> cq = cb.createTupleQuery();
             Root<InstanceEntity> i = cq.from(InstanceEntity.class);
             Path<String> key = keyOf.apply(i);
-            cq.multiselect(key, cb.count(i)).where(key.in(chunk.toArray()), current(cb, cq, i)).groupBy(key);
+            List<Predicate> where = new ArrayList<>(List.of(key.in(chunk.toArray()), current(cb, cq, i)));
+            add(where, visible(cb, cq, i.get("series").get("study").get("uid"), v));
+            cq.multiselect(key, cb.count(i)).where(where.toArray(Predicate[]::new)).groupBy(key);
             em.createQuery(cq).getResultList().forEach(t -> counts.put(t.get(0, String.class),
                     ((Number) t.get(1)).longValue()));
         });
         return counts;
+    }
+
+    /** A caller without a label sees nothing: answered without asking the database. */
+    private static boolean seesNothing(DicomQuery<?> query) {
+        return !query.visibility().all() && query.visibility().labelSet().isEmpty();
+    }
+
+    /**
+     * Whether the study whose UID is {@code studyUid} may be seen under {@code v}: it carries one of v's labels
+     * ({@code mj_label}); null (no condition) when everything may be seen, false when nothing. The labels are
+     * literals, safe as such: {@link Labels} allows letters, digits, {@code _} and {@code -} only.
+     */
+    static Predicate visible(CriteriaBuilder cb, AbstractQuery<?> query, Expression<String> studyUid, Visibility v) {
+        if (v.all()) {
+            return null;
+        }
+        if (v.labelSet().isEmpty()) {
+            return cb.disjunction();
+        }
+        Subquery<String> labelled = query.subquery(String.class);
+        Root<LabelEntity> l = labelled.from(LabelEntity.class);
+        labelled.select(l.get("label")).where(cb.equal(l.get("studyUid"), studyUid),
+                l.get("label").in(v.labelSet().toArray()));
+        return cb.exists(labelled);
+    }
+
+    /** {@link #visible} as a JPQL condition on {@code studyUid}, starting with {@code and}; "" for everything. */
+    static String visibleJpql(String studyUid, Visibility v) {
+        if (v.all()) {
+            return "";
+        }
+        if (v.labelSet().isEmpty()) {
+            return " and 1 = 0";
+        }
+        return " and exists (select l.label from LabelEntity l where l.studyUid = " + studyUid + " and l.label in ("
+                + v.labelSet().stream().map(label -> "'" + Labels.check(label) + "'")
+                        .collect(java.util.stream.Collectors.joining(", ")) + "))";
     }
 
     /** Runs a "select key, count(...) ... where key in :k group by key" query over {@code keys}, in chunks. */

@@ -7,18 +7,20 @@ import java.util.Set;
 public final class InstanceQuery extends DicomQuery<InstanceQuery> {
     public static final Set<String> KEYWORDS = Set.of("SOPInstanceUID", "SOPClassUID", "InstanceNumber");
 
-    private InstanceQuery(Map<String, String> keys, boolean fuzzy, int offset, int limit) {
-        super(KEYWORDS, keys, fuzzy, offset, limit);
+    private InstanceQuery(Map<String, String> keys, boolean fuzzy, int offset, int limit,
+                     Visibility visibility) {
+        super(KEYWORDS, keys, fuzzy, offset, limit, visibility);
     }
 
     /** Every instance. */
     public static InstanceQuery all() {
-        return new InstanceQuery(Map.of(), false, 0, 0);
+        return new InstanceQuery(Map.of(), false, 0, 0, Visibility.everything());
     }
 
     @Override
-    InstanceQuery copy(Map<String, String> keys, boolean fuzzy, int offset, int limit) {
-        return new InstanceQuery(keys, fuzzy, offset, limit);
+    InstanceQuery copy(Map<String, String> keys, boolean fuzzy, int offset, int limit,
+                   Visibility visibility) {
+        return new InstanceQuery(keys, fuzzy, offset, limit, visibility);
     }
 
     public InstanceQuery sopInstanceUid(String key) {

@@ -20,7 +20,7 @@ import java.util.Properties;
  */
 final class Schema {
     static final List<Class<?>> ENTITIES = List.of(PatientEntity.class, StudyEntity.class, SeriesEntity.class,
-            InstanceEntity.class, TrashEntity.class, ChangeEntity.class, MetadataEntity.class);
+            InstanceEntity.class, TrashEntity.class, ChangeEntity.class, MetadataEntity.class, LabelEntity.class);
 
     private Schema() {
     }

@@ -8,18 +8,20 @@ public final class SeriesQuery extends DicomQuery<SeriesQuery> {
     public static final Set<String> KEYWORDS = Set.of("SeriesInstanceUID", "Modality", "SeriesNumber",
             "SeriesDescription", "BodyPartExamined", "SeriesDate");
 
-    private SeriesQuery(Map<String, String> keys, boolean fuzzy, int offset, int limit) {
-        super(KEYWORDS, keys, fuzzy, offset, limit);
+    private SeriesQuery(Map<String, String> keys, boolean fuzzy, int offset, int limit,
+                     Visibility visibility) {
+        super(KEYWORDS, keys, fuzzy, offset, limit, visibility);
     }
 
     /** Every series. */
     public static SeriesQuery all() {
-        return new SeriesQuery(Map.of(), false, 0, 0);
+        return new SeriesQuery(Map.of(), false, 0, 0, Visibility.everything());
     }
 
     @Override
-    SeriesQuery copy(Map<String, String> keys, boolean fuzzy, int offset, int limit) {
-        return new SeriesQuery(keys, fuzzy, offset, limit);
+    SeriesQuery copy(Map<String, String> keys, boolean fuzzy, int offset, int limit,
+                   Visibility visibility) {
+        return new SeriesQuery(keys, fuzzy, offset, limit, visibility);
     }
 
     public SeriesQuery seriesInstanceUid(String key) {

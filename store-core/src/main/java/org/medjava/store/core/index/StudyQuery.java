@@ -42,24 +42,26 @@ public final class StudyQuery extends DicomQuery<StudyQuery> {
 
     private final List<Order> order;
 
-    private StudyQuery(Map<String, String> keys, boolean fuzzy, int offset, int limit, List<Order> order) {
-        super(KEYWORDS, keys, fuzzy, offset, limit);
+    private StudyQuery(Map<String, String> keys, boolean fuzzy, int offset, int limit, Visibility visibility,
+                       List<Order> order) {
+        super(KEYWORDS, keys, fuzzy, offset, limit, visibility);
         this.order = List.copyOf(order);
     }
 
     /** Every study. */
     public static StudyQuery all() {
-        return new StudyQuery(Map.of(), false, 0, 0, List.of());
+        return new StudyQuery(Map.of(), false, 0, 0, Visibility.everything(), List.of());
     }
 
     @Override
-    StudyQuery copy(Map<String, String> keys, boolean fuzzy, int offset, int limit) {
-        return new StudyQuery(keys, fuzzy, offset, limit, order);
+    StudyQuery copy(Map<String, String> keys, boolean fuzzy, int offset, int limit,
+                   Visibility visibility) {
+        return new StudyQuery(keys, fuzzy, offset, limit, visibility, order);
     }
 
     /** A copy whose results come in this order (then by UID); empty: newest first. */
     public StudyQuery orderBy(List<Order> keys) {
-        return new StudyQuery(keys(), fuzzyNames(), offset(), limit(), keys);
+        return new StudyQuery(keys(), fuzzyNames(), offset(), limit(), visibility(), keys);
     }
 
     public List<Order> order() {

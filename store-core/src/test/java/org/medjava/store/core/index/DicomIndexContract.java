@@ -17,6 +17,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -395,6 +396,63 @@ abstract class DicomIndexContract {
                 assertThat(paged).as("limit %d in %s", limit, series).containsExactlyElementsOf(unpaged);
             }
         }
+    }
+
+    @Test
+    void labelsAreAddedOnceRemovedAndCounted() {
+        assertThat(index.addLabel("1.2.826.9.1", "cardiology")).isTrue();
+        assertThat(index.addLabel("1.2.826.9.1", "cardiology")).as("already there").isFalse();
+        assertThat(index.addLabel("1.2.826.9.1", "research-2")).isTrue();
+        assertThat(index.addLabel("1.2.826.9.2", "research-2")).isTrue();
+
+        assertThat(index.labels("1.2.826.9.1")).containsExactly("cardiology", "research-2");
+        assertThat(index.labels("1.2.826.9.3")).isEmpty();
+        assertThat(index.labelCounts()).containsExactly(Map.entry("cardiology", 1L), Map.entry("research-2", 2L));
+
+        assertThat(index.removeLabel("1.2.826.9.1", "cardiology")).isTrue();
+        assertThat(index.removeLabel("1.2.826.9.1", "cardiology")).isFalse();
+        assertThat(index.labels(List.of("1.2.826.9.1", "1.2.826.9.2"))).containsOnlyKeys("1.2.826.9.1",
+                "1.2.826.9.2");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> index.addLabel("1.2.826.9.1", "no spaces"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aQueryVisibleToSomeLabelsFindsAndCountsOnlyTheirStudies() {
+        // patient P7 has a cardiology study (2 instances) and an unlabelled one; P8 a research study
+        IndexFiles.put(index, "v/1.dcm", TestDicom.ct().patient("P7", "Seven^S").study("1.2.826.7.1", "20200101")
+                .series("1.2.826.7.1.1", "CT", 1).instance("1.2.826.7.1.1.1", 1).writeTo(tmp.resolve("v1.dcm")));
+        IndexFiles.put(index, "v/2.dcm", TestDicom.ct().patient("P7", "Seven^S").study("1.2.826.7.1", "20200101")
+                .series("1.2.826.7.1.1", "CT", 1).instance("1.2.826.7.1.1.2", 2).writeTo(tmp.resolve("v2.dcm")));
+        IndexFiles.put(index, "v/3.dcm", TestDicom.mr().patient("P7", "Seven^S").study("1.2.826.7.2", "20210101")
+                .series("1.2.826.7.2.1", "MR", 1).instance("1.2.826.7.2.1.1", 1).writeTo(tmp.resolve("v3.dcm")));
+        IndexFiles.put(index, "v/4.dcm", TestDicom.ct().patient("P8", "Eight^E").study("1.2.826.8.1", "20220101")
+                .series("1.2.826.8.1.1", "CT", 1).instance("1.2.826.8.1.1.1", 1).writeTo(tmp.resolve("v4.dcm")));
+        index.addLabel("1.2.826.7.1", "cardiology");
+        index.addLabel("1.2.826.8.1", "research");
+        Visibility cardiology = Visibility.labels(java.util.Set.of("cardiology"));
+
+        assertThat(index.studies(StudyQuery.all().visibleTo(cardiology))).extracting(StudySummary::studyInstanceUid)
+                .containsExactly("1.2.826.7.1");
+        assertThat(index.studies(StudyQuery.all().studyInstanceUid("1.2.826.7.2").visibleTo(cardiology)))
+                .as("a study outside the caller's labels is not found by its UID").isEmpty();
+        List<PatientSummary> patients = index.patients(PatientQuery.all().visibleTo(cardiology));
+        assertThat(patients).extracting(PatientSummary::patientId).containsExactly("P7");
+        assertThat(patients.get(0).numberOfPatientRelatedStudies()).as("the unlabelled study is not counted")
+                .isEqualTo(1);
+        assertThat(patients.get(0).numberOfPatientRelatedSeries()).isEqualTo(1);
+        assertThat(patients.get(0).numberOfPatientRelatedInstances()).isEqualTo(2);
+        assertThat(index.series("1.2.826.7.2", SeriesQuery.all().visibleTo(cardiology))).isEmpty();
+        assertThat(index.series("1.2.826.7.1", SeriesQuery.all().visibleTo(cardiology))).hasSize(1);
+        assertThat(index.instances("1.2.826.7.2.1", InstanceQuery.all().visibleTo(cardiology))).isEmpty();
+        assertThat(index.instances("1.2.826.7.1.1", InstanceQuery.all().visibleTo(cardiology))).hasSize(2);
+
+        Visibility none = Visibility.labels(java.util.Set.of());
+        assertThat(index.studies(StudyQuery.all().visibleTo(none))).isEmpty();
+        assertThat(index.patients(PatientQuery.all().visibleTo(none))).isEmpty();
+        assertThat(index.studies(StudyQuery.all().visibleTo(Visibility.labels(java.util.Set.of("cardiology",
+                "research"))))).hasSize(2);
+        assertThat(index.studies(StudyQuery.all())).as("everything by default").hasSize(3);
     }
 
     @Test

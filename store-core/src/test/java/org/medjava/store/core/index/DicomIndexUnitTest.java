@@ -166,7 +166,7 @@ class DicomIndexUnitTest {
 
     @Test
     void theSchemaProbesNameEveryMappedColumn() {
-        assertThat(Schema.probes()).hasSize(8).allMatch(p -> p.startsWith("SELECT ") && p.endsWith(" WHERE 1 = 0"));
+        assertThat(Schema.probes()).hasSize(9).allMatch(p -> p.startsWith("SELECT ") && p.endsWith(" WHERE 1 = 0"));
         assertThat(Schema.probes().get(3)).contains("FROM mj_instance").contains("store_path", "series_uid",
                 "photometric", "indexed_at_ms");
         assertThat(Schema.probes().get(4)).contains("FROM mj_trash").contains("trash_id", "purge_after_ms");
