@@ -174,6 +174,18 @@ class ReadAuditIT {
     }
 
     @Test
+    void aRefusedRequestIsAnEventOfItsUserWithThePath() throws Exception {
+        assertThat(reader.getJson("/admin/users").statusCode()).isEqualTo(403);
+        List<JsonObject> refused = events("type=read&user=auditreader").stream()
+                .filter(e -> e.getInt("outcome") != 0 && e.getString("description").contains("/admin/users")).toList();
+        assertThat(refused).singleElement().satisfies(e -> {
+            assertThat(e.getString("door")).isEqualTo("http");
+            assertThat(e.getString("address")).isEqualTo("127.0.0.1");
+            assertThat(e.getString("description")).contains("GET /admin/users refused", "lacks the admin role");
+        });
+    }
+
+    @Test
     void onlyAdministratorsSearchAndBadQuestionsAreRefused() throws Exception {
         assertThat(reader.getJson("/audit/events").statusCode()).isEqualTo(403);
         assertThat(admin.getJson("/audit/events?type=opened").statusCode()).isEqualTo(400);
