@@ -1,5 +1,5 @@
 // The administrator's console: tabs for users and roles, filter plugins, remote PACS, the index and jobs, health and
-// metrics, the trash and the change feed — one module each in src/admin/. The tab is part of the route
+// metrics, the trash, the change feed and the audit trail — one module each in src/admin/. The tab is part of the route
 // (#/admin/plugins), so it can be bookmarked and survives a new login. Uploaders may restore deletions: they see the
 // console with its Trash tab only.
 import '../admin/admin.css';
@@ -12,6 +12,7 @@ import { renderIndex } from '../admin/indexing.js';
 import { renderHealth } from '../admin/health.js';
 import { renderTrash } from '../admin/trash.js';
 import { renderChanges } from '../admin/changes.js';
+import { renderAudit } from '../admin/audit.js';
 
 const TABS = [
   ['users', 'Users and roles', renderUsers, 'admin'],
@@ -21,6 +22,7 @@ const TABS = [
   ['health', 'Health and metrics', renderHealth, 'admin'],
   ['trash', 'Trash', renderTrash, 'uploader'],
   ['changes', 'Changes', renderChanges, 'admin'],
+  ['audit', 'Audit', renderAudit, 'admin'],
 ];
 
 /** The tabs other roles than admin may open (main.js gives them their routes). */

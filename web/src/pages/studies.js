@@ -1,7 +1,8 @@
 // The study list (#/studies?…): QIDO-RS /dicomweb/studies searched by patient name or ID, study date range, modality
 // and accession number, a page at a time (limit/offset); the store orders by a column (QIDO orderby, across pages)
 // where it can, the others sort the page on show; a row opens the viewer, its
-// arrow shows the study's series with thumbnails; uploaders may delete a study (into the trash, with Undo). The search lives in the address, so it survives a reload, a login
+// arrow shows the study's series with thumbnails; uploaders may delete a study (into the trash, with Undo),
+// administrators see who opened it (the Audit tab). The search lives in the address, so it survives a reload, a login
 // and the way back from the viewer.
 import { h, showError } from '../ui.js';
 import { qido, value, values } from '../api.js';
@@ -150,10 +151,15 @@ function studyRows(s) {
     onclick: open, onkeydown: (e) => { if (e.key === 'Enter') open(); if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') toggle(); } },
   h('td', { class: 'expand-col' }, arrow),
   COLUMNS.map(([k]) => h('td', { dataset: { col: k } }, display(s, k))),
-  can('uploader') && h('td', { class: 'actions-col' }, h('button', { class: 'danger', dataset: { test: 'study-delete' },
-    title: 'Delete this study (into the trash, where it can be restored)',
-    onclick: (e) => { e.stopPropagation(); remove(s, row, detail); },
-    onkeydown: (e) => e.stopPropagation() }, 'Delete…'))); // Enter here is not the row's "open"
+  can('uploader') && h('td', { class: 'actions-col' },
+    can('admin') && h('button', { type: 'button', dataset: { test: 'study-audit' },
+      title: 'Who read, queried or exported this study: the audit trail',
+      onclick: (e) => { e.stopPropagation(); navigate('/admin/audit', { study: uid }); },
+      onkeydown: (e) => e.stopPropagation() }, 'Who opened this'),
+    h('button', { class: 'danger', dataset: { test: 'study-delete' },
+      title: 'Delete this study (into the trash, where it can be restored)',
+      onclick: (e) => { e.stopPropagation(); remove(s, row, detail); },
+      onkeydown: (e) => e.stopPropagation() }, 'Delete…'))); // Enter here is not the row's "open"
   return [row, detail];
 }
 

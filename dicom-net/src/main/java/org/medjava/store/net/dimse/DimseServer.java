@@ -19,6 +19,7 @@ import java.util.logging.Logger;
 import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
+import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.ingest.Ingest;
@@ -37,6 +38,8 @@ public final class DimseServer implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(DimseServer.class.getName());
     /** How long a new connection may take to send its A-ASSOCIATE-RQ. */
     private static final int REQUEST_TIMEOUT_MILLIS = 30_000;
+    /** The door the audit of reads names for queries and retrieves over DIMSE. */
+    static final String DOOR = "dimse";
 
     private final DimseSettings settings;
     private final DimseServices services;
@@ -80,13 +83,13 @@ public final class DimseServer implements AutoCloseable {
         acceptor.setDaemon(true);
     }
 
-    /** Binds the port and starts accepting associations. */
+    /** Binds the port and starts accepting associations; C-FIND, C-GET and C-MOVE are counted by {@code reads}. */
     public static DimseServer start(DimseSettings settings, Ingest ingest, ArchiveSearch search,
-            DicomIndex index, ImageRepository images) throws IOException {
+            DicomIndex index, ImageRepository images, ReadAudit reads) throws IOException {
         DimseServices services = new DimseServices(settings, ingest::newStagingFile, new StoreScp(ingest),
-                new FindScp(search, new StoredHeaders(search, index), settings.aeTitle()),
+                new FindScp(search, new StoredHeaders(search, index), settings.aeTitle(), reads),
                 new RetrieveScp(search, images, settings.aeTitle(), settings.moveDestinations(),
-                        ingest.auditTrail()));
+                        ingest.auditTrail(), reads));
         DimseServer server = new DimseServer(settings, services, ingest.metrics(), ingest.auditTrail());
         server.acceptor.start();
         LOG.log(Level.INFO, "DICOM service {0} listening on {1}:{2,number,#}; allowed calling AE titles: {3}",

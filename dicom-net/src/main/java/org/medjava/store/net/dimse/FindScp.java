@@ -12,8 +12,11 @@ import com.pixelmed.dicom.TagFromName;
 import com.pixelmed.network.DicomNetworkException;
 import java.io.IOException;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.medjava.store.core.audit.Caller;
+import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.index.IndexException;
 import org.medjava.store.core.query.ArchiveSearch;
 import org.medjava.store.core.query.ResultAttributes;
@@ -23,7 +26,7 @@ import org.medjava.store.core.query.ResultAttributes;
  * match with the return keys asked for, then the final one. Return keys the index's columns do not hold come from
  * the stored header of the instance (or of one instance of the series or study, for attributes of that level). Unsupported matching keys are ignored and the pending
  * responses say so (FF01); invalid ones are refused (A900 for the level, C000 for a value, with the offending
- * element and a comment).
+ * element and a comment). Every query read is counted by the audit of reads, with its matching keys.
  */
 final class FindScp {
 
@@ -32,11 +35,13 @@ final class FindScp {
     private final ArchiveSearch search;
     private final StoredHeaders headers;
     private final String aeTitle;
+    private final ReadAudit reads;
 
-    FindScp(ArchiveSearch search, StoredHeaders headers, String aeTitle) {
+    FindScp(ArchiveSearch search, StoredHeaders headers, String aeTitle, ReadAudit reads) {
         this.search = search;
         this.headers = headers;
         this.aeTitle = aeTitle;
+        this.reads = reads;
     }
 
     void handle(Exchange x) throws DicomNetworkException, IOException {
@@ -45,6 +50,7 @@ final class FindScp {
         try {
             id = QueryIdentifier.read(x.identifier(), SOPClass.isPatientRootCompositeInstanceQuery(
                     x.request().sopClassUid()));
+            audit(x, id);
             matches = find(id);
         } catch (QueryIdentifier.Invalid e) {
             x.send(x.response(e.status).errorComment(e.getMessage()).offendingElement(e.offending));
@@ -74,6 +80,14 @@ final class FindScp {
         x.send(x.response(DimseStatus.SUCCESS));
         LOG.log(Level.FINE, "C-FIND from {0} at {1}: {2} matches", new Object[] {x.callingAe(), id.level(),
                 matches.size()});
+    }
+
+    /** The query as asked: its level and matching keys, the study and patient when it names one of each. */
+    private void audit(Exchange x, QueryIdentifier id) {
+        String keys = "QueryRetrieveLevel=" + id.level() + id.query().keys().entrySet().stream()
+                .map(e -> "&" + e.getKey() + "=" + e.getValue()).collect(Collectors.joining());
+        reads.query(Caller.current().orElse(Caller.dicom(x.callingAe(), null)), DimseServer.DOOR,
+                x.request().sopClassUid(), keys, id.exactValue("StudyInstanceUID"), id.exactValue("PatientID"));
     }
 
     private List<StoredHeaders.Match> find(QueryIdentifier id) {

@@ -3,6 +3,7 @@ package org.medjava.store.net.dimse;
 import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
+import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.StorePath;
 import org.medjava.store.core.storage.LocalCopy;
@@ -29,7 +30,9 @@ import org.medjava.store.core.query.QueryLevel;
  * C-MOVE and C-GET SCP: the identifier's unique keys (PatientID, StudyInstanceUID, SeriesInstanceUID or
  * SOPInstanceUID lists, by level) select instances from the index, and the stored files are sent as they are by the
  * {@link StorageSender}: to a configured move destination on a new association, or back on the C-GET association.
- * A pending response follows every sub-operation; the final one counts completed and failed ones.
+ * A pending response follows every sub-operation; the final one counts completed and failed ones. The instances sent
+ * are counted per study by the audit of reads: a read by the caller (C-GET, or a C-MOVE to itself), an export
+ * otherwise; a retrieve with failed sub-operations is also recorded at once as a transfer that failed.
  */
 final class RetrieveScp {
 
@@ -42,14 +45,20 @@ final class RetrieveScp {
     private final String aeTitle;
     private final Map<String, RemoteAe> destinations;
     private final AuditTrail audit;
+    private final ReadAudit reads;
+
+    /** The study and patient of a selected instance, for the audit of reads. */
+    private record StudyOf(String studyInstanceUid, String patientId) {
+    }
 
     RetrieveScp(ArchiveSearch search, ImageRepository images, String aeTitle, Map<String, RemoteAe> destinations,
-                AuditTrail audit) {
+                AuditTrail audit, ReadAudit reads) {
         this.search = search;
         this.images = images;
         this.aeTitle = aeTitle;
         this.destinations = destinations;
         this.audit = audit;
+        this.reads = reads;
     }
 
     void handle(Exchange x) throws DicomNetworkException, IOException {
@@ -73,8 +82,9 @@ final class RetrieveScp {
             throws DicomNetworkException, IOException {
         int unreadable;
         Map<String, String> keys = new HashMap<>();
+        Map<String, StudyOf> studies = new HashMap<>();
         try {
-            unreadable = select(x, files, copies, keys);
+            unreadable = select(x, files, copies, keys, studies);
         } catch (QueryIdentifier.Invalid e) {
             x.send(x.response(e.status).errorComment(e.getMessage()).offendingElement(e.offending));
             return;
@@ -86,7 +96,12 @@ final class RetrieveScp {
             x.send(x.response(DimseStatus.OUT_OF_RESOURCES).errorComment("the index failed: " + e.getMessage()));
             return;
         }
+        Map<StudyOf, Integer> sent = new LinkedHashMap<>();
         StorageSender.Listener pending = (file, status, error, counts) -> {
+            StudyOf study = studies.get(file.sopInstanceUid());
+            if (study != null && (status == DimseStatus.SUCCESS || (status & 0xF000) == 0xB000)) {
+                sent.merge(study, 1, Integer::sum);
+            }
             if (counts.remaining() > 0) {
                 try {
                     x.send(x.response(DimseStatus.PENDING).counts(counts.remaining(), counts.completed(),
@@ -100,20 +115,31 @@ final class RetrieveScp {
                 ? StorageSender.send(destination, aeTitle, files, x.callingAe(), x.request().messageId(), pending)
                 : StorageSender.sendOn(x.association(), files, pending);
         finish(x, counts, unreadable);
-        // Instances leaving the store (PS3.15 DICOM Instances Transferred), for the AE that asked, bound as the caller
+        Caller caller = Caller.current().orElse(Caller.dicom(x.callingAe(), null));
+        boolean export = move && !destination.aeTitle().equals(x.callingAe());
+        sent.forEach((study, n) -> {
+            if (export) {
+                reads.export(caller, DimseServer.DOOR, destination.aeTitle(), destination.host(),
+                        study.studyInstanceUid(), study.patientId(), n);
+            } else {
+                reads.read(caller, DimseServer.DOOR, study.studyInstanceUid(), study.patientId(), n);
+            }
+        });
         int failed = counts.failed() + unreadable;
-        audit.record(AuditEvents.exchanged(Caller.current().orElse(null), false,
-                move ? destination.aeTitle() : x.callingAe(), move ? destination.host() : null,
-                keys.get("StudyInstanceUID"), failed == 0, x.request().name() + " from " + x.callingAe() + ": "
-                        + counts.completed() + " sent, " + failed + " failed"));
+        if (failed > 0) { // what was sent is counted above; the failure is recorded now (PS3.15 Instances Transferred)
+            audit.record(AuditEvents.exchanged(caller, false, move ? destination.aeTitle() : x.callingAe(),
+                    move ? destination.host() : null, keys.get("StudyInstanceUID"), false, x.request().name()
+                            + " from " + x.callingAe() + ": " + counts.completed() + " sent, " + failed + " failed"));
+        }
     }
 
     /**
      * Fills {@code files} with the instances the identifier selects, read from local copies of the stored objects
-     * (kept in {@code copies} until they are sent), and {@code uniqueKeys} with the identifier's unique keys; returns
-     * how many could not be read.
+     * (kept in {@code copies} until they are sent), {@code uniqueKeys} with the identifier's unique keys and
+     * {@code studies} with the study of each instance by SOP Instance UID; returns how many could not be read.
      */
-    private int select(Exchange x, List<Part10File> files, List<LocalCopy> copies, Map<String, String> uniqueKeys)
+    private int select(Exchange x, List<Part10File> files, List<LocalCopy> copies, Map<String, String> uniqueKeys,
+                       Map<String, StudyOf> studies)
             throws QueryIdentifier.Invalid, DicomException, IOException, DicomNetworkException {
         String sopClass = x.request().sopClassUid();
         boolean patientRoot = SOPClass.isPatientRootCompositeInstanceRetrieveWithMove(sopClass)
@@ -132,6 +158,7 @@ final class RetrieveScp {
         Map<String, String> bySop = new LinkedHashMap<>();
         for (InstanceSummary i : search.instances(ArchiveQuery.of(QueryLevel.IMAGE, uniqueKeys))) {
             bySop.putIfAbsent(i.sopInstanceUid(), i.path());
+            studies.putIfAbsent(i.sopInstanceUid(), new StudyOf(i.studyInstanceUid(), i.patientId()));
         }
         int unreadable = 0;
         for (String path : bySop.values()) {

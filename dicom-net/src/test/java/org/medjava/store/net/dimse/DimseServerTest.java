@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.IndexDatabase;
 import org.medjava.store.core.ingest.DuplicatePolicy;
@@ -45,7 +46,7 @@ class DimseServerTest {
         Ingest ingest = new Ingest(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REJECT);
         DimseSettings settings = new DimseSettings(0, "127.0.0.1", STORE, AllowedPeers.parse(MODALITY), Map.of(),
                 DimseSettings.DEFAULT_MAX_PDU, 1, DimseSettings.DEFAULT_IDLE_TIMEOUT_MILLIS);
-        server = DimseServer.start(settings, ingest, new ArchiveSearch(index), index, images);
+        server = DimseServer.start(settings, ingest, new ArchiveSearch(index), index, images, ReadAudit.OFF);
     }
 
     @AfterEach

@@ -1,5 +1,6 @@
 package org.medjava.store.server.logging;
 
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -10,6 +11,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Instant;
+import org.medjava.store.core.audit.AuditEvents;
+import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.server.config.StoreConfig;
 import org.medjava.store.server.web.FrontHeaders;
@@ -18,18 +21,27 @@ import org.medjava.store.server.web.PublicBase;
 /**
  * Every request the application serves, in the access log, and its caller bound for the audit trail while it runs.
  * The requests the authentication mechanism answers itself (a 401, a CORS preflight, a redirect to the login page)
- * never get here: the mechanism logs them ({@link #logRefused}).
+ * never get here: the mechanism logs them ({@link #logRefused}). A request refused with 403 (a role it lacks) is
+ * also an audit event of its caller, with the request and the reason ({@link #REFUSAL}).
  */
 public class AccessLogFilter extends HttpFilter {
 
     /** The request attribute holding {@link System#nanoTime()} when the store first saw the request. */
     public static final String START = AccessLogFilter.class.getName() + ".start";
+    /** The request attribute holding why the request was refused with 403, for the audit trail. */
+    public static final String REFUSAL = AccessLogFilter.class.getName() + ".refusal";
+    /** The door the audit trail names for the refusals of the application's HTTP API. */
+    private static final String DOOR = "http";
 
     @Inject
     AccessLog log;
 
     @Inject
     StoreConfig config;
+
+    /** Looked up at the refusal: the trail opens after the filter is made. */
+    @Inject
+    Instance<AuditTrail> audit;
 
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -51,6 +63,7 @@ public class AccessLogFilter extends HttpFilter {
                     public void onComplete(AsyncEvent event) {
                         counted.finish();
                         write(request, counted, counted.getStatus(), start);
+                        refused(caller, request, counted.getStatus());
                     }
 
                     @Override
@@ -67,6 +80,7 @@ public class AccessLogFilter extends HttpFilter {
                 });
             } else {
                 write(request, counted, failed ? 500 : counted.getStatus(), start);
+                refused(caller, request, failed ? 500 : counted.getStatus());
             }
         }
     }
@@ -75,6 +89,16 @@ public class AccessLogFilter extends HttpFilter {
         log.record(Instant.now(), address(config, request), request.getRemoteUser(), request.getMethod(),
                 request.getRequestURI(), request.getQueryString(), status, response.bytes(),
                 (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private void refused(Caller caller, HttpServletRequest request, int status) {
+        if (status != HttpServletResponse.SC_FORBIDDEN) {
+            return;
+        }
+        String what = request.getMethod() + " " + request.getRequestURI();
+        Object why = request.getAttribute(REFUSAL);
+        audit.get().record(AuditEvents.readRefused(caller, DOOR, request.getRequestURI(), what + " refused: "
+                + (why == null ? "403 Forbidden" : why)));
     }
 
     /** Logs a request the authentication mechanism answered itself ({@code bytes}: the body it wrote). */

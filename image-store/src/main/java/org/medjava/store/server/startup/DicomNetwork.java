@@ -3,6 +3,7 @@ package org.medjava.store.server.startup;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.net.dimse.AllowedPeers;
 import org.medjava.store.net.dimse.DimseServer;
@@ -21,11 +22,11 @@ final class DicomNetwork {
 
     /** @return the running service, or null when no port is configured */
     static DimseServer start(StoreConfig config, Ingest ingest, ArchiveSearch search, DicomIndex index,
-            ImageRepository images) throws IOException {
+            ImageRepository images, ReadAudit reads) throws IOException {
         if (config.dicomPort().isEmpty()) {
             return null;
         }
-        return DimseServer.start(settings(config), ingest, search, index, images);
+        return DimseServer.start(settings(config), ingest, search, index, images, reads);
     }
 
     /** One line for the start banner. */

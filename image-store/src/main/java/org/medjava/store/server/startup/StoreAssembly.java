@@ -222,7 +222,7 @@ public class StoreAssembly {
                 index.rebuild(storage); // a new or emptied database (e.g. a fresh PostgreSQL) catches up
             }
             Files.writeString(data.resolve(SEEDED_MARKER), "first started " + java.time.Instant.now() + "\n");
-            dimse = DicomNetwork.start(config, ingest, search, index, images);
+            dimse = DicomNetwork.start(config, ingest, search, index, images, readAudit);
             remotePacs = DicomNetwork.remotePacs(config, ingest, search, images, data.resolve("work/scu"));
             jobs = startJobs();
             metrics.watch(index, space, filters, jobs.queue());

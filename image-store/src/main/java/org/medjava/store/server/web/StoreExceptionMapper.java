@@ -1,5 +1,6 @@
 package org.medjava.store.server.web;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -10,6 +11,7 @@ import java.util.Map;
 import org.medjava.store.core.BusyException;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.render.FilterTimeException;
+import org.medjava.store.server.logging.AccessLogFilter;
 import org.medjava.store.server.security.BrowserRequests;
 
 /** Every refusal as {@code {"status":..., "error":..., "message":...}} with the status its kind maps to. */
@@ -18,6 +20,9 @@ public class StoreExceptionMapper implements ExceptionMapper<StoreException> {
 
     @Context
     HttpHeaders headers;
+
+    @Context
+    HttpServletRequest request;
 
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(
             StoreExceptionMapper.class.getName());
@@ -43,6 +48,9 @@ public class StoreExceptionMapper implements ExceptionMapper<StoreException> {
             response.header("Retry-After", busy.retryAfterSeconds());
         } else if (e instanceof FilterTimeException t && t.retryAfterSeconds() != null) {
             response.header("Retry-After", t.retryAfterSeconds());
+        }
+        if (e.kind() == StoreException.Kind.FORBIDDEN && request != null) {
+            request.setAttribute(AccessLogFilter.REFUSAL, e.getMessage()); // audited as the request ends
         }
         if (e.kind() == StoreException.Kind.UNAUTHORIZED) {
             // no Basic challenge for a page's script: the browser would open its own login prompt

@@ -189,12 +189,15 @@ class LogsAndAuditIT {
     }
 
     @Test
-    void aRetrieveServedByTheStoreIsAuditedAsInstancesLeavingIt() throws Exception {
-        Document sent = find("the C-GET", d -> eventId(d).equals("110104") && names(d, study.studyUid())
+    void aRetrieveServedByTheStoreIsAuditedAsAReadOfTheCallingAe() throws Exception {
+        assertThat(admin.getJson("/audit/events?limit=1").statusCode()).isEqualTo(200); // records the open window
+        Document sent = find("the C-GET", d -> eventId(d).equals("110103") && names(d, study.studyUid())
                 && first(d, "EventIdentification").getAttribute("EventActionCode").equals("R"));
         assertThat(requestor(sent)).isEqualTo("GETSCU");
         assertThat(outcome(sent)).isEqualTo("0");
-        assertThat(first(sent, "EventOutcomeDescription").getTextContent()).contains("C-GET", "1 sent");
+        assertThat(names(sent, "AUDIT-IT")).isTrue();
+        assertThat(first(sent, "ParticipantObjectDescription").getTextContent())
+                .startsWith("1 instances read over dimse");
     }
 
     @Test

@@ -15,9 +15,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.medjava.store.core.testsupport.Command;
+import org.medjava.store.core.testsupport.Dcmtk;
 import org.medjava.store.core.testsupport.PacsStore;
 import org.medjava.store.core.testsupport.PayaraStore;
 import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.core.testsupport.Storescp;
 import org.medjava.store.core.testsupport.TestStudy;
 
 /**
@@ -25,7 +28,8 @@ import org.medjava.store.core.testsupport.TestStudy;
  * thumbnails), the container ({@code /images/} with a query), DICOMweb (WADO-RS, metadata, rendered) and QIDO-RS;
  * an administrator finds each door's reads at {@code GET /audit/events} with the user, the client, the study and
  * the patient — one event per door for the window however many requests, the requests all counted — and the DICOM
- * messages in audit.log.
+ * messages in audit.log. Over DIMSE, DCMTK's C-FIND, C-GET and C-MOVE are a query, a read and an export by the
+ * calling AE title.
  */
 @ExtendWith(PacsStore.class)
 class ReadAuditIT {
@@ -97,7 +101,7 @@ class ReadAuditIT {
             assertThat(e.getString("address")).isEqualTo("127.0.0.1");
         });
         assertThat(reads.stream().mapToInt(ReadAuditIT::requests).sum()).isEqualTo(made);
-        assertThat(events("patient=" + study.patientId() + "&type=read")).hasSameSizeAs(reads);
+        assertThat(events("patient=" + study.patientId() + "&type=read&user=auditreader")).hasSameSizeAs(reads);
 
         // the search closed the window: the next reads are the next event of their door
         assertThat(reader.get(path(two)).statusCode()).isEqualTo(200);
@@ -126,6 +130,59 @@ class ReadAuditIT {
         String asked = java.util.Base64.getEncoder().encodeToString(("PatientID=" + study.patientId()
                 + "&includefield=StudyDate").getBytes(StandardCharsets.UTF_8));
         assertThat(log).contains("<ParticipantObjectQuery>" + asked + "</ParticipantObjectQuery>");
+    }
+
+    @Test
+    void dimseQueriesRetrievesAndMovesAreEventsOfTheCallingAe() throws Exception {
+        String uid = "StudyInstanceUID=" + study.studyUid();
+        Command.Result find = Dcmtk.find("-S", "QueryRetrieveLevel=STUDY", uid, "PatientID=" + study.patientId(),
+                "StudyDate").assertOk();
+        assertThat(Dcmtk.matches(find)).as(find.output()).isEqualTo(1);
+        Command.Result got = Dcmtk.get(Files.createDirectories(work.resolve("got")), "QueryRetrieveLevel=STUDY", uid)
+                .assertOk();
+        assertThat(got.output()).contains("Number of Completed Suboperations : 2");
+        try (Storescp destination = Storescp.start(PacsStore.DESTINATION_AE, PacsStore.moveDestinationPort(),
+                work.resolve("moved"))) {
+            Command.Result moved = Dcmtk.move(PacsStore.DESTINATION_AE, "QueryRetrieveLevel=STUDY", uid);
+            assertThat(moved.output()).as(destination.log()).contains("Received Final Move Response (Success)");
+        }
+
+        JsonObject query = single("study=" + study.studyUid() + "&type=query&user=FINDSCU");
+        assertThat(query.getString("eventId")).isEqualTo("110112");
+        assertThat(query.getString("PatientID")).isEqualTo(study.patientId());
+        JsonObject read = single("study=" + study.studyUid() + "&type=read&user=GETSCU");
+        assertThat(read.getString("description")).startsWith("2 instances read over dimse");
+        JsonObject export = single("study=" + study.studyUid() + "&type=export&user=MOVESCU");
+        assertThat(export.getString("eventId")).isEqualTo("110106");
+        assertThat(export.getString("description")).startsWith("2 instances sent to " + PacsStore.DESTINATION_AE);
+        for (JsonObject e : List.of(query, read, export)) {
+            assertThat(e.getString("door")).isEqualTo("dimse");
+            assertThat(e.getString("address")).isEqualTo("127.0.0.1");
+            assertThat(e.getString("StudyInstanceUID")).isEqualTo(study.studyUid());
+            assertThat(e.getString("PatientID")).isEqualTo(study.patientId());
+        }
+        String log = Files.readString(PacsStore.store().dataDir().resolve("logs/audit.log"), StandardCharsets.UTF_8);
+        String asked = java.util.Base64.getEncoder().encodeToString(("QueryRetrieveLevel=STUDY&PatientID=" + study.patientId()
+                + "&" + uid).getBytes(StandardCharsets.UTF_8));
+        assertThat(log).contains("<ParticipantObjectQuery>" + asked + "</ParticipantObjectQuery>");
+    }
+
+    static JsonObject single(String query) throws Exception {
+        List<JsonObject> found = events(query);
+        assertThat(found).as(query).hasSize(1);
+        return found.get(0);
+    }
+
+    @Test
+    void aRefusedRequestIsAnEventOfItsUserWithThePath() throws Exception {
+        assertThat(reader.getJson("/admin/users").statusCode()).isEqualTo(403);
+        List<JsonObject> refused = events("type=read&user=auditreader").stream()
+                .filter(e -> e.getInt("outcome") != 0 && e.getString("description").contains("/admin/users")).toList();
+        assertThat(refused).singleElement().satisfies(e -> {
+            assertThat(e.getString("door")).isEqualTo("http");
+            assertThat(e.getString("address")).isEqualTo("127.0.0.1");
+            assertThat(e.getString("description")).contains("GET /admin/users refused", "lacks the admin role");
+        });
     }
 
     @Test
