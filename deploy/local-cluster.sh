@@ -4,8 +4,9 @@
 # shared objects, in files), three store nodes on MEDJAVA_PORT+1..+3 (each its own data directory), nginx on
 # MEDJAVA_PORT (8080) balancing over them. Ctrl-C stops it all. Secrets (database, S3 and first admin password) are
 # generated once into $MEDJAVA_DATA/secrets. MEDJAVA_NODES (3) and MEDJAVA_NODE_HEAP (512m) change the node count
-# and their heap. Run by the Java command line (org.medjava.cli.dev.ClusterCommand) in the caller's directory: the
-# orchestration stays bash until it is generated from the one description of the topology (docker/compose.yaml).
+# and their heap. Run by the Java command line (org.medjava.cli.dev.ClusterCommand) in the caller's directory.
+# docker/compose.yaml is the cluster's definition: ClusterTopologyTest (cli) fails when this script starts other
+# parts or gives a node other settings, and nginx's rules for a request are deploy/cluster/nginx-proxy.conf.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CALLER_DIR=$PWD # MEDJAVA_DATA is the caller's
