@@ -4,8 +4,9 @@
 # shared objects, in files), three store nodes on MEDJAVA_PORT+1..+3 (each its own data directory), nginx on
 # MEDJAVA_PORT (8080) balancing over them. Ctrl-C stops it all. Secrets (database, S3 and first admin password) are
 # generated once into $MEDJAVA_DATA/secrets. MEDJAVA_NODES (3) and MEDJAVA_NODE_HEAP (512m) change the node count
-# and their heap. Run by the Java command line (org.medjava.cli.dev.ClusterCommand) in the caller's directory: the
-# orchestration stays bash until it is generated from the one description of the topology (docker/compose.yaml).
+# and their heap. Run by the Java command line (org.medjava.cli.dev.ClusterCommand) in the caller's directory.
+# docker/compose.yaml is the cluster's definition: ClusterTopologyTest (cli) fails when this script starts other
+# parts or gives a node other settings, and nginx's rules for a request are deploy/cluster/nginx-proxy.conf.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CALLER_DIR=$PWD # MEDJAVA_DATA is the caller's
@@ -62,7 +63,7 @@ pg_run() {
   if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
-# nginx's configuration for the cluster: the same rules as docker/nginx.conf (docs/cluster.md). $1: its
+# nginx's configuration for the cluster: the rules of deploy/cluster/nginx-proxy.conf, as docker/nginx.conf. $1: its
 # directory, $2: its port; the upstream list is $1/upstreams.conf, written by cluster_upstreams.
 cluster_nginx_conf() {
   local dir=$1 port=$2 user=""
@@ -93,22 +94,7 @@ http {
         client_max_body_size 0;
 
         location / {
-            proxy_pass http://medjava;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host \$http_host;
-            proxy_set_header X-Real-IP \$remote_addr;
-            proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto \$scheme;
-            proxy_set_header X-Forwarded-Host \$host;
-            proxy_set_header X-Forwarded-Port \$server_port;
-            proxy_request_buffering off;
-            proxy_buffering off;
-            proxy_next_upstream error timeout http_502 http_503;
-            proxy_next_upstream_timeout 30s;
-            proxy_connect_timeout 2s;
-            proxy_send_timeout 300s;
-            proxy_read_timeout 300s;
+            include "$ROOT/deploy/cluster/nginx-proxy.conf";
         }
     }
 }

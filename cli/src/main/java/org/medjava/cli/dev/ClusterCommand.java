@@ -12,9 +12,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code medjava cluster}: a local three-node cluster without Docker. Its orchestration (PostgreSQL's initdb,
- * S3Proxy, an nginx configuration, the nodes' health) is still deploy/local-cluster.sh, run in the caller's
- * directory (MEDJAVA_DATA is theirs); it is to be generated from the one description of the topology
- * (docker/compose.yaml) rather than ported line by line.
+ * S3Proxy, an nginx configuration, the nodes' health) is deploy/local-cluster.sh, run in the caller's directory
+ * (MEDJAVA_DATA is theirs). docker/compose.yaml defines the cluster; ClusterTopologyTest keeps the script's parts and
+ * node settings in step with it, and nginx's rules are one shared file (deploy/cluster/nginx-proxy.conf).
  */
 @Command(name = "cluster", description = {"Three store nodes behind nginx on PostgreSQL and S3Proxy, locally; "
         + "Ctrl-C stops it all (docs/operations/cluster.md).",

@@ -279,7 +279,9 @@ public final class ClusterHarness implements AutoCloseable {
                 .property("medjava.storage.s3.prefix", PREFIX)
                 .property("medjava.storage.s3.access-key", S3ProxyServer.ACCESS_KEY)
                 .property("medjava.storage.s3.secret-key", S3ProxyServer.SECRET_KEY)
-                .property("medjava.cluster.node", name);
+                .property("medjava.cluster.node", name)
+                // behind nginx, as in docker/compose.yaml and ./medjava cluster (ClusterTopologyTest keeps them alike)
+                .property("medjava.http.trust-forwarded", "true");
         if (settings.coordination) {
             b.property(CLUSTER_PROPERTY, "true");
         }

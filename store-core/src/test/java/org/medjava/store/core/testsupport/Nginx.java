@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * ports, on a free loopback port, with everything it writes (pid, logs, temporary files) inside its own directory,
  * so it runs as any user. It is run in the foreground ({@code daemon off;}) as a child of the test JVM.
  *
- * <p>What it does is what the cluster's production load balancer does (docs/cluster.md): an idempotent request
+ * <p>What it does is what the cluster's production load balancer does (docs/cluster.md; the rules for a request are
+ * deploy/cluster/nginx-proxy.conf, which docker/nginx.conf and ./medjava cluster include too): an idempotent request
  * (GET, HEAD, ...) that meets a connection error, a timeout, a 502 or a 503 is retried on the next node; a POST or PUT
  * is not ({@code non_idempotent} is not set: the store might have acted on it). A node that failed once is left out
  * for {@value #FAIL_TIMEOUT_SECONDS} s ({@code max_fails=1}), then tried again. Bodies stream both ways (no request
@@ -231,27 +232,22 @@ public final class Nginx implements AutoCloseable {
                         }
 
                         location / {
-                            proxy_pass http://medjava;
-                            proxy_http_version 1.1;
-                            proxy_set_header Connection "";
-                            proxy_set_header Host $http_host;
-                            proxy_set_header X-Real-IP $remote_addr;
-                            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-                            proxy_set_header X-Forwarded-Proto $scheme;
-                            proxy_set_header X-Forwarded-Host $host;
-                            proxy_set_header X-Forwarded-Port $server_port;
-                            proxy_request_buffering off;
-                            proxy_buffering off;
-                            proxy_next_upstream error timeout http_502 http_503;
-                            proxy_next_upstream_timeout 30s;
-                            proxy_connect_timeout 2s;
-                            proxy_send_timeout 300s;
-                            proxy_read_timeout 300s;
+                            include "%5$s";
                             add_header X-Upstream $upstream_addr always;
                         }
                     }
                 }
-                """.formatted(d, servers, port, generation);
+                """.formatted(d, servers, port, generation, proxyRules());
+    }
+
+    /** The cluster's rules for a request, shared with docker/nginx.conf and ./medjava cluster. */
+    static Path proxyRules() {
+        Path rules = Path.of(System.getProperty("medjava.root", "..")).resolve("deploy/cluster/nginx-proxy.conf")
+                .toAbsolutePath().normalize();
+        if (!Files.isRegularFile(rules)) {
+            throw new IllegalStateException("no " + rules + " (-Dmedjava.root names the repository)");
+        }
+        return rules;
     }
 
     /** Polls (new connections each time) until the running configuration is the one last written. */
