@@ -25,6 +25,11 @@ import org.medjava.store.core.StoreException;
  */
 public record QidoParams(ArchiveQuery query, boolean includeAll, Set<AttributeTag> includes) {
 
+    /** The same parameters, for a caller who may see what {@code v} lets them. */
+    public QidoParams visibleTo(org.medjava.store.core.index.Visibility v) {
+        return new QidoParams(query.visibleTo(v), includeAll, includes);
+    }
+
     public static QidoParams parse(QueryLevel level, Map<String, List<String>> params, Map<String, String> fixedKeys) {
         Map<String, String> keys = new HashMap<>(fixedKeys);
         Set<AttributeTag> includes = new LinkedHashSet<>();

@@ -23,6 +23,7 @@ import java.util.logging.Logger;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.DicomJson;
 import org.medjava.store.core.index.InstanceSummary;
+import org.medjava.store.core.index.Visibility;
 import org.medjava.store.core.query.ArchiveQuery;
 import org.medjava.store.core.query.ArchiveSearch;
 import org.medjava.store.core.query.QueryLevel;
@@ -117,19 +118,27 @@ public final class WadoService {
     private final DicomIndex index;
     private final ImageRepository images;
     private final String aeTitle;
+    private final Visibility visibility;
 
     public WadoService(ArchiveSearch search, DicomIndex index, ImageRepository images, String aeTitle) {
+        this(search, index, images, aeTitle, Visibility.everything());
+    }
+
+    /** For a caller who may see what {@code visibility} lets them: other studies are not found (404). */
+    public WadoService(ArchiveSearch search, DicomIndex index, ImageRepository images, String aeTitle,
+                       Visibility visibility) {
         this.search = search;
         this.index = index;
         this.images = images;
         this.aeTitle = aeTitle;
+        this.visibility = visibility;
     }
 
     /** The instances of a study, series or one instance (null for the levels not given); 404 when none. */
     public List<InstanceSummary> select(String study, String series, String instance) {
         if (series != null && instance != null) {
             return List.of(search.instance(Uids.check(study, "study"), Uids.check(series, "series"),
-                    Uids.check(instance, "instance"), this::unchanged).orElseThrow(() -> new StoreException(
+                    Uids.check(instance, "instance"), this::unchanged, visibility).orElseThrow(() -> new StoreException(
                     StoreException.Kind.NOT_FOUND, "no instance " + instance + " in the store")));
         }
         Map<String, String> keys = new HashMap<>();
@@ -140,7 +149,7 @@ public final class WadoService {
         if (instance != null) {
             keys.put("SOPInstanceUID", Uids.check(instance, "instance"));
         }
-        List<InstanceSummary> found = search.instances(ArchiveQuery.of(QueryLevel.IMAGE, keys));
+        List<InstanceSummary> found = search.instances(ArchiveQuery.of(QueryLevel.IMAGE, keys).visibleTo(visibility));
         if (found.isEmpty()) {
             throw new StoreException(StoreException.Kind.NOT_FOUND, "no " + (instance != null ? "instance "
                     + instance : series != null ? "series " + series : "study " + study) + " in the store");

@@ -531,6 +531,22 @@ public class StoreConfig {
         return oidcDisplayName;
     }
 
+    /**
+     * Access by project: a caller who is not an administrator sees only the studies carrying a label named like one
+     * of their projects (the OpenID provider's {@code medjava.oidc.projects-claim}); a caller without a project sees
+     * none, and no count or lookup reveals the others. Studies are labelled by administrators
+     * ({@code PUT /index/studies/{uid}/labels/{label}}). Enforced beneath QIDO-RS, WADO-RS, rendering, thumbnails
+     * and the index listings; the doors that do not filter by study yet ({@code /images/}, the change feed, the
+     * trash, jobs) are for administrators only while it is on, and the front's direct reads are off.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.access.by-project", defaultValue = "false")
+    boolean accessByProject;
+
+    public boolean accessByProject() {
+        return accessByProject;
+    }
+
     // --- end of single sign-on --------------------------------------------------------------------------------------
 
     /**
@@ -745,9 +761,12 @@ public class StoreConfig {
         return trustForwarded;
     }
 
-    /** Whether plain file GETs and HEADs are answered by the front itself rather than the container. */
+    /**
+     * Whether plain file GETs and HEADs are answered by the front itself rather than the container: never under
+     * access by project, where the container decides each read by the study's labels.
+     */
     public boolean directReads() {
-        return directReads;
+        return directReads && !accessByProject;
     }
 
     /** The public port the front listens on, when the store runs one. */

@@ -125,6 +125,17 @@ public class StoreAuthenticationMechanism {
     public Verdict validateRequest(HttpServletRequest request, HttpServletResponse response) {
         AccessLogFilter.start(request);
         Verdict status = decide(request, response);
+        if (!status.answered() && config.accessByProject() && !status.groups().contains(Role.ADMIN.id())) {
+            String path = request.getRequestURI().substring(request.getContextPath().length());
+            if (StudyAccess.unfilteredRead(request.getMethod(), path)) {
+                String reason = "with access by project (medjava.access.by-project), " + path + " is read by "
+                        + "administrators only: read studies through DICOMweb (/dicomweb) or the index (/index)";
+                audit.record(AuditEvents.readRefused(caller(request, status.caller()), "http",
+                        request.getRequestURI(), request.getMethod() + " " + request.getRequestURI() + " refused: "
+                        + reason));
+                status = finish(response, HttpServletResponse.SC_FORBIDDEN, reason);
+            }
+        }
         if (status.answered()) {
             String length = response.getHeader("Content-Length");
             AccessLogFilter.logRefused(accessLog, config, request, response,
@@ -178,6 +189,7 @@ public class StoreAuthenticationMechanism {
             }
             request.setAttribute(SESSION_ATTRIBUTE, checked.token());
             request.setAttribute(VIA_ATTRIBUTE, "bearer");
+            request.setAttribute(StudyAccess.PROJECTS_ATTRIBUTE, checked.token().projects());
             return Verdict.login(checked.token().user(), checked.role().groups());
         }
         String cookie = SessionCookie.read(request);
@@ -222,6 +234,7 @@ public class StoreAuthenticationMechanism {
         }
         request.setAttribute(OIDC_ATTRIBUTE, identity);
         request.setAttribute(VIA_ATTRIBUTE, "oidc");
+        request.setAttribute(StudyAccess.PROJECTS_ATTRIBUTE, identity.projects());
         return Verdict.login(identity.user(), identity.role().get().groups());
     }
 
@@ -279,6 +292,7 @@ public class StoreAuthenticationMechanism {
         }
         request.setAttribute(SESSION_ATTRIBUTE, checked.token());
         request.setAttribute(VIA_ATTRIBUTE, "session");
+        request.setAttribute(StudyAccess.PROJECTS_ATTRIBUTE, checked.token().projects());
         return Verdict.login(checked.token().user(), checked.role().groups());
     }
 

@@ -697,7 +697,12 @@ public class DicomWebResource {
     }
 
     private WadoService wado() {
-        return new WadoService(search, index, images, config.dicomAeTitle());
+        return new WadoService(search, index, images, config.dicomAeTitle(), visibility());
+    }
+
+    /** The studies this caller may see (every one, unless access by project limits them). */
+    private org.medjava.store.core.index.Visibility visibility() {
+        return org.medjava.store.server.security.StudyAccess.of(servletRequest, security, config.accessByProject());
     }
 
     private RenderedImages rendering() {
@@ -705,7 +710,7 @@ public class DicomWebResource {
     }
 
     private QidoParams params(QueryLevel level, Map<String, String> fixed) {
-        return QidoParams.parse(level, uri.getQueryParameters(), fixed);
+        return QidoParams.parse(level, uri.getQueryParameters(), fixed).visibleTo(visibility());
     }
 
     /** The URLs of studies, series and instances under the store's public base ({@link PublicBase}). */

@@ -3,17 +3,23 @@ package org.medjava.store.server.web;
 import org.medjava.store.core.index.DicomIndex;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.core.UriInfo;
 import java.util.List;
 import java.util.Map;
 import org.medjava.store.core.index.DicomQuery;
 import org.medjava.store.core.index.InstanceQuery;
+import org.medjava.store.core.index.Labels;
 import org.medjava.store.core.index.InstanceSummary;
 import org.medjava.store.core.index.PatientQuery;
 import org.medjava.store.core.index.PatientSummary;
@@ -23,8 +29,13 @@ import org.medjava.store.core.index.StudyQuery;
 import org.medjava.store.core.index.StudySummary;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.query.ArchiveQuery;
+import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.security.Access;
+import org.medjava.store.server.security.Role;
+import org.medjava.store.server.security.StudyAccess;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -53,8 +64,17 @@ public class IndexResource {
     @Inject
     DicomIndex index;
 
+    @Inject
+    StoreConfig config;
+
     @Context
     UriInfo uri;
+
+    @Context
+    SecurityContext security;
+
+    @Context
+    HttpServletRequest request;
 
     @GET
     @Path("patients")
@@ -95,6 +115,89 @@ public class IndexResource {
     }
 
     @GET
+    @Path("studies/{study}/labels")
+    @Operation(summary = "A study's labels (what access by project matches)")
+    @Parameter(name = "study", in = ParameterIn.PATH, required = true, description = "its StudyInstanceUID")
+    @APIResponse(responseCode = "200", description = "its labels, sorted",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(type = SchemaType.ARRAY,
+                    implementation = String.class)))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public java.util.Set<String> labels(@PathParam("study") String studyUid) {
+        visibleStudy(studyUid);
+        return index.labels(studyUid);
+    }
+
+    @PUT
+    @Path("studies/{study}/labels/{label}")
+    @Operation(summary = "Puts a label on a study (administrators): the projects of that name see it")
+    @Parameter(name = "study", in = ParameterIn.PATH, required = true, description = "its StudyInstanceUID")
+    @Parameter(name = "label", in = ParameterIn.PATH, required = true,
+            description = "1 to 64 letters, digits, _ or -")
+    @APIResponse(responseCode = "201", description = "labelled")
+    @APIResponse(responseCode = "204", description = "it carried the label already")
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Response addLabel(@PathParam("study") String studyUid, @PathParam("label") String label) {
+        Access.require(security, Role.ADMIN);
+        checkLabel(label);
+        visibleStudy(studyUid);
+        return index.addLabel(studyUid, label) ? Response.status(Response.Status.CREATED).build()
+                : Response.noContent().build();
+    }
+
+    @DELETE
+    @Path("studies/{study}/labels/{label}")
+    @Operation(summary = "Takes a label off a study (administrators)")
+    @Parameter(name = "study", in = ParameterIn.PATH, required = true, description = "its StudyInstanceUID")
+    @Parameter(name = "label", in = ParameterIn.PATH, required = true, description = "the label")
+    @APIResponse(responseCode = "204", description = "removed")
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Response removeLabel(@PathParam("study") String studyUid, @PathParam("label") String label) {
+        Access.require(security, Role.ADMIN);
+        if (!index.removeLabel(studyUid, label)) {
+            throw new StoreException(StoreException.Kind.NOT_FOUND, "study " + studyUid + " has no label " + label);
+        }
+        return Response.noContent().build();
+    }
+
+    @GET
+    @Path("labels")
+    @Operation(summary = "Every label in use, with its number of studies (administrators)")
+    @APIResponse(responseCode = "200", description = "label: number of studies",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(type = SchemaType.OBJECT,
+                    additionalProperties = Schema.True.class)))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Map<String, Long> allLabels() {
+        Access.require(security, Role.ADMIN);
+        return index.labelCounts();
+    }
+
+    /** 404 unless the study is in the index and this caller may see it: the same answer either way. */
+    private void visibleStudy(String studyUid) {
+        if (!studyUid.matches("[0-9.]{1,64}") || index.studies(StudyQuery.all().studyInstanceUid(studyUid).limit(1)
+                .visibleTo(StudyAccess.of(request, security, config.accessByProject()))).isEmpty()) {
+            throw new StoreException(StoreException.Kind.NOT_FOUND, "no study " + studyUid + " in the store");
+        }
+    }
+
+    private static void checkLabel(String label) {
+        if (!Labels.valid(label)) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, "a label is 1 to " + Labels.MAX_LENGTH
+                    + " letters, digits, _ or -");
+        }
+    }
+
+    @GET
     @Path("studies/{study}/series")
     @Operation(summary = "The series of a study", description = KEYS)
     @Parameter(name = "study", in = ParameterIn.PATH, required = true, description = "its StudyInstanceUID")
@@ -128,7 +231,7 @@ public class IndexResource {
     }
 
     private <Q extends DicomQuery<Q>> Q query(Q query) {
-        Q q = query;
+        Q q = query.visibleTo(StudyAccess.of(request, security, config.accessByProject()));
         try {
             for (Map.Entry<String, List<String>> p : uri.getQueryParameters().entrySet()) {
                 String value = p.getValue().isEmpty() ? "" : p.getValue().get(0);

@@ -85,7 +85,8 @@ final class ConfigurationReference {
                     Roles: reader ⊂ uploader ⊂ admin. Writes and administration always need a login; reads too \
                     unless `medjava.auth.anonymous-read=true`. In a cluster, set the session and CORS keys the same \
                     on every node (the sessions' signing key is made once, in the shared database)."""),
-            new Section("Single sign-on (OpenID Connect)", List.of("medjava.oidc"), """
+            new Section("Single sign-on (OpenID Connect) and access by project", List.of("medjava.oidc",
+                    "medjava.access"), """
                     With `medjava.oidc.issuer` set, the provider's JWT access tokens are accepted as \
                     `Authorization: Bearer` on every API (DICOMweb included), and the login page offers the \
                     provider's login (authorization code with PKCE), which makes an ordinary browser session. Local \

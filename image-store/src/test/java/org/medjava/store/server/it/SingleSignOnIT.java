@@ -205,8 +205,82 @@ class SingleSignOnIT {
         assertThat(offsite.statusCode()).isEqualTo(303);
     }
 
+    /**
+     * Access by project on a second store (same provider): alice (project cardiology) sees the cardiology study and
+     * nothing of the other, on QIDO-RS, WADO-RS, thumbnails and the index, counts included; bob (admin) sees both;
+     * a machine client without a project sees nothing; the doors that do not filter by study are admins' only.
+     */
     @Test
-    @Order(8)
+    @Order(10)
+    void withAccessByProjectACallerSeesOnlyTheStudiesOfTheirProjects() throws Exception {
+        try (PayaraStore projects = PayaraStore.named("sso-projects")
+                .property("medjava.oidc.issuer", keycloak.issuer())
+                .property("medjava.oidc.client-id", Keycloak.CLIENT)
+                .property("medjava.oidc.client-secret", Keycloak.CLIENT_SECRET)
+                .property("medjava.oidc.role-map", "pacs-admins=admin")
+                .property("medjava.access.by-project", "true")
+                .start()) {
+            StoreClient admin = StoreClient.admin(projects);
+            assertThat(admin.put("/images/it/p/ct.dcm", Samples.dicom("CT_small.dcm")).statusCode()).isEqualTo(201);
+            assertThat(admin.put("/images/it/p/mr.dcm", Samples.dicom("MR_small.dcm")).statusCode()).isEqualTo(201);
+            String ct = studyUid(admin, "CT");
+            String mr = studyUid(admin, "MR");
+            assertThat(admin.sendText(admin.request("/index/studies/" + ct + "/labels/cardiology")
+                    .PUT(HttpRequest.BodyPublishers.noBody())).statusCode()).isEqualTo(201);
+
+            String alice = keycloak.password("alice", "alice-password");
+            HttpResponse<String> studies = get(projects, "/dicomweb/studies", alice);
+            assertThat(studies.statusCode()).isEqualTo(200);
+            assertThat(studies.body()).contains(ct).doesNotContain(mr);
+            assertThat(get(projects, "/dicomweb/studies?StudyInstanceUID=" + mr, alice).body()).doesNotContain(mr);
+            assertThat(get(projects, "/dicomweb/studies?PatientID=*", alice).body()).doesNotContain(mr);
+            assertThat(get(projects, "/dicomweb/studies/" + mr + "/metadata", alice).statusCode()).isEqualTo(404);
+            assertThat(get(projects, "/dicomweb/studies/" + ct + "/metadata", alice).statusCode()).isEqualTo(200);
+            assertThat(get(projects, "/dicomweb/studies/" + mr + "/series", alice).body()).doesNotContain(mr);
+            assertThat(get(projects, "/dicomweb/instances", alice).body()).doesNotContain(mr).contains(ct);
+            assertThat(getStatus(projects, "/dicomweb/studies/" + mr + "/thumbnail", alice)).isEqualTo(404);
+            assertThat(getStatus(projects, "/dicomweb/studies/" + ct + "/thumbnail", alice)).isEqualTo(200);
+            assertThat(get(projects, "/index/studies", alice).body()).contains(ct).doesNotContain(mr);
+            assertThat(get(projects, "/index/patients", alice).body()).as("counts of what alice may see")
+                    .contains("\"NumberOfPatientRelatedStudies\":1");
+            assertThat(get(projects, "/index/studies/" + ct + "/labels", alice).body()).isEqualTo("[\"cardiology\"]");
+            assertThat(get(projects, "/index/studies/" + mr + "/labels", alice).statusCode()).isEqualTo(404);
+            assertThat(get(projects, "/images/it/p/mr.dcm", alice).statusCode()).as("a door without study filter")
+                    .isEqualTo(403);
+            assertThat(get(projects, "/changes", alice).statusCode()).isEqualTo(403);
+
+            String bob = keycloak.password("bob", "bob-password");
+            assertThat(get(projects, "/dicomweb/studies", bob).body()).contains(ct, mr);
+            assertThat(get(projects, "/images/it/p/mr.dcm", bob).statusCode()).isEqualTo(200);
+
+            String router = keycloak.clientCredentials("router", "router-client-secret");
+            HttpResponse<String> none = get(projects, "/dicomweb/studies", router);
+            assertThat(none.statusCode()).isIn(200, 204);
+            assertThat(none.body()).doesNotContain(ct).doesNotContain(mr);
+            assertThat(get(projects, "/index/patients", router).body()).isEqualTo("[]");
+        }
+    }
+
+    static HttpResponse<String> get(PayaraStore on, String path, String token) throws Exception {
+        return http.send(HttpRequest.newBuilder(on.uri(path)).header("Authorization", "Bearer " + token)
+                .header("Accept", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static int getStatus(PayaraStore on, String path, String token) throws Exception {
+        return http.send(HttpRequest.newBuilder(on.uri(path)).header("Authorization", "Bearer " + token).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    /** The Study Instance UID of the one study of a modality, as the index lists it. */
+    static String studyUid(StoreClient admin, String modality) throws Exception {
+        String body = admin.getJson("/index/studies?ModalitiesInStudy=" + modality).body();
+        Matcher m = Pattern.compile("\"StudyInstanceUID\"\\s*:\\s*\"([0-9.]+)\"").matcher(body);
+        assertThat(m.find()).as(body).isTrue();
+        return m.group(1);
+    }
+
+    @Test
+    @Order(20)
     void aProviderThatIsDownAcceptsNoNewKeyAndTheStoreAnswers401() throws Exception {
         String alice = keycloak.password("alice", "alice-password");
         keycloak.close();

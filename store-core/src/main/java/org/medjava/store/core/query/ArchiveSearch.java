@@ -17,6 +17,7 @@ import org.medjava.store.core.index.SeriesQuery;
 import org.medjava.store.core.index.SeriesSummary;
 import org.medjava.store.core.index.StudyQuery;
 import org.medjava.store.core.index.StudySummary;
+import org.medjava.store.core.index.Visibility;
 
 /**
  * Answers {@link ArchiveQuery archive queries} from the DICOM index, for the C-FIND SCP and QIDO-RS. A query at the
@@ -51,6 +52,19 @@ public final class ArchiveSearch {
      */
     public Optional<InstanceSummary> instance(String study, String series, String sop,
                                               Predicate<InstanceSummary> current) {
+        return instance(study, series, sop, current, Visibility.everything());
+    }
+
+    /**
+     * As above, for a caller who may see what {@code visibility} lets them; only a caller who may see everything is
+     * answered from the recent instances (a study's labels may have changed since).
+     */
+    public Optional<InstanceSummary> instance(String study, String series, String sop,
+                                              Predicate<InstanceSummary> current, Visibility visibility) {
+        if (!visibility.all()) {
+            return instances(ArchiveQuery.of(QueryLevel.IMAGE, Map.of("StudyInstanceUID", study,
+                    "SeriesInstanceUID", series, "SOPInstanceUID", sop)).visibleTo(visibility)).stream().findFirst();
+        }
         String key = study + '\n' + series + '\n' + sop;
         InstanceSummary hit;
         synchronized (recent) {
@@ -103,7 +117,8 @@ public final class ArchiveSearch {
             return null;
         }
         String uids = upper.get("StudyInstanceUID");
-        if (upper.size() == 1 && uids != null && !uids.contains("*") && !uids.contains("?")) {
+        if (upper.size() == 1 && uids != null && !uids.contains("*") && !uids.contains("?")
+                && q.visibility().all()) { // a caller who may not see everything gets the index's answer
             apply(StudyQuery.all(), q, upper.keySet()); // validates the key
             return List.of(uids.trim().split("\\s*\\\\\\s*"));
         }
@@ -118,7 +133,7 @@ public final class ArchiveSearch {
         if (seriesKeys.isEmpty() && studies == null) {
             return null;
         }
-        return series(new ArchiveQuery(QueryLevel.SERIES, q.keys(), q.fuzzy(), 0, 0)).stream()
+        return series(new ArchiveQuery(QueryLevel.SERIES, q.keys(), q.fuzzy(), 0, 0).visibleTo(q.visibility())).stream()
                 .map(SeriesSummary::seriesInstanceUid).toList();
     }
 
@@ -138,7 +153,7 @@ public final class ArchiveSearch {
     }
 
     private static <Q extends DicomQuery<Q>> Q apply(Q query, ArchiveQuery q, java.util.Set<String> keywords) {
-        Q result = query.fuzzyNames(q.fuzzy());
+        Q result = query.fuzzyNames(q.fuzzy()).visibleTo(q.visibility());
         for (Map.Entry<String, String> key : q.keysIn(keywords).entrySet()) {
             result = result.with(key.getKey(), key.getValue());
         }
