@@ -87,9 +87,10 @@ public final class DimseServer implements AutoCloseable {
     public static DimseServer start(DimseSettings settings, Ingest ingest, ArchiveSearch search,
             DicomIndex index, ImageRepository images, ReadAudit reads) throws IOException {
         DimseServices services = new DimseServices(settings, ingest::newStagingFile, new StoreScp(ingest),
-                new FindScp(search, new StoredHeaders(search, index), settings.aeTitle(), reads),
+                new FindScp(search, new StoredHeaders(search, index), settings.aeTitle(), reads,
+                        settings::visibility),
                 new RetrieveScp(search, images, settings.aeTitle(), settings.moveDestinations(),
-                        ingest.auditTrail(), reads));
+                        ingest.auditTrail(), reads, settings::visibility));
         DimseServer server = new DimseServer(settings, services, ingest.metrics(), ingest.auditTrail());
         server.acceptor.start();
         LOG.log(Level.INFO, "DICOM service {0} listening on {1}:{2,number,#}; allowed calling AE titles: {3}",

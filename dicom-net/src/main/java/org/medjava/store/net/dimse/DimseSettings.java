@@ -1,6 +1,8 @@
 package org.medjava.store.net.dimse;
 
 import java.util.Map;
+import java.util.Set;
+import org.medjava.store.core.index.Visibility;
 
 /**
  * The DICOM network settings of the store ({@code medjava.dicom.*}).
@@ -13,10 +15,12 @@ import java.util.Map;
  * @param maxPduLength    the largest PDU the store accepts (offered in the A-ASSOCIATE-AC)
  * @param maxAssociations associations served at once; more are refused ("local limit exceeded")
  * @param idleTimeoutMillis an association that sends nothing for this long is closed
+ * @param aeProjects      under access by project, the projects of each calling AE title; null: access by project
+ *                        is off and every peer sees every study
  */
 public record DimseSettings(int port, String bindAddress, String aeTitle, AllowedPeers allowedPeers,
                             Map<String, RemoteAe> moveDestinations, int maxPduLength, int maxAssociations,
-                            int idleTimeoutMillis) {
+                            int idleTimeoutMillis, Map<String, Set<String>> aeProjects) {
 
     public static final int DEFAULT_MAX_PDU = 65536;
     public static final int DEFAULT_MAX_ASSOCIATIONS = 32;
@@ -28,5 +32,43 @@ public record DimseSettings(int port, String bindAddress, String aeTitle, Allowe
             throw new IllegalArgumentException("DICOM port " + port + " is not 0 to 65535");
         }
         moveDestinations = Map.copyOf(moveDestinations);
+        aeProjects = aeProjects == null ? null : Map.copyOf(aeProjects);
+    }
+
+    /** Without access by project. */
+    public DimseSettings(int port, String bindAddress, String aeTitle, AllowedPeers allowedPeers,
+                         Map<String, RemoteAe> moveDestinations, int maxPduLength, int maxAssociations,
+                         int idleTimeoutMillis) {
+        this(port, bindAddress, aeTitle, allowedPeers, moveDestinations, maxPduLength, maxAssociations,
+                idleTimeoutMillis, null);
+    }
+
+    /** The studies a calling AE may find and retrieve: its projects' under access by project (none unmapped). */
+    public Visibility visibility(String callingAe) {
+        return aeProjects == null ? Visibility.everything()
+                : Visibility.labels(aeProjects.getOrDefault(callingAe, Set.of()));
+    }
+
+    /**
+     * Parses {@code medjava.dicom.ae-projects}: {@code AE=project|project} pairs, comma-separated
+     * ({@code CARDIO_WS=cardiology, RESEARCH=research|trials}).
+     */
+    public static Map<String, Set<String>> parseAeProjects(String text) {
+        Map<String, Set<String>> map = new java.util.TreeMap<>();
+        if (text == null || text.isBlank()) {
+            return map;
+        }
+        for (String pair : text.split(",")) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("\"" + pair.trim() + "\" is not AE=project|project");
+            }
+            Set<String> projects = new java.util.TreeSet<>();
+            for (String project : pair.substring(eq + 1).split("\\|")) {
+                projects.add(org.medjava.store.core.index.Labels.check(project.trim()));
+            }
+            map.put(AeTitles.check(pair.substring(0, eq).trim()), projects);
+        }
+        return map;
     }
 }

@@ -18,6 +18,8 @@ import java.util.logging.Logger;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.index.IndexException;
+import org.medjava.store.core.index.Visibility;
+import org.medjava.store.core.query.ArchiveQuery;
 import org.medjava.store.core.query.ArchiveSearch;
 import org.medjava.store.core.query.ResultAttributes;
 
@@ -36,12 +38,16 @@ final class FindScp {
     private final StoredHeaders headers;
     private final String aeTitle;
     private final ReadAudit reads;
+    private final java.util.function.Function<String, Visibility> visibility;
 
-    FindScp(ArchiveSearch search, StoredHeaders headers, String aeTitle, ReadAudit reads) {
+    /** @param visibility the studies a calling AE title may find */
+    FindScp(ArchiveSearch search, StoredHeaders headers, String aeTitle, ReadAudit reads,
+            java.util.function.Function<String, Visibility> visibility) {
         this.search = search;
         this.headers = headers;
         this.aeTitle = aeTitle;
         this.reads = reads;
+        this.visibility = visibility;
     }
 
     void handle(Exchange x) throws DicomNetworkException, IOException {
@@ -51,7 +57,7 @@ final class FindScp {
             id = QueryIdentifier.read(x.identifier(), SOPClass.isPatientRootCompositeInstanceQuery(
                     x.request().sopClassUid()));
             audit(x, id);
-            matches = find(id);
+            matches = find(id, visibility.apply(x.callingAe()));
         } catch (QueryIdentifier.Invalid e) {
             x.send(x.response(e.status).errorComment(e.getMessage()).offendingElement(e.offending));
             return;
@@ -90,12 +96,13 @@ final class FindScp {
                 x.request().sopClassUid(), keys, id.exactValue("StudyInstanceUID"), id.exactValue("PatientID"));
     }
 
-    private List<StoredHeaders.Match> find(QueryIdentifier id) {
+    private List<StoredHeaders.Match> find(QueryIdentifier id, Visibility v) {
+        ArchiveQuery q = id.query().visibleTo(v);
         return switch (id.level()) {
-            case PATIENT -> search.patients(id.query()).stream().map(headers::of).toList();
-            case STUDY -> search.studies(id.query()).stream().map(headers::of).toList();
-            case SERIES -> search.series(id.query()).stream().map(headers::of).toList();
-            case IMAGE -> search.instances(id.query()).stream().map(headers::of).toList();
+            case PATIENT -> search.patients(q).stream().map(headers::of).toList();
+            case STUDY -> search.studies(q).stream().map(headers::of).toList();
+            case SERIES -> search.series(q).stream().map(headers::of).toList();
+            case IMAGE -> search.instances(q).stream().map(headers::of).toList();
         };
     }
 

@@ -22,6 +22,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.medjava.store.core.index.IndexException;
 import org.medjava.store.core.index.InstanceSummary;
+import org.medjava.store.core.index.Visibility;
 import org.medjava.store.core.query.ArchiveQuery;
 import org.medjava.store.core.query.ArchiveSearch;
 import org.medjava.store.core.query.QueryLevel;
@@ -46,19 +47,22 @@ final class RetrieveScp {
     private final Map<String, RemoteAe> destinations;
     private final AuditTrail audit;
     private final ReadAudit reads;
+    private final java.util.function.Function<String, Visibility> visibility;
 
     /** The study and patient of a selected instance, for the audit of reads. */
     private record StudyOf(String studyInstanceUid, String patientId) {
     }
 
+    /** @param visibility the studies a calling AE title may retrieve */
     RetrieveScp(ArchiveSearch search, ImageRepository images, String aeTitle, Map<String, RemoteAe> destinations,
-                AuditTrail audit, ReadAudit reads) {
+                AuditTrail audit, ReadAudit reads, java.util.function.Function<String, Visibility> visibility) {
         this.search = search;
         this.images = images;
         this.aeTitle = aeTitle;
         this.destinations = destinations;
         this.audit = audit;
         this.reads = reads;
+        this.visibility = visibility;
     }
 
     void handle(Exchange x) throws DicomNetworkException, IOException {
@@ -156,7 +160,8 @@ final class RetrieveScp {
                     + id.level() + " level needs " + id.level().uniqueKey(), null);
         }
         Map<String, String> bySop = new LinkedHashMap<>();
-        for (InstanceSummary i : search.instances(ArchiveQuery.of(QueryLevel.IMAGE, uniqueKeys))) {
+        for (InstanceSummary i : search.instances(ArchiveQuery.of(QueryLevel.IMAGE, uniqueKeys)
+                .visibleTo(visibility.apply(x.callingAe())))) {
             bySop.putIfAbsent(i.sopInstanceUid(), i.path());
             studies.putIfAbsent(i.sopInstanceUid(), new StudyOf(i.studyInstanceUid(), i.patientId()));
         }

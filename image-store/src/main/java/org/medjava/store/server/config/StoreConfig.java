@@ -326,6 +326,15 @@ public class StoreConfig {
     Optional<String> dicomMoveDestinations;
 
     /**
+     * Under access by project ({@code medjava.access.by-project}), the projects of each calling AE title:
+     * {@code AE=project|project, ...}. C-FIND finds, and C-MOVE and C-GET retrieve, only the studies labelled like
+     * the calling AE's projects; an AE title not listed finds nothing.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.ae-projects")
+    Optional<String> dicomAeProjects;
+
+    /**
      * The remote PACS the store's DICOM client sends to, queries and retrieves from ({@code /pacs/remotes/...}):
      * {@code AE=host:port, ...}.
      */
@@ -927,6 +936,10 @@ public class StoreConfig {
     /** {@code AE=host:port, ...}: where C-MOVE may send. */
     public String dicomMoveDestinations() {
         return dicomMoveDestinations.orElse("");
+    }
+
+    public String dicomAeProjects() {
+        return dicomAeProjects.orElse("");
     }
 
     /** {@code AE=host:port, ...}: the remote PACS the store's SCU may send to, query and retrieve from. */

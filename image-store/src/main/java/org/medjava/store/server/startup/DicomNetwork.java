@@ -54,7 +54,8 @@ final class DicomNetwork {
                     AllowedPeers.parse(config.dicomAllowedAeTitles()),
                     RemoteAe.parseList(config.dicomMoveDestinations(), "medjava.dicom.move-destinations"),
                     DimseSettings.DEFAULT_MAX_PDU, DimseSettings.DEFAULT_MAX_ASSOCIATIONS,
-                    DimseSettings.DEFAULT_IDLE_TIMEOUT_MILLIS);
+                    DimseSettings.DEFAULT_IDLE_TIMEOUT_MILLIS,
+                    config.accessByProject() ? DimseSettings.parseAeProjects(config.dicomAeProjects()) : null);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("DICOM settings (medjava.dicom.*): " + e.getMessage(), e);
         }

@@ -8,6 +8,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -20,7 +21,10 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.medjava.store.core.testsupport.Command;
+import org.medjava.store.core.testsupport.Dcmtk;
 import org.medjava.store.core.testsupport.PayaraStore;
+import org.medjava.store.core.testsupport.Ports;
 import org.medjava.store.core.testsupport.Samples;
 import org.medjava.store.core.testsupport.StoreClient;
 
@@ -213,7 +217,13 @@ class SingleSignOnIT {
     @Test
     @Order(10)
     void withAccessByProjectACallerSeesOnlyTheStudiesOfTheirProjects() throws Exception {
+        int dicomPort = Ports.free();
         try (PayaraStore projects = PayaraStore.named("sso-projects")
+                .property("medjava.dicom.port", Integer.toString(dicomPort))
+                .property("medjava.dicom.bind", "127.0.0.1")
+                .property("medjava.dicom.aet", "MEDJAVA")
+                .property("medjava.dicom.allowed-aets", "CARDIO=127.0.0.1, OTHER=127.0.0.1")
+                .property("medjava.dicom.ae-projects", "CARDIO=cardiology")
                 .property("medjava.oidc.issuer", keycloak.issuer())
                 .property("medjava.oidc.client-id", Keycloak.CLIENT)
                 .property("medjava.oidc.client-secret", Keycloak.CLIENT_SECRET)
@@ -258,7 +268,27 @@ class SingleSignOnIT {
             assertThat(none.statusCode()).isIn(200, 204);
             assertThat(none.body()).doesNotContain(ct).doesNotContain(mr);
             assertThat(get(projects, "/index/patients", router).body()).isEqualTo("[]");
+
+            // DIMSE: the calling AE title's projects (medjava.dicom.ae-projects); an AE not listed finds nothing
+            assertThat(Dcmtk.matches(findscu(dicomPort, "CARDIO"))).isEqualTo(1);
+            assertThat(Dcmtk.matches(findscu(dicomPort, "OTHER"))).isZero();
+            Path into = Files.createTempDirectory("sso-get");
+            Command.run(Command.of("getscu", "-v", "-S", "+B", "-aet", "CARDIO", "-aec", "MEDJAVA", "127.0.0.1",
+                    dicomPort, "-od", into, "-k", "QueryRetrieveLevel=STUDY", "-k", "StudyInstanceUID=" + mr));
+            try (var files = Files.list(into)) {
+                assertThat(files.toList()).as("nothing of a study of another project").isEmpty();
+            }
+            Command.run(Command.of("getscu", "-v", "-S", "+B", "-aet", "CARDIO", "-aec", "MEDJAVA", "127.0.0.1",
+                    dicomPort, "-od", into, "-k", "QueryRetrieveLevel=STUDY", "-k", "StudyInstanceUID=" + ct));
+            try (var files = Files.list(into)) {
+                assertThat(files.toList()).hasSize(1);
+            }
         }
+    }
+
+    static Command.Result findscu(int port, String callingAe) throws Exception {
+        return Command.run(Command.of("findscu", "-v", "-S", "-aet", callingAe, "-aec", "MEDJAVA", "127.0.0.1",
+                port, "-k", "QueryRetrieveLevel=STUDY", "-k", "StudyInstanceUID"));
     }
 
     static HttpResponse<String> get(PayaraStore on, String path, String token) throws Exception {
