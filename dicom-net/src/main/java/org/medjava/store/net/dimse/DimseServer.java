@@ -142,6 +142,7 @@ public final class DimseServer implements AutoCloseable {
                 String why = rejection.get().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
                 audit.record(AuditEvents.login(caller, false, "association refused: " + why + " (called "
                         + rq.calledAe() + ")"));
+                unreleased.remove(socket); // no longer counted once refused: the caller may retry at once
                 AssociationRequest.reject(socket.getOutputStream(), rejection.get());
                 return;
             }
