@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
 import org.medjava.store.core.testsupport.Command;
 import org.medjava.store.core.testsupport.Dcmtk;
 import org.medjava.store.core.testsupport.PayaraStore;
@@ -46,6 +48,7 @@ class SingleSignOnIT {
             .connectTimeout(Duration.ofSeconds(5)).build(); // follows no redirect
 
     @BeforeAll
+    @Timeout(value = 8, unit = TimeUnit.MINUTES) // Keycloak's first start builds its server (about a minute alone)
     static void start() throws Exception {
         keycloak = Keycloak.start();
         store = PayaraStore.named("sso")
@@ -216,6 +219,7 @@ class SingleSignOnIT {
      */
     @Test
     @Order(10)
+    @Timeout(value = 6, unit = TimeUnit.MINUTES) // a second store started
     void withAccessByProjectACallerSeesOnlyTheStudiesOfTheirProjects() throws Exception {
         int dicomPort = Ports.free();
         try (PayaraStore projects = PayaraStore.named("sso-projects")
