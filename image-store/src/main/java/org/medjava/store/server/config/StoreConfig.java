@@ -556,6 +556,19 @@ public class StoreConfig {
         return accessByProject;
     }
 
+    /**
+     * Labels put on a study as it arrives, by who sent it: {@code SENDER=label|label} pairs, comma-separated, a sender
+     * being the calling AE title of a C-STORE (or the PACS a retrieve came from) or the account of a STOW-RS
+     * ({@code CARDIO_CT=cardiology, trials-upload=research|trials}). Applies whether or not access by project is on.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.access.receive-labels")
+    Optional<String> receiveLabels;
+
+    public String receiveLabels() {
+        return receiveLabels.orElse("");
+    }
+
     // --- end of single sign-on --------------------------------------------------------------------------------------
 
     /**

@@ -443,6 +443,13 @@ public class StoreAssembly {
         // an IOCM rejection note received by C-STORE or STOW-RS moves what it names to the trash
         ingest.afterReceive((stored, dataSet) -> RejectionNote.of(dataSet)
                 .ifPresent(note -> trash.reject(note, stored.sopInstanceUid())));
+        // labels by sender (medjava.access.receive-labels): a modality's studies land in their project
+        java.util.Map<String, java.util.Set<String>> labelRules =
+                org.medjava.store.core.ingest.ReceiveLabels.parse(config.receiveLabels());
+        if (!labelRules.isEmpty()) {
+            ingest.afterReceive(new org.medjava.store.core.ingest.ReceiveLabels(index, labelRules));
+            LOG.info("labels on receive: " + labelRules);
+        }
         retention = new Retention(index, trash, sharedState == null ? RuleBook.directory(config.dataDir()
                 .resolve("retention")) : RuleBook.shared(sharedState), java.time.Clock.systemUTC());
         // two threads: a long purge or retention run must not hold up following the other nodes' deletions

@@ -228,6 +228,7 @@ class SingleSignOnIT {
                 .property("medjava.dicom.aet", "MEDJAVA")
                 .property("medjava.dicom.allowed-aets", "CARDIO=127.0.0.1, OTHER=127.0.0.1")
                 .property("medjava.dicom.ae-projects", "CARDIO=cardiology")
+                .property("medjava.access.receive-labels", "CARDIO=cardiology")
                 .property("medjava.oidc.issuer", keycloak.issuer())
                 .property("medjava.oidc.client-id", Keycloak.CLIENT)
                 .property("medjava.oidc.client-secret", Keycloak.CLIENT_SECRET)
@@ -287,6 +288,20 @@ class SingleSignOnIT {
             try (var files = Files.list(into)) {
                 assertThat(files.toList()).hasSize(1);
             }
+
+            // labels on receive: what CARDIO sends lands in cardiology, and alice sees it
+            Command.run(Command.of("storescu", "-aet", "CARDIO", "-aec", "MEDJAVA", "127.0.0.1", dicomPort,
+                    Samples.dicom("examples_rgb_color.dcm"))).assertOk();
+            String all = admin.getJson("/index/studies").body();
+            Matcher uids = Pattern.compile("\"StudyInstanceUID\"\\s*:\\s*\"([0-9.]+)\"").matcher(all);
+            String received = null;
+            while (uids.find()) {
+                if (!uids.group(1).equals(ct) && !uids.group(1).equals(mr)) {
+                    received = uids.group(1);
+                }
+            }
+            assertThat(received).as(all).isNotNull();
+            assertThat(get(projects, "/dicomweb/studies", alice).body()).contains(received, ct).doesNotContain(mr);
         }
     }
 

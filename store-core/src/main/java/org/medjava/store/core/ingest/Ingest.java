@@ -421,16 +421,18 @@ public final class Ingest {
         void received(Ingested stored, com.pixelmed.dicom.AttributeList dataSet);
     }
 
-    private volatile AfterReceive afterReceive;
+    private final List<AfterReceive> afterReceive = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    /** Runs {@code hook} after each object stored from the network; its failure is logged, the object stays. */
+    /**
+     * Runs {@code hook} after each object stored from the network, after the hooks added before it; a hook's failure
+     * is logged, the object stays and the next hook runs.
+     */
     public void afterReceive(AfterReceive hook) {
-        this.afterReceive = hook;
+        afterReceive.add(hook);
     }
 
     private void afterReceive(ReceivedHeader header, StorePath path, ReceivedDataSet received) {
-        AfterReceive hook = afterReceive;
-        if (hook != null) {
+        for (AfterReceive hook : afterReceive) {
             try {
                 hook.received(new Ingested(header.sopClassUid(), header.sopInstanceUid(), header.studyInstanceUid(),
                         header.seriesInstanceUid(), path, false), received.dataSet());
