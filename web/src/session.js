@@ -42,11 +42,13 @@ export async function login(username, password) {
 }
 
 export async function logout() {
+  let atProvider = null;
   try {
-    await api('/auth/logout', { method: 'POST', quiet401: true });
+    atProvider = (await api('/auth/logout', { method: 'POST', quiet401: true }))?.providerLogout ?? null;
   } finally {
     set(null);
-    location.hash = '#/login';
+    if (atProvider) location.assign(atProvider); // a single sign-on ends at the OpenID provider too
+    else location.hash = '#/login';
   }
 }
 

@@ -122,6 +122,26 @@ public final class OidcLogin {
         return new Started(redirect, body + "." + seal.digest("oidc-login", body));
     }
 
+    /**
+     * Where the browser ends its session at the provider too (OpenID RP-initiated logout), coming back to
+     * {@code afterwards}; empty when the provider has no end-session endpoint or cannot be reached.
+     */
+    public Optional<URI> providerLogout(URI afterwards) {
+        try {
+            URI end = tokens.metadata().getEndSessionEndpointURI();
+            if (end == null) {
+                return Optional.empty();
+            }
+            String query = "client_id=" + java.net.URLEncoder.encode(client.getValue(), StandardCharsets.UTF_8)
+                    + "&post_logout_redirect_uri=" + java.net.URLEncoder.encode(afterwards.toString(),
+                    StandardCharsets.UTF_8);
+            return Optional.of(URI.create(end + (end.getRawQuery() == null ? "?" : "&") + query));
+        } catch (IOException | GeneralException e) {
+            LOG.info(() -> "single sign-on: no logout at the provider (" + OidcTokens.reason(e) + ")");
+            return Optional.empty();
+        }
+    }
+
     /** A finished login: who logged in and where the browser goes next. */
     public record Finished(OidcTokens.Identity identity, String next) {
     }

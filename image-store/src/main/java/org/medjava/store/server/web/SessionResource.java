@@ -83,6 +83,16 @@ public class SessionResource {
     @Inject
     UserStore users;
 
+    /** Null without single sign-on. */
+    @Inject
+    org.medjava.store.server.security.OidcLogin oidc;
+
+    @Context
+    jakarta.ws.rs.core.UriInfo uri;
+
+    @Context
+    jakarta.ws.rs.core.HttpHeaders headers;
+
     @Context
     HttpServletRequest request;
 
@@ -172,10 +182,16 @@ public class SessionResource {
                 .build();
     }
 
-    /** Ends the session of the cookie (or Bearer token) on every node and removes the cookie; always 204. */
+    /**
+     * Ends the session of the cookie (or Bearer token) on every node and removes the cookie: 204, or 200 with where
+     * the browser ends its session at the OpenID provider too when single sign-on made this one.
+     */
     @POST
     @Path("logout")
     @Operation(summary = "Log out: ends the session on every node and removes the cookie")
+    @APIResponse(responseCode = "200", description = "logged out of a single sign-on: providerLogout is where the "
+            + "browser goes to end its session at the OpenID provider too",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "ProviderLogout")))
     @APIResponse(responseCode = "204", description = "logged out (also when no session was sent)")
     public Response logout() {
         String token = SessionCookie.read(request);
@@ -188,8 +204,14 @@ public class SessionResource {
             audit.record(AuditEvents.logout(Caller.account(session.token().user(),
                     AccessLogFilter.address(config, request))));
         }
-        return Response.noContent().cacheControl(NO_STORE)
-                .header("Set-Cookie", SessionCookie.clear(request.getContextPath(), secure())).build();
+        String clear = SessionCookie.clear(request.getContextPath(), secure());
+        Optional<java.net.URI> atProvider = session != null && session.valid() && session.token().singleSignOn()
+                && oidc != null ? oidc.providerLogout(PublicBase.resolve(config, uri, headers, "")) : Optional.empty();
+        if (atProvider.isPresent()) {
+            return Response.ok(JSON.createObjectBuilder().add("providerLogout", atProvider.get().toString()).build())
+                    .type(MediaType.APPLICATION_JSON_TYPE).cacheControl(NO_STORE).header("Set-Cookie", clear).build();
+        }
+        return Response.noContent().cacheControl(NO_STORE).header("Set-Cookie", clear).build();
     }
 
     /** Who is logged in, with which role, and until when (null for HTTP Basic, which has no session). */

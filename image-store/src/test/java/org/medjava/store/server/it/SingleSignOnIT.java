@@ -192,6 +192,19 @@ class SingleSignOnIT {
                 .header("Cookie", cookie.substring(0, cookie.indexOf(';'))).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(me.body()).contains("\"user\":\"alice\"", "\"role\":\"reader\"", "\"via\":\"session\"");
+
+        // logging out ends the store's session and sends the browser to end the provider's (RP-initiated logout)
+        String own = "http://127.0.0.1:" + store.port();
+        HttpResponse<String> logout = http.send(HttpRequest.newBuilder(store.uri("/auth/logout"))
+                .header("Cookie", cookie.substring(0, cookie.indexOf(';'))).header("Origin", own)
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(logout.statusCode()).as(logout.body()).isEqualTo(200);
+        assertThat(logout.body()).contains(keycloak.issuer() + "/protocol/openid-connect/logout?client_id=medjava",
+                "post_logout_redirect_uri=");
+        HttpResponse<String> after = http.send(HttpRequest.newBuilder(store.uri("/auth/me"))
+                .header("Cookie", cookie.substring(0, cookie.indexOf(';'))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(after.statusCode()).isEqualTo(401);
     }
 
     @Test
