@@ -153,21 +153,67 @@ class CommandLineTest {
         assertThat(launch.command()).containsSubsequence("-XX:G1HeapRegionSize=4m", "-Xmx2g", "-Dx=y",
                 "-Dmedjava.data-dir=" + dir.resolve("data"), "-Dmedjava.http.port=8443",
                 "-Dmedjava.http.backend-port=9443", "-Dmedjava.public-url=http://10.0.0.5:8443",
-                "-Dmedjava.http.bind=10.0.0.5", "-Dmedjava.dicom.bind=10.0.0.5", "-jar",
+                "-Dmedjava.http.bind=10.0.0.5", "-Dmedjava.dicom.bind=10.0.0.5", "-Dmedjava.https.port=8444",
+                "-Dmedjava.tls.keystore=" + dir.resolve("data/tls/store.p12"), "-jar",
                 store + "/payara/payara-micro.jar", "--deploy", store + "/image-store.war", "--contextroot", "/",
                 "--port", "9443", "--nohazelcast", "--disablephonehome", "--logproperties",
-                root().resolve("deploy/payara-logging.properties").toString(), "--sslport", "8444",
+                root().resolve("deploy/payara-logging.properties").toString(),
                 "--prebootcommandfile", dir.resolve("data/work/payara-preboot.txt").toString(), "--addlibs", "a.jar");
+        assertThat(launch.command()).as("HTTPS is the front's: Payara's own listener stays off")
+                .doesNotContain("--sslport").noneMatch(a -> a.startsWith("-Dmedjava.https.bind"));
     }
 
     @Test
-    void theStoreWritesItsPrebootCommandsWithTheBindAddress() throws Exception {
-        env.put("MEDJAVA_HTTP_BIND", "127.0.0.1");
+    void httpsIsOnByDefaultWithTheStoresOwnCertificateAndHttpOnTheLoopback() {
+        StoreLaunch launch = StoreLaunch.of(context(), dir, 9080, List.of());
+        assertThat(launch.httpsPort()).isEqualTo(8443);
+        assertThat(launch.keystore()).isEqualTo(dir.resolve("tls/store.p12"));
+        assertThat(launch.url()).as("the local user's address").isEqualTo("http://localhost:8080");
+        assertThat(launch.host()).isEqualTo("127.0.0.1");
+        assertThat(launch.command()).contains("-Dmedjava.http.bind=127.0.0.1", "-Dmedjava.https.bind=*",
+                "-Dmedjava.https.port=8443", "-Dmedjava.tls.keystore=" + dir.resolve("tls/store.p12"),
+                "-Dmedjava.public-url=http://localhost:8080");
+        assertThat(launch.command()).as("DICOM keeps its own default; no password on the command line")
+                .noneMatch(a -> a.startsWith("-Dmedjava.dicom.bind") || a.contains("password"));
+        assertThat(launch.environment()).isEmpty();
+    }
+
+    @Test
+    void anAdministratorsCertificateAndBindAddressAreUsedAsGiven() {
+        env.putAll(Map.of("MEDJAVA_TLS_KEYSTORE", "/etc/medjava/pacs.p12", "MEDJAVA_HTTP_BIND", "0.0.0.0"));
+        StoreLaunch launch = StoreLaunch.of(context(), dir, 9080, List.of());
+        assertThat(launch.keystore()).isNull();
+        assertThat(launch.command()).contains("-Dmedjava.http.bind=0.0.0.0", "-Dmedjava.https.port=8443")
+                .noneMatch(a -> a.startsWith("-Dmedjava.tls.keystore") || a.startsWith("-Dmedjava.https.bind"));
+        env.remove("MEDJAVA_TLS_KEYSTORE");
+        env.put("MEDJAVA_JAVA_OPTS", "-Dmedjava.tls.keystore=/etc/pacs.p12");
+        assertThat(StoreLaunch.of(context(), dir, 9080, List.of()).keystore()).isNull();
+    }
+
+    @Test
+    void httpsOffIsThePlainStoreOnEveryInterface() {
+        for (Map.Entry<String, String> off : List.of(Map.entry("MEDJAVA_HTTPS_PORT", "off"),
+                Map.entry("MEDJAVA_TLS", "OFF"))) {
+            env.put(off.getKey(), off.getValue());
+            StoreLaunch launch = StoreLaunch.of(context(), dir, 9080, List.of());
+            assertThat(launch.httpsPort()).isZero();
+            assertThat(launch.keystore()).isNull();
+            assertThat(launch.command()).noneMatch(a -> a.startsWith("-Dmedjava.http.bind")
+                    || a.startsWith("-Dmedjava.https") || a.startsWith("-Dmedjava.tls"));
+            assertThat(launch.environment()).as("the store must not read \"off\" as a port")
+                    .containsEntry("MEDJAVA_HTTPS_PORT", null);
+            env.remove(off.getKey());
+        }
+        env.put("MEDJAVA_HTTPS_PORT", "eighty");
+        assertThat(run("start", "--dry-run")).isEqualTo(2);
+        assertThat(err()).contains("MEDJAVA_HTTPS_PORT=eighty is neither a port number nor off");
+    }
+
+    @Test
+    void theStoreWritesItsPrebootCommands() throws Exception {
         StoreLaunch launch = StoreLaunch.of(context(), dir, 9080, List.of());
         launch.writePreboot(context());
-        assertThat(Files.readString(launch.preboot()))
-                .startsWith(Files.readString(root().resolve("deploy/payara-preboot.txt")))
-                .endsWith("https-listener.address=127.0.0.1\n");
+        assertThat(launch.preboot()).hasSameTextualContentAs(root().resolve("deploy/payara-preboot.txt"));
     }
 
     @Test

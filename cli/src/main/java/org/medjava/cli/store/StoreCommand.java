@@ -91,7 +91,9 @@ public final class StoreCommand {
 
     @Command(name = "start", description = {"Start the image store in the foreground (Ctrl-C stops it), and the "
             + "viewer connected to it when a display exists (MEDJAVA_NO_VIEWER=1: not).",
-            "Settings: MEDJAVA_PORT (8080), MEDJAVA_HTTP_BIND, MEDJAVA_HTTPS_PORT, MEDJAVA_DATA (data/store), "
+            "Settings: MEDJAVA_PORT (8080), MEDJAVA_HTTP_BIND (127.0.0.1 while HTTPS is on), MEDJAVA_HTTPS_PORT "
+                    + "(8443; off: no HTTPS), MEDJAVA_TLS_KEYSTORE (else one made in <data>/tls), MEDJAVA_DATA "
+                    + "(data/store), "
                     + "MEDJAVA_JAVA_OPTS, MEDJAVA_NO_BUILD, MEDJAVA_START_TIMEOUT (300 s), MEDJAVA_STOP_TIMEOUT (60 s); "
                     + "every key of docs/configuration.md as its environment variable."})
     public static final class Start implements Callable<Integer> {
@@ -128,6 +130,10 @@ public final class StoreCommand {
                 throw new CliException("port " + launch.port() + " is in use; start with MEDJAVA_PORT=<another port> "
                         + "./medjava start");
             }
+            if (launch.httpsPort() > 0 && StoreProbe.listening("127.0.0.1", launch.httpsPort())) {
+                throw new CliException("port " + launch.httpsPort() + " is in use; start with MEDJAVA_HTTPS_PORT="
+                        + "<another port> ./medjava start (or MEDJAVA_HTTPS_PORT=off: no HTTPS)");
+            }
             boolean viewer = false;
             if (ctx.isSet("DISPLAY") && !ctx.isSet("MEDJAVA_NO_VIEWER") && !ctx.isSet("STORE_ONLY") && !background) {
                 if (ViewerCommand.built(ctx)) {
@@ -148,13 +154,32 @@ public final class StoreCommand {
                     java.nio.file.StandardOpenOption.APPEND);
             long mark = Files.size(console);
 
+            StoreCertificate certificate = launch.keystore() == null ? null
+                    : StoreCertificate.ensure(launch.keystore());
+            if (certificate != null && certificate.created()) {
+                out.println("made the store's TLS certificate (self-signed, for " + String.join(", ",
+                        StoreCertificate.names()) + " and this machine's addresses) in " + certificate.keystore());
+                out.println("  its SHA-256 fingerprint, for a browser's certificate warning: "
+                        + certificate.fingerprint());
+            }
             List<String> command = new ArrayList<>(launch.command());
             // detached: its own session where setsid exists (no terminal's signals reach it)
             if (background && Files.isExecutable(Path.of("/usr/bin/setsid"))) {
                 command.add(0, "/usr/bin/setsid");
             }
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(console.toFile())).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(console.toFile()));
+            launch.environment().forEach((key, value) -> {
+                if (value == null) {
+                    builder.environment().remove(key);
+                } else {
+                    builder.environment().put(key, value);
+                }
+            });
+            if (certificate != null) {
+                builder.environment().put(StoreLaunch.KEYSTORE_PASSWORD, certificate.password());
+            }
+            Process process = builder.start();
             process.getOutputStream().close();
             long pid = process.pid();
             Path pidFile = StoreProcesses.pidFile(data);
@@ -348,6 +373,10 @@ public final class StoreCommand {
                     + (healthy ? "healthy" : "UNHEALTHY"));
             out.println("  pid:      " + pid);
             out.println("  url:      " + url.replaceAll("/+$", "") + "/");
+            String httpsPort = StoreProcesses.argument(args, "medjava.https.port");
+            if (!httpsPort.isEmpty()) {
+                out.println("  https:    port " + httpsPort);
+            }
             out.println("  uptime:   " + StoreProcesses.human(uptime));
             out.println("  data:     " + data);
             out.println("  health:   " + health);

@@ -3,20 +3,34 @@ package org.medjava.cli.store;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.medjava.cli.CliException;
 import org.medjava.cli.Context;
 import org.medjava.cli.Processes;
 
 /**
  * The command line of one store node: Payara Micro with the WAR, its data directory, ports and preboot commands.
- * Launcher settings: MEDJAVA_PORT (8080), MEDJAVA_HTTP_BIND (all interfaces), MEDJAVA_HTTPS_PORT (TLS with Payara's
- * self-signed certificate), MEDJAVA_DATA, MEDJAVA_JAVA_OPTS; every MicroProfile Config key as an environment
- * variable (docs/configuration.md).
+ * Launcher settings: MEDJAVA_PORT (8080), MEDJAVA_HTTP_BIND (the loopback while HTTPS is on, else all interfaces),
+ * MEDJAVA_HTTPS_PORT (8443, on every interface; {@code off}: no HTTPS, as MEDJAVA_TLS=off), MEDJAVA_TLS_KEYSTORE (else
+ * the store's own certificate, made on the first start: {@link StoreCertificate}), MEDJAVA_DATA, MEDJAVA_JAVA_OPTS;
+ * every MicroProfile Config key as an environment variable (docs/configuration.md).
+ *
+ * @param httpsPort   the front's HTTPS port, 0 when off
+ * @param keystore    the certificate {@code start} makes if missing and gives the store, null when the administrator
+ *                    gave one (or HTTPS is off)
+ * @param environment the store process's variables that differ from the caller's: a null value removes one
  */
-public record StoreLaunch(Path data, int port, int backendPort, String bind, String url, Path preboot,
-        List<String> command) {
+public record StoreLaunch(Path data, int port, int backendPort, String bind, String url, Path preboot, int httpsPort,
+        Path keystore, Map<String, String> environment, List<String> command) {
+    /** The environment variable that gives the store its key store's password (not its command line: ps shows it). */
+    public static final String KEYSTORE_PASSWORD = "MEDJAVA_TLS_KEYSTORE_PASSWORD";
+
     /**
      * The store's JVM: 4 MiB G1 regions, so that a frame's arrays (a 512² 16-bit frame is 512 KiB) are not
      * "humongous" objects, each of which started a concurrent GC cycle (docs/performance.md); MEDJAVA_JAVA_OPTS
@@ -28,7 +42,9 @@ public record StoreLaunch(Path data, int port, int backendPort, String bind, Str
     public static StoreLaunch of(Context ctx, Path data, int backendPort, List<String> payaraArgs) {
         Path store = ctx.store();
         int port = ctx.port();
-        String bind = ctx.env("MEDJAVA_HTTP_BIND", "");
+        int httpsPort = httpsPort(ctx);
+        // with HTTPS on, plain HTTP (passwords in Basic headers and forms) stays on this machine unless asked
+        String bind = ctx.env("MEDJAVA_HTTP_BIND", httpsPort > 0 ? "127.0.0.1" : "");
         String host = StoreProbe.localHost(bind);
         String urlHost = host.equals("127.0.0.1") ? "localhost" : host.contains(":") ? "[" + host + "]" : host;
         String url = ctx.env("MEDJAVA_PUBLIC_URL", "http://" + urlHost + ":" + port).replaceAll("/+$", "");
@@ -49,27 +65,58 @@ public record StoreLaunch(Path data, int port, int backendPort, String bind, Str
         }
         if (!bind.isEmpty()) {
             command.add("-Dmedjava.http.bind=" + bind);
-            // the DICOM port (when enabled) follows the HTTP bind address unless it has its own
-            if (!ctx.isSet("MEDJAVA_DICOM_BIND")) {
+            // the DICOM port (when enabled) follows the HTTP bind address unless it has its own; the loopback chosen
+            // for HTTP above is not the administrator's choice of address, and HTTPS listens everywhere then
+            if (ctx.isSet("MEDJAVA_HTTP_BIND") && !ctx.isSet("MEDJAVA_DICOM_BIND")) {
                 command.add("-Dmedjava.dicom.bind=" + bind);
             }
+            if (!ctx.isSet("MEDJAVA_HTTP_BIND") && !ctx.isSet("MEDJAVA_HTTPS_BIND")) {
+                command.add("-Dmedjava.https.bind=*");
+            }
+        }
+        Map<String, String> environment = new HashMap<>();
+        Path keystore = null;
+        if (httpsPort > 0) {
+            command.add("-Dmedjava.https.port=" + httpsPort);
+            if (!ctx.isSet("MEDJAVA_TLS_KEYSTORE") && !javaOpts.contains("-Dmedjava.tls.keystore=")) {
+                keystore = data.resolve("tls/store.p12");
+                command.add("-Dmedjava.tls.keystore=" + keystore);
+            }
+        } else {
+            // "off" is no port number: the store would fail to read it as medjava.https.port
+            environment.put("MEDJAVA_HTTPS_PORT", null);
         }
         // No --rootdir: Payara would remember the deployment and deploy the WAR twice on the next start.
         // --nohazelcast: Payara's data grid (port 6900 and up, all interfaces) is not used by the store, whose nodes
         // share PostgreSQL. --logproperties: Payara's console format without colour codes (its output goes to the
         // console log, a file). The store's port is its own front's (web.FrontServer); Payara's listener (--port)
         // serves the front alone, on the loopback (deploy/payara-preboot.txt), on a free port from the public one
-        // + 1000.
+        // + 1000. HTTPS is the front's too (medjava.https.port), not Payara's (--sslport): Payara's stays off.
         command.addAll(List.of("-jar", store.resolve("payara/payara-micro.jar").toString(),
                 "--deploy", store.resolve("image-store.war").toString(), "--contextroot", "/",
                 "--port", Integer.toString(backendPort), "--nohazelcast", "--disablephonehome",
                 "--logproperties", ctx.root().resolve("deploy/payara-logging.properties").toString()));
-        if (ctx.isSet("MEDJAVA_HTTPS_PORT")) {
-            command.addAll(List.of("--sslport", ctx.env("MEDJAVA_HTTPS_PORT", "")));
-        }
         command.addAll(List.of("--prebootcommandfile", preboot.toString()));
         command.addAll(payaraArgs);
-        return new StoreLaunch(data, port, backendPort, bind, url, preboot, List.copyOf(command));
+        return new StoreLaunch(data, port, backendPort, bind, url, preboot, httpsPort, keystore,
+                Collections.unmodifiableMap(environment), List.copyOf(command));
+    }
+
+    /** MEDJAVA_HTTPS_PORT (8443), 0 when it or MEDJAVA_TLS is {@code off}. */
+    static int httpsPort(Context ctx) {
+        String value = ctx.env("MEDJAVA_HTTPS_PORT", "8443").trim();
+        if (value.equalsIgnoreCase("off") || ctx.env("MEDJAVA_TLS", "").trim().equalsIgnoreCase("off")) {
+            return 0;
+        }
+        try {
+            int port = Integer.parseInt(value);
+            if (port > 0 && port < 65536) {
+                return port;
+            }
+        } catch (NumberFormatException e) {
+            // told below
+        }
+        throw new CliException("MEDJAVA_HTTPS_PORT=" + value + " is neither a port number nor off", 2);
     }
 
     /** The host the store answers on locally. */
@@ -77,18 +124,10 @@ public record StoreLaunch(Path data, int port, int backendPort, String bind, Str
         return StoreProbe.localHost(bind);
     }
 
-    /**
-     * deploy/payara-preboot.txt (no Server / X-Powered-By header naming the server product), and with a bind address
-     * HTTPS's listener on it too (MEDJAVA_HTTPS_PORT is still Payara's own listener).
-     */
+    /** deploy/payara-preboot.txt: Payara's listener on the loopback, no Server / X-Powered-By header. */
     public void writePreboot(Context ctx) throws IOException {
         Files.createDirectories(preboot.getParent());
-        String text = Files.readString(ctx.root().resolve("deploy/payara-preboot.txt"));
-        if (!bind.isEmpty()) {
-            text += "set configs.config.server-config.network-config.network-listeners.network-listener"
-                    + ".https-listener.address=" + bind + "\n";
-        }
-        Files.writeString(preboot, text);
+        Files.copy(ctx.root().resolve("deploy/payara-preboot.txt"), preboot, StandardCopyOption.REPLACE_EXISTING);
     }
 
     /** The built store's version, from Maven's pom.properties. */

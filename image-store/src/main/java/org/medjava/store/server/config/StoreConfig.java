@@ -155,8 +155,17 @@ public class StoreConfig {
     Optional<Integer> httpsPort;
 
     /**
-     * The front's certificate and key: a PKCS#12 or JKS key store. Unset: Payara Micro's built-in self-signed one (the
-     * JVM's {@code javax.net.ssl.keyStore}).
+     * The address the front's HTTPS listens on when it differs from HTTP's: {@code *} for every interface. Unset:
+     * {@code medjava.http.bind}'s. {@code ./medjava start} keeps HTTP on the loopback and HTTPS on every interface.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.https.bind")
+    Optional<String> httpsBind;
+
+    /**
+     * The front's certificate and key: a PKCS#12 or JKS key store. {@code ./medjava start} gives the one it made on
+     * the first start ({@code <data>/tls/store.p12}) unless one is set. Unset: Payara Micro's built-in self-signed one
+     * (the JVM's {@code javax.net.ssl.keyStore}).
      */
     @Inject
     @ConfigProperty(name = "medjava.tls.keystore")
@@ -804,6 +813,12 @@ public class StoreConfig {
     /** The front's HTTPS port, when it serves HTTPS. */
     public Optional<Integer> httpsPort() {
         return httpsPort;
+    }
+
+    /** The address the front's HTTPS listens on; empty: every interface. */
+    public Optional<String> httpsBind() {
+        Optional<String> own = httpsBind.map(String::trim).filter(s -> !s.isEmpty());
+        return own.isPresent() ? own.filter(s -> !s.equals("*")) : httpBind();
     }
 
     /**

@@ -358,7 +358,9 @@ public class StoreAuthenticationMechanism {
 
     /** The configured public URL's origin and the origin this request was sent to (see {@link CsrfGuard}). */
     java.util.List<String> ownOrigins(HttpServletRequest request) {
-        String sentTo = request.getScheme() + "://" + request.getHeader("Host");
+        // the front relays HTTPS to Payara as HTTP: the browser's origin is https then
+        boolean tls = org.medjava.store.server.web.FrontHeaders.secure(request);
+        String sentTo = (tls ? "https" : request.getScheme()) + "://" + request.getHeader("Host");
         return config.publicUrl().map(url -> java.util.List.of(url, sentTo)).orElseGet(() -> java.util.List.of(sentTo));
     }
 

@@ -3,12 +3,21 @@ package org.medjava.store.server.startup;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.MessageDigest;
+import java.security.cert.Certificate;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.Map;
 import java.util.Set;
 import org.medjava.store.server.config.StoreConfig;
 
@@ -22,7 +31,12 @@ final class Banner {
 
     /** What the banner tells. */
     record Facts(String url, String version, Path dataDir, String dicom, String newAdminPassword,
-                 Set<String> accounts, boolean anonymousRead, int plugins, int seeded, Duration startup) {
+                 Set<String> accounts, boolean anonymousRead, int plugins, int seeded, Duration startup,
+                 Tls tls) {
+    }
+
+    /** The front's HTTPS address for other machines, and its certificate's SHA-256 fingerprint ("" unknown). */
+    record Tls(String url, String fingerprint) {
     }
 
     private Banner() {
@@ -32,7 +46,39 @@ final class Banner {
                        Duration startup, String dicom) {
         return new Facts(config.publicUrl().orElse("http://localhost:<port>"),
                 System.getProperty("medjava.version", ""), config.dataDir(), dicom, newAdminPassword, accounts,
-                config.anonymousRead(), plugins, seeded, startup);
+                config.anonymousRead(), plugins, seeded, startup, config.httpsPort().map(port -> tls(config, port))
+                        .orElse(null));
+    }
+
+    /** The bind address when HTTPS has one, else this machine's name: what another machine would type. */
+    private static Tls tls(StoreConfig config, int port) {
+        String host = config.httpsBind().filter(h -> !h.equals("0.0.0.0") && !h.equals("::")).orElseGet(() -> {
+            try {
+                return InetAddress.getLocalHost().getHostName();
+            } catch (UnknownHostException e) {
+                return "localhost";
+            }
+        });
+        String fingerprint = "";
+        try {
+            Map.Entry<Path, char[]> keys = config.tlsKeystore();
+            fingerprint = fingerprint(KeyStore.getInstance(keys.getKey().toFile(), keys.getValue()));
+        } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
+            // the front reports an unreadable key store itself; the banner only leaves the fingerprint out
+        }
+        return new Tls("https://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port, fingerprint);
+    }
+
+    /** The SHA-256 of the first key entry's certificate, as browsers show it (AB:CD:...). */
+    static String fingerprint(KeyStore store) throws GeneralSecurityException {
+        for (String alias : Collections.list(store.aliases())) {
+            Certificate certificate = store.isKeyEntry(alias) ? store.getCertificate(alias) : null;
+            if (certificate != null) {
+                byte[] digest = MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded());
+                return HexFormat.ofDelimiter(":").withUpperCase().formatHex(digest);
+            }
+        }
+        return "";
     }
 
     static String text(Facts f) {
@@ -49,6 +95,12 @@ final class Banner {
         b.append("  health:      ").append(url).append("/health/ready   metrics: /metrics   API: /openapi\n");
         b.append("  api:         ").append(url).append("/api/   (the API browser)\n");
         b.append("  dicomweb:    ").append(url).append("/dicomweb/studies   (QIDO-RS, WADO-RS, STOW-RS)\n");
+        if (f.tls() != null) {
+            b.append("  https:       ").append(f.tls().url()).append("/   (from other machines)\n");
+            if (!f.tls().fingerprint().isEmpty()) {
+                b.append("  certificate: SHA-256 ").append(f.tls().fingerprint()).append('\n');
+            }
+        }
         b.append("  dicom:       ").append(f.dicom()).append('\n');
         b.append("  data:        ").append(f.dataDir()).append('\n');
         b.append("  log:         ").append(f.dataDir().resolve("logs").resolve("medjava.log")).append('\n');

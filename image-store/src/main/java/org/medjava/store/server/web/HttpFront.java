@@ -99,7 +99,7 @@ public class HttpFront implements ServletContextListener {
             InetSocketAddress bind = config.httpBind().map(host -> new InetSocketAddress(host, port))
                     .orElseGet(() -> new InetSocketAddress(port));
             InetSocketAddress payara = new InetSocketAddress(InetAddress.getLoopbackAddress(), config.backendPort());
-            InetSocketAddress tlsBind = config.httpsPort().map(tlsPort -> config.httpBind()
+            InetSocketAddress tlsBind = config.httpsPort().map(tlsPort -> config.httpsBind()
                     .map(host -> new InetSocketAddress(host, tlsPort)).orElseGet(() -> new InetSocketAddress(tlsPort)))
                     .orElse(null);
             SslContext tls = null;

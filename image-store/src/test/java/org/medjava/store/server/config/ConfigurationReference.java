@@ -141,14 +141,20 @@ final class ConfigurationReference {
             new Described("MEDJAVA_PORT", "`8080`", "The store's HTTP port (`medjava.http.port`; Payara's listener "
                     + "behind it on the first free port from this + 1000); where `admin backup` looks for a running "
                     + "store; `./medjava cluster`'s nginx port (its nodes on +1, +2, +3)."),
-            new Described("MEDJAVA_HTTP_BIND", "all interfaces", "The address HTTP and HTTPS listen on, e.g. "
-                    + "`127.0.0.1` (`medjava.http.bind`, and Payara's HTTPS listener); the DICOM port follows it "
-                    + "unless `MEDJAVA_DICOM_BIND` is set."),
+            new Described("MEDJAVA_HTTP_BIND", "`127.0.0.1` while HTTPS is on, else all interfaces", "The address "
+                    + "HTTP listens on (`medjava.http.bind`); when set, HTTPS and the DICOM port follow it (unless "
+                    + "`MEDJAVA_HTTPS_BIND` / `MEDJAVA_DICOM_BIND` is set). Unset with HTTPS on, other machines "
+                    + "reach the store over HTTPS only ([TLS](operations/tls.md))."),
             new Described("MEDJAVA_DICOM_BIND", "`MEDJAVA_HTTP_BIND`", "`medjava.dicom.bind`'s environment form: "
                     + "when set, the launcher does not make the DICOM port follow `MEDJAVA_HTTP_BIND`."),
-            new Described("MEDJAVA_HTTPS_PORT", "off", "`medjava.https.port`'s environment form (HTTPS on the "
-                    + "store's front, e.g. `MEDJAVA_HTTPS_PORT=8443 ./medjava start`); the launcher also gives it to "
-                    + "Payara Micro as `--sslport`."),
+            new Described("MEDJAVA_HTTPS_PORT", "`8443`", "The store front's HTTPS port (`medjava.https.port`), on "
+                    + "every interface unless `MEDJAVA_HTTP_BIND` or `MEDJAVA_HTTPS_BIND` says otherwise; `off`: no "
+                    + "HTTPS, and HTTP on every interface as before ([TLS](operations/tls.md))."),
+            new Described("MEDJAVA_TLS", "", "`off`: the same as `MEDJAVA_HTTPS_PORT=off`."),
+            new Described("MEDJAVA_TLS_KEYSTORE", "`<data>/tls/store.p12`, made on the first start",
+                    "`medjava.tls.keystore`'s environment form: the administrator's certificate (PKCS#12 or JKS, "
+                    + "with `MEDJAVA_TLS_KEYSTORE_PASSWORD`), used as it is; unset, `./medjava start` makes a "
+                    + "self-signed one once and gives it to the store ([TLS](operations/tls.md))."),
             new Described("MEDJAVA_PUBLIC_URL", "`http://localhost:<MEDJAVA_PORT>`", "`medjava.public-url`'s "
                     + "environment form; unset, `./medjava start` sets `medjava.public-url` to the local URL (with the "
                     + "bind address when one is set) and prints it."),
@@ -461,8 +467,11 @@ final class ConfigurationReference {
                 `./medjava start` gives the store, as system properties (which outrank the environment): \
                 `medjava.data-dir` (from `MEDJAVA_DATA`), `medjava.http.port` (`MEDJAVA_PORT`), \
                 `medjava.http.backend-port`, `medjava.public-url` (unless `MEDJAVA_PUBLIC_URL` is set), \
-                `medjava.http.bind` (when `MEDJAVA_HTTP_BIND` is set) and `medjava.dicom.bind` (the same, unless \
-                `MEDJAVA_DICOM_BIND` is set), `medjava.seed.images`, \
+                `medjava.http.bind` (`MEDJAVA_HTTP_BIND`, else `127.0.0.1` while HTTPS is on) and \
+                `medjava.dicom.bind` (when `MEDJAVA_HTTP_BIND` is set, unless `MEDJAVA_DICOM_BIND` is), \
+                `medjava.https.port` (`MEDJAVA_HTTPS_PORT`, `8443`), `medjava.https.bind` (`*` while HTTP is on \
+                the loopback by default), `medjava.tls.keystore` (its own certificate, unless \
+                `MEDJAVA_TLS_KEYSTORE` is set; the password in the store's environment), `medjava.seed.images`, \
                 `medjava.seed.plugins`, `medjava.banner.file` and `medjava.version`. Change those through the \
                 [launcher's variables](#environment-variables-that-are-not-keys).
 

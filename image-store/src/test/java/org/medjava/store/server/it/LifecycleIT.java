@@ -1,9 +1,16 @@
 package org.medjava.store.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -11,9 +18,15 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyStore;
+import java.security.MessageDigest;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,6 +34,8 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,8 +46,9 @@ import org.junit.jupiter.api.Timeout;
  * {@code MEDJAVA_NO_BUILD=1}), a free port and a data directory of its own under {@code target/lifecycle-it/}.
  * Start in the background, status, refusals (a second start, a port in use, a password reset under a running store),
  * a hung (SIGSTOPped) store reported unhealthy, stop, stop again, the offline password reset, a later start, and the
- * foreground start stopped as Ctrl-C stops it; and the listening sockets of the store's process: its HTTP port (its
- * front's) on every interface, and Payara's listener behind it on the loopback only.
+ * foreground start stopped as Ctrl-C stops it; and the listening sockets of the store's process: its HTTPS port (its
+ * front's) on every interface with the certificate the first start made, its HTTP port on the loopback only, and
+ * Payara's listener behind it on the loopback only.
  */
 class LifecycleIT {
 
@@ -45,6 +61,7 @@ class LifecycleIT {
     private Path work;
     private Path data;
     private int port;
+    private int httpsPort;
 
     /** What one run of the script did. */
     record Run(int status, String output) {
@@ -56,6 +73,7 @@ class LifecycleIT {
         deleteTree(work);
         data = work.resolve("data");
         port = freePort();
+        httpsPort = freePort();
     }
 
     @AfterEach
@@ -85,11 +103,12 @@ class LifecycleIT {
                 .doesNotContain("\u001b[");
 
         Map<Integer, String> listening = listening(pid);
-        assertThat(listening).as("a single node opens only its documented port, and Payara's behind it").hasSize(2);
-        assertThat(listening.get(port)).as("the front, on every interface").isIn("0.0.0.0", "*", "[::]");
-        listening.forEach((p, address) -> assertThat(p == port || LOOPBACK.contains(address))
-                .as("port %d on %s: Payara's listener on the loopback only", p, address).isTrue());
+        assertThat(listening).as("a single node opens only its documented ports, and Payara's behind them").hasSize(3);
+        assertThat(listening.get(httpsPort)).as("the front's HTTPS, on every interface").isIn("0.0.0.0", "*", "[::]");
+        listening.forEach((p, address) -> assertThat(p == httpsPort || LOOPBACK.contains(address))
+                .as("port %d on %s: HTTP and Payara's listener on the loopback only", p, address).isTrue());
         assertThat(get("/admin/users", "admin", firstPassword)).isEqualTo(200);
+        httpsByDefault(start.output(), firstPassword);
 
         Run status = script(Duration.ofMinutes(1), Map.of(), "status");
         assertThat(status.status()).as(status.output()).isZero();
@@ -174,6 +193,60 @@ class LifecycleIT {
     }
 
     /**
+     * The first start's certificate (owner-only, in {@code <data>/tls}, its fingerprint shown), trusted here alone:
+     * HTTPS answers on this machine's names, a login over it gets a Secure cookie, and plain HTTP refuses other
+     * machines (tried on a non-loopback address of this one, when it has one).
+     */
+    private void httpsByDefault(String startOutput, String password) throws Exception {
+        Path keystore = data.resolve("tls/store.p12");
+        assertThat(mode(data.resolve("tls"))).isEqualTo("rwx------");
+        assertThat(mode(keystore)).isEqualTo("rw-------");
+        assertThat(mode(data.resolve("tls/store.p12.password"))).isEqualTo("rw-------");
+        char[] secret = Files.readString(data.resolve("tls/store.p12.password")).strip().toCharArray();
+        KeyStore store = KeyStore.getInstance(keystore.toFile(), secret);
+        X509Certificate certificate = (X509Certificate) store.getCertificate("medjava");
+        String fingerprint = HexFormat.ofDelimiter(":").withUpperCase()
+                .formatHex(MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded()));
+        assertThat(startOutput).contains("certificate: SHA-256 " + fingerprint,
+                "its SHA-256 fingerprint, for a browser's certificate warning: " + fingerprint)
+                .containsPattern("https: +https://\\S+:" + httpsPort + "/");
+
+        KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+        trusted.load(null, null);
+        trusted.setCertificateEntry("store", certificate);
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(trusted);
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(null, trust.getTrustManagers(), null);
+        HttpClient https = HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(10)).build();
+        String base = "https://localhost:" + httpsPort;
+        assertThat(https.send(HttpRequest.newBuilder(URI.create(base + "/health/ready")).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(200);
+        HttpResponse<Void> login = https.send(HttpRequest.newBuilder(URI.create(base + "/auth/login"))
+                .header("Content-Type", "application/json").header("Origin", base)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"admin\",\"password\":\"" + password
+                        + "\"}")).build(), HttpResponse.BodyHandlers.discarding());
+        assertThat(login.statusCode()).isEqualTo(200);
+        assertThat(login.headers().allValues("Set-Cookie")).anySatisfy(c -> assertThat(c)
+                .startsWith("medjava_session=").contains("; Secure", "; HttpOnly"));
+
+        InetAddress other = Collections.list(NetworkInterface.getNetworkInterfaces()).stream()
+                .flatMap(nic -> Collections.list(nic.getInetAddresses()).stream())
+                .filter(a -> a instanceof Inet4Address && !a.isLoopbackAddress() && !a.isLinkLocalAddress())
+                .findFirst().orElse(null);
+        if (other != null) {
+            try (Socket socket = new Socket()) {
+                assertThatThrownBy(() -> socket.connect(new InetSocketAddress(other, port), 3000))
+                        .as("HTTP on %s, not the loopback", other).isInstanceOf(ConnectException.class);
+            }
+        }
+    }
+
+    private static String mode(Path path) throws IOException {
+        return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+    }
+
+    /**
      * Whether the process still runs. A store started in the background belongs to init once the script returned,
      * which reaps it in its own time: a zombie has ended.
      */
@@ -197,6 +270,7 @@ class LifecycleIT {
         e.put("MEDJAVA_NO_VIEWER", "1");
         e.put("MEDJAVA_DATA", data.toString());
         e.put("MEDJAVA_PORT", Integer.toString(port));
+        e.put("MEDJAVA_HTTPS_PORT", Integer.toString(httpsPort));
         e.put("MEDJAVA_JAVA_OPTS", "-Xmx512m");
         e.putAll(env);
         return pb;

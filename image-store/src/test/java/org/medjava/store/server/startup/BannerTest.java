@@ -17,9 +17,13 @@ class BannerTest {
     Path dir;
 
     private Banner.Facts facts(String newPassword) {
+        return facts(newPassword, null);
+    }
+
+    private Banner.Facts facts(String newPassword, Banner.Tls tls) {
         return new Banner.Facts("http://pacs.example.org:8080", "1.2.3", Path.of("/srv/medjava"),
                 "MEDJAVA on 0.0.0.0:11112, calling AE titles [CT1]", newPassword,
-                new TreeSet<>(List.of("reader1", "admin")), false, 8, 25, Duration.ofMillis(1234));
+                new TreeSet<>(List.of("reader1", "admin")), false, 8, 25, Duration.ofMillis(1234), tls);
     }
 
     @Test
@@ -45,6 +49,16 @@ class BannerTest {
     void laterStartsNameTheAccountsAndTheWayBackInsteadOfAPassword() {
         assertThat(Banner.text(facts(null))).doesNotContain("admin / ")
                 .contains("accounts [admin, reader1]", "./medjava admin reset-password admin");
+    }
+
+    @Test
+    void withHttpsItNamesTheAddressForOtherMachinesAndTheCertificatesFingerprint() {
+        assertThat(Banner.text(facts(null))).doesNotContain("https:");
+        String text = Banner.text(facts(null, new Banner.Tls("https://pacs:8443", "AB:CD")));
+        assertThat(text).contains("https:       https://pacs:8443/   (from other machines)\n",
+                "certificate: SHA-256 AB:CD\n");
+        String[] lines = text.split("\n");
+        assertThat(lines[lines.length - 1]).hasSameSizeAs(lines[0]).matches("=+");
     }
 
     @Test
