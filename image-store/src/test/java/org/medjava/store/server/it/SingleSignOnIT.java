@@ -170,7 +170,8 @@ class SingleSignOnIT {
     void theBrowserLogsInThroughTheProvidersPageAndGetsASession() throws Exception {
         HttpResponse<String> described = http.send(HttpRequest.newBuilder(store.uri("/auth/oidc")).build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(described.body()).contains("\"enabled\":true");
+        assertThat(described.body()).contains("\"enabled\":true", "\"issuer\":\"" + keycloak.issuer() + "\"",
+                "\"nativeClientId\":\"medjava-viewer\"");
 
         Browser browser = new Browser();
         HttpResponse<String> end = browser.login("alice", "alice-password", "/viewer/#/studies");
