@@ -20,6 +20,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.medjava.store.core.testsupport.Keycloak;
 import org.medjava.store.core.testsupport.PayaraStore;
 import org.medjava.store.core.testsupport.Samples;
 import org.medjava.store.core.testsupport.StoreClient;

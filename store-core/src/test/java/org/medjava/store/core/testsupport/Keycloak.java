@@ -1,4 +1,4 @@
-package org.medjava.store.server.it;
+package org.medjava.store.core.testsupport;
 
 import java.io.IOException;
 import java.net.URI;
@@ -19,15 +19,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.medjava.store.core.testsupport.Ports;
 
 /**
  * A real OpenID provider for the tests: Keycloak's server distribution (from Maven Central, unpacked into
  * {@code target/keycloak} by the build), started in development mode on a free loopback port with the test realm
- * {@code keycloak/medjava-realm.json} imported: clients {@code medjava} (the store), {@code router} (a machine client
- * with the uploader role) and {@code elsewhere} (tokens for another audience); users alice (reader, cardiology), bob
+ * {@code keycloak/medjava-realm.json} imported: clients {@code medjava} (the store), {@code medjava-viewer} (the desktop
+ * viewer: public, PKCE, loopback redirects), {@code router} (a machine client with the uploader role) and
+ * {@code elsewhere} (tokens for another audience); users alice (reader, cardiology), bob
  * ({@code pacs-admins}, research) and carol (no role). Keycloak needs Java 21 or newer: the newest JDK found under
- * {@code /usr/lib/jvm} (or {@code -Dmedjava.keycloak.java}) runs it.
+ * {@code /usr/lib/jvm} (or {@code -Dmedjava.keycloak.java}) runs it. The modules whose tests start it (image-store,
+ * viewer) unpack the distribution into their {@code target/keycloak}.
  */
 public final class Keycloak implements AutoCloseable {
     public static final String REALM = "medjava";
@@ -124,6 +125,35 @@ public final class Keycloak implements AutoCloseable {
     }
 
     /**
+     * What a user does in the browser sent to {@code authorization} (the provider's authorization URL of a client):
+     * the provider's own login form, read and sent with the user's password, with the provider's cookies kept.
+     *
+     * @return where the provider sends the browser back: the client's redirect URI with {@code code} and {@code state}
+     */
+    public URI logIn(URI authorization, String user, String password) throws IOException, InterruptedException {
+        java.net.CookieManager cookies = new java.net.CookieManager(null, java.net.CookiePolicy.ACCEPT_ALL);
+        HttpClient browser = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).cookieHandler(cookies)
+                .connectTimeout(Duration.ofSeconds(5)).build(); // follows no redirect: the last one leaves Keycloak
+        HttpResponse<String> page = browser.send(HttpRequest.newBuilder(authorization).build(),
+                HttpResponse.BodyHandlers.ofString());
+        Matcher action = Pattern.compile("action=\"([^\"]+login-actions/authenticate[^\"]*)\"").matcher(page.body());
+        if (page.statusCode() != 200 || !action.find()) {
+            throw new IllegalStateException("no login form (" + page.statusCode() + "): " + page.body());
+        }
+        HttpResponse<String> answer = browser.send(HttpRequest.newBuilder(authorization.resolve(action.group(1)
+                        .replace("&amp;", "&")))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form(Map.of("username", user, "password", password,
+                        "credentialId", ""))))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        if (answer.statusCode() != 302) {
+            throw new IllegalStateException("the login was not accepted (" + answer.statusCode() + "): "
+                    + answer.body());
+        }
+        return URI.create(answer.headers().firstValue("Location").orElseThrow());
+    }
+
+    /**
      * Rotates the realm's signing key: a new RSA key provider with a higher priority, through the admin API. Tokens
      * issued from now on carry its key id; the old key stays published.
      */
@@ -164,7 +194,8 @@ public final class Keycloak implements AutoCloseable {
         return m.group(1);
     }
 
-    static String form(Map<String, String> fields) {
+    /** An {@code application/x-www-form-urlencoded} body. */
+    public static String form(Map<String, String> fields) {
         return fields.entrySet().stream().map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
                 + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
     }
@@ -184,10 +215,10 @@ public final class Keycloak implements AutoCloseable {
         try (Stream<Path> dirs = Files.list(DIST)) {
             return dirs.filter(d -> Files.isRegularFile(d.resolve("bin/kc.sh"))).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no Keycloak under " + DIST + ": the build unpacks "
-                            + "org.keycloak:keycloak-quarkus-dist there (mvn -pl image-store verify)"));
+                            + "org.keycloak:keycloak-quarkus-dist there (the unpack-keycloak execution of the module's pom)"));
         } catch (java.nio.file.NoSuchFileException e) {
-            throw new IllegalStateException("no " + DIST + ": the build unpacks Keycloak there (mvn -pl image-store "
-                    + "verify)", e);
+            throw new IllegalStateException("no " + DIST + ": the build unpacks Keycloak there (the unpack-keycloak "
+                    + "execution of the module's pom)", e);
         }
     }
 
