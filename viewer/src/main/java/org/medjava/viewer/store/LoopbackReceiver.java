@@ -32,6 +32,7 @@ public final class LoopbackReceiver implements AutoCloseable {
     private final State state;
     private final HttpServer server;
     private final CompletableFuture<AuthorizationCode> answer = new CompletableFuture<>();
+    private final java.util.concurrent.atomic.AtomicBoolean answered = new java.util.concurrent.atomic.AtomicBoolean();
 
     private LoopbackReceiver(State state, HttpServer server) {
         this.state = state;
@@ -71,18 +72,13 @@ public final class LoopbackReceiver implements AutoCloseable {
     @Override
     public void close() {
         answer.cancel(false);
-        server.stop(0);
+        server.stop(1); // the browser's page is written before the answer is let through: at most a moment to wait
     }
 
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             if (!PATH.equals(exchange.getRequestURI().getPath()) || !"GET".equals(exchange.getRequestMethod())) {
                 page(exchange, 404, "Not here", "This address only receives the MedJava viewer's sign-in.");
-                return;
-            }
-            if (answer.isDone()) { // one callback only: a second one (a reload, another page) changes nothing
-                page(exchange, 409, "Already answered", "This sign-in was already answered. Return to the MedJava "
-                        + "viewer.");
                 return;
             }
             SignInFailed failed = null;
@@ -106,14 +102,26 @@ public final class LoopbackReceiver implements AutoCloseable {
                 failed = new SignInFailed("The sign-in answer could not be read (" + e.getMessage()
                         + "): sign in again.");
             }
-            if (failed == null && answer.complete(code)) {
-                page(exchange, 200, "Signed in", "You are signed in. Return to the MedJava viewer; you may close "
-                        + "this tab.");
-            } else if (failed != null && answer.completeExceptionally(failed)) {
-                page(exchange, 400, "Not signed in", failed.getMessage() + " Return to the MedJava viewer.");
-            } else {
+            // one callback only: a reload or another page changes nothing
+            if (answer.isDone() || !answered.compareAndSet(false, true)) {
                 page(exchange, 409, "Already answered", "This sign-in was already answered. Return to the MedJava "
                         + "viewer.");
+                return;
+            }
+            // the page first, then the answer: the viewer stops this server once it has the answer
+            try {
+                if (failed == null) {
+                    page(exchange, 200, "Signed in", "You are signed in. Return to the MedJava viewer; you may close "
+                            + "this tab.");
+                } else {
+                    page(exchange, 400, "Not signed in", failed.getMessage() + " Return to the MedJava viewer.");
+                }
+            } finally {
+                if (failed == null) {
+                    answer.complete(code);
+                } else {
+                    answer.completeExceptionally(failed);
+                }
             }
         }
     }
