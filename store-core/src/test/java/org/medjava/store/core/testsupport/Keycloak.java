@@ -23,8 +23,8 @@ import java.util.stream.Stream;
 /**
  * A real OpenID provider for the tests: Keycloak's server distribution (from Maven Central, unpacked into
  * {@code target/keycloak} by the build), started in development mode on a free loopback port with the test realm
- * {@code keycloak/medjava-realm.json} imported: clients {@code medjava} (the store), {@code medjava-viewer} (the desktop
- * viewer: public, PKCE, loopback redirects), {@code router} (a machine client with the uploader role) and
+ * {@code keycloak/medjava-realm.json} imported: clients {@code medjava} (the store), {@code medjava-viewer} (the
+ * desktop viewer: public, PKCE, loopback redirects), {@code router} (a machine client with the uploader role) and
  * {@code elsewhere} (tokens for another audience); users alice (reader, cardiology), bob
  * ({@code pacs-admins}, research) and carol (no role). Keycloak needs Java 21 or newer: the newest JDK found under
  * {@code /usr/lib/jvm} (or {@code -Dmedjava.keycloak.java}) runs it. The modules whose tests start it (image-store,
@@ -131,26 +131,43 @@ public final class Keycloak implements AutoCloseable {
      * @return where the provider sends the browser back: the client's redirect URI with {@code code} and {@code state}
      */
     public URI logIn(URI authorization, String user, String password) throws IOException, InterruptedException {
-        java.net.CookieManager cookies = new java.net.CookieManager(null, java.net.CookiePolicy.ACCEPT_ALL);
-        HttpClient browser = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).cookieHandler(cookies)
-                .connectTimeout(Duration.ofSeconds(5)).build(); // follows no redirect: the last one leaves Keycloak
-        HttpResponse<String> page = browser.send(HttpRequest.newBuilder(authorization).build(),
-                HttpResponse.BodyHandlers.ofString());
+        // cookies by name only: Keycloak marks them Secure, which a cookie manager would not send over the tests' HTTP
+        Map<String, String> cookies = new java.util.LinkedHashMap<>();
+        HttpResponse<String> page = withCookies(cookies, HttpRequest.newBuilder(authorization));
         Matcher action = Pattern.compile("action=\"([^\"]+login-actions/authenticate[^\"]*)\"").matcher(page.body());
         if (page.statusCode() != 200 || !action.find()) {
             throw new IllegalStateException("no login form (" + page.statusCode() + "): " + page.body());
         }
-        HttpResponse<String> answer = browser.send(HttpRequest.newBuilder(authorization.resolve(action.group(1)
+        HttpResponse<String> answer = withCookies(cookies, HttpRequest.newBuilder(authorization.resolve(action.group(1)
                         .replace("&amp;", "&")))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(form(Map.of("username", user, "password", password,
-                        "credentialId", ""))))
-                .build(), HttpResponse.BodyHandlers.ofString());
+                        "credentialId", "")))));
         if (answer.statusCode() != 302) {
             throw new IllegalStateException("the login was not accepted (" + answer.statusCode() + "): "
                     + answer.body());
         }
         return URI.create(answer.headers().firstValue("Location").orElseThrow());
+    }
+
+    private HttpResponse<String> withCookies(Map<String, String> cookies, HttpRequest.Builder request)
+            throws IOException, InterruptedException {
+        if (!cookies.isEmpty()) {
+            request.header("Cookie", cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                    .collect(Collectors.joining("; ")));
+        }
+        HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        for (String set : r.headers().allValues("Set-Cookie")) {
+            String pair = set.split(";", 2)[0];
+            int eq = pair.indexOf('=');
+            String value = pair.substring(eq + 1).trim();
+            if (value.isEmpty() || set.contains("Max-Age=0")) {
+                cookies.remove(pair.substring(0, eq).trim());
+            } else {
+                cookies.put(pair.substring(0, eq).trim(), value);
+            }
+        }
+        return r;
     }
 
     /**
@@ -215,7 +232,7 @@ public final class Keycloak implements AutoCloseable {
         try (Stream<Path> dirs = Files.list(DIST)) {
             return dirs.filter(d -> Files.isRegularFile(d.resolve("bin/kc.sh"))).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no Keycloak under " + DIST + ": the build unpacks "
-                            + "org.keycloak:keycloak-quarkus-dist there (the unpack-keycloak execution of the module's pom)"));
+                            + "org.keycloak:keycloak-quarkus-dist there (the module pom's unpack-keycloak execution)"));
         } catch (java.nio.file.NoSuchFileException e) {
             throw new IllegalStateException("no " + DIST + ": the build unpacks Keycloak there (the unpack-keycloak "
                     + "execution of the module's pom)", e);
