@@ -20,7 +20,8 @@ import java.util.Map;
 import java.util.concurrent.CancellationException;
 
 /**
- * The viewer's only way to the image store: HTTP with Basic authentication sent with every request. Blocking calls,
+ * The viewer's only way to the image store: HTTP with the login's Authorization (Basic, or a single sign-on's Bearer
+ * token, renewed once after a 401) sent with every request. Blocking calls,
  * made from worker threads, never from the event thread. Refusals become {@link StoreException}s with the status and
  * the store's own message; an unreachable store is a StoreException with status 0.
  */
@@ -36,13 +37,13 @@ public final class StoreClient {
     private static final int CHUNK = 1 << 16;
 
     private final URI base;
-    private final Credentials credentials;
+    private final StoreLogin login;
     private final HttpClient http;
 
-    public StoreClient(URI base, Credentials credentials) {
+    public StoreClient(URI base, StoreLogin login) {
         String text = base.toString();
         this.base = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
-        this.credentials = credentials;
+        this.login = login;
         // HTTP/1.1: the store speaks h2c too, but its refusals of a PUT with a body reset HTTP/2 streams
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
                 .followRedirects(HttpClient.Redirect.NORMAL).build();
@@ -74,7 +75,7 @@ public final class StoreClient {
     }
 
     public String user() {
-        return credentials.user();
+        return login.user();
     }
 
     /** The store path's URL: each segment percent-encoded. */
@@ -415,7 +416,7 @@ public final class StoreClient {
     // ------------------------------------------------------------------ plumbing
 
     private HttpRequest.Builder request(URI uri) {
-        return HttpRequest.newBuilder(uri).header("Authorization", credentials.authorization());
+        return HttpRequest.newBuilder(uri);
     }
 
     private JsonNode getJson(URI uri, String what) throws IOException {
@@ -430,14 +431,33 @@ public final class StoreClient {
     private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler, String what)
             throws IOException {
         try {
-            return http.send(request, handler);
+            HttpResponse<T> response = http.send(authorized(request), handler);
+            if (response.statusCode() == 401 && login.renew()) {
+                discard(response);
+                response = http.send(authorized(request), handler);
+            }
+            return response;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CancellationException(what + " cancelled");
+        } catch (StoreException e) {
+            throw e; // the login's own refusal (a single sign-on that ended): its message says what to do
         } catch (IOException e) {
             throw new StoreException("cannot " + what + ": the store at " + base + " is not reachable ("
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
                     + "); check the connection and retry", e);
+        }
+    }
+
+    /** The request with the login's current Authorization (a token may have been refreshed since it was built). */
+    private HttpRequest authorized(HttpRequest request) throws IOException {
+        return HttpRequest.newBuilder(request, (name, value) -> !name.equalsIgnoreCase("Authorization"))
+                .header("Authorization", login.authorization()).build();
+    }
+
+    private static void discard(HttpResponse<?> response) throws IOException {
+        if (response.body() instanceof InputStream in) {
+            in.close();
         }
     }
 

@@ -6,6 +6,7 @@ import java.awt.FlowLayout;
 import java.awt.GridBagConstraints;
 import java.awt.GridBagLayout;
 import java.awt.Insets;
+import java.io.IOException;
 import java.net.URI;
 import java.util.List;
 import javax.swing.BorderFactory;
@@ -20,12 +21,17 @@ import javax.swing.JPasswordField;
 import javax.swing.JTextField;
 import org.medjava.viewer.model.RecentServers;
 import org.medjava.viewer.store.Credentials;
+import org.medjava.viewer.store.SignInFailed;
+import org.medjava.viewer.store.SingleSignOn;
 import org.medjava.viewer.store.StoreClient;
 import org.medjava.viewer.store.StoreException;
+import org.medjava.viewer.store.SystemBrowser;
+import org.medjava.viewer.store.TokenSession;
 
 /**
  * Asks for the store's URL (recent servers offered) and a login, checks them against the store off the event
- * thread, and hands a working client back. Failures are shown in the dialog; the dialog stays open to retry.
+ * thread, and hands a working client back. When the store offers single sign-on, "Sign in with …" signs in through
+ * the system browser instead ({@link SingleSignOn}). Failures are shown in the dialog; the dialog stays open to retry.
  */
 final class ConnectDialog extends JDialog {
     private static final long serialVersionUID = 1L;
@@ -35,12 +41,21 @@ final class ConnectDialog extends JDialog {
     private final JPasswordField password = new JPasswordField(16);
     private final JLabel problem = new JLabel(" ");
     private final JButton connect = new JButton("Connect");
+    private final JButton singleSignOn = new JButton("Sign in with single sign-on");
     private final transient Tasks tasks;
+    private final transient SystemBrowser browser;
     private transient StoreClient result;
+    /** The store's single sign-on for the URL in the field, or null. Event thread. */
+    private transient SingleSignOn.Offer offer;
+    private transient volatile SingleSignOn signingIn;
 
-    ConnectDialog(JFrame owner, Tasks tasks, List<RecentServers.Server> recent, String url, String userName) {
+    ConnectDialog(JFrame owner, Tasks tasks, SystemBrowser browser, List<RecentServers.Server> recent, String url,
+                  String userName) {
         super(owner, "Connect to an image store", true);
         this.tasks = tasks;
+        this.browser = browser;
+        singleSignOn.setName("singleSignOn");
+        singleSignOn.setVisible(false);
         setName("connectDialog");
         server.setName("server");
         user.setName("user");
@@ -62,6 +77,7 @@ final class ConnectDialog extends JDialog {
             if (server.getSelectedItem() instanceof RecentServers.Server s && !s.user().isEmpty()) {
                 user.setText(s.user());
             }
+            lookForSingleSignOn();
         });
         problem.setForeground(new Color(0xD0, 0x40, 0x40));
 
@@ -84,9 +100,11 @@ final class ConnectDialog extends JDialog {
 
         JButton cancel = new JButton("Cancel");
         cancel.setName("connectCancel");
-        cancel.addActionListener(e -> dispose());
+        cancel.addActionListener(e -> giveUp());
         connect.addActionListener(e -> tryConnect());
+        singleSignOn.addActionListener(e -> trySingleSignOn());
         JPanel buttons = new JPanel(new FlowLayout(FlowLayout.RIGHT));
+        buttons.add(singleSignOn);
         buttons.add(cancel);
         buttons.add(connect);
         getRootPane().setDefaultButton(connect);
@@ -99,7 +117,54 @@ final class ConnectDialog extends JDialog {
             public void windowOpened(java.awt.event.WindowEvent e) {
                 (user.getText().isBlank() ? user : password).requestFocusInWindow();
             }
+
+            @Override
+            public void windowClosing(java.awt.event.WindowEvent e) {
+                giveUp();
+            }
         });
+        lookForSingleSignOn();
+    }
+
+    /** Asks the store in the URL field whether it offers single sign-on; shows "Sign in with …" when it does. */
+    private void lookForSingleSignOn() {
+        URI uri;
+        try {
+            uri = StoreClient.parseServer(String.valueOf(server.getSelectedItem()));
+        } catch (IllegalArgumentException e) {
+            showOffer(null);
+            return;
+        }
+        tasks.background(p -> SingleSignOn.offer(uri), found -> {
+            if (uri.equals(currentServer())) { // the field may have changed meanwhile
+                showOffer(found);
+            }
+        }, e -> showOffer(null)); // an unreachable store: "Connect" says so
+    }
+
+    private URI currentServer() {
+        try {
+            return StoreClient.parseServer(String.valueOf(server.getSelectedItem()));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private void showOffer(SingleSignOn.Offer found) {
+        offer = found;
+        singleSignOn.setVisible(found != null);
+        if (found != null) {
+            singleSignOn.setText("Sign in with " + found.name());
+        }
+        pack();
+    }
+
+    private void giveUp() {
+        SingleSignOn running = signingIn;
+        if (running != null) {
+            running.cancel();
+        }
+        dispose();
     }
 
     /**
@@ -145,6 +210,42 @@ final class ConnectDialog extends JDialog {
     StoreClient ask() {
         setVisible(true);
         return result;
+    }
+
+    /** Signs in through the system browser; the dialog waits (at most {@link SingleSignOn#PATIENCE}). */
+    private void trySingleSignOn() {
+        URI uri = currentServer();
+        if (uri == null || offer == null) {
+            return;
+        }
+        SingleSignOn sso = new SingleSignOn(offer, browser, SingleSignOn.PATIENCE);
+        signingIn = sso;
+        connect.setEnabled(false);
+        singleSignOn.setEnabled(false);
+        problem.setText("Sign in in your browser, then return here…");
+        tasks.background(p -> {
+            TokenSession session = sso.signIn();
+            StoreClient client = new StoreClient(uri, session);
+            try {
+                client.list("");
+            } catch (IOException | RuntimeException e) {
+                session.forget();
+                throw e;
+            }
+            return client;
+        }, client -> {
+            signingIn = null;
+            result = client;
+            dispose();
+        }, e -> {
+            signingIn = null;
+            connect.setEnabled(true);
+            singleSignOn.setEnabled(true);
+            problem.setText(e instanceof SignInFailed ? e.getMessage()
+                    : e instanceof StoreException s && s.status() == 403
+                    ? "Signed in, but your account has no role on this store: ask an administrator."
+                    : e.getMessage());
+        });
     }
 
     private void tryConnect() {

@@ -11,6 +11,7 @@ import org.medjava.viewer.filters.ManifestFollower;
 import org.medjava.viewer.model.BenchmarkCsv;
 import org.medjava.viewer.model.RecentServers;
 import org.medjava.viewer.store.StoreClient;
+import org.medjava.viewer.store.SystemBrowser;
 
 /**
  * Connecting to a store: the login dialog (recent servers offered), connecting with credentials given at start, a
@@ -25,6 +26,8 @@ final class ConnectFlow {
     private final BenchmarkCsv csv;
     private final List<Consumer<StoreClient>> onConnect = new ArrayList<>();
     private ManifestFollower follower;
+    /** Where single sign-on opens its page; the GUI tests put their own HTTP "browser" here. */
+    private SystemBrowser browser = SystemBrowser.desktop();
 
     /** @param csv benchmark mode's timing file, or null */
     ConnectFlow(ViewerController controller, FilterCatalog catalog, RecentServers recent, Duration manifestInterval,
@@ -36,6 +39,10 @@ final class ConnectFlow {
         this.csv = csv;
     }
 
+    void useBrowser(SystemBrowser browser) {
+        this.browser = browser;
+    }
+
     /** {@code then} is told every new connection (the browsers connect through it). */
     void onConnect(Consumer<StoreClient> then) {
         onConnect.add(then);
@@ -43,7 +50,8 @@ final class ConnectFlow {
 
     /** Shows the connect dialog (pre-filled when given) and connects. Event thread. */
     void askConnect(String url, String user) {
-        StoreClient c = new ConnectDialog(controller.owner(), controller.tasks(), recent.list(), url, user).ask();
+        StoreClient c = new ConnectDialog(controller.owner(), controller.tasks(), page -> browser.open(page),
+                recent.list(), url, user).ask();
         if (c != null) {
             connected(c);
         }
@@ -64,7 +72,8 @@ final class ConnectFlow {
         StoreClient client = controller.client();
         String url = client == null ? null : client.base().toString();
         String user = client == null ? null : client.user();
-        StoreClient c = new ConnectDialog(controller.owner(), controller.tasks(), recent.list(), url, user).ask();
+        StoreClient c = new ConnectDialog(controller.owner(), controller.tasks(), page -> browser.open(page),
+                recent.list(), url, user).ask();
         if (c != null) {
             connected(c);
         }

@@ -252,6 +252,11 @@ public final class ViewerFrame extends JFrame {
 
     // ------------------------------------------------------------------ for the launcher and tests
 
+    /** Where single sign-on opens the provider's page (the desktop's browser unless a test puts its own). */
+    void useBrowser(org.medjava.viewer.store.SystemBrowser browser) {
+        connect.useBrowser(browser);
+    }
+
     /** Shows the connect dialog (pre-filled when given) and connects. Event thread. */
     public void askConnect(String url, String user) {
         connect.askConnect(url, user);

@@ -57,17 +57,22 @@ public final class LocalStore {
     /** The store of this test JVM, started on first use. */
     public static synchronized LocalStore shared() throws IOException, InterruptedException {
         if (shared == null) {
-            shared = start();
+            shared = start("store", java.util.Map.of());
             LocalStore store = shared;
             Runtime.getRuntime().addShutdownHook(new Thread(store::stop, "stop-store"));
         }
         return shared;
     }
 
-    private static LocalStore start() throws IOException, InterruptedException {
+    /**
+     * A store of its own with configuration {@code properties} (system properties of its JVM), its console in
+     * {@code target/it-logs/NAME.log}; the caller closes it.
+     */
+    public static LocalStore start(String name, java.util.Map<String, String> properties)
+            throws IOException, InterruptedException {
         for (int attempt = 1; ; attempt++) {
             try {
-                return startOnce();
+                return startOnce(name, properties);
             } catch (IllegalStateException e) {
                 if (attempt >= START_ATTEMPTS) {
                     throw e;
@@ -77,12 +82,13 @@ public final class LocalStore {
         }
     }
 
-    private static LocalStore startOnce() throws IOException, InterruptedException {
+    private static LocalStore startOnce(String name, java.util.Map<String, String> properties)
+            throws IOException, InterruptedException {
         Path war = Path.of(required("store.war"));
         Path target = war.getParent().getParent();
         Path data = Files.createTempDirectory(target, "it-data-");
         Path logs = Files.createDirectories(target.resolve("it-logs"));
-        Path log = logs.resolve("store.log");
+        Path log = logs.resolve(name + ".log");
         int port = freePort();
         Path samples = Path.of(required("medjava.root")).resolve("testdata/samples");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
@@ -93,6 +99,7 @@ public final class LocalStore {
         command.add("-Dmedjava.upload.max-bytes=" + (64L << 20));
         command.add("-Dmedjava.seed.images=" + samples);
         command.add("-Dmedjava.seed.plugins=" + required("medjava.plugins"));
+        properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
         // the store's port is its front's (web.FrontServer); Payara's listener sits behind it on the loopback
         int backendPort = freePort();
         command.add("-Dmedjava.http.port=" + port);
@@ -209,6 +216,11 @@ public final class LocalStore {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Stops the store and removes its data (a store of its own; the shared one stops with the JVM). */
+    public void close() {
+        stop();
     }
 
     private void stop() {

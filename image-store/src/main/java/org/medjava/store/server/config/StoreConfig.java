@@ -449,6 +449,16 @@ public class StoreConfig {
     String oidcClientId;
 
     /**
+     * The client id of native applications (the desktop viewer) at the OpenID provider: a public client, without a
+     * secret, allowed the authorization code flow with PKCE and loopback redirect URIs ({@code http://127.0.0.1}
+     * with any port and path, RFC 8252). {@code GET /auth/oidc} tells it to the viewer with the issuer. Its tokens must carry the
+     * store's audience ({@code medjava.oidc.audience}): at Keycloak, an audience mapper on that client.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.oidc.native-client-id", defaultValue = "medjava-viewer")
+    String oidcNativeClientId;
+
+    /**
      * The client's secret, for a confidential client (sent with HTTP Basic to the token endpoint). Unset: a public
      * client; the login is protected by PKCE either way.
      */
@@ -535,6 +545,10 @@ public class StoreConfig {
 
     public String oidcClientId() {
         return oidcClientId;
+    }
+
+    public String oidcNativeClientId() {
+        return oidcNativeClientId;
     }
 
     public Optional<String> oidcClientSecret() {

@@ -72,13 +72,19 @@ public class SingleSignOnResource {
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Whether single sign-on through an OpenID provider is offered, and where it starts")
-    @APIResponse(responseCode = "200", description = "whether it is offered, its label, where it starts",
+    @Operation(summary = "Whether single sign-on through an OpenID provider is offered, and where it starts",
+            description = "For native applications too: the provider's issuer and their client id (a public client "
+                    + "with PKCE and a loopback redirect, RFC 8252)")
+    @APIResponse(responseCode = "200", description = "whether it is offered, its label, where it starts, the issuer "
+            + "and the native client id",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "SingleSignOn")))
     public Response describe() {
         var body = JSON.createObjectBuilder().add("enabled", login != null);
         if (login != null) {
-            body.add("name", config.oidcDisplayName()).add("login", "auth/oidc/login");
+            // native clients (the desktop viewer) run the flow themselves against the provider, as a public client
+            body.add("name", config.oidcDisplayName()).add("login", "auth/oidc/login")
+                    .add("issuer", config.oidcIssuer().orElseThrow().toString())
+                    .add("nativeClientId", config.oidcNativeClientId());
         }
         return Response.ok(body.build()).cacheControl(NO_STORE).build();
     }

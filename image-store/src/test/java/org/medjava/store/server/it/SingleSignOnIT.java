@@ -25,6 +25,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.medjava.store.core.testsupport.Command;
 import org.medjava.store.core.testsupport.Dcmtk;
+import org.medjava.store.core.testsupport.Keycloak;
 import org.medjava.store.core.testsupport.PayaraStore;
 import org.medjava.store.core.testsupport.Ports;
 import org.medjava.store.core.testsupport.Samples;
@@ -177,7 +178,8 @@ class SingleSignOnIT {
     void theBrowserLogsInThroughTheProvidersPageAndGetsASession() throws Exception {
         HttpResponse<String> described = http.send(HttpRequest.newBuilder(store.uri("/auth/oidc")).build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(described.body()).contains("\"enabled\":true");
+        assertThat(described.body()).contains("\"enabled\":true", "\"issuer\":\"" + keycloak.issuer() + "\"",
+                "\"nativeClientId\":\"medjava-viewer\"");
 
         Browser browser = new Browser();
         HttpResponse<String> end = browser.login("alice", "alice-password", "/viewer/#/studies");

@@ -1,4 +1,4 @@
-package org.medjava.store.server.it;
+package org.medjava.store.core.testsupport;
 
 import java.io.IOException;
 import java.net.URI;
@@ -19,15 +19,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.medjava.store.core.testsupport.Ports;
 
 /**
  * A real OpenID provider for the tests: Keycloak's server distribution (from Maven Central, unpacked into
  * {@code target/keycloak} by the build), started in development mode on a free loopback port with the test realm
- * {@code keycloak/medjava-realm.json} imported: clients {@code medjava} (the store), {@code router} (a machine client
- * with the uploader role) and {@code elsewhere} (tokens for another audience); users alice (reader, cardiology), bob
+ * {@code keycloak/medjava-realm.json} imported: clients {@code medjava} (the store), {@code medjava-viewer} (the
+ * desktop viewer: public, PKCE, loopback redirects), {@code router} (a machine client with the uploader role) and
+ * {@code elsewhere} (tokens for another audience); users alice (reader, cardiology), bob
  * ({@code pacs-admins}, research) and carol (no role). Keycloak needs Java 21 or newer: the newest JDK found under
- * {@code /usr/lib/jvm} (or {@code -Dmedjava.keycloak.java}) runs it.
+ * {@code /usr/lib/jvm} (or {@code -Dmedjava.keycloak.java}) runs it. The modules whose tests start it (image-store,
+ * viewer) unpack the distribution into their {@code target/keycloak}.
  */
 public final class Keycloak implements AutoCloseable {
     public static final String REALM = "medjava";
@@ -124,6 +125,52 @@ public final class Keycloak implements AutoCloseable {
     }
 
     /**
+     * What a user does in the browser sent to {@code authorization} (the provider's authorization URL of a client):
+     * the provider's own login form, read and sent with the user's password, with the provider's cookies kept.
+     *
+     * @return where the provider sends the browser back: the client's redirect URI with {@code code} and {@code state}
+     */
+    public URI logIn(URI authorization, String user, String password) throws IOException, InterruptedException {
+        // cookies by name only: Keycloak marks them Secure, which a cookie manager would not send over the tests' HTTP
+        Map<String, String> cookies = new java.util.LinkedHashMap<>();
+        HttpResponse<String> page = withCookies(cookies, HttpRequest.newBuilder(authorization));
+        Matcher action = Pattern.compile("action=\"([^\"]+login-actions/authenticate[^\"]*)\"").matcher(page.body());
+        if (page.statusCode() != 200 || !action.find()) {
+            throw new IllegalStateException("no login form (" + page.statusCode() + "): " + page.body());
+        }
+        HttpResponse<String> answer = withCookies(cookies, HttpRequest.newBuilder(authorization.resolve(action.group(1)
+                        .replace("&amp;", "&")))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form(Map.of("username", user, "password", password,
+                        "credentialId", "")))));
+        if (answer.statusCode() != 302) {
+            throw new IllegalStateException("the login was not accepted (" + answer.statusCode() + "): "
+                    + answer.body());
+        }
+        return URI.create(answer.headers().firstValue("Location").orElseThrow());
+    }
+
+    private HttpResponse<String> withCookies(Map<String, String> cookies, HttpRequest.Builder request)
+            throws IOException, InterruptedException {
+        if (!cookies.isEmpty()) {
+            request.header("Cookie", cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                    .collect(Collectors.joining("; ")));
+        }
+        HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        for (String set : r.headers().allValues("Set-Cookie")) {
+            String pair = set.split(";", 2)[0];
+            int eq = pair.indexOf('=');
+            String value = pair.substring(eq + 1).trim();
+            if (value.isEmpty() || set.contains("Max-Age=0")) {
+                cookies.remove(pair.substring(0, eq).trim());
+            } else {
+                cookies.put(pair.substring(0, eq).trim(), value);
+            }
+        }
+        return r;
+    }
+
+    /**
      * Rotates the realm's signing key: a new RSA key provider with a higher priority, through the admin API. Tokens
      * issued from now on carry its key id; the old key stays published.
      */
@@ -164,7 +211,8 @@ public final class Keycloak implements AutoCloseable {
         return m.group(1);
     }
 
-    static String form(Map<String, String> fields) {
+    /** An {@code application/x-www-form-urlencoded} body. */
+    public static String form(Map<String, String> fields) {
         return fields.entrySet().stream().map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
                 + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8)).collect(Collectors.joining("&"));
     }
@@ -184,10 +232,10 @@ public final class Keycloak implements AutoCloseable {
         try (Stream<Path> dirs = Files.list(DIST)) {
             return dirs.filter(d -> Files.isRegularFile(d.resolve("bin/kc.sh"))).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no Keycloak under " + DIST + ": the build unpacks "
-                            + "org.keycloak:keycloak-quarkus-dist there (mvn -pl image-store verify)"));
+                            + "org.keycloak:keycloak-quarkus-dist there (the module pom's unpack-keycloak execution)"));
         } catch (java.nio.file.NoSuchFileException e) {
-            throw new IllegalStateException("no " + DIST + ": the build unpacks Keycloak there (mvn -pl image-store "
-                    + "verify)", e);
+            throw new IllegalStateException("no " + DIST + ": the build unpacks Keycloak there (the unpack-keycloak "
+                    + "execution of the module's pom)", e);
         }
     }
 
