@@ -2,13 +2,14 @@
 // and accession number, a page at a time (limit/offset); the store orders by a column (QIDO orderby, across pages)
 // where it can, the others sort the page on show; a row opens the viewer, its
 // arrow shows the study's series with thumbnails; uploaders may delete a study (into the trash, with Undo),
-// administrators see who opened it (the Audit tab). The search lives in the address, so it survives a reload, a login
+// administrators see who opened it (the Audit tab) and set its labels (access by project). The search lives in the address, so it survives a reload, a login
 // and the way back from the viewer.
 import { h, showError } from '../ui.js';
 import { qido, value, values } from '../api.js';
 import { navigate } from '../router.js';
 import { can } from '../session.js';
 import { deleteStudyDialog, deletedNotice } from '../trash.js';
+import { labelsDialog } from '../labels.js';
 import { studySeries } from '../viewer/series.js';
 import { thumbnail } from '../viewer/thumbnails.js';
 import '../viewer.css';
@@ -156,6 +157,10 @@ function studyRows(s) {
       title: 'Who read, queried or exported this study: the audit trail',
       onclick: (e) => { e.stopPropagation(); navigate('/admin/audit', { study: uid }); },
       onkeydown: (e) => e.stopPropagation() }, 'Who opened this'),
+    can('admin') && h('button', { type: 'button', dataset: { test: 'study-labels' },
+      title: 'The labels that decide which projects see this study',
+      onclick: (e) => { e.stopPropagation(); labelsDialog(uid, value(s, 'PatientID') ? `the study of ${value(s, 'PatientID')}` : 'the study'); },
+      onkeydown: (e) => e.stopPropagation() }, 'Labels…'),
     h('button', { class: 'danger', dataset: { test: 'study-delete' },
       title: 'Delete this study (into the trash, where it can be restored)',
       onclick: (e) => { e.stopPropagation(); remove(s, row, detail); },

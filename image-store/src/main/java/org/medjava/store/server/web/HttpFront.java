@@ -112,7 +112,13 @@ public class HttpFront implements ServletContextListener {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while opening the HTTP port " + port, e);
-        } catch (IOException | GeneralSecurityException e) { // UnknownHostException: medjava.http.bind names none
+        } catch (java.net.BindException | io.netty.channel.unix.Errors.NativeIoException e) { // a port in use
+            throw new IllegalStateException("cannot open the store's HTTP port " + port + config.httpsPort()
+                    .map(p -> " or its HTTPS port " + p).orElse("") + ": " + e.getMessage(), e);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException("medjava.http.bind or medjava.https.bind names no address of this "
+                    + "machine: " + e.getMessage(), e);
+        } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot read the store's TLS key store: " + e, e);
         } catch (RuntimeException e) { // the application must not run without its port: the deployment fails
             throw new IllegalStateException("cannot open the store's HTTP port " + port + ": " + e, e);
