@@ -19,6 +19,8 @@ class PrefetcherTest {
     private static final int ITEM = 100;
     private final ExecutorService pool = Executors.newCachedThreadPool();
     private final List<Integer> loaded = new CopyOnWriteArrayList<>();
+    /** The loads in the order their loader was entered (with two workers, completion order is the scheduler's). */
+    private final List<Integer> started = new CopyOnWriteArrayList<>();
     private final List<Integer> failed = new CopyOnWriteArrayList<>();
     private final Set<String> loaderThreads = ConcurrentHashMap.newKeySet();
     private final Prefetcher.Listener<byte[]> listener = new Prefetcher.Listener<>() {
@@ -42,6 +44,7 @@ class PrefetcherTest {
     private Prefetcher<byte[]> prefetcher(int count, int reach, long budget, Prefetcher.Loader<byte[]> loader) {
         return new Prefetcher<>(count, reach, 2, new ByteBoundedCache<>(budget, b -> b.length), (i, p) -> {
             loaderThreads.add(Thread.currentThread().getName());
+            started.add(i);
             return loader.load(i, p);
         }, listener, pool);
     }
@@ -61,7 +64,9 @@ class PrefetcherTest {
         var p = prefetcher(100, 3, 10_000, (i, progress) -> new byte[ITEM]);
         p.focus(50);
         await("the reach is loaded", () -> p.cache().size() == 7);
-        assertThat(loaded.get(0)).as("the image on screen first").isEqualTo(50);
+        // the image on screen goes first: it starts in the first round of the two workers (which of the two finishes
+        // first is the machine's scheduling)
+        assertThat(started.subList(0, 2)).as("the image on screen first").contains(50);
         assertThat(loaded).containsExactlyInAnyOrder(47, 48, 49, 50, 51, 52, 53);
         assertThat(loaderThreads).doesNotContain(Thread.currentThread().getName());
         Thread.sleep(50);
