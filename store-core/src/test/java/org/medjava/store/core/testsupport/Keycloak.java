@@ -69,6 +69,12 @@ public final class Keycloak implements AutoCloseable {
         pb.environment().put("KC_BOOTSTRAP_ADMIN_USERNAME", "admin");
         pb.environment().put("KC_BOOTSTRAP_ADMIN_PASSWORD", "admin-password");
         Keycloak keycloak = new Keycloak(pb.start(), port, log);
+        // a test JVM ended without its @AfterAll (a timeout, TERM) still takes the provider along
+        Process started = keycloak.process;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            started.descendants().forEach(ProcessHandle::destroy);
+            started.destroy();
+        }, "keycloak-stop"));
         Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
         while (Instant.now().isBefore(deadline)) {
             if (!keycloak.process.isAlive()) {
