@@ -185,9 +185,14 @@ public class IndexResource {
     /** 404 unless the study is in the index and this caller may see it: the same answer either way. */
     private void visibleStudy(String studyUid) {
         if (!studyUid.matches("[0-9.]{1,64}") || index.studies(StudyQuery.all().studyInstanceUid(studyUid).limit(1)
-                .visibleTo(StudyAccess.of(request, security, config.accessByProject()))).isEmpty()) {
+                .visibleTo(visibility())).isEmpty()) {
             throw new StoreException(StoreException.Kind.NOT_FOUND, "no study " + studyUid + " in the store");
         }
+    }
+
+    /** The studies this caller may see (every one, unless access by project limits them). */
+    private org.medjava.store.core.index.Visibility visibility() {
+        return StudyAccess.of(request, security, config.accessByProject());
     }
 
     private static void checkLabel(String label) {
@@ -231,7 +236,7 @@ public class IndexResource {
     }
 
     private <Q extends DicomQuery<Q>> Q query(Q query) {
-        Q q = query.visibleTo(StudyAccess.of(request, security, config.accessByProject()));
+        Q q = query.visibleTo(visibility());
         try {
             for (Map.Entry<String, List<String>> p : uri.getQueryParameters().entrySet()) {
                 String value = p.getValue().isEmpty() ? "" : p.getValue().get(0);

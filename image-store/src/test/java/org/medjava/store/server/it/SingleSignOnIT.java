@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -361,58 +360,26 @@ class SingleSignOnIT {
     }
 
     /**
-     * A browser as far as a login needs one: a cookie jar per server (name and value; the tests' servers are all
-     * loopback HTTP, where attributes change nothing), redirects followed by hand so that each hop can be seen, and
-     * the provider's login form filled in and sent.
+     * A browser as far as a login needs one: the store's login cookie kept for its callback, redirects followed by
+     * hand so that each hop can be seen, and the provider's own login form filled in ({@link Keycloak#logIn}).
      */
     static final class Browser {
-        final Map<String, Map<String, String>> jar = new java.util.HashMap<>();
-
-        HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
-            HttpRequest built = request.build();
-            String server = built.uri().getAuthority();
-            Map<String, String> cookies = jar.computeIfAbsent(server, s -> new java.util.LinkedHashMap<>());
-            if (!cookies.isEmpty()) {
-                request.header("Cookie", cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                        .collect(java.util.stream.Collectors.joining("; ")));
-            }
-            HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            for (String set : r.headers().allValues("Set-Cookie")) {
-                String pair = set.split(";", 2)[0];
-                int eq = pair.indexOf('=');
-                String name = pair.substring(0, eq).trim();
-                String value = pair.substring(eq + 1).trim();
-                if (value.isEmpty() || set.contains("Max-Age=0")) {
-                    cookies.remove(name);
-                } else {
-                    cookies.put(name, value);
-                }
-            }
-            return r;
-        }
-
         /** Follows the login from the store to the provider's form and back; the store's last answer. */
         HttpResponse<String> login(String user, String password, String next) throws Exception {
-            HttpResponse<String> r = send(HttpRequest.newBuilder(store.uri("/auth/oidc/login?next="
-                    + java.net.URLEncoder.encode(next, StandardCharsets.UTF_8))));
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(store.uri("/auth/oidc/login?next="
+                    + java.net.URLEncoder.encode(next, StandardCharsets.UTF_8))).build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).as(r.body()).isEqualTo(303);
             URI authorize = URI.create(r.headers().firstValue("Location").orElseThrow());
             assertThat(authorize.toString()).startsWith(keycloak.issuer()).contains("code_challenge_method=S256",
                     "code_challenge=", "state=", "nonce=");
-            HttpResponse<String> page = send(HttpRequest.newBuilder(authorize));
-            assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
-            Matcher action = Pattern.compile("action=\"([^\"]+login-actions/authenticate[^\"]*)\"")
-                    .matcher(page.body());
-            assertThat(action.find()).as(page.body()).isTrue();
-            URI post = authorize.resolve(action.group(1).replace("&amp;", "&"));
-            HttpResponse<String> answer = send(HttpRequest.newBuilder(post)
-                    .header("Content-Type", "application/x-www-form-urlencoded")
-                    .POST(HttpRequest.BodyPublishers.ofString(Keycloak.form(Map.of("username", user, "password",
-                            password, "credentialId", "")))));
-            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(302);
-            URI callback = URI.create(answer.headers().firstValue("Location").orElseThrow());
+            String loginCookie = r.headers().allValues("Set-Cookie").stream()
+                    .filter(c -> c.startsWith("medjava_oidc=")).map(c -> c.split(";", 2)[0]).findFirst()
+                    .orElseThrow();
+            URI callback = keycloak.logIn(authorize, user, password);
             assertThat(callback.getPath()).isEqualTo("/auth/oidc/callback");
-            return send(HttpRequest.newBuilder(callback));
+            return http.send(HttpRequest.newBuilder(callback).header("Cookie", loginCookie).build(),
+                    HttpResponse.BodyHandlers.ofString());
         }
     }
 }
