@@ -199,6 +199,17 @@ public final class AuditEvents {
                 List.of(user));
     }
 
+    /**
+     * A share link made for one study or revoked ({@code change}: create, revoke): who may read the study changed,
+     * so a Security Alert (Object Security Attributes Changed), the study and its patient as participant objects.
+     */
+    public static AuditEvent shareChanged(Caller caller, String change, String studyInstanceUid, String patientId,
+                                          String description) {
+        return new AuditEvent(Coded.SECURITY_ALERT, List.of(Coded.OBJECT_SECURITY_ATTRIBUTES_CHANGED),
+                change.equals("create") ? 'C' : 'U', Outcome.SUCCESS, Instant.now(), null,
+                List.of(requestor(caller), self(Coded.APPLICATION)), study(studyInstanceUid, patientId, description));
+    }
+
     /** The store started or stopped; {@code launcher} is the operating-system account that runs it. */
     public static AuditEvent application(boolean start, String launcher) {
         Participant who = new Participant(launcher, null, true, null, List.of(Coded.APPLICATION_LAUNCHER));

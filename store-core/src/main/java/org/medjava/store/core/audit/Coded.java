@@ -32,6 +32,8 @@ public record Coded(String code, String system, String text) {
     public static final Coded LOGIN = dcm("110122", "Login");
     public static final Coded LOGOUT = dcm("110123", "Logout");
     public static final Coded SOFTWARE_CONFIGURATION = dcm("110131", "Software Configuration");
+    public static final Coded OBJECT_SECURITY_ATTRIBUTES_CHANGED = dcm("110135",
+            "Object Security Attributes Changed");
     public static final Coded USER_SECURITY_ATTRIBUTES_CHANGED = dcm("110137", "User security Attributes Changed");
 
     // --- RoleIDCode of active participants

@@ -262,6 +262,37 @@ public final class DicomIndex implements AutoCloseable {
         return session.read("reading labels", em -> IndexLabels.of(em, studyInstanceUids));
     }
 
+    /** Records a new share link (its id must be new). */
+    public void addShare(Share share) {
+        session.read("recording a share link", em -> {
+            ShareTable.insert(em, share);
+            return null;
+        });
+    }
+
+    /** The share link of that id, live or not. */
+    public Optional<Share> share(String id) {
+        return session.read("reading a share link", em -> ShareTable.find(em, id));
+    }
+
+    /** Share links, newest first, of one study and by one maker when these are not null. */
+    public List<Share> shares(String studyInstanceUid, String createdBy, int limit) {
+        return session.read("listing share links", em -> ShareTable.list(em, studyInstanceUid, createdBy, limit));
+    }
+
+    /** Revokes a live share link; whether it was live. */
+    public boolean revokeShare(String id, String by, java.time.Instant at) {
+        return session.read("revoking a share link", em -> ShareTable.revoke(em, id, by, at));
+    }
+
+    /** Counts one opening of a share link. */
+    public void shareOpened(String id, java.time.Instant at) {
+        session.read("counting a share link's opening", em -> {
+            ShareTable.opened(em, id, at);
+            return null;
+        });
+    }
+
     /** Every label in use, with how many studies carry it. */
     public Map<String, Long> labelCounts() {
         return session.read("counting labels", IndexLabels::counts);

@@ -477,19 +477,23 @@ final class IndexQueries {
 
     /** A caller without a label sees nothing: answered without asking the database. */
     private static boolean seesNothing(DicomQuery<?> query) {
-        return !query.visibility().all() && query.visibility().labelSet().isEmpty();
+        return query.visibility().nothing();
     }
 
     /**
      * Whether the study whose UID is {@code studyUid} may be seen under {@code v}: it carries one of v's labels
-     * ({@code mj_label}); null (no condition) when everything may be seen, false when nothing. The labels are
-     * literals, safe as such: {@link Labels} allows letters, digits, {@code _} and {@code -} only.
+     * ({@code mj_label}), or it is the one study v shows; null (no condition) when everything may be seen, false
+     * when nothing. The labels and the UID are literals, safe as such: {@link Labels} allows letters, digits,
+     * {@code _} and {@code -} only, {@link Visibility#study} digits and dots.
      */
     static Predicate visible(CriteriaBuilder cb, AbstractQuery<?> query, Expression<String> studyUid, Visibility v) {
         if (v.all()) {
             return null;
         }
-        if (v.labelSet().isEmpty()) {
+        if (v.studyUid() != null) {
+            return cb.equal(studyUid, v.studyUid());
+        }
+        if (v.nothing()) {
             return cb.disjunction();
         }
         Subquery<String> labelled = query.subquery(String.class);
@@ -504,7 +508,10 @@ final class IndexQueries {
         if (v.all()) {
             return "";
         }
-        if (v.labelSet().isEmpty()) {
+        if (v.studyUid() != null) {
+            return " and " + studyUid + " = '" + v.studyUid() + "'";
+        }
+        if (v.nothing()) {
             return " and 1 = 0";
         }
         return " and exists (select l.label from LabelEntity l where l.studyUid = " + studyUid + " and l.label in ("

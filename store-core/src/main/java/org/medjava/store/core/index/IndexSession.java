@@ -107,8 +107,11 @@ final class IndexSession {
         ddl.put("eclipselink.logging.logger", DdlLog.class.getName());
         try (java.sql.Statement changes = held.createStatement()) {
             changes.execute(ChangeLog.DDL);
-            for (String audit : AuditTable.DDL) {
-                changes.execute(audit);
+            for (String table : AuditTable.DDL) {
+                changes.execute(table);
+            }
+            for (String table : ShareTable.DDL) {
+                changes.execute(table);
             }
         } catch (SQLException e) {
             throw new IndexException("cannot create or extend the DICOM index tables in " + database.describe()

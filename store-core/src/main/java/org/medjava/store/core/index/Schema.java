@@ -54,6 +54,7 @@ final class Schema {
                     + " WHERE 1 = 0");
         }
         probes.add(AuditTable.PROBE);
+        probes.add(ShareTable.PROBE);
         return probes;
     }
 

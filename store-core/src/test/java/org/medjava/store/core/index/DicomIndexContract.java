@@ -456,6 +456,64 @@ abstract class DicomIndexContract {
     }
 
     @Test
+    void aQueryVisibleToOneStudySeesThatStudyAloneWhateverItsLabels() {
+        IndexFiles.put(index, "w/1.dcm", TestDicom.ct().patient("P9", "Nine^N").study("1.2.826.9.5", "20200101")
+                .series("1.2.826.9.5.1", "CT", 1).instance("1.2.826.9.5.1.1", 1).writeTo(tmp.resolve("w1.dcm")));
+        IndexFiles.put(index, "w/2.dcm", TestDicom.mr().patient("P9", "Nine^N").study("1.2.826.9.6", "20210101")
+                .series("1.2.826.9.6.1", "MR", 1).instance("1.2.826.9.6.1.1", 1).writeTo(tmp.resolve("w2.dcm")));
+        index.addLabel("1.2.826.9.6", "cardiology");
+        Visibility one = Visibility.study("1.2.826.9.5");
+
+        assertThat(index.studies(StudyQuery.all().visibleTo(one))).extracting(StudySummary::studyInstanceUid)
+                .containsExactly("1.2.826.9.5");
+        assertThat(index.studies(StudyQuery.all().studyInstanceUid("1.2.826.9.6").visibleTo(one))).isEmpty();
+        List<PatientSummary> patients = index.patients(PatientQuery.all().visibleTo(one));
+        assertThat(patients).singleElement().satisfies(p -> {
+            assertThat(p.numberOfPatientRelatedStudies()).as("the patient's other study is not counted").isEqualTo(1);
+            assertThat(p.numberOfPatientRelatedInstances()).isEqualTo(1);
+        });
+        assertThat(index.series("1.2.826.9.6", SeriesQuery.all().visibleTo(one))).isEmpty();
+        assertThat(index.instances("1.2.826.9.5.1", InstanceQuery.all().visibleTo(one))).hasSize(1);
+        assertThat(index.instances("1.2.826.9.6.1", InstanceQuery.all().visibleTo(one))).isEmpty();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Visibility.study("1' or '1' = '1"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void shareLinksAreRecordedListedCountedAndRevokedOnce() {
+        java.time.Instant t = java.time.Instant.parse("2026-01-01T10:00:00Z");
+        index.addShare(new Share("s-one", "1.2.826.9.5", "alice", t, t.plusSeconds(3600), null, null, "tumour board",
+                0, null));
+        index.addShare(new Share("s-two", "1.2.826.9.6", "bob", t.plusSeconds(60), t.plusSeconds(7200), null, null,
+                "", 0, null));
+
+        Share one = index.share("s-one").orElseThrow();
+        assertThat(one.studyUid()).isEqualTo("1.2.826.9.5");
+        assertThat(one.note()).isEqualTo("tumour board");
+        assertThat(one.live(t.plusSeconds(10))).isTrue();
+        assertThat(one.live(t.plusSeconds(3600))).as("expired").isFalse();
+        assertThat(index.share("nothing")).isEmpty();
+        assertThat(index.shares(null, null, 10)).extracting(Share::id).containsExactly("s-two", "s-one");
+        assertThat(index.shares("1.2.826.9.5", null, 10)).extracting(Share::id).containsExactly("s-one");
+        assertThat(index.shares(null, "bob", 10)).extracting(Share::id).containsExactly("s-two");
+
+        index.shareOpened("s-one", t.plusSeconds(20));
+        index.shareOpened("s-one", t.plusSeconds(30));
+        assertThat(index.share("s-one").orElseThrow()).satisfies(s -> {
+            assertThat(s.opens()).isEqualTo(2);
+            assertThat(s.lastOpen()).isEqualTo(t.plusSeconds(30));
+        });
+
+        assertThat(index.revokeShare("s-one", "admin", t.plusSeconds(40))).isTrue();
+        assertThat(index.revokeShare("s-one", "admin", t.plusSeconds(50))).as("once").isFalse();
+        assertThat(index.revokeShare("s-two", "admin", t.plusSeconds(7200))).as("expired already").isFalse();
+        Share revoked = index.share("s-one").orElseThrow();
+        assertThat(revoked.revoked()).isEqualTo(t.plusSeconds(40));
+        assertThat(revoked.revokedBy()).isEqualTo("admin");
+        assertThat(revoked.live(t.plusSeconds(41))).isFalse();
+    }
+
+    @Test
     void movingAnInstanceToAnotherSeriesStudyAndPatientLeavesNoOrphans() {
         Path before = TestDicom.ct().patient("PA", "Alpha^A").study("1.2.826.4.1", "20200105")
                 .series("1.2.826.4.1.1", "CT", 1).instance("1.2.826.4.1.1.1", 1).writeTo(tmp.resolve("a.dcm"));
