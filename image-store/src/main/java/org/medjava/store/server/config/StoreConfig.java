@@ -580,6 +580,21 @@ public class StoreConfig {
     }
 
     /**
+     * The longest a share link may stay valid, in days ({@code POST /shares}: one study, read only, without an
+     * account, until it expires or is revoked); 0 turns share links off (those made before stop opening).
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.share.max-days", defaultValue = "30")
+    int shareMaxDays;
+
+    public int shareMaxDays() {
+        if (shareMaxDays < 0 || shareMaxDays > 3660) {
+            throw new IllegalArgumentException("medjava.share.max-days is 0 (off) to 3660, got " + shareMaxDays);
+        }
+        return shareMaxDays;
+    }
+
+    /**
      * Labels put on a study as it arrives, by who sent it: {@code SENDER=label|label} pairs, comma-separated, a sender
      * being the calling AE title of a C-STORE (or the PACS a retrieve came from) or the account of a STOW-RS
      * ({@code CARDIO_CT=cardiology, trials-upload=research|trials}). Applies whether or not access by project is on.

@@ -13,13 +13,15 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * {@link SessionToken}s as text: {@code base64url(payload) "." base64url(HMAC-SHA256(key, base64url(payload)))},
  * the payload being the version and the fields, one a line (version {@code s2} added the role and projects of a
- * single sign-on; {@code s1} tokens, of local accounts, are still read). The signature is checked before anything in the
+ * single sign-on, {@code s3} the share link of a shared study's session; {@code s1} and {@code s2} tokens are still
+ * read). The signature is checked before anything in the
  * payload is believed; the payload is readable by whoever holds the token, so it holds nothing secret (the account
  * fingerprint is itself an HMAC).
  */
 public final class SessionCodec {
 
-    private static final String VERSION = "s2";
+    private static final String VERSION = "s3";
+    private static final String VERSION_2 = "s2";
     private static final String VERSION_1 = "s1";
     /** A local account's name is stricter (UserStore); an OpenID provider's may be an e-mail address or non-ASCII. */
     private static final Pattern NAME = Pattern.compile("[^\\p{Cntrl}]{1,128}");
@@ -51,13 +53,14 @@ public final class SessionCodec {
 
     public String encode(SessionToken t) {
         if (!NAME.matcher(t.user()).matches() || !ID.matcher(t.sessionId()).matches()
-                || t.fingerprint().contains("\n") || !t.projects().stream().allMatch(p -> PROJECT.matcher(p).matches())) {
+                || t.fingerprint().contains("\n") || !t.projects().stream().allMatch(p -> PROJECT.matcher(p).matches())
+                || (t.share() != null && !ID.matcher(t.share()).matches())) {
             throw new IllegalArgumentException("not a session to sign: " + t);
         }
         String payload = String.join("\n", VERSION, t.user(), t.sessionId(),
                 Long.toString(t.created().getEpochSecond()), Long.toString(t.issued().getEpochSecond()),
                 Long.toString(t.expires().getEpochSecond()), t.fingerprint(), t.role() == null ? "" : t.role().id(),
-                String.join(",", new java.util.TreeSet<>(t.projects())));
+                String.join(",", new java.util.TreeSet<>(t.projects())), t.share() == null ? "" : t.share());
         String body = B64.encodeToString(payload.getBytes(StandardCharsets.UTF_8));
         String text = body + "." + B64.encodeToString(mac(body));
         if (text.length() > MAX_LENGTH) {
@@ -89,16 +92,18 @@ public final class SessionCodec {
             return Decoded.refused("a session token with a wrong signature");
         }
         String[] f = payload.split("\n", -1);
-        boolean current = f.length == 9 && f[0].equals(VERSION);
-        if (!current && !(f.length == 7 && f[0].equals(VERSION_1))) {
+        boolean v3 = f.length == 10 && f[0].equals(VERSION);
+        boolean v2 = v3 || (f.length == 9 && f[0].equals(VERSION_2));
+        if (!v2 && !(f.length == 7 && f[0].equals(VERSION_1))) {
             return Decoded.refused("a session token of another version");
         }
         SessionToken token;
         try {
             token = new SessionToken(f[1], f[2], Instant.ofEpochSecond(Long.parseLong(f[3])),
                     Instant.ofEpochSecond(Long.parseLong(f[4])), Instant.ofEpochSecond(Long.parseLong(f[5])), f[6],
-                    !current || f[7].isEmpty() ? null : Role.parse(f[7]),
-                    !current || f[8].isEmpty() ? java.util.Set.of() : java.util.Set.of(f[8].split(",")));
+                    !v2 || f[7].isEmpty() ? null : Role.parse(f[7]),
+                    !v2 || f[8].isEmpty() ? java.util.Set.of() : java.util.Set.of(f[8].split(",")),
+                    !v3 || f[9].isEmpty() ? null : f[9]);
         } catch (RuntimeException e) {
             return Decoded.refused("a malformed session token");
         }

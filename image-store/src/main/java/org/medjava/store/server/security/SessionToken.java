@@ -16,12 +16,15 @@ import java.util.Set;
  * @param role        the role the OpenID provider granted at login; null for a local account (its role is the
  *                    account's, looked up on each request)
  * @param projects    the projects the OpenID provider listed at login (empty for a local account)
+ * @param share       the id of the share link that opened this session (one study, read only), or null
  */
 public record SessionToken(String user, String sessionId, Instant created, Instant issued, Instant expires,
-                           String fingerprint, Role role, Set<String> projects) {
+                           String fingerprint, Role role, Set<String> projects, String share) {
 
     /** The fingerprint of a session made by single sign-on: there is no local account to compare. */
     public static final String SINGLE_SIGN_ON = "oidc";
+    /** The fingerprint of a session a share link opened: its share is checked instead of an account. */
+    public static final String SHARE = "share";
 
     public SessionToken {
         projects = Set.copyOf(projects);
@@ -30,16 +33,22 @@ public record SessionToken(String user, String sessionId, Instant created, Insta
     /** A local account's session. */
     public SessionToken(String user, String sessionId, Instant created, Instant issued, Instant expires,
                         String fingerprint) {
-        this(user, sessionId, created, issued, expires, fingerprint, null, Set.of());
+        this(user, sessionId, created, issued, expires, fingerprint, null, Set.of(), null);
+    }
+
+    /** A single sign-on's session. */
+    public SessionToken(String user, String sessionId, Instant created, Instant issued, Instant expires,
+                        String fingerprint, Role role, Set<String> projects) {
+        this(user, sessionId, created, issued, expires, fingerprint, role, projects, null);
     }
 
     /** Whether the OpenID provider, not a local account, stands behind this session. */
     public boolean singleSignOn() {
-        return role != null;
+        return role != null && share == null;
     }
 
     /** The same session, renewed: issued now, expiring later. */
     SessionToken renewed(Instant now, Instant newExpiry) {
-        return new SessionToken(user, sessionId, created, now, newExpiry, fingerprint, role, projects);
+        return new SessionToken(user, sessionId, created, now, newExpiry, fingerprint, role, projects, share);
     }
 }

@@ -11,9 +11,17 @@ import java.util.Optional;
  * Browser sessions over the store's accounts: a login makes a signed {@link SessionToken}; each request's token is
  * checked (signature, expiry, the account unchanged since the login, not logged out) and renewed when more than half
  * of the idle window has passed, never beyond the absolute limit counted from the login. Nothing is kept per
- * session but the logouts ({@link Revocations}), so any node holding the key accepts any node's sessions.
+ * session but the logouts ({@link Revocations}), so any node holding the key accepts any node's sessions. A session a
+ * share link opened ({@link #share}) is checked against its share on every request instead of an account, and is
+ * never renewed.
  */
 public final class Sessions {
+
+    /** Whether a share link still opens its study. */
+    public interface ShareCheck {
+        /** Null when the share of that id is live at {@code now}; else why not, in a sentence. */
+        String problem(String shareId, Instant now);
+    }
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -23,6 +31,7 @@ public final class Sessions {
     private final Duration idle;
     private final Duration max;
     private final Clock clock;
+    private final ShareCheck shares;
 
     /** A checked session: the account's role and the token to send back when it was renewed (else null). */
     public record Checked(SessionToken token, Role role, String renewed, String problem) {
@@ -40,6 +49,11 @@ public final class Sessions {
     }
 
     public Sessions(byte[] key, UserStore users, Revocations revocations, Duration idle, Duration max, Clock clock) {
+        this(key, users, revocations, idle, max, clock, (id, now) -> "share links are off");
+    }
+
+    public Sessions(byte[] key, UserStore users, Revocations revocations, Duration idle, Duration max, Clock clock,
+                    ShareCheck shares) {
         if (idle.isNegative() || idle.isZero() || max.compareTo(idle) < 0) {
             throw new IllegalArgumentException("sessions need an idle timeout above 0 and an absolute limit at least"
                     + " as long (medjava.session.idle-minutes " + idle.toMinutes() + ", medjava.session.max-hours "
@@ -51,6 +65,7 @@ public final class Sessions {
         this.idle = idle;
         this.max = max;
         this.clock = clock;
+        this.shares = shares;
     }
 
     /** A new session when the name and password are right; nothing says which was wrong. */
@@ -82,6 +97,17 @@ public final class Sessions {
     }
 
     /**
+     * A new session for whoever opened a share link: a reader of that one study (the request's visibility, see
+     * {@link StudyAccess}), until the share ends or the absolute limit, whichever comes first.
+     */
+    public Issued share(String shareId, Instant shareExpires) {
+        Instant now = now();
+        SessionToken token = new SessionToken("share:" + shareId, newId(), now, now,
+                earliest(shareExpires, now.plus(max)), SessionToken.SHARE, Role.READER, java.util.Set.of(), shareId);
+        return new Issued(token, Role.READER, codec.encode(token));
+    }
+
+    /**
      * Checks a token from a cookie or an {@code Authorization: Bearer} header.
      *
      * @param renew whether a token past half of its idle window is renewed (cookies; a Bearer client keeps its
@@ -95,7 +121,13 @@ public final class Sessions {
         }
         SessionToken t = decoded.token();
         Role role = t.role();
-        if (!t.singleSignOn()) {
+        if (t.share() != null) {
+            String problem = shares.problem(t.share(), now);
+            if (problem != null) {
+                return Checked.refused(problem);
+            }
+            role = Role.READER;
+        } else if (!t.singleSignOn()) {
             Optional<UserStore.User> user = users.user(t.user());
             if (user.isEmpty() || !fingerprint(user.get()).equals(t.fingerprint())) {
                 return Checked.refused("the account changed since the login (password, role, or removed)");
@@ -108,7 +140,7 @@ public final class Sessions {
         if (revocations.isRevoked(t.sessionId(), now)) {
             return Checked.refused("the session ended with a logout");
         }
-        if (renew && Duration.between(t.issued(), now).compareTo(idle.dividedBy(2)) > 0) {
+        if (renew && t.share() == null && Duration.between(t.issued(), now).compareTo(idle.dividedBy(2)) > 0) {
             Instant expires = earliest(now.plus(idle), t.created().plus(max));
             if (expires.isAfter(t.expires())) {
                 SessionToken renewed = t.renewed(now, expires);

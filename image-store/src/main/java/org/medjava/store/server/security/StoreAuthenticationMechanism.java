@@ -91,7 +91,7 @@ public class StoreAuthenticationMechanism {
 
     private static final Pattern DOT_SEGMENT = Pattern.compile(".*/\\.\\.?(/.*)?");
     private static final List<String> OPEN = List.of("/health", "/metrics", "/openapi", "/viewer", "/ohif", "/api",
-            "/auth/login", "/auth/logout", "/auth/oidc", "/favicon.ico");
+            "/auth/login", "/auth/logout", "/auth/oidc", "/share", "/favicon.ico");
 
     @Inject
     StoreConfig config;
@@ -118,6 +118,9 @@ public class StoreAuthenticationMechanism {
     @Inject
     OidcTokens oidc;
 
+    @Inject
+    ShareLinks shares;
+
     /**
      * Decides the request ({@link #decide}); one this mechanism answers itself (a refusal, a preflight, a redirect
      * to the login page) never reaches the application's access log filter, so it is logged here.
@@ -125,11 +128,20 @@ public class StoreAuthenticationMechanism {
     public Verdict validateRequest(HttpServletRequest request, HttpServletResponse response) {
         AccessLogFilter.start(request);
         Verdict status = decide(request, response);
-        if (!status.answered() && config.accessByProject() && !status.groups().contains(Role.ADMIN.id())) {
+        if (!status.answered()) {
             String path = request.getRequestURI().substring(request.getContextPath().length());
-            if (StudyAccess.unfilteredRead(request.getMethod(), path)) {
-                String reason = "with access by project (medjava.access.by-project), " + path + " is read by "
+            String reason = null;
+            if (shareOf(request) != null) {
+                if (!StudyAccess.sharedRead(request.getMethod(), path)) {
+                    reason = "a share link opens one study, read only: " + request.getMethod() + " " + path
+                            + " is not part of it";
+                }
+            } else if (config.accessByProject() && !status.groups().contains(Role.ADMIN.id())
+                    && StudyAccess.unfilteredRead(request.getMethod(), path)) {
+                reason = "with access by project (medjava.access.by-project), " + path + " is read by "
                         + "administrators only: read studies through DICOMweb (/dicomweb) or the index (/index)";
+            }
+            if (reason != null) {
                 audit.record(AuditEvents.readRefused(caller(request, status.caller()), "http",
                         request.getRequestURI(), request.getMethod() + " " + request.getRequestURI() + " refused: "
                         + reason));
@@ -142,6 +154,11 @@ public class StoreAuthenticationMechanism {
                     length != null && length.matches("[0-9]{1,18}") ? Long.parseLong(length) : 0);
         }
         return status;
+    }
+
+    /** The share link behind the request's session, or null. */
+    static String shareOf(HttpServletRequest request) {
+        return request.getAttribute(SESSION_ATTRIBUTE) instanceof SessionToken t ? t.share() : null;
     }
 
     /** The decision for plain reads taken in front of the container ({@link ReadAuthentication}). */
@@ -187,10 +204,7 @@ public class StoreAuthenticationMechanism {
                 return refuse(request, response, "the Bearer token is not accepted: " + checked.problem()
                         + "; log in again (POST /auth/login?token=true)");
             }
-            request.setAttribute(SESSION_ATTRIBUTE, checked.token());
-            request.setAttribute(VIA_ATTRIBUTE, "bearer");
-            request.setAttribute(StudyAccess.PROJECTS_ATTRIBUTE, checked.token().projects());
-            return Verdict.login(checked.token().user(), checked.role().groups());
+            return sessionLogin(checked, request, "bearer");
         }
         String cookie = SessionCookie.read(request);
         if (cookie != null) {
@@ -290,9 +304,18 @@ public class StoreAuthenticationMechanism {
             response.addHeader("Set-Cookie", SessionCookie.set(checked.renewed(), checked.token().expires(),
                     Instant.now(), request.getContextPath(), secure));
         }
+        return sessionLogin(checked, request, "session");
+    }
+
+    /** A live session of the store's own, from the cookie or as Bearer: what the request may see comes with it. */
+    private Verdict sessionLogin(Sessions.Checked checked, HttpServletRequest request, String via) {
         request.setAttribute(SESSION_ATTRIBUTE, checked.token());
-        request.setAttribute(VIA_ATTRIBUTE, "session");
+        request.setAttribute(VIA_ATTRIBUTE, via);
         request.setAttribute(StudyAccess.PROJECTS_ATTRIBUTE, checked.token().projects());
+        if (checked.token().share() != null) { // Sessions checked it is live: its study is at hand
+            request.setAttribute(StudyAccess.SHARED_STUDY_ATTRIBUTE, shares.studyOf(checked.token().share())
+                    .orElseThrow());
+        }
         return Verdict.login(checked.token().user(), checked.role().groups());
     }
 

@@ -11,6 +11,9 @@ import org.medjava.store.core.index.Visibility;
  * every study, anyone else the studies labelled like one of their projects (none without a project). The one
  * decision every read door asks; the index applies it beneath them ({@link Visibility} on each query).
  *
+ * <p>A session a share link opened sees its one study, whoever made the link and whatever the study's labels, and
+ * reads nothing but the doors that serve a study ({@link #sharedRead}).
+ *
  * <p>Where a caller's projects come from: the OpenID provider's token (a Bearer JWT, or the session a single
  * sign-on made), put on the request by {@link StoreAuthenticationMechanism}. A local account has none yet.
  */
@@ -26,11 +29,21 @@ public final class StudyAccess {
     private static final List<String> UNFILTERED = List.of("/images", "/changes", "/trash", "/jobs", "/derived",
             "/pacs", "/uploads");
 
+    /** What a share link's session may read: a study's index entries and DICOMweb, the filters, who it is. */
+    private static final List<String> SHARED = List.of("/index/patients", "/index/studies", "/dicomweb", "/filters",
+            "/auth/me");
+
+    /** The request attribute holding the study of the share link behind the request's session. */
+    public static final String SHARED_STUDY_ATTRIBUTE = StudyAccess.class.getName() + ".sharedStudy";
+
     private StudyAccess() {
     }
 
     /** What the request may see. */
     public static Visibility of(HttpServletRequest request, SecurityContext security, boolean byProject) {
+        if (request.getAttribute(SHARED_STUDY_ATTRIBUTE) instanceof String study) {
+            return Visibility.study(study);
+        }
         if (!byProject || security.isUserInRole(Role.ADMIN.id())) {
             return Visibility.everything();
         }
@@ -40,6 +53,12 @@ public final class StudyAccess {
                     .filter(org.medjava.store.core.index.Labels::valid).collect(java.util.stream.Collectors.toSet()));
         }
         return Visibility.labels(Set.of());
+    }
+
+    /** Whether a share link's session may ask for {@code path} (a read of a door that serves one study). */
+    static boolean sharedRead(String method, String path) {
+        return StoreAuthenticationMechanism.isRead(method)
+                && SHARED.stream().anyMatch(door -> path.equals(door) || path.startsWith(door + "/"));
     }
 
     /** Whether a read of {@code path} is kept to administrators under access by project (see {@link #UNFILTERED}). */

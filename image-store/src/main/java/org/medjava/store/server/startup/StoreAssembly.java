@@ -64,6 +64,7 @@ import org.medjava.store.server.security.OidcTokens;
 import org.medjava.store.server.security.Sessions;
 import org.medjava.store.server.security.Role;
 import org.medjava.store.server.admin.DataDirectoryLock;
+import org.medjava.store.server.security.ShareLinks;
 import org.medjava.store.server.security.SharedAccounts;
 import org.medjava.store.server.security.UserStore;
 import org.medjava.store.server.monitoring.RegistryMetrics;
@@ -117,6 +118,9 @@ public class StoreAssembly {
     private Sessions sessions;
     private OidcTokens oidc;
     private OidcLogin oidcLogin;
+    private ShareLinks shareLinks;
+    /** The sessions' key, which also signs share links. */
+    private byte[] sessionKey;
     private LoginThrottle throttle;
     private CorsPolicy cors;
     private FilterRepository filters;
@@ -191,6 +195,8 @@ public class StoreAssembly {
                 SharedPlugins.join(sharedState, filters, firstStart);
             }
             index = new DicomIndex(database);
+            shareLinks = new ShareLinks(sessionKey, index, java.time.Duration.ofDays(config.shareMaxDays()),
+                    java.time.Clock.systemUTC());
             audit.open(index::recordAudit);
             readAudit = !config.auditReads() ? ReadAudit.OFF : new ReadAudit(audit, config.auditReadWindow(),
                     path -> index.instance(path).map(i -> new ReadAudit.StudyRef(i.studyInstanceUid(), i.patientId()))
@@ -397,7 +403,9 @@ public class StoreAssembly {
         Revocations revocations = clusterDatabase == null ? Revocations.local()
                 : Revocations.shared(new SharedRevocations(clusterDatabase));
         sessions = new Sessions(key, users, revocations, config.sessionIdle(), config.sessionMax(),
-                java.time.Clock.systemUTC());
+                java.time.Clock.systemUTC(), (share, now) -> shareLinks == null ? "the store is starting"
+                        : shareLinks.problem(share, now));
+        sessionKey = key;
         cors = CorsPolicy.parse(config.corsOrigins());
         throttle = LoginThrottle.of(config.authMaxFailures(), config.authMaxAddressFailures(), config.authMaxDelay());
         oidc = config.oidcIssuer().map(issuer -> new OidcTokens(new OidcTokens.Settings(issuer, config.oidcAudience(),
@@ -588,6 +596,11 @@ public class StoreAssembly {
     @Produces
     public Sessions sessions() {
         return sessions;
+    }
+
+    @Produces
+    public ShareLinks shareLinks() {
+        return shareLinks;
     }
 
     /** Null when no OpenID provider is configured ({@code medjava.oidc.issuer}). */

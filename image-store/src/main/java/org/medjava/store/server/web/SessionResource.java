@@ -34,6 +34,7 @@ import org.medjava.store.server.security.SessionCookie;
 import org.medjava.store.server.security.SessionToken;
 import org.medjava.store.server.security.Sessions;
 import org.medjava.store.server.security.StoreAuthenticationMechanism;
+import org.medjava.store.server.security.StudyAccess;
 import org.medjava.store.server.security.UserStore;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
@@ -238,8 +239,13 @@ public class SessionResource {
             }
         }
         Object via = request.getAttribute(StoreAuthenticationMechanism.VIA_ATTRIBUTE);
-        return Response.ok(describe(security.getUserPrincipal().getName(), role,
-                session == null ? null : session.expires(), via == null ? "basic" : via.toString()).build()).cacheControl(NO_STORE).build();
+        boolean shared = session != null && session.share() != null;
+        JsonObjectBuilder body = describe(security.getUserPrincipal().getName(), role,
+                session == null ? null : session.expires(), shared ? "share" : via == null ? "basic" : via.toString());
+        if (shared) { // the web viewer shows this study alone, read only
+            body.add("sharedStudy", request.getAttribute(StudyAccess.SHARED_STUDY_ATTRIBUTE).toString());
+        }
+        return Response.ok(body.build()).cacheControl(NO_STORE).build();
     }
 
     private static JsonObjectBuilder describe(String user, Role role, Instant expires, String via) {

@@ -86,11 +86,12 @@ final class ConfigurationReference {
                     unless `medjava.auth.anonymous-read=true`. In a cluster, set the session and CORS keys the same \
                     on every node (the sessions' signing key is made once, in the shared database)."""),
             new Section("Single sign-on (OpenID Connect) and access by project", List.of("medjava.oidc",
-                    "medjava.access"), """
+                    "medjava.access", "medjava.share"), """
                     With `medjava.oidc.issuer` set, the provider's JWT access tokens are accepted as \
                     `Authorization: Bearer` on every API (DICOMweb included), and the login page offers the \
                     provider's login (authorization code with PKCE), which makes an ordinary browser session. Local \
-                    accounts keep working. See docs/operations/single-sign-on.md."""),
+                    accounts keep working. Share links open one study read only without an account. See \
+                    docs/operations/single-sign-on.md."""),
             new Section("Uploads, memory and size limits", List.of("medjava.upload", "medjava.plugin",
                     "medjava.images", "medjava.memory"), """
                     A refusal is a 4xx (or a 503 with `Retry-After` when the store is only busy) with a \

@@ -42,8 +42,8 @@ class OpenApiIT {
     /** The JAX-RS resources (the ArchUnit ModuleBoundariesTest keeps every one in org.medjava.store.server.web). */
     static final List<String> RESOURCES = List.of("AdminResource", "AuditResource", "ChangesResource", "DerivedResource",
             "DicomWebResource", "FiltersResource", "ImagesResource", "IndexResource", "JobsResource", "PacsResource",
-            "RetentionResource", "RootResource", "SessionResource", "SingleSignOnResource", "TrashResource",
-            "UploadsResource",
+            "RetentionResource", "RootResource", "SessionResource", "ShareLinkResource", "SharesResource",
+            "SingleSignOnResource", "TrashResource", "UploadsResource",
             "WebAppResource");
 
     /** Schemas of JSON bodies and the Java records behind them. */
@@ -61,6 +61,8 @@ class OpenApiIT {
             Map.entry("Submission", "org.medjava.store.server.web.JobsResource$Submission"),
             Map.entry("Derivation", "org.medjava.store.server.web.DerivedResource$Derivation"),
             Map.entry("Login", "org.medjava.store.server.web.SessionResource$Login"),
+            Map.entry("NewShare", "org.medjava.store.server.web.SharesResource$NewShare"),
+            Map.entry("Share", "org.medjava.store.server.web.SharesResource$ShareView"),
             Map.entry("Account", "org.medjava.store.server.web.AdminResource$Account"),
             Map.entry("FilterManifest", "org.medjava.store.server.web.FilterManifest"),
             Map.entry("Plugin", "org.medjava.store.server.web.FilterManifest$Plugin"),

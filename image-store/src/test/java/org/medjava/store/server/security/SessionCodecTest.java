@@ -106,6 +106,35 @@ class SessionCodecTest {
     }
 
     @Test
+    void aShareLinksSessionCarriesItsShareAndIsNoSingleSignOn() {
+        SessionToken shared = new SessionToken("share:AAAAbbbbCCCCddddEEEEffff", "AAAAbbbbCCCCdddd1234", T0, T0,
+                T0.plusSeconds(60), SessionToken.SHARE, Role.READER, java.util.Set.of(), "AAAAbbbbCCCCddddEEEEffff");
+
+        SessionCodec.Decoded d = codec.decode(codec.encode(shared), T0);
+
+        assertThat(d.token()).isEqualTo(shared);
+        assertThat(d.token().singleSignOn()).isFalse();
+        assertThatThrownBy(() -> codec.encode(new SessionToken("x", "AAAAbbbbCCCC", T0, T0, T0, SessionToken.SHARE,
+                Role.READER, java.util.Set.of(), "not\nan id"))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aTokenOfTheSecondVersionIsStillRead() {
+        String body = Base64.getUrlEncoder().withoutPadding().encodeToString(String.join("\n", "s2", "rita",
+                "AAAAbbbbCCCCdddd1234", Long.toString(T0.getEpochSecond()), Long.toString(T0.getEpochSecond()),
+                Long.toString(T0.plusSeconds(60).getEpochSecond()), SessionToken.SINGLE_SIGN_ON, "reader",
+                "cardiology").getBytes(StandardCharsets.UTF_8));
+        String text = body + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(mac(body));
+
+        SessionCodec.Decoded d = codec.decode(text, T0);
+
+        assertThat(d.problem()).isNull();
+        assertThat(d.token().singleSignOn()).isTrue();
+        assertThat(d.token().projects()).containsExactly("cardiology");
+        assertThat(d.token().share()).isNull();
+    }
+
+    @Test
     void aTokenOfTheFirstVersionIsStillRead() {
         String body = Base64.getUrlEncoder().withoutPadding().encodeToString(String.join("\n", "s1", "rita",
                 "AAAAbbbbCCCCdddd1234", Long.toString(T0.getEpochSecond()), Long.toString(T0.getEpochSecond()),

@@ -62,6 +62,29 @@ class SessionsTest {
     }
 
     @Test
+    void aShareLinksSessionReadsAsAReaderWhileItsShareIsLiveAndIsNeverRenewed() {
+        java.util.concurrent.atomic.AtomicReference<String> problem = new java.util.concurrent.atomic.AtomicReference<>();
+        Sessions shared = new Sessions(SessionCodecTest.KEY, users, revocations, IDLE, MAX, clock,
+                (id, now) -> id.equals("AAAAbbbbCCCCddddEEEEffff") ? problem.get() : "unknown");
+        Sessions.Issued issued = shared.share("AAAAbbbbCCCCddddEEEEffff", clock.instant().plus(Duration.ofDays(7)));
+        assertThat(issued.role()).isEqualTo(Role.READER);
+        assertThat(issued.token().expires()).as("the absolute limit first").isEqualTo(clock.instant().plus(MAX));
+
+        clock.advance(IDLE.dividedBy(2).plusSeconds(1));
+        Sessions.Checked checked = shared.check(issued.text(), true);
+        assertThat(checked.valid()).isTrue();
+        assertThat(checked.role()).isEqualTo(Role.READER);
+        assertThat(checked.renewed()).isNull();
+
+        problem.set("the share link was revoked");
+        assertThat(shared.check(issued.text(), true).problem()).isEqualTo("the share link was revoked");
+        assertThat(sessions.check(issued.text(), true).valid()).as("a store without share links").isFalse();
+
+        Sessions.Issued shortLived = shared.share("AAAAbbbbCCCCddddEEEEffff", clock.instant().plusSeconds(30));
+        assertThat(shortLived.token().expires()).isEqualTo(clock.instant().plusSeconds(30));
+    }
+
+    @Test
     void aLoginGivesATokenForTheIdleWindowWithTheAccountsRole() {
         Sessions.Issued issued = sessions.login("ulf", "ulf-pass-1".toCharArray()).orElseThrow();
         assertThat(issued.role()).isEqualTo(Role.UPLOADER);
