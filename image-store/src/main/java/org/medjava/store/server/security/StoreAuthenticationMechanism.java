@@ -121,6 +121,9 @@ public class StoreAuthenticationMechanism {
     @Inject
     ShareLinks shares;
 
+    @Inject
+    org.medjava.store.core.index.DicomIndex index;
+
     /**
      * Decides the request ({@link #decide}); one this mechanism answers itself (a refusal, a preflight, a redirect
      * to the login page) never reaches the application's access log filter, so it is logged here.
@@ -136,10 +139,20 @@ public class StoreAuthenticationMechanism {
                     reason = "a share link opens one study, read only: " + request.getMethod() + " " + path
                             + " is not part of it";
                 }
-            } else if (config.accessByProject() && !status.groups().contains(Role.ADMIN.id())
-                    && StudyAccess.unfilteredRead(request.getMethod(), path)) {
-                reason = "with access by project (medjava.access.by-project), " + path + " is read by "
-                        + "administrators only: read studies through DICOMweb (/dicomweb) or the index (/index)";
+            } else if (config.accessByProject() && !status.groups().contains(Role.ADMIN.id())) {
+                if (StudyAccess.unfilteredRead(request.getMethod(), path)) {
+                    reason = "with access by project (medjava.access.by-project), " + path + " is read by "
+                            + "administrators only: read studies through DICOMweb (/dicomweb) or the index (/index)";
+                } else if (StudyAccess.fileRead(request.getMethod(), path) && !StudyAccess.fileVisible(index, path,
+                        StudyAccess.of(request, false, true))) {
+                    // the same answer as for a file that is not there: nothing says the study exists
+                    audit.record(AuditEvents.readRefused(caller(request, status.caller()), "http",
+                            request.getRequestURI(), request.getMethod() + " " + request.getRequestURI()
+                            + " refused: not a study of the caller's projects"));
+                    String name = org.medjava.store.server.web.FileDownloadFilter.decode(path.substring(8));
+                    status = finish(response, HttpServletResponse.SC_NOT_FOUND, "no "
+                            + (name == null ? path.substring(8) : name) + " in the store");
+                }
             }
             if (reason != null) {
                 audit.record(AuditEvents.readRefused(caller(request, status.caller()), "http",
@@ -373,6 +386,7 @@ public class StoreAuthenticationMechanism {
         return switch (status) {
             case 401 -> "Unauthorized";
             case 403 -> "Forbidden";
+            case 404 -> "Not Found";
             case 429 -> "Too Many Requests";
             case 503 -> "Service Unavailable";
             default -> "Error";

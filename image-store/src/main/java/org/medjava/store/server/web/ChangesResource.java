@@ -2,6 +2,9 @@ package org.medjava.store.server.web;
 
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -19,12 +22,15 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.Change;
 import org.medjava.store.core.index.DicomIndex;
+import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.security.StudyAccess;
 
 /**
  * {@code GET /changes?since=N&limit=M}: the change feed, for systems that follow the store (a cache, a research
  * copy, a router): every instance created, updated (its file replaced), deleted (removed, or into the trash),
  * restored or purged, numbered in commit order across every node; poll with the {@code last} of the previous page.
- * A read like a query: it needs what reads need.
+ * A read like a query: it needs what reads need, and under access by project a caller follows the studies they may
+ * see (the numbers of the others are gaps, as numbers already have).
  */
 @RequestScoped
 @Path("changes")
@@ -43,6 +49,15 @@ public class ChangesResource {
     @Inject
     DicomIndex index;
 
+    @Inject
+    StoreConfig config;
+
+    @Context
+    HttpServletRequest request;
+
+    @Context
+    SecurityContext security;
+
     @GET
     @Operation(summary = "The change feed", description = "Changes numbered after since (0: from the start), at most"
             + " limit (100 by default, at most 10000), in order. Numbers have gaps; each is larger than every number"
@@ -60,7 +75,7 @@ public class ChangesResource {
             String limit) {
         long from = number("since", since, 0, Long.MAX_VALUE);
         int max = (int) number("limit", limit, 1, MAX_LIMIT);
-        List<Change> page = index.changes(from, max);
+        List<Change> page = index.changes(from, max, StudyAccess.of(request, security, config.accessByProject()));
         long last = page.isEmpty() ? Math.max(from, 0) : page.get(page.size() - 1).seq();
         return new ChangeFeed(page, last, page.size() < max);
     }

@@ -96,7 +96,7 @@ public class FileDownloadFilter extends HttpFilter {
      * Percent-decoding of a path as JAX-RS does it for {@code @PathParam} (UTF-8; a {@code +} stays a plus); null for
      * a malformed escape or malformed UTF-8, left to JAX-RS to answer.
      */
-    static String decode(String path) {
+    public static String decode(String path) {
         if (path.indexOf('%') < 0) {
             return path;
         }

@@ -274,13 +274,23 @@ class SingleSignOnIT {
                     .contains("\"NumberOfPatientRelatedStudies\":1");
             assertThat(get(projects, "/index/studies/" + ct + "/labels", alice).body()).isEqualTo("[\"cardiology\"]");
             assertThat(get(projects, "/index/studies/" + mr + "/labels", alice).statusCode()).isEqualTo(404);
-            assertThat(get(projects, "/images/it/p/mr.dcm", alice).statusCode()).as("a door without study filter")
+            HttpResponse<String> hiddenFile = get(projects, "/images/it/p/mr.dcm", alice);
+            assertThat(hiddenFile.statusCode()).as("a file of another project's study").isEqualTo(404);
+            assertThat(hiddenFile.body()).as("as if it were not there")
+                    .isEqualTo(get(projects, "/images/it/p/none.dcm", alice).body().replace("none.dcm", "mr.dcm"));
+            assertThat(getStatus(projects, "/images/it/p/ct.dcm", alice)).isEqualTo(200);
+            assertThat(getStatus(projects, "/images/it/p/ct.dcm?render=png", alice)).isEqualTo(200);
+            assertThat(getStatus(projects, "/images/it/p/mr.dcm?render=png", alice)).isEqualTo(404);
+            assertThat(get(projects, "/images/it/p/", alice).statusCode()).as("listings: administrators")
                     .isEqualTo(403);
-            assertThat(get(projects, "/changes", alice).statusCode()).isEqualTo(403);
+            HttpResponse<String> changes = get(projects, "/changes", alice);
+            assertThat(changes.statusCode()).isEqualTo(200);
+            assertThat(changes.body()).as("the change feed of her studies").contains(ct).doesNotContain(mr);
 
             String bob = keycloak.password("bob", "bob-password");
             assertThat(get(projects, "/dicomweb/studies", bob).body()).contains(ct, mr);
             assertThat(get(projects, "/images/it/p/mr.dcm", bob).statusCode()).isEqualTo(200);
+            assertThat(get(projects, "/changes", bob).body()).contains(ct, mr);
 
             String router = keycloak.clientCredentials("router", "router-client-secret");
             HttpResponse<String> none = get(projects, "/dicomweb/studies", router);

@@ -74,9 +74,13 @@ final class ChangeLog {
         }
     }
 
-    static List<Change> read(EntityManager em, long since, int limit, boolean trashOnly) {
+    static List<Change> read(EntityManager em, long since, int limit, boolean trashOnly, Visibility v) {
+        if (v.nothing()) {
+            return List.of();
+        }
         return em.createQuery("select c from ChangeEntity c where c.seq > :since"
-                + (trashOnly ? " and c.trashId is not null" : "") + " order by c.seq", ChangeEntity.class)
+                + (trashOnly ? " and c.trashId is not null" : "") + IndexQueries.visibleJpql("c.studyUid", v)
+                + " order by c.seq", ChangeEntity.class)
                 .setParameter("since", since).setMaxResults(limit).getResultList().stream()
                 .map(c -> new Change(c.seq, c.kind, Instant.ofEpochMilli(c.at), c.studyUid, c.seriesUid,
                         c.sopInstanceUid, c.path, c.trashId)).toList();

@@ -213,12 +213,21 @@ public final class DicomIndex implements AutoCloseable {
 
     /** The changes numbered after {@code since}, in order, at most {@code limit}. */
     public List<Change> changes(long since, int limit) {
-        return session.read("reading the change feed", em -> ChangeLog.read(em, since, limit, false));
+        return changes(since, limit, Visibility.everything());
+    }
+
+    /**
+     * The changes of the studies {@code visibility} shows, numbered after {@code since}, in order, at most
+     * {@code limit} (a study's labels outlive its deletion, so its deletion is seen by whoever saw the study).
+     */
+    public List<Change> changes(long since, int limit, Visibility visibility) {
+        return session.read("reading the change feed", em -> ChangeLog.read(em, since, limit, false, visibility));
     }
 
     /** The changes of the trash (deleted into it, restored, purged) numbered after {@code since}, in order. */
     public List<Change> trashChanges(long since, int limit) {
-        return session.read("reading the change feed", em -> ChangeLog.read(em, since, limit, true));
+        return session.read("reading the change feed", em -> ChangeLog.read(em, since, limit, true,
+                Visibility.everything()));
     }
 
     /** The number of the latest change (0 when there is none). */

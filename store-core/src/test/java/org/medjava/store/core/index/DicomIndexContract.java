@@ -472,6 +472,11 @@ abstract class DicomIndexContract {
             assertThat(p.numberOfPatientRelatedStudies()).as("the patient's other study is not counted").isEqualTo(1);
             assertThat(p.numberOfPatientRelatedInstances()).isEqualTo(1);
         });
+        assertThat(index.changes(0, 100, one)).extracting(Change::studyInstanceUid).containsExactly("1.2.826.9.5");
+        assertThat(index.changes(0, 100, Visibility.labels(java.util.Set.of("cardiology"))))
+                .extracting(Change::studyInstanceUid).containsExactly("1.2.826.9.6");
+        assertThat(index.changes(0, 100, Visibility.labels(java.util.Set.of()))).isEmpty();
+        assertThat(index.changes(0, 100)).hasSize(2);
         assertThat(index.series("1.2.826.9.6", SeriesQuery.all().visibleTo(one))).isEmpty();
         assertThat(index.instances("1.2.826.9.5.1", InstanceQuery.all().visibleTo(one))).hasSize(1);
         assertThat(index.instances("1.2.826.9.6.1", InstanceQuery.all().visibleTo(one))).isEmpty();
