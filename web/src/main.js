@@ -39,6 +39,11 @@ async function show() {
     navigate('/login', { next: location.hash.slice(1) });
     return;
   }
+  const shared = user()?.sharedStudy;
+  if (shared && !(path === '/view' && params.study === shared)) { // a share link opens its study and nothing else
+    navigate('/view', { study: shared });
+    return;
+  }
   if (r.role && !can(r.role)) {
     main.replaceChildren(h('p', { class: 'empty', dataset: { test: 'forbidden' } },
       `Your account (${user().role}) may not open this page; it needs the ${r.role} role.`));

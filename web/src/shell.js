@@ -11,6 +11,12 @@ export function shell() {
 
   function draw() {
     const u = user();
+    if (u?.sharedStudy) { // a share link's session: this one study, read only, nothing else to go to
+      nav.replaceChildren(h('span', { class: 'shared-banner', dataset: { test: 'shared-banner' } },
+        `Shared study · read only · until ${new Date(u.expires).toLocaleString()}`));
+      userBox.replaceChildren(h('button', { dataset: { test: 'logout' }, onclick: () => logout().catch((e) => showError(e, 'Close')) }, 'Close'));
+      return;
+    }
     nav.replaceChildren(...(!u ? [] : [
       h('a', { href: '#/studies', dataset: { test: 'nav-studies' } }, 'Studies'),
       h('a', { href: '#/browse/', dataset: { test: 'nav-browse' } }, 'Files'),

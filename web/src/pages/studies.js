@@ -10,6 +10,7 @@ import { navigate } from '../router.js';
 import { can } from '../session.js';
 import { deleteStudyDialog, deletedNotice } from '../trash.js';
 import { labelsDialog } from '../labels.js';
+import { shareDialog } from '../shares.js';
 import { studySeries } from '../viewer/series.js';
 import { thumbnail } from '../viewer/thumbnails.js';
 import '../viewer.css';
@@ -161,6 +162,10 @@ function studyRows(s) {
       title: 'The labels that decide which projects see this study',
       onclick: (e) => { e.stopPropagation(); labelsDialog(uid, value(s, 'PatientID') ? `the study of ${value(s, 'PatientID')}` : 'the study'); },
       onkeydown: (e) => e.stopPropagation() }, 'Labels…'),
+    h('button', { type: 'button', dataset: { test: 'study-share' },
+      title: 'A link that opens this study read only, without an account, until it expires or is revoked',
+      onclick: (e) => { e.stopPropagation(); shareDialog(uid, value(s, 'PatientID') ? `the study of ${value(s, 'PatientID')}` : 'the study'); },
+      onkeydown: (e) => e.stopPropagation() }, 'Share…'),
     h('button', { class: 'danger', dataset: { test: 'study-delete' },
       title: 'Delete this study (into the trash, where it can be restored)',
       onclick: (e) => { e.stopPropagation(); remove(s, row, detail); },
