@@ -52,11 +52,16 @@ public final class FrontHeaders {
 
     /** Whether the client's connection is TLS. */
     public static boolean secure(HttpServletRequest request) {
-        return relayed(request) ? "1".equals(request.getHeader(SECURE)) : request.isSecure();
+        return relayed(request::getHeader) ? "1".equals(request.getHeader(SECURE)) : request.isSecure();
     }
 
-    private static boolean relayed(HttpServletRequest request) {
-        String key = request.getHeader(KEY);
+    /** Whether the front relayed the request, whose headers these are, from a TLS connection. */
+    static boolean relayedSecure(java.util.function.Function<String, String> header) {
+        return relayed(header) && "1".equals(header.apply(SECURE));
+    }
+
+    private static boolean relayed(java.util.function.Function<String, String> header) {
+        String key = header.apply(KEY);
         return key != null && MessageDigest.isEqual(key.getBytes(StandardCharsets.US_ASCII), SECRET_BYTES);
     }
 }

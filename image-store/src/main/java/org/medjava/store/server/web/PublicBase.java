@@ -21,7 +21,8 @@ import org.medjava.store.server.config.StoreConfig;
  *       else {@code X-Forwarded-Proto}, {@code X-Forwarded-Host}, {@code X-Forwarded-Port}, and
  *       {@code X-Forwarded-Prefix} — each value checked, a malformed one ignored;
  *   <li>the request's own base URI, when its host names this server ({@link AllowedHosts}); otherwise 400 "unknown
- *       host" (RequestGuardFilter refuses such requests first; this is the same rule where the link is made).
+ *       host" (RequestGuardFilter refuses such requests first; this is the same rule where the link is made). A
+ *       request the front took over HTTPS ({@link FrontHeaders}) has an https base, though relayed as HTTP.
  * </ol>
  * Forwarded headers are off by default: anyone can send them, and a store that believed them would hand out links
  * to wherever a client said.
@@ -38,8 +39,12 @@ public final class PublicBase {
     /** The base for this request, ending with {@code /}. */
     public static URI of(StoreConfig config, UriInfo uri, HttpHeaders headers) {
         AllowedHosts hosts = AllowedHosts.of(config.allowedHosts());
-        return resolve(config.publicBaseUri(), config.trustForwarded(), host -> hosts.accepts(host, null),
-                uri.getBaseUri(), headers::getHeaderString);
+        URI base = uri.getBaseUri();
+        if (FrontHeaders.relayedSecure(headers::getHeaderString) && "http".equals(base.getScheme())) {
+            base = URI.create("https" + base.toString().substring(4)); // the front's HTTPS, relayed as HTTP
+        }
+        return resolve(config.publicBaseUri(), config.trustForwarded(), host -> hosts.accepts(host, null), base,
+                headers::getHeaderString);
     }
 
     /** {@code path} (relative to the application, raw: {@code images/a%20b.dcm}) under this request's base. */

@@ -229,6 +229,14 @@ class LifecycleIT {
         assertThat(login.statusCode()).isEqualTo(200);
         assertThat(login.headers().allValues("Set-Cookie")).anySatisfy(c -> assertThat(c)
                 .startsWith("medjava_session=").contains("; Secure", "; HttpOnly"));
+        String cookie = login.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("medjava_session="))
+                .findFirst().orElseThrow();
+        HttpResponse<String> studies = https.send(HttpRequest.newBuilder(URI.create(base
+                + "/dicomweb/studies?limit=1&includefield=00081190")).header("Accept", "application/dicom+json")
+                .header("Cookie", cookie.substring(0, cookie.indexOf(';'))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(studies.body()).as("links the store writes name the HTTPS the client came by")
+                .contains("\"" + base + "/dicomweb/studies/");
 
         InetAddress other = Collections.list(NetworkInterface.getNetworkInterfaces()).stream()
                 .flatMap(nic -> Collections.list(nic.getInetAddresses()).stream())
