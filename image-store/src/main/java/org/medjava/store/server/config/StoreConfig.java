@@ -163,9 +163,9 @@ public class StoreConfig {
     Optional<String> httpsBind;
 
     /**
-     * The front's certificate and key: a PKCS#12 or JKS key store. {@code ./medjava start} gives the one it made on
-     * the first start ({@code <data>/tls/store.p12}) unless one is set. Unset: Payara Micro's built-in self-signed one
-     * (the JVM's {@code javax.net.ssl.keyStore}).
+     * The store's certificate and key, for the front's HTTPS and DICOM TLS: a PKCS#12 or JKS key store.
+     * {@code ./medjava start} gives the one it made on the first start ({@code <data>/tls/store.p12}) unless one is
+     * set. Unset: Payara Micro's built-in self-signed one (the JVM's {@code javax.net.ssl.keyStore}).
      */
     @Inject
     @ConfigProperty(name = "medjava.tls.keystore")
