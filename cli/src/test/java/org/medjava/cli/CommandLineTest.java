@@ -210,6 +210,37 @@ class CommandLineTest {
     }
 
     @Test
+    void dicomTlsOpensOn2762WithHttpsCertificateWhenHttpsAndDicomAreOn() {
+        assertThat(StoreLaunch.of(context(), dir, 9080, List.of()).dicomTlsPort()).as("DICOM is off").isZero();
+        env.put("MEDJAVA_DICOM_PORT", "11112");
+        StoreLaunch launch = StoreLaunch.of(context(), dir, 9080, List.of());
+        assertThat(launch.dicomTlsPort()).isEqualTo(2762);
+        assertThat(launch.command()).contains("-Dmedjava.dicom.tls-port=2762",
+                "-Dmedjava.tls.keystore=" + dir.resolve("tls/store.p12"));
+
+        env.put("MEDJAVA_DICOM_TLS_PORT", "12762");
+        assertThat(StoreLaunch.of(context(), dir, 9080, List.of()).command())
+                .contains("-Dmedjava.dicom.tls-port=12762");
+        env.put("MEDJAVA_DICOM_TLS_PORT", "off");
+        launch = StoreLaunch.of(context(), dir, 9080, List.of());
+        assertThat(launch.dicomTlsPort()).isZero();
+        assertThat(launch.command()).noneMatch(a -> a.startsWith("-Dmedjava.dicom.tls"));
+        assertThat(launch.environment()).as("the store must not read \"off\" as a port")
+                .containsEntry("MEDJAVA_DICOM_TLS_PORT", null);
+
+        env.remove("MEDJAVA_DICOM_TLS_PORT");
+        env.put("MEDJAVA_HTTPS_PORT", "off");
+        assertThat(StoreLaunch.of(context(), dir, 9080, List.of()).dicomTlsPort()).as("HTTPS is off").isZero();
+        env.remove("MEDJAVA_HTTPS_PORT");
+        env.remove("MEDJAVA_DICOM_PORT");
+        env.put("MEDJAVA_JAVA_OPTS", "-Dmedjava.dicom.port=104");
+        assertThat(StoreLaunch.of(context(), dir, 9080, List.of()).dicomTlsPort()).isEqualTo(2762);
+        env.put("MEDJAVA_DICOM_TLS_PORT", "twenty");
+        assertThat(run("start", "--dry-run")).isEqualTo(2);
+        assertThat(err()).contains("MEDJAVA_DICOM_TLS_PORT=twenty is neither a port number nor off");
+    }
+
+    @Test
     void theStoreWritesItsPrebootCommands() throws Exception {
         StoreLaunch launch = StoreLaunch.of(context(), dir, 9080, List.of());
         launch.writePreboot(context());

@@ -27,7 +27,8 @@ import org.medjava.cli.CliException;
  * The store's own TLS certificate when the administrator gives none: made on the first start by the JDK's keytool
  * (self-signed, EC P-256, two years, for this machine's name, {@code localhost}, its loopback and interface
  * addresses) in a PKCS#12 whose random password sits beside it; both readable by the owner only, in a directory only
- * the owner may enter.
+ * the owner may enter. It serves HTTPS and DICOM TLS, and authenticates the store to DICOM TLS peers that ask for a
+ * client certificate (hence clientAuth beside serverAuth).
  *
  * @param created whether this start made it (its fingerprint is then worth showing)
  */
@@ -75,7 +76,7 @@ public record StoreCertificate(Path keystore, String password, String fingerprin
         ProcessBuilder keytool = new ProcessBuilder(keytool(), "-genkeypair", "-noprompt", "-alias", ALIAS,
                 "-keyalg", "EC", "-groupname", "secp256r1", "-sigalg", "SHA256withECDSA",
                 "-validity", Integer.toString(VALIDITY_DAYS), "-dname", "CN=" + names.get(0) + ", O=MedJava image store",
-                "-ext", "SAN=" + String.join(",", san), "-ext", "EKU=serverAuth", "-ext", "KU=digitalSignature",
+                "-ext", "SAN=" + String.join(",", san), "-ext", "EKU=serverAuth,clientAuth", "-ext", "KU=digitalSignature",
                 "-storetype", "PKCS12", "-keystore", temp.toString(),
                 "-storepass:env", "MEDJAVA_KEYTOOL_PASSWORD", "-keypass:env", "MEDJAVA_KEYTOOL_PASSWORD")
                 .redirectErrorStream(true);

@@ -92,7 +92,8 @@ public final class StoreCommand {
     @Command(name = "start", description = {"Start the image store in the foreground (Ctrl-C stops it), and the "
             + "viewer connected to it when a display exists (MEDJAVA_NO_VIEWER=1: not).",
             "Settings: MEDJAVA_PORT (8080), MEDJAVA_HTTP_BIND (127.0.0.1 while HTTPS is on), MEDJAVA_HTTPS_PORT "
-                    + "(8443; off: no HTTPS), MEDJAVA_TLS_KEYSTORE (else one made in <data>/tls), MEDJAVA_DATA "
+                    + "(8443; off: no HTTPS), MEDJAVA_TLS_KEYSTORE (else one made in <data>/tls), "
+                    + "MEDJAVA_DICOM_TLS_PORT (2762 with HTTPS and MEDJAVA_DICOM_PORT on; off: none), MEDJAVA_DATA "
                     + "(data/store), "
                     + "MEDJAVA_JAVA_OPTS, MEDJAVA_NO_BUILD, MEDJAVA_START_TIMEOUT (300 s), MEDJAVA_STOP_TIMEOUT (60 s); "
                     + "every key of docs/configuration.md as its environment variable."})
@@ -133,6 +134,11 @@ public final class StoreCommand {
             if (launch.httpsPort() > 0 && StoreProbe.listening("127.0.0.1", launch.httpsPort())) {
                 throw new CliException("port " + launch.httpsPort() + " is in use; start with MEDJAVA_HTTPS_PORT="
                         + "<another port> ./medjava start (or MEDJAVA_HTTPS_PORT=off: no HTTPS)");
+            }
+            if (launch.dicomTlsPort() > 0 && StoreProbe.listening("127.0.0.1", launch.dicomTlsPort())) {
+                throw new CliException("port " + launch.dicomTlsPort() + " is in use; start with "
+                        + "MEDJAVA_DICOM_TLS_PORT=<another port> ./medjava start (or MEDJAVA_DICOM_TLS_PORT=off: "
+                        + "no DICOM TLS)");
             }
             boolean viewer = false;
             if (ctx.isSet("DISPLAY") && !ctx.isSet("MEDJAVA_NO_VIEWER") && !ctx.isSet("STORE_ONLY") && !background) {
@@ -376,6 +382,10 @@ public final class StoreCommand {
             String httpsPort = StoreProcesses.argument(args, "medjava.https.port");
             if (!httpsPort.isEmpty()) {
                 out.println("  https:    port " + httpsPort);
+            }
+            String dicomTlsPort = StoreProcesses.argument(args, "medjava.dicom.tls-port");
+            if (!dicomTlsPort.isEmpty()) {
+                out.println("  dicom tls: port " + dicomTlsPort);
             }
             out.println("  uptime:   " + StoreProcesses.human(uptime));
             out.println("  data:     " + data);

@@ -18,16 +18,18 @@ import org.medjava.cli.Processes;
  * The command line of one store node: Payara Micro with the WAR, its data directory, ports and preboot commands.
  * Launcher settings: MEDJAVA_PORT (8080), MEDJAVA_HTTP_BIND (the loopback while HTTPS is on, else all interfaces),
  * MEDJAVA_HTTPS_PORT (8443, on every interface; {@code off}: no HTTPS, as MEDJAVA_TLS=off), MEDJAVA_TLS_KEYSTORE (else
- * the store's own certificate, made on the first start: {@link StoreCertificate}), MEDJAVA_DATA, MEDJAVA_JAVA_OPTS;
- * every MicroProfile Config key as an environment variable (docs/configuration.md).
+ * the store's own certificate, made on the first start: {@link StoreCertificate}), MEDJAVA_DICOM_TLS_PORT (2762
+ * while HTTPS and DICOM are on; {@code off}: none), MEDJAVA_DATA, MEDJAVA_JAVA_OPTS; every MicroProfile Config key as
+ * an environment variable (docs/configuration.md).
  *
  * @param httpsPort   the front's HTTPS port, 0 when off
+ * @param dicomTlsPort the DICOM TLS port {@code start} opens with HTTPS's certificate, 0 when none
  * @param keystore    the certificate {@code start} makes if missing and gives the store, null when the administrator
  *                    gave one (or HTTPS is off)
  * @param environment the store process's variables that differ from the caller's: a null value removes one
  */
 public record StoreLaunch(Path data, int port, int backendPort, String bind, String url, Path preboot, int httpsPort,
-        Path keystore, Map<String, String> environment, List<String> command) {
+        int dicomTlsPort, Path keystore, Map<String, String> environment, List<String> command) {
     /** The environment variable that gives the store its key store's password (not its command line: ps shows it). */
     public static final String KEYSTORE_PASSWORD = "MEDJAVA_TLS_KEYSTORE_PASSWORD";
 
@@ -86,6 +88,12 @@ public record StoreLaunch(Path data, int port, int backendPort, String bind, Str
             // "off" is no port number: the store would fail to read it as medjava.https.port
             environment.put("MEDJAVA_HTTPS_PORT", null);
         }
+        int dicomTlsPort = dicomTlsPort(ctx, httpsPort > 0 && dicomOn(ctx, javaOpts));
+        if (dicomTlsPort > 0) { // the same key store as HTTPS: the store's one certificate
+            command.add("-Dmedjava.dicom.tls-port=" + dicomTlsPort);
+        } else if (ctx.env("MEDJAVA_DICOM_TLS_PORT", "").trim().equalsIgnoreCase("off")) {
+            environment.put("MEDJAVA_DICOM_TLS_PORT", null);
+        }
         // No --rootdir: Payara would remember the deployment and deploy the WAR twice on the next start.
         // --nohazelcast: Payara's data grid (port 6900 and up, all interfaces) is not used by the store, whose nodes
         // share PostgreSQL. --logproperties: Payara's console format without colour codes (its output goes to the
@@ -98,7 +106,7 @@ public record StoreLaunch(Path data, int port, int backendPort, String bind, Str
                 "--logproperties", ctx.root().resolve("deploy/payara-logging.properties").toString()));
         command.addAll(List.of("--prebootcommandfile", preboot.toString()));
         command.addAll(payaraArgs);
-        return new StoreLaunch(data, port, backendPort, bind, url, preboot, httpsPort, keystore,
+        return new StoreLaunch(data, port, backendPort, bind, url, preboot, httpsPort, dicomTlsPort, keystore,
                 Collections.unmodifiableMap(environment), List.copyOf(command));
     }
 
@@ -117,6 +125,32 @@ public record StoreLaunch(Path data, int port, int backendPort, String bind, Str
             // told below
         }
         throw new CliException("MEDJAVA_HTTPS_PORT=" + value + " is neither a port number nor off", 2);
+    }
+
+    /** Whether the store's DICOM service is on: MEDJAVA_DICOM_PORT, or medjava.dicom.port in MEDJAVA_JAVA_OPTS. */
+    static boolean dicomOn(Context ctx, String javaOpts) {
+        String port = ctx.env("MEDJAVA_DICOM_PORT", "").trim();
+        return !port.isEmpty() && !port.equals("0") || javaOpts.contains("-Dmedjava.dicom.port=");
+    }
+
+    /**
+     * MEDJAVA_DICOM_TLS_PORT (2762, DICOM's well-known TLS port) when {@code on} (HTTPS and DICOM are), 0 when it is
+     * {@code off} or not on; a port given while HTTPS is off reaches the store as set (it needs a key store then).
+     */
+    static int dicomTlsPort(Context ctx, boolean on) {
+        String value = ctx.env("MEDJAVA_DICOM_TLS_PORT", "2762").trim();
+        if (!on || value.equalsIgnoreCase("off")) {
+            return 0;
+        }
+        try {
+            int port = Integer.parseInt(value);
+            if (port > 0 && port < 65536) {
+                return port;
+            }
+        } catch (NumberFormatException e) {
+            // told below
+        }
+        throw new CliException("MEDJAVA_DICOM_TLS_PORT=" + value + " is neither a port number nor off", 2);
     }
 
     /** The host the store answers on locally. */

@@ -43,7 +43,8 @@ class StoreCertificateTest {
         assertThat(validity.toDays()).isEqualTo(StoreCertificate.VALIDITY_DAYS);
         List<String> names = certificate.getSubjectAlternativeNames().stream().map(n -> String.valueOf(n.get(1))).toList();
         assertThat(names).contains("localhost", "127.0.0.1").containsAll(StoreCertificate.names());
-        assertThat(certificate.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1"); // serverAuth
+        assertThat(certificate.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1", // serverAuth
+                "1.3.6.1.5.5.7.3.2"); // clientAuth: the store as a DICOM TLS client
 
         StoreCertificate again = StoreCertificate.ensure(keystore);
         assertThat(again.created()).isFalse();

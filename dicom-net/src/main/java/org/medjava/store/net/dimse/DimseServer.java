@@ -6,7 +6,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocket;
 import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
@@ -28,9 +31,10 @@ import org.medjava.store.core.query.ArchiveSearch;
 
 /**
  * The store's DICOM network service (DIMSE SCP on PixelMed's association layer): C-ECHO, C-STORE, C-FIND, C-MOVE,
- * C-GET. Listens on the configured port; each association runs on its own thread. Before PixelMed accepts an
- * association, the calling AE title (and its host, where configured) is checked against the allowed peers, and the
- * called AE title against the store's: strangers get an A-ASSOCIATE-RJ with the reason PS3.8 defines.
+ * C-GET. Listens on the configured port, and with DICOM TLS on also on the TLS port (the same AE title, services,
+ * peers and association limit: only the socket differs); each association runs on its own thread. Before PixelMed
+ * accepts an association, the calling AE title (and its host, where configured) is checked against the allowed peers,
+ * and the called AE title against the store's: strangers get an A-ASSOCIATE-RJ with the reason PS3.8 defines.
  * {@link #close()} stops listening and ends the associations in progress (their partial objects are discarded).
  */
 public final class DimseServer implements AutoCloseable {
@@ -45,13 +49,15 @@ public final class DimseServer implements AutoCloseable {
     private final DimseServices services;
     private final StoreMetrics metrics;
     private final ServerSocket server;
+    /** The DICOM TLS listener; null when TLS is off. */
+    private final ServerSocket tlsServer;
     private final ExecutorService workers;
     /** The connections, to end them on {@link #close()}. */
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     /** The connections whose association is not released yet: what the limit counts. */
     private final Set<Socket> unreleased = ConcurrentHashMap.newKeySet();
     private final AtomicInteger threads = new AtomicInteger();
-    private final Thread acceptor;
+    private final List<Thread> acceptors = new ArrayList<>();
     private final AuditTrail audit;
     private volatile boolean closed;
 
@@ -61,14 +67,13 @@ public final class DimseServer implements AutoCloseable {
         this.services = services;
         this.metrics = metrics;
         this.audit = audit;
-        this.server = new ServerSocket();
-        server.setReuseAddress(true);
+        this.server = listen(new ServerSocket(), settings.port(), "medjava.dicom.port");
         try {
-            server.bind(new InetSocketAddress(InetAddress.getByName(settings.bindAddress()), settings.port()), 64);
+            this.tlsServer = settings.tls() == null ? null
+                    : listen(settings.tls().serverSocket(), settings.tlsPort(), "medjava.dicom.tls-port");
         } catch (IOException e) {
             server.close();
-            throw new IOException("cannot listen for DICOM on " + settings.bindAddress() + ":" + settings.port()
-                    + " (" + e.getMessage() + "); set medjava.dicom.port to a free port", e);
+            throw e;
         }
         // The application's class loader as context loader: the image decoders (ImageIO plugins in the WAR) are
         // looked up through it when C-STORE validation decodes pixel data.
@@ -79,8 +84,23 @@ public final class DimseServer implements AutoCloseable {
             t.setContextClassLoader(application);
             return t;
         });
-        this.acceptor = new Thread(this::acceptLoop, "dimse-acceptor-" + settings.port());
-        acceptor.setDaemon(true);
+        for (ServerSocket listener : tlsServer == null ? List.of(server) : List.of(server, tlsServer)) {
+            Thread acceptor = new Thread(() -> acceptLoop(listener), "dimse-acceptor-" + listener.getLocalPort());
+            acceptor.setDaemon(true);
+            acceptors.add(acceptor);
+        }
+    }
+
+    private ServerSocket listen(ServerSocket socket, int port, String key) throws IOException {
+        socket.setReuseAddress(true);
+        try {
+            socket.bind(new InetSocketAddress(InetAddress.getByName(settings.bindAddress()), port), 64);
+        } catch (IOException e) {
+            socket.close();
+            throw new IOException("cannot listen for DICOM on " + settings.bindAddress() + ":" + port
+                    + " (" + e.getMessage() + "); set " + key + " to a free port", e);
+        }
+        return socket;
     }
 
     /** Binds the port and starts accepting associations; C-FIND, C-GET and C-MOVE are counted by {@code reads}. */
@@ -92,9 +112,12 @@ public final class DimseServer implements AutoCloseable {
                 new RetrieveScp(search, images, settings.aeTitle(), settings.moveDestinations(),
                         ingest.auditTrail(), reads, settings::visibility));
         DimseServer server = new DimseServer(settings, services, ingest.metrics(), ingest.auditTrail());
-        server.acceptor.start();
-        LOG.log(Level.INFO, "DICOM service {0} listening on {1}:{2,number,#}; allowed calling AE titles: {3}",
-                new Object[] {settings.aeTitle(), settings.bindAddress(), server.port(),
+        server.acceptors.forEach(Thread::start);
+        LOG.log(Level.INFO, "DICOM service {0} listening on {1}:{2,number,#}{3}; allowed calling AE titles: {4}",
+                new Object[] {settings.aeTitle(), settings.bindAddress(), server.port(), server.tlsPort()
+                        .map(p -> String.format(" and with TLS (client certificates: %s) on %d",
+                                settings.tls().clientAuth().name().toLowerCase(java.util.Locale.ROOT), p))
+                        .orElse(""),
                         settings.allowedPeers().isEmpty() ? "none (set medjava.dicom.allowed-aets)"
                                 : settings.allowedPeers().peers().keySet()});
         return server;
@@ -104,14 +127,19 @@ public final class DimseServer implements AutoCloseable {
         return server.getLocalPort();
     }
 
+    /** The port of the DICOM TLS listener, when there is one. */
+    public Optional<Integer> tlsPort() {
+        return tlsServer == null ? Optional.empty() : Optional.of(tlsServer.getLocalPort());
+    }
+
     public DimseSettings settings() {
         return settings;
     }
 
-    private void acceptLoop() {
+    private void acceptLoop(ServerSocket listener) {
         while (!closed) {
             try {
-                Socket socket = server.accept();
+                Socket socket = listener.accept();
                 open.add(socket);
                 unreleased.add(socket);
                 workers.execute(() -> serve(socket));
@@ -134,6 +162,9 @@ public final class DimseServer implements AutoCloseable {
         try {
             socket.setSoTimeout(REQUEST_TIMEOUT_MILLIS);
             socket.setTcpNoDelay(true);
+            if (socket instanceof SSLSocket tls && !handshake(tls)) {
+                return;
+            }
             AssociationRequest rq = AssociationRequest.read(socket.getInputStream());
             Caller caller = Caller.dicom(rq.callingAe(), socket.getInetAddress().getHostAddress());
             Optional<AssociationRequest.Rejection> rejection = check(rq, socket);
@@ -166,6 +197,22 @@ public final class DimseServer implements AutoCloseable {
         }
     }
 
+    /**
+     * The TLS handshake, before anything DICOM is read: a caller that cannot complete it (a plain DICOM client, no
+     * common protocol or suite, no or an untrusted client certificate) is told so by TLS and logged with its
+     * address; the connection is closed and the listener goes on.
+     */
+    private static boolean handshake(SSLSocket socket) throws IOException {
+        try {
+            socket.startHandshake();
+            return true;
+        } catch (SSLException e) {
+            LOG.log(Level.INFO, "DICOM TLS handshake with {0} failed: {1}",
+                    new Object[] {socket.getInetAddress().getHostAddress(), e.getMessage()});
+            return false;
+        }
+    }
+
     private Optional<AssociationRequest.Rejection> check(AssociationRequest rq, Socket socket) {
         String from = rq.callingAe() + " (" + socket.getInetAddress().getHostAddress() + ")";
         if (!rq.calledAe().equals(settings.aeTitle())) {
@@ -190,10 +237,12 @@ public final class DimseServer implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        try {
-            server.close();
-        } catch (IOException e) {
-            // closing anyway
+        for (ServerSocket listener : tlsServer == null ? List.of(server) : List.of(server, tlsServer)) {
+            try {
+                listener.close();
+            } catch (IOException e) {
+                // closing anyway
+            }
         }
         for (Socket s : open) {
             try {
@@ -207,7 +256,9 @@ public final class DimseServer implements AutoCloseable {
             if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
                 LOG.warning("DICOM association threads still running after 10 s");
             }
-            acceptor.join(5000);
+            for (Thread acceptor : acceptors) {
+                acceptor.join(5000);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

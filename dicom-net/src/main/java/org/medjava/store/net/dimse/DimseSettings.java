@@ -17,10 +17,13 @@ import org.medjava.store.core.index.Visibility;
  * @param idleTimeoutMillis an association that sends nothing for this long is closed
  * @param aeProjects      under access by project, the projects of each calling AE title; null: access by project
  *                        is off and every peer sees every study
+ * @param tlsPort         the port of the DICOM TLS listener (same AE title, services and peers)
+ * @param tls             the TLS settings of that listener; null: there is none
  */
 public record DimseSettings(int port, String bindAddress, String aeTitle, AllowedPeers allowedPeers,
                             Map<String, RemoteAe> moveDestinations, int maxPduLength, int maxAssociations,
-                            int idleTimeoutMillis, Map<String, Set<String>> aeProjects) {
+                            int idleTimeoutMillis, Map<String, Set<String>> aeProjects, int tlsPort,
+                            DicomTls tls) {
 
     public static final int DEFAULT_MAX_PDU = 65536;
     public static final int DEFAULT_MAX_ASSOCIATIONS = 32;
@@ -31,8 +34,22 @@ public record DimseSettings(int port, String bindAddress, String aeTitle, Allowe
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("DICOM port " + port + " is not 0 to 65535");
         }
+        if (tlsPort < 0 || tlsPort > 65535) {
+            throw new IllegalArgumentException("DICOM TLS port " + tlsPort + " is not 0 to 65535");
+        }
+        if (tlsPort > 0 && tls == null) {
+            throw new IllegalArgumentException("a DICOM TLS port needs its TLS settings");
+        }
         moveDestinations = Map.copyOf(moveDestinations);
         aeProjects = aeProjects == null ? null : Map.copyOf(aeProjects);
+    }
+
+    /** Without a TLS listener. */
+    public DimseSettings(int port, String bindAddress, String aeTitle, AllowedPeers allowedPeers,
+                         Map<String, RemoteAe> moveDestinations, int maxPduLength, int maxAssociations,
+                         int idleTimeoutMillis, Map<String, Set<String>> aeProjects) {
+        this(port, bindAddress, aeTitle, allowedPeers, moveDestinations, maxPduLength, maxAssociations,
+                idleTimeoutMillis, aeProjects, 0, null);
     }
 
     /** Without access by project. */
@@ -41,6 +58,12 @@ public record DimseSettings(int port, String bindAddress, String aeTitle, Allowe
                          int idleTimeoutMillis) {
         this(port, bindAddress, aeTitle, allowedPeers, moveDestinations, maxPduLength, maxAssociations,
                 idleTimeoutMillis, null);
+    }
+
+    /** These settings with a DICOM TLS listener on {@code tlsPort}. */
+    public DimseSettings withTls(int tlsPort, DicomTls tls) {
+        return new DimseSettings(port, bindAddress, aeTitle, allowedPeers, moveDestinations, maxPduLength,
+                maxAssociations, idleTimeoutMillis, aeProjects, tlsPort, tls);
     }
 
     /** The studies a calling AE may find and retrieve: its projects' under access by project (none unmapped). */

@@ -19,7 +19,7 @@ import java.util.logging.Logger;
  * of a 500-instance series took 20 s more than its bytes need (measured by the benchmark's ingest step: ~48 ms per
  * instance against the store and Orthanc alike). PixelMed keeps the socket in a protected field and has no option
  * for it, so it is reached reflectively once the association is negotiated; if that ever fails, the association
- * works as before, a little slower (one FINE line).
+ * works as before, a little slower (one FINE line). A peer marked {@code tls} is reached through a {@link TlsTunnel}.
  */
 public final class Initiators {
     private static final Logger LOG = Logger.getLogger(Initiators.class.getName());
@@ -28,14 +28,27 @@ public final class Initiators {
     private Initiators() {
     }
 
-    /** {@link AssociationFactory#createNewAssociation} with TCP_NODELAY on the association's socket. */
-    public static Association open(String host, int port, String calledAe, String callingAe,
-                                   LinkedList<PresentationContext> contexts,
+    /** {@link AssociationFactory#createNewAssociation} with {@code to}, TCP_NODELAY on the association's socket. */
+    public static Association open(RemoteAe to, String callingAe, LinkedList<PresentationContext> contexts,
                                    LinkedList<SCUSCPRoleSelection> roles) throws DicomNetworkException, IOException {
-        Association association = AssociationFactory.createNewAssociation(host, port, calledAe, callingAe, contexts,
-                roles, false);
+        Endpoint at = endpoint(to);
+        Association association = AssociationFactory.createNewAssociation(at.host(), at.port(), to.aeTitle(),
+                callingAe, contexts, roles, false);
         noDelay(association);
         return association;
+    }
+
+    /** Where PixelMed connects to reach {@code to}: the peer itself, or for a TLS peer a tunnel's loopback port. */
+    public record Endpoint(String host, int port) {
+    }
+
+    /**
+     * Where PixelMed's SCUs that open their own association (C-ECHO, C-FIND) connect for {@code to}; for a TLS peer
+     * the TLS connection is made here (for that one association), so its failure is an IOException from here.
+     */
+    public static Endpoint endpoint(RemoteAe to) throws IOException {
+        return to.tls() == null ? new Endpoint(to.host(), to.port())
+                : new Endpoint(java.net.InetAddress.getLoopbackAddress().getHostAddress(), TlsTunnel.open(to));
     }
 
     /** Turns Nagle's algorithm off on the association's socket (best effort). */

@@ -2,13 +2,18 @@ package org.medjava.store.net.dimse;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
- * Another DICOM application: its AE title and where it listens. Lists of them are settings of the form
- * {@code AE=host:port, AE2=host:port} ({@code medjava.dicom.move-destinations}, {@code medjava.dicom.remotes}).
+ * Another DICOM application: its AE title, where it listens and whether over DICOM TLS. Lists of them are settings
+ * of the form {@code AE=host:port, AE2=host:port tls} ({@code medjava.dicom.move-destinations},
+ * {@code medjava.dicom.remotes}); {@code tls} after the port: associations with it use DICOM TLS.
+ *
+ * @param tls the TLS settings associations with it use; null: plain TCP
  */
-public record RemoteAe(String aeTitle, String host, int port) {
+public record RemoteAe(String aeTitle, String host, int port, DicomTls tls) {
 
     public RemoteAe {
         aeTitle = AeTitles.check(aeTitle);
@@ -20,22 +25,45 @@ public record RemoteAe(String aeTitle, String host, int port) {
         }
     }
 
-    /** @return the entries by AE title, in the order given */
+    /** Over plain TCP. */
+    public RemoteAe(String aeTitle, String host, int port) {
+        this(aeTitle, host, port, null);
+    }
+
+    /** A list without TLS entries. */
     public static Map<String, RemoteAe> parseList(String setting, String settingName) {
+        return parseList(setting, settingName, () -> {
+            throw new IllegalArgumentException("DICOM TLS is not available here");
+        });
+    }
+
+    /**
+     * @param tls the settings for the entries marked {@code tls}, asked for only when there is one
+     * @return the entries by AE title, in the order given
+     */
+    public static Map<String, RemoteAe> parseList(String setting, String settingName, Supplier<DicomTls> tls) {
         Map<String, RemoteAe> list = new LinkedHashMap<>();
         for (String entry : Settings.entries(setting)) {
-            int eq = entry.indexOf('=');
-            int colon = entry.lastIndexOf(':');
+            String[] words = entry.split("\\s+");
+            boolean secure = words.length == 2 && words[1].toLowerCase(Locale.ROOT).equals("tls");
+            if (words.length > 2 || words.length == 2 && !secure) {
+                throw new IllegalArgumentException(settingName + ": \"" + entry + "\" is not AE=host:port or"
+                        + " AE=host:port tls");
+            }
+            String address = words[0];
+            int eq = address.indexOf('=');
+            int colon = address.lastIndexOf(':');
             if (eq <= 0 || colon < eq) {
                 throw new IllegalArgumentException(settingName + ": \"" + entry + "\" is not AE=host:port");
             }
             int port;
             try {
-                port = Integer.parseInt(entry.substring(colon + 1).trim());
+                port = Integer.parseInt(address.substring(colon + 1).trim());
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(settingName + ": \"" + entry + "\" has no numeric port");
             }
-            RemoteAe ae = new RemoteAe(entry.substring(0, eq), entry.substring(eq + 1, colon).trim(), port);
+            RemoteAe ae = new RemoteAe(address.substring(0, eq), address.substring(eq + 1, colon).trim(), port,
+                    secure ? tls.get() : null);
             list.put(ae.aeTitle(), ae);
         }
         return Collections.unmodifiableMap(list);
@@ -43,6 +71,6 @@ public record RemoteAe(String aeTitle, String host, int port) {
 
     @Override
     public String toString() {
-        return aeTitle + "@" + host + ":" + port;
+        return aeTitle + "@" + host + ":" + port + (tls == null ? "" : " (TLS)");
     }
 }

@@ -111,8 +111,7 @@ public final class StorageSender {
         for (List<Part10File> batch : batches) {
             Association association;
             try {
-                association = Initiators.open(to.host(), to.port(), to.aeTitle(), callingAe, contexts(batch),
-                        null);
+                association = Initiators.open(to, callingAe, contexts(batch), null);
             } catch (DicomNetworkException | IOException | RuntimeException e) {
                 for (Part10File f : batch) {
                     counts.fail("cannot associate with " + to + ": " + e.getMessage());

@@ -33,6 +33,7 @@ import java.util.stream.Stream;
 import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.ingest.Part10File;
+import org.medjava.store.net.dimse.Initiators;
 import org.medjava.store.net.dimse.RemoteAe;
 import org.medjava.store.net.dimse.ScpStoreOutcomes;
 import org.medjava.store.net.dimse.StorageSender;
@@ -142,7 +143,8 @@ public final class RemotePacs {
     public long echo(RemoteAe r) {
         long t0 = System.nanoTime();
         try {
-            new VerificationSOPClassSCU(r.host(), r.port(), r.aeTitle(), aeTitle, false);
+            Initiators.Endpoint at = Initiators.endpoint(r);
+            new VerificationSOPClassSCU(at.host(), at.port(), r.aeTitle(), aeTitle, false);
         } catch (DicomNetworkException | DicomException | IOException e) {
             throw unreachable(r, "C-ECHO", e);
         }
@@ -161,7 +163,8 @@ public final class RemotePacs {
             }
         };
         try {
-            new FindSOPClassSCU(r.host(), r.port(), r.aeTitle(), aeTitle,
+            Initiators.Endpoint at = Initiators.endpoint(r);
+            new FindSOPClassSCU(at.host(), at.port(), r.aeTitle(), aeTitle,
                     SOPClass.StudyRootQueryRetrieveInformationModelFind, identifier, collect);
         } catch (DicomNetworkException | DicomException | IOException e) {
             throw unreachable(r, "C-FIND", e);

@@ -129,7 +129,7 @@ public final class RetrieveScu {
         for (String sopClass : new LinkedHashSet<>(sopClasses)) {
             roles.add(new SCUSCPRoleSelection(sopClass, false, true));
         }
-        Association association = Initiators.open(r.host(), r.port(), r.aeTitle(), callingAe, contexts, roles);
+        Association association = Initiators.open(r, callingAe, contexts, roles);
         return exchange(association, getSopClass, new CGetRequestCommandMessage(getSopClass).getBytes(),
                 identifier, sink, progress, C_GET_RSP);
     }
@@ -144,7 +144,7 @@ public final class RetrieveScu {
     static Outcome move(RemoteAe r, String callingAe, String moveSopClass, String destination,
             AttributeList identifier, Progress progress) throws DicomNetworkException, DicomException, IOException {
         LinkedList<PresentationContext> contexts = new LinkedList<>(moveContexts(moveSopClass));
-        Association association = Initiators.open(r.host(), r.port(), r.aeTitle(), callingAe, contexts, null);
+        Association association = Initiators.open(r, callingAe, contexts, null);
         return exchange(association, moveSopClass, new CMoveRequestCommandMessage(moveSopClass, destination)
                 .getBytes(), identifier, null, progress, C_MOVE_RSP);
     }

@@ -49,4 +49,15 @@ class AllowedPeersTest {
                 .hasMessageContaining("medjava.dicom.move-destinations", "AE=host:port");
         assertThatThrownBy(() -> RemoteAe.parseList("DEST=host:99999", "x")).hasMessageContaining("port");
     }
+
+    @Test
+    void remoteAesMarkedTlsGetTheTlsSettingsAndOnlyThose() {
+        DicomTls tls = DicomTls.initiator(null, null, null, null);
+        var list = RemoteAe.parseList("PACS=pacs.example.org:2762 tls, DEST=127.0.0.1:104", "x", () -> tls);
+        assertThat(list.get("PACS").tls()).isSameAs(tls);
+        assertThat(list.get("PACS")).hasToString("PACS@pacs.example.org:2762 (TLS)");
+        assertThat(list.get("DEST").tls()).isNull();
+        assertThatThrownBy(() -> RemoteAe.parseList("PACS=h:2762 ssl", "x", () -> tls))
+                .hasMessageContaining("AE=host:port tls");
+    }
 }

@@ -33,8 +33,8 @@ class InitiatorsTest {
             });
             LinkedList<PresentationContext> contexts = new LinkedList<>(List.of(new PresentationContext((byte) 1,
                     SOPClass.Verification, TransferSyntax.ImplicitVRLittleEndian)));
-            Association association = Initiators.open("127.0.0.1", server.getLocalPort(), "INITIATORS-SCP",
-                    "INITIATORS-SCU", contexts, null);
+            Association association = Initiators.open(new RemoteAe("INITIATORS-SCP", "127.0.0.1",
+                    server.getLocalPort()), "INITIATORS-SCU", contexts, null);
             try {
                 assertThat(socketOf(association).getTcpNoDelay()).isTrue();
                 assertThat(accepted.get(30, TimeUnit.SECONDS)).isNotNull();

@@ -163,9 +163,9 @@ public class StoreConfig {
     Optional<String> httpsBind;
 
     /**
-     * The front's certificate and key: a PKCS#12 or JKS key store. {@code ./medjava start} gives the one it made on
-     * the first start ({@code <data>/tls/store.p12}) unless one is set. Unset: Payara Micro's built-in self-signed one
-     * (the JVM's {@code javax.net.ssl.keyStore}).
+     * The store's certificate and key, for the front's HTTPS and DICOM TLS: a PKCS#12 or JKS key store.
+     * {@code ./medjava start} gives the one it made on the first start ({@code <data>/tls/store.p12}) unless one is
+     * set. Unset: Payara Micro's built-in self-signed one (the JVM's {@code javax.net.ssl.keyStore}).
      */
     @Inject
     @ConfigProperty(name = "medjava.tls.keystore")
@@ -329,7 +329,38 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.dicom.allowed-aets")
     Optional<String> dicomAllowedAeTitles;
 
-    /** Where C-MOVE may send: {@code AE=host:port, ...}. */
+    /**
+     * The DICOM TLS port (2762 is DICOM's well-known one): a second listener with the same AE title, services and
+     * allowed peers, over TLS 1.2/1.3 with the front's certificate ({@code medjava.tls.keystore}); unset or 0: none.
+     * Needs {@code medjava.dicom.port}.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.tls-port")
+    Optional<Integer> dicomTlsPort;
+
+    /**
+     * Whether the DICOM TLS listener asks callers for a certificate: {@code none}, {@code want} (checked when
+     * given) or {@code need} (no certificate, no association). {@code want} and {@code need} check them against
+     * {@code medjava.dicom.tls.truststore}.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.tls.client-auth", defaultValue = "none")
+    String dicomTlsClientAuth;
+
+    /**
+     * A trust store (PKCS#12 or JKS) of the CAs or certificates DICOM TLS trusts: callers' certificates on the TLS
+     * listener, and, besides the JDK's CAs, the certificates of peers marked {@code tls}.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.tls.truststore")
+    Optional<String> dicomTlsTruststore;
+
+    /** The password of {@code medjava.dicom.tls.truststore}. */
+    @Inject
+    @ConfigProperty(name = "medjava.dicom.tls.truststore-password")
+    Optional<String> dicomTlsTruststorePassword;
+
+    /** Where C-MOVE may send: {@code AE=host:port, ...}; {@code AE=host:port tls}: over DICOM TLS. */
     @Inject
     @ConfigProperty(name = "medjava.dicom.move-destinations")
     Optional<String> dicomMoveDestinations;
@@ -345,7 +376,7 @@ public class StoreConfig {
 
     /**
      * The remote PACS the store's DICOM client sends to, queries and retrieves from ({@code /pacs/remotes/...}):
-     * {@code AE=host:port, ...}.
+     * {@code AE=host:port, ...}; {@code AE=host:port tls}: over DICOM TLS.
      */
     @Inject
     @ConfigProperty(name = "medjava.dicom.remotes")
@@ -976,6 +1007,28 @@ public class StoreConfig {
     /** The DICOM (DIMSE) port; empty: the store does not listen for DICOM. */
     public Optional<Integer> dicomPort() {
         return dicomPort.filter(p -> p > 0);
+    }
+
+    /** The DICOM TLS port; empty: no DICOM TLS listener. */
+    public Optional<Integer> dicomTlsPort() {
+        return dicomTlsPort.filter(p -> p > 0);
+    }
+
+    /** none, want or need: whether the DICOM TLS listener asks callers for a certificate. */
+    public String dicomTlsClientAuth() {
+        return dicomTlsClientAuth.trim();
+    }
+
+    /** The DICOM TLS trust store and its password; empty: none configured. */
+    public Optional<Map.Entry<Path, char[]>> dicomTlsTruststore() {
+        return dicomTlsTruststore.map(String::trim).filter(p -> !p.isEmpty())
+                .map(p -> Map.entry(Path.of(p), dicomTlsTruststorePassword.orElse("").toCharArray()));
+    }
+
+    /** The key store of the store's certificate, when one is configured or given to the JVM. */
+    public Optional<Map.Entry<Path, char[]>> tlsKeystoreIfAny() {
+        return tlsKeystore.filter(p -> !p.isBlank()).isPresent() || System.getProperty("javax.net.ssl.keyStore") != null
+                ? Optional.of(tlsKeystore()) : Optional.empty();
     }
 
     public String dicomBind() {

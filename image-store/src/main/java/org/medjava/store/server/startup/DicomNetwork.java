@@ -2,10 +2,13 @@ package org.medjava.store.server.startup;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
 import org.medjava.store.server.config.StoreConfig;
 import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.net.dimse.AllowedPeers;
+import org.medjava.store.net.dimse.DicomTls;
 import org.medjava.store.net.dimse.DimseServer;
 import org.medjava.store.net.dimse.DimseSettings;
 import org.medjava.store.net.dimse.RemoteAe;
@@ -14,7 +17,10 @@ import org.medjava.store.core.ingest.Ingest;
 import org.medjava.store.core.query.ArchiveSearch;
 import org.medjava.store.net.scu.RemotePacs;
 
-/** Starts the DICOM network service when {@code medjava.dicom.port} is set, from the {@code medjava.dicom.*} keys. */
+/**
+ * Starts the DICOM network service when {@code medjava.dicom.port} is set, from the {@code medjava.dicom.*} keys;
+ * DICOM TLS uses the front's key store ({@code medjava.tls.keystore}), the store's one certificate.
+ */
 final class DicomNetwork {
 
     private DicomNetwork() {
@@ -24,6 +30,10 @@ final class DicomNetwork {
     static DimseServer start(StoreConfig config, Ingest ingest, ArchiveSearch search, DicomIndex index,
             ImageRepository images, ReadAudit reads) throws IOException {
         if (config.dicomPort().isEmpty()) {
+            if (config.dicomTlsPort().isPresent()) {
+                throw new IllegalArgumentException("medjava.dicom.tls-port is set but medjava.dicom.port is not: the"
+                        + " TLS listener serves beside the plain one, set both (or neither)");
+            }
             return null;
         }
         return DimseServer.start(settings(config), ingest, search, index, images, reads);
@@ -32,7 +42,8 @@ final class DicomNetwork {
     /** One line for the start banner. */
     static String describe(DimseServer dimse, RemotePacs remotes) {
         String scp = dimse == null ? "off (set medjava.dicom.port)" : dimse.settings().aeTitle() + " on "
-                + dimse.settings().bindAddress() + ":" + dimse.port() + ", calling AE titles "
+                + dimse.settings().bindAddress() + ":" + dimse.port()
+                + dimse.tlsPort().map(p -> ", DICOM TLS on " + p + " (the HTTPS certificate)").orElse("") + ", calling AE titles "
                 + (dimse.settings().allowedPeers().isEmpty()
                 ? "none yet (medjava.dicom.allowed-aets)" : dimse.settings().allowedPeers().peers().keySet());
         return scp + (remotes.remotes().isEmpty() ? "" : "; remote PACS " + remotes.remotes());
@@ -41,21 +52,44 @@ final class DicomNetwork {
     static RemotePacs remotePacs(StoreConfig config, Ingest ingest, ArchiveSearch search, ImageRepository images,
             Path workDir) {
         try {
-            return new RemotePacs(RemoteAe.parseList(config.dicomRemotes(), "medjava.dicom.remotes"),
+            return new RemotePacs(RemoteAe.parseList(config.dicomRemotes(), "medjava.dicom.remotes",
+                    () -> initiatorTls(config)),
                     config.dicomAeTitle(), ingest, search, images, workDir);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("DICOM settings (medjava.dicom.remotes): " + e.getMessage(), e);
         }
     }
 
+    /** The TLS listener's settings: the store's certificate, and the trust store for callers' certificates. */
+    private static DicomTls listenerTls(StoreConfig config) {
+        Map.Entry<Path, char[]> keys = config.tlsKeystoreIfAny().orElseThrow(() -> new IllegalArgumentException(
+                "medjava.dicom.tls-port is set but no key store is: set medjava.tls.keystore (PKCS#12) and"
+                        + " medjava.tls.keystore-password, the certificate HTTPS uses too"));
+        Optional<Map.Entry<Path, char[]>> trust = config.dicomTlsTruststore();
+        return DicomTls.listener(keys.getKey(), keys.getValue(), trust.map(Map.Entry::getKey).orElse(null),
+                trust.map(Map.Entry::getValue).orElse(null), DicomTls.ClientAuth.parse(config.dicomTlsClientAuth()));
+    }
+
+    /** For peers marked {@code tls}: the store's certificate when there is one, the JDK's CAs and the trust store. */
+    private static DicomTls initiatorTls(StoreConfig config) {
+        Optional<Map.Entry<Path, char[]>> keys = config.tlsKeystoreIfAny();
+        Optional<Map.Entry<Path, char[]>> trust = config.dicomTlsTruststore();
+        return DicomTls.initiator(keys.map(Map.Entry::getKey).orElse(null), keys.map(Map.Entry::getValue)
+                .orElse(null), trust.map(Map.Entry::getKey).orElse(null), trust.map(Map.Entry::getValue)
+                .orElse(null));
+    }
+
     static DimseSettings settings(StoreConfig config) {
         try {
             return new DimseSettings(config.dicomPort().orElse(0), config.dicomBind(), config.dicomAeTitle(),
                     AllowedPeers.parse(config.dicomAllowedAeTitles()),
-                    RemoteAe.parseList(config.dicomMoveDestinations(), "medjava.dicom.move-destinations"),
+                    RemoteAe.parseList(config.dicomMoveDestinations(), "medjava.dicom.move-destinations",
+                            () -> initiatorTls(config)),
                     DimseSettings.DEFAULT_MAX_PDU, DimseSettings.DEFAULT_MAX_ASSOCIATIONS,
                     DimseSettings.DEFAULT_IDLE_TIMEOUT_MILLIS,
-                    config.accessByProject() ? DimseSettings.parseAeProjects(config.dicomAeProjects()) : null);
+                    config.accessByProject() ? DimseSettings.parseAeProjects(config.dicomAeProjects()) : null)
+                    .withTls(config.dicomTlsPort().orElse(0), config.dicomTlsPort().isEmpty() ? null
+                            : listenerTls(config));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("DICOM settings (medjava.dicom.*): " + e.getMessage(), e);
         }

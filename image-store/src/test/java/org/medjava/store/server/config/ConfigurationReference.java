@@ -111,6 +111,10 @@ final class ConfigurationReference {
                     MEDJAVA_DICOM_REMOTES='PACS=pacs.example.org:11112' ./medjava start
                     ```
 
+                    With HTTPS on, `./medjava start` also listens for DICOM TLS on 2762 with the HTTPS certificate; \
+                    `tls` after a peer's port (`PACS=pacs.example.org:2762 tls`) reaches it over TLS \
+                    ([DICOM TLS](operations/tls.md#dicom-tls)).
+
                     In a cluster, set them the same on every node; the load balancer forwards DICOM associations \
                     (compose)."""),
             new Section("Logs and audit trail", List.of("medjava.log", "medjava.audit"), """
@@ -148,9 +152,15 @@ final class ConfigurationReference {
                     + "reach the store over HTTPS only ([TLS](operations/tls.md))."),
             new Described("MEDJAVA_DICOM_BIND", "`MEDJAVA_HTTP_BIND`", "`medjava.dicom.bind`'s environment form: "
                     + "when set, the launcher does not make the DICOM port follow `MEDJAVA_HTTP_BIND`."),
+            new Described("MEDJAVA_DICOM_PORT", "", "`medjava.dicom.port`'s environment form: when set (not `0`), "
+                    + "with HTTPS on, `./medjava start` opens DICOM TLS too (`MEDJAVA_DICOM_TLS_PORT`)."),
+            new Described("MEDJAVA_DICOM_TLS_PORT", "`2762` while HTTPS and DICOM are on", "The DICOM TLS port "
+                    + "(`medjava.dicom.tls-port`: the same AE title and services as the DICOM port, with the HTTPS "
+                    + "certificate); `off`: none. `./medjava start` sets it only with HTTPS and `MEDJAVA_DICOM_PORT` "
+                    + "on ([TLS](operations/tls.md#dicom-tls))."),
             new Described("MEDJAVA_HTTPS_PORT", "`8443`", "The store front's HTTPS port (`medjava.https.port`), on "
                     + "every interface unless `MEDJAVA_HTTP_BIND` or `MEDJAVA_HTTPS_BIND` says otherwise; `off`: no "
-                    + "HTTPS, and HTTP on every interface as before ([TLS](operations/tls.md))."),
+                    + "HTTPS (nor DICOM TLS), and HTTP on every interface as before ([TLS](operations/tls.md))."),
             new Described("MEDJAVA_TLS", "", "`off`: the same as `MEDJAVA_HTTPS_PORT=off`."),
             new Described("MEDJAVA_TLS_KEYSTORE", "`<data>/tls/store.p12`, made on the first start",
                     "`medjava.tls.keystore`'s environment form: the administrator's certificate (PKCS#12 or JKS, "
@@ -472,7 +482,9 @@ final class ConfigurationReference {
                 `medjava.dicom.bind` (when `MEDJAVA_HTTP_BIND` is set, unless `MEDJAVA_DICOM_BIND` is), \
                 `medjava.https.port` (`MEDJAVA_HTTPS_PORT`, `8443`), `medjava.https.bind` (`*` while HTTP is on \
                 the loopback by default), `medjava.tls.keystore` (its own certificate, unless \
-                `MEDJAVA_TLS_KEYSTORE` is set; the password in the store's environment), `medjava.seed.images`, \
+                `MEDJAVA_TLS_KEYSTORE` is set; the password in the store's environment), \
+                `medjava.dicom.tls-port` (`MEDJAVA_DICOM_TLS_PORT`, `2762`, while HTTPS and DICOM are on), \
+                `medjava.seed.images`, \
                 `medjava.seed.plugins`, `medjava.banner.file` and `medjava.version`. Change those through the \
                 [launcher's variables](#environment-variables-that-are-not-keys).
 
