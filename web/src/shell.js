@@ -17,17 +17,20 @@ export function shell() {
       userBox.replaceChildren(h('button', { dataset: { test: 'logout' }, onclick: () => logout().catch((e) => showError(e, 'Close')) }, 'Close'));
       return;
     }
+    // Access by project keeps the caller to its projects' studies: the file tree and the trash are administrators' then.
+    const byProject = Array.isArray(u?.projects);
     nav.replaceChildren(...(!u ? [] : [
       h('a', { href: '#/studies', dataset: { test: 'nav-studies' } }, 'Studies'),
-      h('a', { href: '#/browse/', dataset: { test: 'nav-browse' } }, 'Files'),
+      !byProject && h('a', { href: '#/browse/', dataset: { test: 'nav-browse' } }, 'Files'),
       can('uploader') && h('a', { href: '#/upload', dataset: { test: 'nav-upload' } }, 'Upload'),
       can('admin') && h('a', { href: '#/admin', dataset: { test: 'nav-admin' } }, 'Administration'),
-      can('uploader') && !can('admin') && h('a', { href: '#/admin/trash', dataset: { test: 'nav-trash' } }, 'Trash'),
+      can('uploader') && !can('admin') && !byProject && h('a', { href: '#/admin/trash', dataset: { test: 'nav-trash' } }, 'Trash'),
       h('a', { href: '/ohif/', target: '_blank', rel: 'noopener', dataset: { test: 'nav-ohif' },
         title: 'The OHIF viewer on the same studies' }, 'OHIF viewer ↗'),
     ].filter(Boolean))); // replaceChildren would write out a `false`
     userBox.replaceChildren(...(!u ? [] : [
-      h('span', { dataset: { test: 'session-user' }, title: `role: ${u.role}` }, `${u.user} (${u.role})`),
+      h('span', { dataset: { test: 'session-user' }, title: `role: ${u.role}${byProject ? `, projects: ${u.projects.join(', ') || 'none'}` : ''}` },
+        `${u.user} (${u.role})`),
       h('button', { dataset: { test: 'logout' }, onclick: () => logout().catch((e) => showError(e, 'Logout')) }, 'Log out'),
     ]));
   }

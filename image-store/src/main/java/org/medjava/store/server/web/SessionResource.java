@@ -25,6 +25,7 @@ import org.medjava.store.core.StoreException;
 import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
+import org.medjava.store.core.index.Visibility;
 import org.medjava.store.server.logging.AccessLogFilter;
 import org.medjava.store.server.config.StoreConfig;
 import org.medjava.store.server.security.BrowserRequests;
@@ -244,6 +245,12 @@ public class SessionResource {
                 session == null ? null : session.expires(), shared ? "share" : via == null ? "basic" : via.toString());
         if (shared) { // the web viewer shows this study alone, read only
             body.add("sharedStudy", request.getAttribute(StudyAccess.SHARED_STUDY_ATTRIBUTE).toString());
+        } else {
+            // access by project: the web application leaves out the sections such a caller may not read (Files, Trash)
+            Visibility visibility = StudyAccess.of(request, security, config.accessByProject());
+            if (!visibility.all()) {
+                body.add("projects", JSON.createArrayBuilder(new java.util.TreeSet<>(visibility.labelSet())));
+            }
         }
         return Response.ok(body.build()).cacheControl(NO_STORE).build();
     }

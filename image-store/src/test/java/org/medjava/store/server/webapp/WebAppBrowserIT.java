@@ -7,9 +7,9 @@ import javax.json.JsonArrayBuilder;
 import javax.json.JsonObjectBuilder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,14 +30,13 @@ import org.medjava.store.core.testsupport.TestStudy;
 
 /**
  * The web applications in a real browser: starts a store, fills it with the studies the browser tests expect
- * (described to them in a fixtures JSON file), and runs the Node test files in {@code web/e2e/} — headless Debian
- * Chromium driven by playwright-core — against it. Each browser test is a Node test; their report is this test's
- * output, and any failure fails it. {@code -Dmedjava.e2e=REGEX} runs only the files whose names match (e.g.
- * {@code 55-api}); the store is filled all the same.
+ * (described to them in a fixtures JSON file), and runs the Node test files in {@code web/e2e/} against it
+ * ({@link NodeBrowserTests}). Each browser test is a Node test; their report is this test's output, and any failure
+ * fails it. {@code -Dmedjava.e2e=REGEX} runs only the files whose names match (e.g. {@code 55-api}); the store is
+ * filled all the same. The single sign-on's browser tests ({@code web/e2e/sso/}) are {@link SingleSignOnBrowserIT}'s.
  */
 class WebAppBrowserIT {
 
-    static final Path WEB = Path.of("..", "web").toAbsolutePath().normalize();
     /** The upload limit the browser tests meet (413 shown as a readable message). */
     static final long UPLOAD_LIMIT = 24L * 1024 * 1024;
     static final int SERIES_JOB_COUNT = 6;
@@ -182,37 +181,13 @@ class WebAppBrowserIT {
     @Test
     @Timeout(value = 20, unit = TimeUnit.MINUTES) // about 2 minutes here; the suite's default is for single checks
     void theBrowserTestsPass() throws Exception {
-        List<String> files;
-        try (Stream<Path> list = Files.list(WEB.resolve("e2e"))) {
-            files = list.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".test.mjs")).sorted().toList();
-        }
+        List<String> files = NodeBrowserTests.in("e2e");
         // -Dmedjava.e2e=REGEX runs only the files whose names match (e.g. "35-filters|36-series" while working on them)
         String only = System.getProperty("medjava.e2e", "");
         if (!only.isBlank()) {
             files = files.stream().filter(n -> java.util.regex.Pattern.compile(only).matcher(n).find()).toList();
         }
         assertThat(files).as("browser tests in web/e2e").isNotEmpty();
-        List<String> command = new ArrayList<>(List.of("node", "--test", "--test-concurrency=1"));
-        files.forEach(f -> command.add("e2e/" + f));
-        Path output = work.resolve("e2e-output.txt");
-        Path screenshots = Path.of("target", "e2e-screenshots").toAbsolutePath();
-        ProcessBuilder builder = new ProcessBuilder(command).directory(WEB.toFile())
-                .redirectErrorStream(true).redirectOutput(output.toFile());
-        builder.environment().put("MEDJAVA_E2E_FIXTURES", fixtures.toString());
-        builder.environment().put("MEDJAVA_E2E_SCREENSHOTS", screenshots.toString());
-        Process node = builder.start();
-        boolean finished = node.waitFor(20, TimeUnit.MINUTES);
-        if (!finished) {
-            node.destroyForcibly();
-        }
-        String report = Files.readString(output, StandardCharsets.UTF_8);
-        System.out.println(report);
-        assertThat(finished).as("the browser tests finished within 20 minutes:\n" + tail(report)).isTrue();
-        assertThat(node.exitValue()).as("browser tests (web/e2e), exit status; their report:\n" + tail(report))
-                .isZero();
-    }
-
-    private static String tail(String report) {
-        return report.length() <= 20_000 ? report : report.substring(report.length() - 20_000);
+        NodeBrowserTests.run(files, fixtures, work, Duration.ofMinutes(19));
     }
 }
