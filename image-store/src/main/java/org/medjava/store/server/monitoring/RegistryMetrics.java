@@ -133,6 +133,12 @@ public class RegistryMetrics implements StoreMetrics {
                 + " for good (purged)", "change", change);
     }
 
+    @Override
+    public void corrected(String outcome, long instances) {
+        count(instances, "medjava_corrected_instances", "Instances rewritten by corrections of patient and study"
+                + " attributes (corrected), or that a failed correction left as they were (failed)", "outcome", outcome);
+    }
+
     /** One HTTP request answered by the store's REST resources. */
     public void request(String method, String endpoint, int status, long nanos) {
         time(nanos, REQUESTS, REQUESTS_HELP, "method", method, "endpoint", endpoint, "status", status / 100 + "xx");

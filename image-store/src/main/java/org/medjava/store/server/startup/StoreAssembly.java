@@ -31,6 +31,8 @@ import org.medjava.store.core.jobs.JobWorkers;
 import org.medjava.store.core.jobs.LocalJobQueue;
 import org.medjava.store.core.jobs.DeriveSeriesJob;
 import org.medjava.store.core.jobs.DeidentifyJob;
+import org.medjava.store.core.jobs.CorrectJob;
+import org.medjava.store.core.correct.Corrector;
 import org.medjava.store.core.jobs.RenderSeriesJob;
 import org.medjava.store.core.jobs.SharedJobQueue;
 import org.medjava.store.net.dimse.DimseServer;
@@ -276,12 +278,15 @@ public class StoreAssembly {
         JobQueue queue = clusterDatabase == null ? new LocalJobQueue()
                 : new SharedJobQueue(clusterDatabase, config.jobLeaseSeconds());
         Jsonb json = JsonbBuilder.create();
+        Corrector corrector = new Corrector(index, images, ingest, trash, metrics);
         Map<String, JobKind> kinds = Map.of(
                 "index-rebuild", (params, progress) -> json.toJson(index.rebuild(storage)),
                 RenderSeriesJob.KIND, new RenderSeriesJob(index, images, renderer, ingest),
                 DeriveSeriesJob.KIND, new DeriveSeriesJob(index, derived, renderer, ingest,
                         config.maxSeriesInstances()),
                 DeidentifyJob.KIND, new DeidentifyJob(index, images, ingest, config.maxSeriesInstances()),
+                CorrectJob.KIND, new CorrectJob(false, index, corrector, config.maxSeriesInstances()),
+                CorrectJob.MERGE, new CorrectJob(true, index, corrector, config.maxSeriesInstances()),
                 "retrieve", pacsJob((params, progress) -> json.toJson(retrieve(params, progress))),
                 "send", pacsJob((params, progress) -> json.toJson(send(params, progress))),
                 StoreBackup.JOB_KIND, (params, progress) -> {

@@ -44,7 +44,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * <ul>
  * <li>{@code POST /jobs} with {@code {"kind": "...", "params": {...}}}: 202 and the job's URL. Kinds:
  *     {@code index-rebuild} and {@code backup} (admin; see {@code POST /admin/backup}); {@code render-series} (8-bit PNG renderings of a series under
- *     {@code derived/}), {@code derive-series}, {@code deidentify}, {@code retrieve} and {@code send} (uploader). {@code derive-series} takes
+ *     {@code derived/}), {@code derive-series}, {@code deidentify}, {@code correct}, {@code retrieve} and {@code send}
+ *     (uploader); {@code merge-patients} (admin; docs/pacs.md, Corrections). {@code derive-series} takes
  *     {@code SeriesInstanceUID}, {@code filter} ({@code "blur:n=3|sharpen:p=50"}) and optionally {@code window},
  *     {@code region}, {@code impl}, and keeps the filtered series as one derived DICOM series (16-bit grey stays
  *     16-bit, with provenance); it is checked before it is queued: 400 for a bad chain (the filter or the parameter
@@ -89,7 +90,17 @@ public class JobsResource {
             + "ANONYMOUS and a generated ANON-... by default); a de-identified copy (PS3.15 Annex E Basic Profile) "
             + "stored as a new study, the source untouched; checked before queueing: 400 bad parameter or option, 404 "
             + "unknown study or series, 413 more instances than medjava.jobs.max-series-instances; its result gives the "
-            + "new StudyInstanceUID, stored, refused (with reasons), needsReview (burned-in text possible)), backup "
+            + "new StudyInstanceUID, stored, refused (with reasons), needsReview (burned-in text possible)), correct "
+            + "(uploader: StudyInstanceUID, reason and new values of PatientID, PatientName, IssuerOfPatientID, "
+            + "PatientBirthDate, PatientSex, AccessionNumber, StudyDescription, StudyDate, StudyTime, "
+            + "ReferringPhysicianName, StudyID; every instance rewritten with its UIDs and pixel data kept, the previous "
+            + "versions in the trash until its grace period ends (restoring them undoes the correction), audited with "
+            + "the old and new values; checked before queueing: 400 an attribute that may not be corrected (any UID) "
+            + "or a bad value, 404 unknown study, 409 a study in the trash or being corrected, 413 more instances "
+            + "than medjava.jobs.max-series-instances; its result gives corrected, new, and per study old and "
+            + "trashId), merge-patients (admin: sourcePatientID, optionally sourceIssuerOfPatientID, and the target's "
+            + "PatientID, IssuerOfPatientID, PatientName, PatientBirthDate, PatientSex, the last three from the store's "
+            + "record of the target when absent; every study of the source corrected to the target), backup "
             + "(admin: directory; see "
             + "POST /admin/backup), retrieve "
             + "(uploader: ae, StudyInstanceUID, SeriesInstanceUID, SOPInstanceUID, method move|get, as POST "
@@ -142,10 +153,14 @@ public class JobsResource {
         return Response.accepted(job).location(PublicBase.resolve(config, uri, headers, "jobs/" + job.id())).build();
     }
 
-    /** Who may submit (and cancel) a job of {@code kind}. */
+    /**
+     * Who may submit (and cancel) a job of {@code kind}. A merge of patients is an administrator's: it changes the
+     * identity of every study of a patient at once (as the trash's guard holds large deletions for one); correcting
+     * one study is an uploader's, as deleting it is (its previous versions are kept in the trash).
+     */
     private static Role submitter(String kind) {
-        return kind.equals("index-rebuild") || kind.equals(org.medjava.store.core.backup.StoreBackup.JOB_KIND) ? Role.ADMIN
-                : Role.UPLOADER;
+        return kind.equals("index-rebuild") || kind.equals(org.medjava.store.core.backup.StoreBackup.JOB_KIND)
+                || kind.equals(org.medjava.store.core.jobs.CorrectJob.MERGE) ? Role.ADMIN : Role.UPLOADER;
     }
 
     @DELETE

@@ -63,7 +63,8 @@ public class TrashResource {
 
         static Deletion of(List<TrashedFile> files, String location, boolean withFiles) {
             TrashedFile f = files.get(0);
-            boolean series = !f.level().equals("STUDY");
+            // the previous versions a correction kept are of a whole study, like a study's deletion
+            boolean series = !f.level().equals("STUDY") && !f.level().equals(TrashedFile.VERSION);
             boolean instance = f.level().equals("INSTANCE");
             return new Deletion(f.trashId(), f.level(), f.studyInstanceUid(), series ? f.seriesInstanceUid() : null,
                     instance ? f.sopInstanceUid() : null, files.size(), f.trashedAt(), f.purgeAfter(), f.trashedBy(),

@@ -2,6 +2,7 @@ package org.medjava.store.core.audit;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import org.medjava.store.core.audit.AuditEvent.Outcome;
 import org.medjava.store.core.audit.AuditEvent.Participant;
@@ -69,6 +70,27 @@ public final class AuditEvents {
         return new AuditEvent(restored ? Coded.INSTANCES_ACCESSED : Coded.STUDY_DELETED, List.of(),
                 restored ? 'C' : 'D', outcome(success), Instant.now(), success ? null : failure, participants,
                 objects);
+    }
+
+    /**
+     * A study's patient or study attributes corrected (DICOM Patient Record, action U, PS3.15 A.5.3.9): the study, the
+     * Patient ID it had and the one it has now (the same when only other attributes changed), and {@code description}
+     * (each attribute's old and new value, the reason, where the previous versions are kept). {@code caller} is who
+     * asked; a correction that failed part-way is recorded with {@code failure} (how far it got).
+     */
+    public static AuditEvent corrected(Caller caller, String studyInstanceUid, String oldPatientId,
+                                       String newPatientId, String description, boolean success, String failure) {
+        List<ParticipantObject> objects = new ArrayList<>();
+        for (String id : new LinkedHashSet<>(java.util.Arrays.asList(oldPatientId, newPatientId))) {
+            if (id != null && !id.isEmpty()) {
+                objects.add(new ParticipantObject(id, 1, 1, Coded.PATIENT_NUMBER, null, List.of()));
+            }
+        }
+        objects.add(new ParticipantObject(studyInstanceUid, 2, 3, Coded.STUDY_INSTANCE_UID, description, List.of()));
+        List<Participant> participants = caller == null ? List.of(self(Coded.APPLICATION, true))
+                : List.of(requestor(caller), self(Coded.APPLICATION));
+        return new AuditEvent(Coded.PATIENT_RECORD, List.of(), 'U', outcome(success), Instant.now(),
+                success ? null : failure, participants, objects);
     }
 
     /**

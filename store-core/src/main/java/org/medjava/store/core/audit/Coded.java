@@ -22,6 +22,7 @@ public record Coded(String code, String system, String text) {
     public static final Coded INSTANCES_TRANSFERRED = dcm("110104", "DICOM Instances Transferred");
     public static final Coded STUDY_DELETED = dcm("110105", "DICOM Study Deleted");
     public static final Coded EXPORT = dcm("110106", "Export");
+    public static final Coded PATIENT_RECORD = dcm("110110", "Patient Record");
     public static final Coded QUERY = dcm("110112", "Query");
     public static final Coded SECURITY_ALERT = dcm("110113", "Security Alert");
     public static final Coded USER_AUTHENTICATION = dcm("110114", "User Authentication");

@@ -5,14 +5,11 @@ import com.pixelmed.dicom.AttributeFactory;
 import com.pixelmed.dicom.AttributeList;
 import com.pixelmed.dicom.AttributeTag;
 import com.pixelmed.dicom.DicomException;
-import com.pixelmed.dicom.DicomInputStream;
-import com.pixelmed.dicom.FileMetaInformation;
 import com.pixelmed.dicom.SequenceAttribute;
 import com.pixelmed.dicom.SequenceItem;
 import com.pixelmed.dicom.TagFromName;
 import com.pixelmed.dicom.ValueRepresentation;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -21,8 +18,7 @@ import java.time.format.DateTimeParseException;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
-import org.medjava.codec.dicom.PixelMedInput;
-import org.medjava.store.core.memory.SmallReads;
+import org.medjava.store.core.ingest.Part10Rewrite;
 
 /**
  * De-identifies DICOM data sets by PS3.15 Annex E: the Basic Application Level Confidentiality Profile and the options
@@ -96,125 +92,16 @@ public final class Deidentifier {
      *                     signatures follow encapsulated pixel data
      */
     public DeidResult deidentify(Path file, OutputStream out) throws IOException, DeidRefused {
-        AttributeList source = new AttributeList();
-        source.setDecompressPixelData(false);
-        long[] pixelData = {-1};
-        try (DicomInputStream in = PixelMedInput.open(SmallReads.open(file))) {
-            // encapsulated pixel data are not parsed: their bytes are copied from the file
-            source.read(in, (list, tag, offset) -> {
-                if (list == source && tag.equals(TagFromName.PixelData) && encapsulated(list)) {
-                    pixelData[0] = offset;
-                    return true;
-                }
-                return false;
-            });
-        } catch (DicomException e) {
-            throw new IOException(file + " does not parse: " + e.getMessage(), e);
-        }
-        String ts = Attribute.getSingleStringValueOrEmptyString(source, TagFromName.TransferSyntaxUID).strip();
-        if (ts.isEmpty()) {
-            throw new IOException(file + " has no transfer syntax in its file meta information");
-        }
-        long[] copy = pixelData[0] < 0 ? null : encapsulatedPixelData(file, pixelData[0]);
-        DeidResult result = deidentify(source);
-        OutputStream kept = new java.io.FilterOutputStream(out) {
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                out.write(b, off, len);
-            }
-
-            @Override
-            public void close() throws IOException {
-                flush(); // the caller's stream stays open: the pixel data follow
-            }
-        };
+        DeidResult[] result = {null};
         try {
-            FileMetaInformation.addFileMetaInformation(result.dataSet(), ts, "MEDJAVA");
-            result.dataSet().write(kept, ts, true, true);
-        } catch (DicomException e) {
-            throw new IOException("cannot write the de-identified " + file.getFileName() + ": " + e.getMessage(), e);
+            Part10Rewrite.rewrite(file, out, source -> {
+                result[0] = deidentify(source);
+                return result[0].dataSet();
+            });
+        } catch (Part10Rewrite.AfterPixelData e) {
+            throw new DeidRefused("after (0x7fe0,0x0010)", "attributes after encapsulated pixel data");
         }
-        if (copy != null) {
-            try (InputStream in = SmallReads.open(file)) {
-                in.skipNBytes(copy[0]);
-                SmallReads.bounded(in).transferTo(new java.io.FilterOutputStream(out) {
-                    private long left = copy[1] - copy[0];
-
-                    @Override
-                    public void write(byte[] b, int off, int len) throws IOException {
-                        int n = (int) Math.min(len, left);
-                        out.write(b, off, n);
-                        left -= n;
-                    }
-                });
-            }
-        }
-        out.flush();
-        return result;
-    }
-
-    private static final Set<String> NATIVE = Set.of("1.2.840.10008.1.2", "1.2.840.10008.1.2.1",
-            "1.2.840.10008.1.2.1.99", "1.2.840.10008.1.2.2");
-
-    private static boolean encapsulated(AttributeList list) {
-        return !NATIVE.contains(Attribute.getSingleStringValueOrEmptyString(list, TagFromName.TransferSyntaxUID)
-                .strip());
-    }
-
-    /**
-     * Where the encapsulated Pixel Data element is in the file, from its tag to the end of its sequence delimiter
-     * (PS3.5 A.4): {start, end}.
-     *
-     * @param near where PixelMed's reader met it (its tag, or just after)
-     */
-    private static long[] encapsulatedPixelData(Path file, long near) throws IOException, DeidRefused {
-        byte[] header = {(byte) 0xE0, 0x7F, 0x10, 0x00, 'O', 'B', 0, 0, -1, -1, -1, -1};
-        long size = java.nio.file.Files.size(file);
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
-            long start = -1;
-            for (long at : new long[] {near, near - 4}) {
-                byte[] found = at < 0 ? null : read(ch, at, 12);
-                if (found != null && found[5] == 'W') {
-                    found[5] = 'B'; // some writers label encapsulated pixel data OW
-                }
-                if (java.util.Arrays.equals(found, header)) {
-                    start = at;
-                }
-            }
-            if (start < 0) {
-                throw new IOException(file + ": the encapsulated Pixel Data element is not where it was read");
-            }
-            long at = start + 12;
-            while (true) {
-                java.nio.ByteBuffer item = java.nio.ByteBuffer.wrap(read(ch, at, 8))
-                        .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-                int tag = item.getInt(0);
-                long length = Integer.toUnsignedLong(item.getInt(4));
-                at += 8;
-                if (tag == 0xE0DDFFFE) {
-                    break;
-                }
-                if (tag != 0xE000FFFE || at + length > size) {
-                    throw new IOException(file + ": encapsulated Pixel Data are not a sequence of items");
-                }
-                at += length;
-            }
-            if (at < size && (Short.toUnsignedInt(java.nio.ByteBuffer.wrap(read(ch, at, 2))
-                    .order(java.nio.ByteOrder.LITTLE_ENDIAN).getShort()) < 0xFFFA)) {
-                throw new DeidRefused("after (0x7fe0,0x0010)", "attributes after encapsulated pixel data");
-            }
-            return new long[] {start, at};
-        }
-    }
-
-    private static byte[] read(java.nio.channels.FileChannel ch, long at, int n) throws IOException {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(n);
-        while (b.hasRemaining()) {
-            if (ch.read(b, at + b.position()) < 0) {
-                throw new java.io.EOFException("the file ends inside its pixel data");
-            }
-        }
-        return b.array();
+        return result[0];
     }
 
     /**

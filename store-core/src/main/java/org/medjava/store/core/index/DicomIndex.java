@@ -69,7 +69,15 @@ public final class DicomIndex implements AutoCloseable {
      * @throws IndexException when the database fails
      */
     public InstanceSummary put(IndexEntry entry, long fileSize, long lastModified) {
-        return writer.put(entry, fileSize, lastModified);
+        return writer.put(entry, fileSize, lastModified, null);
+    }
+
+    /**
+     * As {@link #put(IndexEntry, long, long)}, recorded in the change feed as {@code changeKind} whether or not
+     * something was indexed at its path before (a corrected instance that moved to another path is "updated").
+     */
+    public InstanceSummary put(IndexEntry entry, long fileSize, long lastModified, String changeKind) {
+        return writer.put(entry, fileSize, lastModified, changeKind);
     }
 
     /** The store paths of the instances with this SOP Instance UID (usually none, or one), sorted. */
@@ -138,6 +146,20 @@ public final class DicomIndex implements AutoCloseable {
     public Trashed trash(TrashScope scope, String trashId, String trashedBy, String reason, java.time.Instant now,
             java.time.Instant purgeAfter) {
         return trash.trash(scope, trashId, trashedBy, reason, now, purgeAfter);
+    }
+
+    /**
+     * Keeps a file in the trash as {@code file} describes it (a previous version a correction superseded: level
+     * {@link TrashedFile#VERSION}), restorable and purged like any trashed file: an instance row at its path leaves
+     * the index, and the change feed gets a "deleted" entry with the trash id. One transaction.
+     */
+    public void hold(TrashedFile file) {
+        trash.hold(file);
+    }
+
+    /** The ids of the deletions in the trash that took files of this study (previous versions left out). */
+    public List<String> deletionsOf(String studyInstanceUid) {
+        return trash.deletionsOf(studyInstanceUid);
     }
 
     /** The files in the trash: of one deletion, or of all ({@code trashId} null); oldest deletion first. */

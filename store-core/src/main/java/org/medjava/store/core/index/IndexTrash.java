@@ -71,6 +71,45 @@ final class IndexTrash {
         return new Trashed(trashId, scope, moved, purgeAfter);
     }
 
+    /**
+     * See {@link DicomIndex#hold}: one row in {@code mj_trash} and one "deleted" change for {@code file}, and the
+     * instance row at its path out of the index when there is one, in one transaction.
+     */
+    void hold(TrashedFile file) {
+        session.write("keeping " + file.path() + " in the trash", em -> {
+            em.createQuery("delete from TrashEntity t where t.path = :p").setParameter("p", file.path())
+                    .executeUpdate();
+            em.createNativeQuery("insert into mj_trash (store_path, trash_id, trash_level, study_uid, series_uid,"
+                    + " sop_instance_uid, file_size, last_modified_ms, trashed_at_ms, purge_after_ms, trashed_by,"
+                    + " reason) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").setParameter(1, file.path())
+                    .setParameter(2, file.trashId()).setParameter(3, file.level())
+                    .setParameter(4, file.studyInstanceUid()).setParameter(5, file.seriesInstanceUid())
+                    .setParameter(6, file.sopInstanceUid()).setParameter(7, file.size())
+                    .setParameter(8, file.lastModified()).setParameter(9, file.trashedAt().toEpochMilli())
+                    .setParameter(10, file.purgeAfter().toEpochMilli()).setParameter(11, file.trashedBy())
+                    .setParameter(12, file.reason()).executeUpdate();
+            List<String> series = em.createQuery("select i.series.uid from InstanceEntity i where i.path = :p",
+                    String.class).setParameter("p", file.path()).getResultList();
+            if (!series.isEmpty()) { // its metadata stay until the purge, as a deletion's do
+                em.createQuery("delete from InstanceEntity i where i.path = :p").setParameter("p", file.path())
+                        .executeUpdate();
+                IndexWriter.prune(em, new HashSet<>(series), Set.of(), Set.of());
+            }
+            changes.append(em, List.of(new ChangeLog.Entry(Change.DELETED, file.trashedAt().toEpochMilli(),
+                    file.studyInstanceUid(), file.seriesInstanceUid(), file.sopInstanceUid(), file.path(),
+                    file.trashId())));
+            return null;
+        });
+    }
+
+    /** The deletions in the trash that took files of the study (not the previous versions a correction keeps). */
+    @SuppressWarnings("unchecked")
+    List<String> deletionsOf(String studyInstanceUid) {
+        return session.read("reading the trash", em -> (List<String>) em.createNativeQuery("select distinct trash_id"
+                + " from mj_trash where study_uid = ? and trash_level <> ?").setParameter(1, studyInstanceUid)
+                .setParameter(2, TrashedFile.VERSION).getResultList());
+    }
+
     @SuppressWarnings("unchecked")
     private static List<String> seriesOf(EntityManager em, TrashScope scope) {
         Query q = em.createNativeQuery("select distinct i.series_uid" + FROM_SCOPE + scope.where());

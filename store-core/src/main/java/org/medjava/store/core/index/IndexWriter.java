@@ -32,9 +32,10 @@ final class IndexWriter {
     }
 
     /** See {@link DicomIndex#put(IndexEntry, long, long)}. */
-    InstanceSummary put(IndexEntry entry, long fileSize, long lastModified) {
+    InstanceSummary put(IndexEntry entry, long fileSize, long lastModified, String changeKind) {
         session.ensureOpen();
-        InstanceSummary indexed = commit(entry.path, entry.parsed.withFile(fileSize, lastModified));
+        InstanceSummary indexed = commit(new PendingPut(entry.path, entry.parsed.withFile(fileSize, lastModified),
+                changeKind, null));
         LOG.log(System.Logger.Level.DEBUG, "indexed {0}", entry.path);
         return indexed;
     }
@@ -118,8 +119,7 @@ final class IndexWriter {
      * of queueing for one each. A failed batch is written again one instance at a time, so one bad instance fails
      * alone. Returns when this instance is committed.
      */
-    private InstanceSummary commit(String path, ParsedInstance parsed) {
-        PendingPut mine = new PendingPut(path, parsed);
+    private InstanceSummary commit(PendingPut mine) {
         pending.add(mine);
         writeLock.lock();
         try {

@@ -230,7 +230,7 @@ public final class Ingest {
             IndexEntry entry = indexEntry(path, received);
             try (WriteBarrier.Pass pass = barrier.pass()) {
                 return install(path, staged, preconditions, what[0].sopInstanceUid(),
-                        stored -> index(path, entry, stored));
+                        stored -> index(path, entry, stored, null));
             }
         } finally {
             Files.deleteIfExists(staged.file());
@@ -337,9 +337,44 @@ public final class Ingest {
             audit.record(AuditEvents.stored(caller(), what[0], done.replaced()));
             return done;
         } catch (IngestFailure e) {
-            boolean serious = e.reason() == IngestFailure.Reason.PROCESSING_FAILURE
-                    || e.reason() == IngestFailure.Reason.OUT_OF_RESOURCES;
-            audit.record(AuditEvents.storeRefused(caller(), what[0], serious, e.getMessage()));
+            audit.record(AuditEvents.storeRefused(caller(), what[0], serious(e), e.getMessage()));
+            throw e;
+        }
+    }
+
+    private static boolean serious(IngestFailure e) {
+        return e.reason() == IngestFailure.Reason.PROCESSING_FAILURE
+                || e.reason() == IngestFailure.Reason.OUT_OF_RESOURCES;
+    }
+
+    /**
+     * Stores a corrected version of a stored object (its UIDs the same, other attribute values) from the complete
+     * Part 10 file {@code staged}, consumed whatever happens: checked as a received object is, installed at
+     * {@code at} under {@code preconditions} whatever the duplicate policy, and indexed as "updated". The
+     * version it replaces is the caller's to keep (see {@code Trash#keep}); no after-receive hook runs, as nothing
+     * new arrived.
+     *
+     * @param preconditions the replaced version's entity tag when it is at the same path, so that a write since
+     *                      fails the correction instead of being lost
+     * @throws StoreException CONFLICT when the object at the path changed since, UNPROCESSABLE when the corrected
+     *                        object is refused, UNAVAILABLE when the store fails; nothing was changed
+     */
+    public Ingested replace(Path staged, StorePath at, Expected expected, Preconditions preconditions) {
+        StoredObject[] what = {new StoredObject(at.relative(), null, null, null, null)};
+        try {
+            Ingested done = file(staged, expected, what, new Replacing(at, preconditions));
+            audit.record(AuditEvents.stored(caller(), what[0], true));
+            return done;
+        } catch (IngestFailure e) {
+            audit.record(AuditEvents.storeRefused(caller(), what[0], serious(e), e.getMessage()));
+            throw new StoreException(serious(e) ? StoreException.Kind.UNAVAILABLE : StoreException.Kind.UNPROCESSABLE,
+                    "the corrected object was not stored: " + e.getMessage(), e);
+        } catch (StoreException e) {
+            audit.record(AuditEvents.storeRefused(caller(), what[0], e.kind().status >= 500, e.getMessage()));
+            if (e.kind() == StoreException.Kind.PRECONDITION_FAILED) {
+                throw new StoreException(StoreException.Kind.CONFLICT, what[0].path() + " was written while it was"
+                        + " being corrected; it was left as that write made it", e);
+            }
             throw e;
         }
     }
@@ -348,7 +383,7 @@ public final class Ingest {
     private Ingested store(Path staged, Expected expected, StoredObject[] what) throws IngestFailure {
         try {
             long size = Files.size(staged);
-            Ingested stored = file(staged, expected, what);
+            Ingested stored = file(staged, expected, what, null);
             metrics.ingested(StoreMetrics.RECEIVE, size);
             return stored;
         } catch (IngestFailure e) {
@@ -362,8 +397,14 @@ public final class Ingest {
         }
     }
 
-    /** Stores the object; {@code what[0]} says what it is as soon as its header is read (for the audit trail). */
-    private Ingested file(Path staged, Expected expected, StoredObject[] what) throws IngestFailure {
+    /**
+     * Stores the object; {@code what[0]} says what it is as soon as its header is read (for the audit trail).
+     *
+     * @param replacing null for an object received; else where and under what preconditions a correction is stored
+     *                  (see {@link #replace}), whose store failures are thrown as they are
+     */
+    private Ingested file(Path staged, Expected expected, StoredObject[] what, Replacing replacing)
+            throws IngestFailure {
         try {
             StagedBody stage = images.stage(staged);
             ReceivedDataSet received = ReceivedDataSet.read(staged, images.maxUploadBytes(), validator);
@@ -374,11 +415,11 @@ public final class Ingest {
                     header.transferSyntaxUid()) ? CompletableFuture.completedFuture(null)
                     : CompletableFuture.supplyAsync(() -> pixelProblem(received), VALIDATION);
             expected.check(header);
-            StorePath path = ArchivePath.of(header);
+            StorePath path = replacing != null ? replacing.at() : ArchivePath.of(header);
             what[0] = new StoredObject(path.relative(), header.studyInstanceUid(), header.sopClassUid(),
                     header.sopInstanceUid(), header.patientId());
             List<String> existing = index.pathsOf(header.sopInstanceUid());
-            if (!existing.isEmpty() && policy == DuplicatePolicy.REJECT) {
+            if (replacing == null && !existing.isEmpty() && policy == DuplicatePolicy.REJECT) {
                 throw duplicate(header.sopInstanceUid(), existing.get(0));
             }
             IndexEntry entry = indexEntry(path, received);
@@ -386,20 +427,27 @@ public final class Ingest {
             if (pixelProblem != null) {
                 throw pixelProblem;
             }
-            Preconditions create = policy == DuplicatePolicy.REJECT ? new Preconditions(null, "*") : Preconditions.NONE;
+            Preconditions create = replacing != null ? replacing.preconditions()
+                    : policy == DuplicatePolicy.REJECT ? new Preconditions(null, "*") : Preconditions.NONE;
+            String change = replacing == null ? null : org.medjava.store.core.index.Change.UPDATED;
             try (WriteBarrier.Pass pass = barrier.pass()) {
-                install(path, stage, create, header.sopInstanceUid(), stored -> index(path, entry, stored));
+                install(path, stage, create, header.sopInstanceUid(), stored -> index(path, entry, stored, change));
             }
-            boolean replaced = !existing.isEmpty();
-            if (replaced) {
-                removeOtherCopies(header.sopInstanceUid(), existing, path);
+            boolean replaced = replacing != null || !existing.isEmpty();
+            if (replacing == null) {
+                if (replaced) {
+                    removeOtherCopies(header.sopInstanceUid(), existing, path);
+                }
+                afterReceive(header, path, received);
             }
-            afterReceive(header, path, received);
             LOG.log(Level.FINE, "stored {0} at {1}{2}", new Object[] {header.sopInstanceUid(), path,
                     replaced ? " (replaced)" : ""});
             return new Ingested(header.sopClassUid(), header.sopInstanceUid(), header.studyInstanceUid(),
                     header.seriesInstanceUid(), path, replaced);
         } catch (StoreException e) {
+            if (replacing != null) {
+                throw e;
+            }
             throw translate(e);
         } catch (IOException e) {
             throw new IngestFailure(IngestFailure.Reason.OUT_OF_RESOURCES, "cannot write the object: " + e, e);
@@ -413,6 +461,10 @@ public final class Ingest {
                 LOG.log(Level.FINE, "staged file left behind (removed at the next start): " + staged, e);
             }
         }
+    }
+
+    /** Where a corrected object goes and what its path must hold then. */
+    private record Replacing(StorePath at, Preconditions preconditions) {
     }
 
     /** What is done with an object once it is stored from the network (e.g. an IOCM rejection note applied). */
@@ -512,12 +564,12 @@ public final class Ingest {
 
     /** Runs under the path's lock, once the new file is visible: the index follows the files in order. */
     /** @return whether the index agrees with the installed object (else its intent stays open) */
-    private boolean index(StorePath path, IndexEntry entry, StoredFile stored) {
+    private boolean index(StorePath path, IndexEntry entry, StoredFile stored, String changeKind) {
         if (entry == null) {
             return unindex(path); // what was indexed at this path before is gone
         }
         try {
-            index.put(entry, stored.size(), stored.modified().toEpochMilli());
+            index.put(entry, stored.size(), stored.modified().toEpochMilli(), changeKind);
             return true;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "index not updated for " + path + " (" + e.getMessage()

@@ -51,4 +51,8 @@ public interface StoreMetrics {
     /** {@code instances} files went into the trash ({@code change} "deleted"), back out ("restored") or for good ("purged"). */
     default void trash(String change, long instances) {
     }
+
+    /** {@code instances} instances rewritten by a correction ({@code outcome} "corrected") or not ("failed"). */
+    default void corrected(String outcome, long instances) {
+    }
 }

@@ -165,6 +165,34 @@ public final class Trash implements Hidden {
         return new Trashed(trashId, first, instances, last.purgeAfter());
     }
 
+    /**
+     * Keeps the previous version of an instance that a correction rewrote, as a file of the deletion
+     * {@code trashId} (level {@link TrashedFile#VERSION}): hidden from reads, restorable and purged like any trashed
+     * file. {@code path} is the file (still at the instance's path when the correction moved it, else a copy); an
+     * instance indexed there leaves the index. The caller audits the correction as a whole.
+     */
+    public TrashedFile keep(String path, String trashId, String studyInstanceUid, String seriesInstanceUid,
+            String sopInstanceUid, long size, long modifiedMillis, String reason) {
+        Caller caller = Caller.current().orElse(null);
+        Instant now = clock.instant();
+        TrashedFile file = new TrashedFile(path, trashId, TrashedFile.VERSION, studyInstanceUid, seriesInstanceUid,
+                sopInstanceUid, size, modifiedMillis, now, now.plus(settings.grace()),
+                caller == null ? null : caller.user(), reason);
+        index.hold(file);
+        refresh();
+        return file;
+    }
+
+    /**
+     * Gives one kept file back at once (a correction that failed after keeping it): indexed again if it is still
+     * the file kept, else only out of the trash.
+     */
+    public void giveBack(TrashedFile file) throws IOException {
+        images.withPathLock(StorePath.parse(file.path()),
+                () -> stillThere(file) ? index.restore(images.storage(), file) : index.purged(file));
+        refresh();
+    }
+
     private String patientOf(String studyInstanceUid) {
         List<StudySummary> studies = index.studies(StudyQuery.all().studyInstanceUid(studyInstanceUid));
         return studies.isEmpty() ? null : studies.get(0).patientId();
@@ -186,15 +214,21 @@ public final class Trash implements Hidden {
 
     /**
      * Gives back what a deletion took: each file still as it was is indexed again (a "restored" change); one
-     * replaced since (a new file at its path) leaves the trash as purged.
+     * replaced since (a new file at its path) leaves the trash as purged. A previous version a correction kept
+     * ({@link TrashedFile#VERSION}) becomes the instance again: the version that replaced it goes to the trash first
+     * (a deletion of its own, so that it can be restored in turn), so each SOP Instance is indexed once.
      */
     public Outcome restore(String trashId) {
         List<TrashedFile> files = files(trashId);
         int restored = 0;
         int replaced = 0;
         int failed = 0;
+        String superseding = UUID.randomUUID().toString();
         for (TrashedFile f : files) {
             try {
+                if (f.level().equals(TrashedFile.VERSION)) {
+                    supersede(f, superseding, "replaced by the previous version restored from " + trashId);
+                }
                 Boolean done = images.withPathLock(StorePath.parse(f.path()), () -> {
                     if (!stillThere(f)) {
                         index.purged(f);
@@ -224,6 +258,26 @@ public final class Trash implements Hidden {
                         + (failed > 0 ? ", " + failed + " failed" : ""), failed == 0, failed == 0 ? null
                         : failed + " files could not be restored (see the server log)"));
         return new Outcome(trashId, restored, 0, replaced, failed);
+    }
+
+    /** Moves the other files of {@code kept}'s SOP Instance, if it is still there, to the trash {@code trashId}. */
+    private void supersede(TrashedFile kept, String trashId, String reason) throws IOException {
+        if (!images.withPathLock(StorePath.parse(kept.path()), () -> stillThere(kept))) {
+            return;
+        }
+        for (String other : index.pathsOf(kept.sopInstanceUid())) {
+            if (other.equals(kept.path())) {
+                continue;
+            }
+            images.withPathLock(StorePath.parse(other), () -> {
+                Optional<StorageEntry> entry = images.storage().stat(other);
+                if (entry.isPresent() && !entry.get().directory()) {
+                    keep(other, trashId, kept.studyInstanceUid(), kept.seriesInstanceUid(), kept.sopInstanceUid(),
+                            entry.get().size(), entry.get().modified().toEpochMilli(), reason);
+                }
+                return null;
+            });
+        }
     }
 
     /** Purges one deletion now, before its grace period ends. */
