@@ -40,13 +40,13 @@ public final class FrontHeaders {
 
     /** The client's address: the connection's peer, or the front's word for it. */
     public static String peer(HttpServletRequest request) {
-        String peer = relayed(request) ? request.getHeader(PEER) : null;
+        String peer = relayed(request::getHeader) ? request.getHeader(PEER) : null;
         return peer != null ? peer : request.getRemoteAddr();
     }
 
     /** The address the client connected to. */
     public static String local(HttpServletRequest request) {
-        String local = relayed(request) ? request.getHeader(LOCAL) : null;
+        String local = relayed(request::getHeader) ? request.getHeader(LOCAL) : null;
         return local != null ? local : request.getLocalAddr();
     }
 
