@@ -52,7 +52,7 @@ final class TlsTunnel {
     private static void relay(ServerSocket local, SSLSocket remote, RemoteAe to) {
         Socket client;
         try (ServerSocket listening = local) {
-            client = listening.accept();
+            client = ownAccept(listening, to);
             client.setTcpNoDelay(true);
         } catch (IOException e) {
             LOG.log(Level.FINE, "the TLS tunnel to {0} was not used: {1}", new Object[] {to, e.getMessage()});
@@ -63,6 +63,29 @@ final class TlsTunnel {
         back.setDaemon(true);
         back.start();
         pump(client, remote);
+    }
+
+    /** The first connection this process opened (the TLS session is the store's: no other local process gets it). */
+    private static Socket ownAccept(ServerSocket listening, RemoteAe to) throws IOException {
+        for (;;) {
+            Socket client = listening.accept();
+            if (ownConnection(client)) {
+                return client;
+            }
+            LOG.warning("a connection to the DICOM TLS tunnel to " + to + " from loopback port " + client.getPort()
+                    + " is not this process's own; refused");
+            close(client);
+        }
+    }
+
+    /**
+     * Whether the loopback connection {@code accepted} was opened by this process (PixelMed's initiator): on Linux,
+     * the kernel's table of TCP sockets names the socket at the connection's other end by inode, and this process's
+     * file descriptors hold it. Where /proc cannot say (another system), the connection is taken as it comes.
+     */
+    static boolean ownConnection(Socket accepted) {
+        String inode = Procfs.socketInode(accepted.getPort(), accepted.getLocalPort());
+        return inode == null || Procfs.ownsSocket(inode);
     }
 
     /** Copies until either side ends, then closes both (which ends the other direction too). */
