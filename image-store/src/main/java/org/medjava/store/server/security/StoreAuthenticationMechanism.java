@@ -140,11 +140,10 @@ public class StoreAuthenticationMechanism {
                             + " is not part of it";
                 }
             } else if (config.accessByProject() && !status.groups().contains(Role.ADMIN.id())) {
-                if (StudyAccess.unfilteredRead(request.getMethod(), path)) {
-                    reason = "with access by project (medjava.access.by-project), " + path + " is read by "
+                if (StudyAccess.administratorsOnly(request.getMethod(), path)) {
+                    reason = "with access by project (medjava.access.by-project), " + path + " is for "
                             + "administrators only: read studies through DICOMweb (/dicomweb) or the index (/index)";
-                } else if (StudyAccess.fileRead(request.getMethod(), path) && !StudyAccess.fileVisible(index, path,
-                        StudyAccess.of(request, false, true))) {
+                } else if (StudyAccess.fileRequest(path) && hiddenFile(request, path)) {
                     // the same answer as for a file that is not there: nothing says the study exists
                     audit.record(AuditEvents.readRefused(caller(request, status.caller()), "http",
                             request.getRequestURI(), request.getMethod() + " " + request.getRequestURI()
@@ -167,6 +166,18 @@ public class StoreAuthenticationMechanism {
                     length != null && length.matches("[0-9]{1,18}") ? Long.parseLong(length) : 0);
         }
         return status;
+    }
+
+    /**
+     * Under access by project, whether the file a request names is hidden from the caller: a read sees only a
+     * DICOM file of a study it may see; a write (a PUT over it, a DELETE) may not touch an instance of a study it
+     * may not see, and may write any name that holds none.
+     */
+    private boolean hiddenFile(HttpServletRequest request, String path) {
+        Optional<String> study = StudyAccess.fileStudy(index, path);
+        boolean seen = study.isPresent() && StudyAccess.visible(index, StudyAccess.of(request, false, true),
+                study.get());
+        return isRead(request.getMethod()) ? !seen : study.isPresent() && !seen;
     }
 
     /** The share link behind the request's session, or null. */

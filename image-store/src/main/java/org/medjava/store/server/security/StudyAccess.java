@@ -28,11 +28,15 @@ public final class StudyAccess {
     /**
      * The doors that do not filter by study yet: under access by project only an administrator reads there (a
      * write reveals nothing and keeps its role check). Of {@code /images/}, the listings: a file is read through
-     * its study ({@link #fileVisible}).
+     * its study ({@link #fileStudy}).
      */
     private static final String FILES = "/images/";
-    private static final List<String> UNFILTERED = List.of("/images", "/trash", "/jobs", "/derived",
-            "/pacs", "/uploads");
+    private static final List<String> UNFILTERED = List.of("/images", "/trash", "/jobs", "/uploads");
+    /**
+     * The doors that act on any stored study by name — send to or browse a remote PACS, derive from a file — with no
+     * study filter: administrators' alone under access by project, whatever the method.
+     */
+    private static final List<String> ADMINS_ONLY = List.of("/pacs", "/derived");
 
     /** What a share link's session may read: a study's index entries and DICOMweb, the filters, who it is. */
     private static final List<String> SHARED = List.of("/index/patients", "/index/studies", "/dicomweb", "/filters",
@@ -65,29 +69,47 @@ public final class StudyAccess {
         return Visibility.labels(Set.of());
     }
 
-    /** A read of one stored file under {@code /images/} (not a listing): seen through the study it holds. */
-    static boolean fileRead(String method, String path) {
-        return StoreAuthenticationMechanism.isRead(method) && path.startsWith(FILES) && !path.endsWith("/");
+    /** A request about one stored file under {@code /images/} (not a listing). */
+    static boolean fileRequest(String path) {
+        return path.startsWith(FILES) && !path.endsWith("/");
     }
 
     /**
-     * Whether the file a read names ({@code /images/} and its name as sent) is an instance of a study {@code v}
-     * shows. A file the index does not hold (not DICOM, or not indexed) belongs to no study and is seen by
-     * administrators alone; a name that does not parse names no file, and is left to the resource to refuse.
+     * The study of the file a request names ({@code /images/} and its name as sent), as the index holds it; empty
+     * for a file the index does not hold (not DICOM, not indexed, not there) and for a name that does not parse
+     * (left to the resource to refuse).
      */
-    static boolean fileVisible(DicomIndex index, String path, Visibility v) {
+    static java.util.Optional<String> fileStudy(DicomIndex index, String path) {
         String raw = org.medjava.store.server.web.FileDownloadFilter.decode(path.substring(FILES.length()));
-        String relative;
         try {
-            relative = raw == null ? null : StorePath.parse(raw).relative();
+            return raw == null ? java.util.Optional.empty()
+                    : index.instance(StorePath.parse(raw).relative()).map(i -> i.studyInstanceUid());
         } catch (RuntimeException e) {
-            relative = null;
+            return java.util.Optional.empty();
         }
-        if (relative == null) {
-            return true;
+    }
+
+    /** Whether {@code v} shows the study of that UID. */
+    static boolean visible(DicomIndex index, Visibility v, String studyUid) {
+        return v.all() || !index.studies(StudyQuery.all().studyInstanceUid(studyUid).limit(1).visibleTo(v))
+                .isEmpty();
+    }
+
+    /**
+     * For a door that acts on a stored study or series a request names (a deletion, a job): the same 404 as for
+     * one that does not exist unless the request may see it.
+     */
+    public static void requireVisible(DicomIndex index, Visibility v, String studyUid, String seriesUid) {
+        if (v.all()) {
+            return;
         }
-        return index.instance(relative).map(i -> !index.studies(StudyQuery.all()
-                .studyInstanceUid(i.studyInstanceUid()).limit(1).visibleTo(v)).isEmpty()).orElse(false);
+        boolean seen = studyUid != null ? studyUid.matches("[0-9.]{1,64}") && visible(index, v, studyUid)
+                : seriesUid != null && !index.instances(seriesUid, org.medjava.store.core.index.InstanceQuery.all()
+                        .limit(1).visibleTo(v)).isEmpty();
+        if (!seen) {
+            throw new org.medjava.store.core.StoreException(org.medjava.store.core.StoreException.Kind.NOT_FOUND,
+                    "no " + (studyUid != null ? "study " + studyUid : "series " + seriesUid) + " in the store");
+        }
     }
 
     /** Whether a share link's session may ask for {@code path} (a read of a door that serves one study). */
@@ -96,11 +118,15 @@ public final class StudyAccess {
                 && SHARED.stream().anyMatch(door -> path.equals(door) || path.startsWith(door + "/"));
     }
 
-    /** Whether a read of {@code path} is kept to administrators under access by project (see {@link #UNFILTERED}). */
-    static boolean unfilteredRead(String method, String path) {
-        if (!StoreAuthenticationMechanism.isRead(method) || fileRead(method, path)) {
-            return false;
+    /**
+     * Whether {@code path} is kept to administrators under access by project: a read of a door without a study
+     * filter ({@link #UNFILTERED}), anything on a door that acts on any study ({@link #ADMINS_ONLY}).
+     */
+    static boolean administratorsOnly(String method, String path) {
+        if (ADMINS_ONLY.stream().anyMatch(door -> path.equals(door) || path.startsWith(door + "/"))) {
+            return true;
         }
-        return UNFILTERED.stream().anyMatch(door -> path.equals(door) || path.startsWith(door + "/"));
+        return StoreAuthenticationMechanism.isRead(method) && !fileRequest(path)
+                && UNFILTERED.stream().anyMatch(door -> path.equals(door) || path.startsWith(door + "/"));
     }
 }

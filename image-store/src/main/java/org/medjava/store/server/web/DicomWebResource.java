@@ -617,6 +617,8 @@ public class DicomWebResource {
         } catch (IllegalArgumentException e) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage());
         }
+        org.medjava.store.server.security.StudyAccess.requireVisible(index, visibility(), named.studyInstanceUid(),
+                null);
         return TrashResource.delete(trash, named, force, reason, security, config, uri, headers);
     }
 

@@ -25,6 +25,7 @@ import org.medjava.store.core.jobs.JobStatus;
 import org.medjava.store.core.jobs.JobWorkers;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
+import org.medjava.store.server.security.StudyAccess;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -107,6 +108,11 @@ public class JobsResource {
             + "/pacs/remotes/{ae}/retrieve; progress by instance, the result as that endpoint's answer), send "
             + "(uploader: ae and the UIDs, as POST /pacs/remotes/{ae}/send). Poll the job's URL for its state.";
 
+    /** The kinds that act on a stored study or series named by its UID (retrieve names a remote one). */
+    private static final java.util.Set<String> ON_STORED_STUDIES = java.util.Set.of(
+            org.medjava.store.core.jobs.RenderSeriesJob.KIND, org.medjava.store.core.jobs.DeriveSeriesJob.KIND,
+            org.medjava.store.core.jobs.DeidentifyJob.KIND, org.medjava.store.core.jobs.CorrectJob.KIND, "send");
+
     /** The body of {@code POST /jobs}. */
     @Schema(name = "Submission", description = "A job to run: its kind and its parameters (strings).", example = "{\"kind\": \"render-series\", \"params\": {\"SeriesInstanceUID\": \"1.3.6.1.4.1.5962.1.3.1.1.20040119072730.12322\", \"render\": \"png\", \"filter\": \"blur:n=3\", \"window\": \"40,400\"}}")
     public record Submission(String kind, Map<String, String> params) {
@@ -114,6 +120,12 @@ public class JobsResource {
 
     @Inject
     JobWorkers jobs;
+
+    @Inject
+    org.medjava.store.core.index.DicomIndex index;
+
+    @Context
+    jakarta.servlet.http.HttpServletRequest request;
 
     @Context
     SecurityContext security;
@@ -148,8 +160,12 @@ public class JobsResource {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "send {\"kind\": \"...\", \"params\": {...}}");
         }
         Access.require(security, submitter(body.kind()));
-        JobStatus job = jobs.submit(body.kind(), body.params() == null ? Map.of() : new TreeMap<>(body.params()),
-                security.getUserPrincipal().getName());
+        Map<String, String> params = body.params() == null ? Map.of() : new TreeMap<>(body.params());
+        if (ON_STORED_STUDIES.contains(body.kind())) { // under access by project: a study the caller may see
+            StudyAccess.requireVisible(index, StudyAccess.of(request, security, config.accessByProject()),
+                    params.get("StudyInstanceUID"), params.get("SeriesInstanceUID"));
+        }
+        JobStatus job = jobs.submit(body.kind(), params, security.getUserPrincipal().getName());
         return Response.accepted(job).location(PublicBase.resolve(config, uri, headers, "jobs/" + job.id())).build();
     }
 

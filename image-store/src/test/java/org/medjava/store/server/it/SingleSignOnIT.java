@@ -292,6 +292,24 @@ class SingleSignOnIT {
             assertThat(get(projects, "/images/it/p/mr.dcm", bob).statusCode()).isEqualTo(200);
             assertThat(get(projects, "/changes", bob).body()).contains(ct, mr);
 
+            // writes by name touch only what the caller may see: a local uploader has no project, so sees nothing
+            assertThat(admin.sendText(admin.request("/admin/users/ulla").header("Content-Type", "application/json")
+                    .PUT(HttpRequest.BodyPublishers.ofString("{\"password\":\"ulla-pass-1\",\"role\":\"uploader\"}")))
+                    .statusCode()).isIn(201, 204);
+            StoreClient ulla = new StoreClient(projects, PayaraStore.basic("ulla", "ulla-pass-1"));
+            assertThat(ulla.delete("/dicomweb/studies/" + mr).statusCode()).as("a delete by UID").isEqualTo(404);
+            assertThat(ulla.postJson("/jobs", "{\"kind\": \"deidentify\", \"params\": {\"StudyInstanceUID\": \""
+                    + mr + "\"}}").statusCode()).as("a job on it").isEqualTo(404);
+            assertThat(ulla.postJson("/pacs/remotes/NONE/echo", "{}").statusCode()).as("the remote PACS")
+                    .isEqualTo(403);
+            assertThat(ulla.put("/images/it/p/mr.dcm", Samples.dicom("MR_small.dcm")).statusCode())
+                    .as("a PUT over its file").isEqualTo(404);
+            assertThat(ulla.delete("/images/it/p/mr.dcm").statusCode()).isEqualTo(404);
+            assertThat(ulla.put("/images/it/p/ulla.gif", Samples.bytes(Samples.gif("ct-small.gif"))).statusCode())
+                    .as("a new name").isEqualTo(201);
+            assertThat(get(projects, "/dicomweb/studies", bob).body()).as("nothing of it changed").contains(mr);
+            assertThat(getStatus(projects, "/images/it/p/mr.dcm", bob)).isEqualTo(200);
+
             String router = keycloak.clientCredentials("router", "router-client-secret");
             HttpResponse<String> none = get(projects, "/dicomweb/studies", router);
             assertThat(none.statusCode()).isIn(200, 204);
