@@ -152,8 +152,7 @@ class CommandLineTest {
         assertThat(launch.url()).isEqualTo("http://10.0.0.5:8443");
         assertThat(launch.command()).containsSubsequence("-XX:G1HeapRegionSize=4m", "-Xmx2g", "-Dx=y",
                 "-Dmedjava.data-dir=" + dir.resolve("data"), "-Dmedjava.http.port=8443",
-                "-Dmedjava.http.backend-port=9443", "-Dmedjava.public-url=http://10.0.0.5:8443",
-                "-Dmedjava.http.bind=10.0.0.5", "-Dmedjava.dicom.bind=10.0.0.5", "-Dmedjava.https.port=8444",
+                "-Dmedjava.http.backend-port=9443", "-Dmedjava.http.bind=10.0.0.5", "-Dmedjava.dicom.bind=10.0.0.5", "-Dmedjava.https.port=8444",
                 "-Dmedjava.tls.keystore=" + dir.resolve("data/tls/store.p12"), "-jar",
                 store + "/payara/payara-micro.jar", "--deploy", store + "/image-store.war", "--contextroot", "/",
                 "--port", "9443", "--nohazelcast", "--disablephonehome", "--logproperties",
@@ -171,8 +170,9 @@ class CommandLineTest {
         assertThat(launch.url()).as("the local user's address").isEqualTo("http://localhost:8080");
         assertThat(launch.host()).isEqualTo("127.0.0.1");
         assertThat(launch.command()).contains("-Dmedjava.http.bind=127.0.0.1", "-Dmedjava.https.bind=*",
-                "-Dmedjava.https.port=8443", "-Dmedjava.tls.keystore=" + dir.resolve("tls/store.p12"),
-                "-Dmedjava.public-url=http://localhost:8080");
+                "-Dmedjava.https.port=8443", "-Dmedjava.tls.keystore=" + dir.resolve("tls/store.p12"));
+        assertThat(launch.command()).as("links follow the address each client came by, HTTPS from afar")
+                .noneMatch(a -> a.startsWith("-Dmedjava.public-url"));
         assertThat(launch.command()).as("DICOM keeps its own default; no password on the command line")
                 .noneMatch(a -> a.startsWith("-Dmedjava.dicom.bind") || a.contains("password"));
         assertThat(launch.environment()).isEmpty();
@@ -200,6 +200,7 @@ class CommandLineTest {
             assertThat(launch.keystore()).isNull();
             assertThat(launch.command()).noneMatch(a -> a.startsWith("-Dmedjava.http.bind")
                     || a.startsWith("-Dmedjava.https") || a.startsWith("-Dmedjava.tls"));
+            assertThat(launch.command()).contains("-Dmedjava.public-url=" + launch.url());
             assertThat(launch.environment()).as("the store must not read \"off\" as a port")
                     .containsEntry("MEDJAVA_HTTPS_PORT", null);
             env.remove(off.getKey());

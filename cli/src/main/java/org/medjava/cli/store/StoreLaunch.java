@@ -61,8 +61,9 @@ public record StoreLaunch(Path data, int port, int backendPort, String bind, Str
                 "-Dmedjava.version=" + version(store), "-Dmedjava.seed.images=" + ctx.samples(),
                 "-Dmedjava.seed.plugins=" + store.resolve("plugins"), "-Dmedjava.http.port=" + port,
                 "-Dmedjava.http.backend-port=" + backendPort));
-        // system properties outrank the environment in MicroProfile Config: set defaults only where no variable is
-        if (!ctx.isSet("MEDJAVA_PUBLIC_URL")) {
+        // system properties outrank the environment in MicroProfile Config: set defaults only where no variable is.
+        // With HTTPS on, links follow the address each client came by (the loopback's HTTP, or HTTPS from afar)
+        if (!ctx.isSet("MEDJAVA_PUBLIC_URL") && httpsPort == 0) {
             command.add("-Dmedjava.public-url=" + url);
         }
         if (!bind.isEmpty()) {

@@ -44,10 +44,18 @@ final class Banner {
 
     static Facts facts(StoreConfig config, Set<String> accounts, String newAdminPassword, int plugins, int seeded,
                        Duration startup, String dicom) {
-        return new Facts(config.publicUrl().orElse("http://localhost:<port>"),
+        return new Facts(config.publicUrl().orElseGet(() -> localUrl(config)),
                 System.getProperty("medjava.version", ""), config.dataDir(), dicom, newAdminPassword, accounts,
                 config.anonymousRead(), plugins, seeded, startup, config.httpsPort().map(port -> tls(config, port))
                         .orElse(null));
+    }
+
+    /** The front's plain HTTP as this machine reaches it (links follow each request when no public URL is set). */
+    private static String localUrl(StoreConfig config) {
+        String bind = config.httpBind().orElse("127.0.0.1");
+        String host = bind.equals("127.0.0.1") || bind.equals("0.0.0.0") ? "localhost"
+                : bind.contains(":") ? "[" + bind + "]" : bind;
+        return config.httpPort().map(port -> "http://" + host + ":" + port).orElse("http://localhost:<port>");
     }
 
     /** The bind address when HTTPS has one, else this machine's name: what another machine would type. */
