@@ -26,10 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.medjava.store.core.testsupport.Command;
 import org.medjava.store.core.testsupport.Multipart;
 import org.medjava.store.core.testsupport.PacsStore;
 import org.medjava.store.core.testsupport.PayaraStore;
+import org.medjava.store.core.testsupport.Pydicom;
 import org.medjava.store.core.testsupport.Samples;
 import org.medjava.store.core.testsupport.StoreClient;
 import org.medjava.store.core.testsupport.TestStudy;
@@ -46,6 +46,9 @@ import org.medjava.store.core.testsupport.TestStudy;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CorrectIT {
     private static final String BOUNDARY = "correct-it-boundary";
+    /** What pydicom is asked of each file. */
+    private static final List<String> KEYS = List.of("PatientName", "PatientID", "AccessionNumber",
+            "StudyInstanceUID", "SeriesInstanceUID", "SOPInstanceUID", "SOPClassUID", "Modality");
 
     @TempDir
     static Path work;
@@ -153,15 +156,15 @@ class CorrectIT {
         List<Multipart.Part> parts = Multipart.parse(wado.body(), wado.headers().firstValue("Content-Type")
                 .orElseThrow());
         assertThat(parts).hasSize(3);
-        String python = python();
+        String python = Pydicom.python();
         assumeTrue(python != null, "python3 with pydicom not found: the independent check is skipped");
         Map<String, Map<String, String>> sources = new HashMap<>();
         for (TestStudy.Instance i : study.instances()) {
-            sources.put(i.sopInstanceUid(), describe(python, i.file()));
+            sources.put(i.sopInstanceUid(), Pydicom.describe(python, i.file(), KEYS));
         }
         for (int n = 0; n < parts.size(); n++) {
-            Map<String, String> d = describe(python, Files.write(work.resolve("corrected-" + n + ".dcm"),
-                    parts.get(n).body()));
+            Map<String, String> d = Pydicom.describe(python, Files.write(work.resolve("corrected-" + n + ".dcm"),
+                    parts.get(n).body()), KEYS);
             Map<String, String> s = sources.get(d.get("SOPInstanceUID"));
             assertThat(s).as("the same SOP Instance UID as a source: " + d).isNotNull();
             assertThat(d.get("PatientID")).isEqualTo("CORR-RIGHT-1");
@@ -216,41 +219,5 @@ class CorrectIT {
                 "PatientID", "CORR-RIGHT-1"));
         assertThat(r.statusCode()).as(r.body()).isEqualTo(409);
         assertThat(r.body()).contains("in the trash");
-    }
-
-    /** What pydicom reads of a file: the attributes the test checks, and the SHA-256 of the Pixel Data value. */
-    private static Map<String, String> describe(String python, Path file) throws Exception {
-        String script = String.join("\n",
-                "import sys, hashlib, pydicom",
-                "ds = pydicom.dcmread(sys.argv[1])",
-                "def v(k): return str(ds.get(k, '')).strip()",
-                "for k in ['PatientName', 'PatientID', 'AccessionNumber', 'StudyInstanceUID', 'SeriesInstanceUID',",
-                "          'SOPInstanceUID', 'SOPClassUID', 'Modality']:",
-                "    print(k + '=' + v(k))",
-                "print('TransferSyntaxUID=' + str(ds.file_meta.TransferSyntaxUID))",
-                "print('PixelDataSHA256=' + hashlib.sha256(ds.PixelData).hexdigest())");
-        Command.Result r = Command.run(List.of(python, "-c", script, file.toString())).assertOk();
-        Map<String, String> values = new HashMap<>();
-        for (String line : r.output().split("\n")) {
-            int eq = line.indexOf('=');
-            if (eq > 0) {
-                values.put(line.substring(0, eq), line.substring(eq + 1).strip());
-            }
-        }
-        return values;
-    }
-
-    /** A python3 that has pydicom (the one on the PATH, else Debian's), or null. */
-    private static String python() {
-        for (String python : List.of("python3", "/usr/bin/python3")) {
-            try {
-                if (Command.run(List.of(python, "-c", "import pydicom; print('ok')")).output().startsWith("ok")) {
-                    return python;
-                }
-            } catch (Exception e) {
-                // not there: the next one
-            }
-        }
-        return null;
     }
 }

@@ -29,6 +29,7 @@ import org.medjava.store.core.testsupport.Command;
 import org.medjava.store.core.testsupport.Multipart;
 import org.medjava.store.core.testsupport.PacsStore;
 import org.medjava.store.core.testsupport.PayaraStore;
+import org.medjava.store.core.testsupport.Pydicom;
 import org.medjava.store.core.testsupport.PixelData;
 import org.medjava.store.core.testsupport.StoreClient;
 import org.medjava.store.core.testsupport.TestStudy;
@@ -143,7 +144,7 @@ class DeidentifyIT {
             copies.add(Files.write(work.resolve("deid-" + n + ".dcm"), parts.get(n).body()));
         }
 
-        String python = python();
+        String python = Pydicom.python();
         assumeTrue(python != null, "python3 with pydicom not found (bootstrap/install-deps.sh --test installs it):"
                 + " the independent check is skipped");
         Map<String, Map<String, String>> sources = new HashMap<>();
@@ -219,41 +220,11 @@ class DeidentifyIT {
         assertThat(submit(reader, Map.of("StudyInstanceUID", study.studyUid())).statusCode()).isEqualTo(403);
     }
 
-    /** What pydicom reads of a file: the attributes the test checks, and the SHA-256 of the Pixel Data value. */
+    /** What pydicom reads of a file: this test's attributes and the de-identification method's codes. */
     private static Map<String, String> describe(String python, Path file) throws Exception {
-        String script = String.join("\n",
-                "import sys, hashlib, pydicom",
-                "ds = pydicom.dcmread(sys.argv[1])",
-                "def v(k): return str(ds.get(k, '')).strip()",
-                "for k in ['PatientName', 'PatientID', 'StudyInstanceUID', 'SeriesInstanceUID', 'SOPInstanceUID',",
-                "          'Modality', 'StudyDate', 'PatientIdentityRemoved']:",
-                "    print(k + '=' + v(k))",
-                "print('TransferSyntaxUID=' + str(ds.file_meta.TransferSyntaxUID))",
+        return Pydicom.describe(python, file, List.of("PatientName", "PatientID", "StudyInstanceUID",
+                "SeriesInstanceUID", "SOPInstanceUID", "Modality", "StudyDate", "PatientIdentityRemoved"),
                 "codes = [i.CodeValue for i in ds.get('DeidentificationMethodCodeSequence', [])]",
-                "print('DeidentificationCodes=' + ','.join(codes))",
-                "print('PixelDataSHA256=' + hashlib.sha256(ds.PixelData).hexdigest())");
-        Command.Result r = Command.run(List.of(python, "-c", script, file.toString())).assertOk();
-        Map<String, String> values = new HashMap<>();
-        for (String line : r.output().split("\n")) {
-            int eq = line.indexOf('=');
-            if (eq > 0) {
-                values.put(line.substring(0, eq), line.substring(eq + 1).strip());
-            }
-        }
-        return values;
-    }
-
-    /** A python3 that has pydicom (the one on the PATH, else Debian's), or null. */
-    private static String python() {
-        for (String python : List.of("python3", "/usr/bin/python3")) {
-            try {
-                if (Command.run(List.of(python, "-c", "import pydicom; print('ok')")).output().startsWith("ok")) {
-                    return python;
-                }
-            } catch (Exception e) {
-                // not there: the next one
-            }
-        }
-        return null;
+                "print('DeidentificationCodes=' + ','.join(codes))");
     }
 }
