@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, login, base, fixtures, screenshot } from './harness.mjs';
+import { waitLit } from './10-support.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -31,7 +32,8 @@ test('a share link opens one study read only without an account, until it is rev
   await guest.locator('[data-test=shared-banner]').waitFor();
   assert.match(guest.url(), new RegExp(`#/view\\?study=${stack.studyUid.replaceAll('.', '\\.')}`));
   assert.match(await guest.locator('[data-test=shared-banner]').innerText(), /read only/);
-  await guest.locator('[data-test=viewport] canvas').waitFor();
+  await guest.locator('[data-test=viewer-message][data-state=shown]').waitFor({ state: 'attached', timeout: 60_000 });
+  await waitLit(guest);
   assert.equal(await guest.locator('[data-test=nav-studies]').count(), 0);
   await screenshot(guest, 'share-guest');
   await guest.goto(`${base}/viewer/#/studies`);
