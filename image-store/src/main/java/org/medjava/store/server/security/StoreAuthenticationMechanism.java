@@ -134,24 +134,22 @@ public class StoreAuthenticationMechanism {
         if (!status.answered()) {
             String path = request.getRequestURI().substring(request.getContextPath().length());
             String reason = null;
-            if (shareOf(request) != null) {
-                if (!StudyAccess.sharedRead(request.getMethod(), path)) {
-                    reason = "a share link opens one study, read only: " + request.getMethod() + " " + path
-                            + " is not part of it";
-                }
-            } else if (config.accessByProject() && !status.groups().contains(Role.ADMIN.id())) {
-                if (StudyAccess.administratorsOnly(request.getMethod(), path)) {
-                    reason = "with access by project (medjava.access.by-project), " + path + " is for "
-                            + "administrators only: read studies through DICOMweb (/dicomweb) or the index (/index)";
-                } else if (StudyAccess.fileRequest(path) && hiddenFile(request, path)) {
-                    // the same answer as for a file that is not there: nothing says the study exists
-                    audit.record(AuditEvents.readRefused(caller(request, status.caller()), "http",
-                            request.getRequestURI(), request.getMethod() + " " + request.getRequestURI()
-                            + " refused: not a study of the caller's projects"));
-                    String name = org.medjava.store.server.web.FileDownloadFilter.decode(path.substring(8));
-                    status = finish(response, HttpServletResponse.SC_NOT_FOUND, "no "
-                            + (name == null ? path.substring(8) : name) + " in the store");
-                }
+            boolean shared = shareOf(request) != null;
+            boolean byStudy = shared || config.accessByProject() && !status.groups().contains(Role.ADMIN.id());
+            if (shared && !StudyAccess.sharedRead(request.getMethod(), path)) {
+                reason = "a share link opens one study, read only: " + request.getMethod() + " " + path
+                        + " is not part of it";
+            } else if (!shared && byStudy && StudyAccess.administratorsOnly(request.getMethod(), path)) {
+                reason = "with access by project (medjava.access.by-project), " + path + " is for "
+                        + "administrators only: read studies through DICOMweb (/dicomweb) or the index (/index)";
+            } else if (byStudy && StudyAccess.fileRequest(path) && hiddenFile(request, path)) {
+                // the same answer as for a file that is not there: nothing says the study exists
+                audit.record(AuditEvents.readRefused(caller(request, status.caller()), "http",
+                        request.getRequestURI(), request.getMethod() + " " + request.getRequestURI()
+                        + " refused: not a study the caller may see"));
+                String name = org.medjava.store.server.web.FileDownloadFilter.decode(path.substring(8));
+                status = finish(response, HttpServletResponse.SC_NOT_FOUND, "no "
+                        + (name == null ? path.substring(8) : name) + " in the store");
             }
             if (reason != null) {
                 audit.record(AuditEvents.readRefused(caller(request, status.caller()), "http",

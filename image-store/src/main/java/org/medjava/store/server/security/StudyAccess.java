@@ -38,9 +38,12 @@ public final class StudyAccess {
      */
     private static final List<String> ADMINS_ONLY = List.of("/pacs", "/derived");
 
-    /** What a share link's session may read: a study's index entries and DICOMweb, the filters, who it is. */
-    private static final List<String> SHARED = List.of("/index/patients", "/index/studies", "/dicomweb", "/filters",
-            "/auth/me");
+    /**
+     * What a share link's session may read: a study's index entries and DICOMweb, its files (one at a time, through
+     * their study), the filters, who it is.
+     */
+    private static final List<String> SHARED = List.of("/index/patients", "/index/studies", "/index/series",
+            "/dicomweb", "/filters", "/auth/me");
 
     /** The request attribute holding the study of the share link behind the request's session. */
     public static final String SHARED_STUDY_ATTRIBUTE = StudyAccess.class.getName() + ".sharedStudy";
@@ -114,8 +117,8 @@ public final class StudyAccess {
 
     /** Whether a share link's session may ask for {@code path} (a read of a door that serves one study). */
     static boolean sharedRead(String method, String path) {
-        return StoreAuthenticationMechanism.isRead(method)
-                && SHARED.stream().anyMatch(door -> path.equals(door) || path.startsWith(door + "/"));
+        return StoreAuthenticationMechanism.isRead(method) && (fileRequest(path)
+                || SHARED.stream().anyMatch(door -> path.equals(door) || path.startsWith(door + "/")));
     }
 
     /**

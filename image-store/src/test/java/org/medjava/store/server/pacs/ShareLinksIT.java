@@ -134,9 +134,12 @@ class ShareLinksIT {
                 .header("Accept", "image/jpeg"));
         assertThat(rendered.statusCode()).isEqualTo(200);
 
-        // read only, and only the doors that serve a study
+        // read only, and only the doors that serve a study: its files, one at a time
         String file = "/images/share-links/" + shared.instances().get(0).sopInstanceUid() + ".dcm";
-        assertThat(as(cookie, file).statusCode()).isEqualTo(403);
+        assertThat(as(cookie, file).statusCode()).isEqualTo(200);
+        assertThat(as(cookie, "/images/share-links/" + other.instances().get(0).sopInstanceUid() + ".dcm")
+                .statusCode()).as("a file of another study, as if absent").isEqualTo(404);
+        assertThat(as(cookie, "/images/share-links/").statusCode()).as("a listing").isEqualTo(403);
         assertThat(as(cookie, "/changes").statusCode()).isEqualTo(403);
         assertThat(as(cookie, "/shares").statusCode()).isEqualTo(403);
         assertThat(as(cookie, "/audit/events").statusCode()).isEqualTo(403);
