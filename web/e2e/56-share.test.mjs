@@ -31,7 +31,7 @@ test('a share link opens one study read only without an account, until it is rev
   await guest.locator('[data-test=shared-banner]').waitFor();
   assert.match(guest.url(), new RegExp(`#/view\\?study=${stack.studyUid.replaceAll('.', '\\.')}`));
   assert.match(await guest.locator('[data-test=shared-banner]').innerText(), /read only/);
-  await guest.locator('[data-test=viewport] canvas').waitFor();
+  await guest.locator('[data-test=viewport] canvas').first().waitFor(); // the filter result layer is a canvas too
   assert.equal(await guest.locator('[data-test=nav-studies]').count(), 0);
   await screenshot(guest, 'share-guest');
   await guest.goto(`${base}/viewer/#/studies`);
