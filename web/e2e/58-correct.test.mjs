@@ -111,7 +111,7 @@ test('an administrator merges two patients after a confirmation naming both', as
   const confirm = page.locator('[data-test=confirm-dialog]');
   await confirm.waitFor();
   const text = await confirm.innerText();
-  assert.match(text, new RegExp(`1 study of Merge, Source \\(${merge.source}\\) become studies of Merge, Target \\(${merge.target}\\)`));
+  assert.match(text, new RegExp(`1 study of Merge, Source \\(${merge.source}\\) becomes a study of Merge, Target \\(${merge.target}\\)`));
   await screenshot(page, 'admin-merge-confirm');
   await page.locator('[data-test=confirm-ok]').click();
   await page.locator('[data-test=merge-report]').waitFor({ timeout: 60000 });

@@ -48,8 +48,9 @@ export function mergeSection(onDone) {
       const [from, to] = await Promise.all([patient(s, si), patient(t, ti)]);
       if (!from) throw new Error(`The store holds no study of patient ${s}${si ? ` (${si})` : ''}.`);
       if (!await confirmDialog({ title: 'Merge these patients?', confirm: 'Merge', danger: true,
-        text: `${plural(from.NumberOfPatientRelatedStudies, 'study', 'studies')} of ${named(from, s)} become studies of`
-          + ` ${named(to, t)}: every instance is written again with that patient's identity. The previous versions go`
+        text: `${plural(from.NumberOfPatientRelatedStudies, 'study', 'studies')} of ${named(from, s)}`
+          + ` ${from.NumberOfPatientRelatedStudies === 1 ? 'becomes a study' : 'become studies'} of ${named(to, t)}:`
+          + ' every instance is written again with that patient\'s identity. The previous versions go'
           + ' to the trash, one deletion per study; restoring them there undoes the merge of that study.' })) return;
       const params = { sourcePatientID: s, PatientID: t };
       if (si) params.sourceIssuerOfPatientID = si;
