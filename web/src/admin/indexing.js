@@ -1,10 +1,12 @@
 // The DICOM index: rebuild it from the stored files as a background job (POST /jobs kind "index-rebuild"; any node
-// runs it, another takes it over if that node dies), followed to its report; and the recent jobs of every kind.
+// runs it, another takes it over if that node dies), followed to its report; merging two patients (admin/merge.js);
+// and the recent jobs of every kind.
 import { api } from '../api.js';
 import { h, notify } from '../ui.js';
 import { confirmDialog } from './dialog.js';
 import { submitJob, watchJob, jobLine, jobsTable, resultOf, cancelJob } from './jobs.js';
 import { formatDuration } from './format.js';
+import { mergeSection } from './merge.js';
 
 export async function renderIndex(box) {
   const status = h('div', { class: 'job-status', dataset: { test: 'rebuild-status' } });
@@ -13,6 +15,7 @@ export async function renderIndex(box) {
   let watch = null;
   let timer = null;
   let stopped = false;
+  const merge = mergeSection(() => refreshJobs());
 
   rebuild.onclick = async () => {
     if (!await confirmDialog({ title: 'Rebuild the index?', confirm: 'Rebuild',
@@ -60,10 +63,10 @@ export async function renderIndex(box) {
   box.append(h('h2', {}, 'Index'),
     h('p', {}, 'The stored objects are the truth; the index is what queries, QIDO-RS, C-FIND and the viewers read. '
       + 'Rebuild it after files were changed behind the store\'s back, or to give an older index the stored metadata.'),
-    h('div', { class: 'row' }, rebuild), status,
+    h('div', { class: 'row' }, rebuild), status, merge.element,
     h('h3', {}, 'Recent jobs'), jobs);
   await refreshJobs();
-  return () => { stopped = true; clearTimeout(timer); watch?.stop(); };
+  return () => { stopped = true; clearTimeout(timer); watch?.stop(); merge.stop(); };
 }
 
 function report(job) {

@@ -113,5 +113,9 @@ function summarize(job) {
   }
   if (job.kind === 'retrieve') return retrieveCounts(r);
   if (job.kind === 'derive-series') return `${r.derived} derived into series ${r.SeriesInstanceUID}`;
+  if (job.kind === 'correct' || job.kind === 'merge-patients') {
+    return `${r.corrected} instances corrected in ${r.studies.length} stud${r.studies.length === 1 ? 'y' : 'ies'}`
+      + ` (${Object.keys(r.new ?? {}).join(', ')})`;
+  }
   return job.result.length > 120 ? job.result.slice(0, 120) + '…' : job.result;
 }

@@ -1,6 +1,7 @@
 // The trash (/admin/trash; uploader role): what deletions took (GET /trash), each restorable until its purge time
 // (POST /trash/{id}/restore) and, for an administrator, purged at once after a confirmation (DELETE /trash/{id}).
 // The store keeps a deletion's UIDs, not its patient: its files (GET /trash/{id}, on demand) show the store paths.
+// A correction's previous versions are a deletion too (level VERSION): restoring them undoes the correction.
 import { api } from '../api.js';
 import { h, notify, showError } from '../ui.js';
 import { can } from '../session.js';
@@ -8,7 +9,7 @@ import { restore, restoredText } from '../trash.js';
 import { confirmDialog } from './dialog.js';
 import { formatTime } from './format.js';
 
-const LEVELS = { STUDY: 'Study', SERIES: 'Series', INSTANCE: 'Instance' };
+const LEVELS = { STUDY: 'Study', SERIES: 'Series', INSTANCE: 'Instance', VERSION: 'Previous version (correction)' };
 
 export async function renderTrash(box) {
   const list = h('div', { dataset: { test: 'trash-list' } });
@@ -87,7 +88,7 @@ function row(d, reload) {
     }
   }
 
-  return h('tr', { dataset: { test: 'trash-row', trash: d.trashId, study: d.StudyInstanceUID } },
+  return h('tr', { dataset: { test: 'trash-row', trash: d.trashId, study: d.StudyInstanceUID, level: d.level } },
     h('td', { class: 'uids' },
       h('div', {}, h('span', { class: 'badge' }, LEVELS[d.level] ?? d.level)),
       uid('Study', d.StudyInstanceUID), uid('Series', d.SeriesInstanceUID), uid('Instance', d.SOPInstanceUID), files),
@@ -98,7 +99,9 @@ function row(d, reload) {
     h('td', { title: d.purgeAfter }, formatTime(d.purgeAfter)),
     h('td', { class: 'actions' },
       h('button', { type: 'button', class: 'primary', dataset: { test: 'trash-restore' },
-        onclick: (e) => doRestore(e.currentTarget) }, 'Restore'),
+        title: d.level === 'VERSION' ? 'Undo the correction: the previous versions become the instances again, the'
+          + ' corrected ones go to the trash' : 'Give it back as it was',
+        onclick: (e) => doRestore(e.currentTarget) }, d.level === 'VERSION' ? 'Restore (undo)' : 'Restore'),
       can('admin') && h('button', { type: 'button', class: 'danger', dataset: { test: 'trash-purge' },
         onclick: (e) => purge(e.currentTarget) }, 'Purge now…'),
       problem));
@@ -109,5 +112,6 @@ function uid(label, value) {
 }
 
 function what(d) {
+  if (d.level === 'VERSION') return `The previous version (correction) of study ${d.StudyInstanceUID}`;
   return `${LEVELS[d.level] ?? d.level} ${d.SOPInstanceUID ?? d.SeriesInstanceUID ?? d.StudyInstanceUID}`;
 }

@@ -1,5 +1,5 @@
 // The administrator's console: tabs for users and roles, filter plugins, remote PACS, the index and jobs, health and
-// metrics, the trash, the change feed and the audit trail — one module each in src/admin/. The tab is part of the route
+// metrics, the trash, the retention rules, the change feed and the audit trail — one module each in src/admin/. The tab is part of the route
 // (#/admin/plugins), so it can be bookmarked and survives a new login. Uploaders may restore deletions: they see the
 // console with its Trash tab only.
 import '../admin/admin.css';
@@ -11,6 +11,7 @@ import { renderPacs } from '../admin/pacs.js';
 import { renderIndex } from '../admin/indexing.js';
 import { renderHealth } from '../admin/health.js';
 import { renderTrash } from '../admin/trash.js';
+import { renderRetention } from '../admin/retention.js';
 import { renderChanges } from '../admin/changes.js';
 import { renderAudit } from '../admin/audit.js';
 
@@ -21,6 +22,7 @@ const TABS = [
   ['index', 'Index and jobs', renderIndex, 'admin'],
   ['health', 'Health and metrics', renderHealth, 'admin'],
   ['trash', 'Trash', renderTrash, 'uploader'],
+  ['retention', 'Retention', renderRetention, 'admin'],
   ['changes', 'Changes', renderChanges, 'admin'],
   ['audit', 'Audit', renderAudit, 'admin'],
 ];

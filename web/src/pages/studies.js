@@ -1,8 +1,8 @@
 // The study list (#/studies?…): QIDO-RS /dicomweb/studies searched by patient name or ID, study date range, modality
 // and accession number, a page at a time (limit/offset); the store orders by a column (QIDO orderby, across pages)
 // where it can, the others sort the page on show; a row opens the viewer, its
-// arrow shows the study's series with thumbnails; uploaders may delete a study (into the trash, with Undo),
-// administrators see who opened it (the Audit tab) and set its labels (access by project). The search lives in the address, so it survives a reload, a login
+// arrow shows the study's series with thumbnails; uploaders may delete a study (into the trash, with Undo) and correct
+// its patient and study attributes (the row then shows the store's new values), administrators see who opened it (the Audit tab) and set its labels (access by project). The search lives in the address, so it survives a reload, a login
 // and the way back from the viewer.
 import { h, showError } from '../ui.js';
 import { qido, value, values } from '../api.js';
@@ -11,6 +11,7 @@ import { can } from '../session.js';
 import { deleteStudyDialog, deletedNotice } from '../trash.js';
 import { labelsDialog } from '../labels.js';
 import { shareDialog } from '../shares.js';
+import { correctDialog } from '../correct.js';
 import { studySeries } from '../viewer/series.js';
 import { thumbnail } from '../viewer/thumbnails.js';
 import '../viewer.css';
@@ -166,11 +167,32 @@ function studyRows(s) {
       title: 'A link that opens this study read only, without an account, until it expires or is revoked',
       onclick: (e) => { e.stopPropagation(); shareDialog(uid, value(s, 'PatientID') ? `the study of ${value(s, 'PatientID')}` : 'the study'); },
       onkeydown: (e) => e.stopPropagation() }, 'Share…'),
+    h('button', { type: 'button', dataset: { test: 'study-correct' },
+      title: 'Correct the patient\'s or the study\'s attributes in the stored objects (the previous versions go to the trash)',
+      onclick: (e) => { e.stopPropagation(); correct(s, row, detail); },
+      onkeydown: (e) => e.stopPropagation() }, 'Correct…'),
     h('button', { class: 'danger', dataset: { test: 'study-delete' },
       title: 'Delete this study (into the trash, where it can be restored)',
       onclick: (e) => { e.stopPropagation(); remove(s, row, detail); },
       onkeydown: (e) => e.stopPropagation() }, 'Delete…'))); // Enter here is not the row's "open"
   return [row, detail];
+}
+
+/** Corrects a study after the dialog, then shows the store's new values in its row. */
+async function correct(s, row, detail) {
+  const uid = value(s, 'StudyInstanceUID');
+  if (!await correctDialog(uid, value(s, 'PatientID') ? `the study of ${value(s, 'PatientID')}` : 'the study')) return;
+  let fresh;
+  try {
+    [fresh] = await qido('studies', { StudyInstanceUID: uid, includefield: studyQuery({}).includefield });
+  } catch (e) {
+    showError(e, 'The corrected study');
+    return;
+  }
+  if (!fresh || !row.isConnected) return;
+  const [newRow, newDetail] = studyRows(fresh);
+  row.replaceWith(newRow);
+  detail.replaceWith(newDetail);
 }
 
 /** Deletes a study after the dialog; its rows leave the list and come back where they were on Undo. */

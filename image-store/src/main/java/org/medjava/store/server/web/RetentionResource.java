@@ -33,8 +33,9 @@ import org.medjava.store.server.security.Role;
 /**
  * {@code /retention/rules} (admin role): rules that move studies to the trash once they are old enough, by StudyDate
  * or by reception, optionally of one modality; previewed as a dry run, run hourly in the background (enabled rules)
- * or on request. A rule that would take more than medjava.delete.guard-share of the store at once is refused unless
- * {@code confirm=true}.
+ * or on request; a rule not made yet is previewed too ({@code POST /retention/rules/preview}), and each rule keeps
+ * what its latest run did. A rule that would take more than medjava.delete.guard-share of the store at once is
+ * refused unless {@code confirm=true}.
  */
 @RequestScoped
 @Path("retention/rules")
@@ -88,20 +89,42 @@ public class RetentionResource {
     public Response add(RuleDraft draft, @Parameter(description = "accept a rule over the guard's share")
             @QueryParam("confirm") boolean confirm) {
         Access.require(security, Role.ADMIN);
+        RetentionRule rule = retention.add(draft.name(), basis(draft), draft.olderThanDays(), draft.modality(),
+                draft.enabled() == null || draft.enabled(), confirm, security.getUserPrincipal().getName());
+        return Response.status(Response.Status.CREATED).entity(rule).build();
+    }
+
+    @POST
+    @Path("preview")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "What a rule not made yet would delete now: a dry run before making it (admin role)")
+    @RequestBody(required = true, content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "RuleDraft")))
+    @APIResponse(responseCode = "200", description = "the studies it selects (the rule has no id)", content = @Content(
+            mediaType = ApiDocs.JSON, schema = @Schema(ref = "RulePreview")))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    public RulePreview previewDraft(RuleDraft draft) {
+        Access.require(security, Role.ADMIN);
+        return view(retention.preview(draft.name(), basis(draft), draft.olderThanDays(), draft.modality()));
+    }
+
+    /** The draft's basis, after checking that it names what every rule needs. */
+    private static RetentionRule.Basis basis(RuleDraft draft) {
         if (draft == null || draft.olderThanDays() == null || draft.basis() == null) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "a rule needs name, basis (STUDY_DATE or"
                     + " RECEIVED) and olderThanDays");
         }
-        RetentionRule.Basis basis;
         try {
-            basis = RetentionRule.Basis.valueOf(draft.basis().trim().toUpperCase(java.util.Locale.ROOT));
+            return RetentionRule.Basis.valueOf(draft.basis().trim().toUpperCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "basis: STUDY_DATE or RECEIVED, not "
                     + draft.basis());
         }
-        RetentionRule rule = retention.add(draft.name(), basis, draft.olderThanDays(), draft.modality(),
-                draft.enabled() == null || draft.enabled(), confirm, security.getUserPrincipal().getName());
-        return Response.status(Response.Status.CREATED).entity(rule).build();
+    }
+
+    private static RulePreview view(Retention.Preview p) {
+        return new RulePreview(p.rule(), p.studies(), p.instances(), p.storeInstances(), p.share(), p.overGuard());
     }
 
     @DELETE
@@ -127,8 +150,7 @@ public class RetentionResource {
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     public RulePreview preview(@PathParam("id") String id) {
         Access.require(security, Role.ADMIN);
-        Retention.Preview p = retention.preview(id);
-        return new RulePreview(p.rule(), p.studies(), p.instances(), p.storeInstances(), p.share(), p.overGuard());
+        return view(retention.preview(id));
     }
 
     @POST

@@ -75,6 +75,7 @@ class OpenApiIT {
             Map.entry("Change", "org.medjava.store.core.index.Change"),
             Map.entry("ChangeFeed", "org.medjava.store.server.web.ChangesResource$ChangeFeed"),
             Map.entry("RetentionRule", "org.medjava.store.core.retention.RetentionRule"),
+            Map.entry("RetentionLastRun", "org.medjava.store.core.retention.RetentionRule$LastRun"),
             Map.entry("AgedStudy", "org.medjava.store.core.index.AgedStudy"),
             Map.entry("RulePreview", "org.medjava.store.server.web.RetentionResource$RulePreview"),
             Map.entry("RetentionRun", "org.medjava.store.core.retention.Retention$Run"),

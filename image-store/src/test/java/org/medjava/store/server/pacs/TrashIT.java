@@ -258,6 +258,11 @@ class TrashIT {
         String draft = "{\"name\": \"XA after ten years\", \"basis\": \"STUDY_DATE\", \"olderThanDays\": 3652,"
                 + " \"modality\": \"XA\", \"enabled\": false}";
         assertThat(uploader.postJson("/retention/rules", draft).statusCode()).isEqualTo(403);
+        assertThat(uploader.postJson("/retention/rules/preview", draft).statusCode()).isEqualTo(403);
+        JsonObject dryRun = object(admin.postJson("/retention/rules/preview", draft).body()); // before it is made
+        assertThat(dryRun.getJsonArray("studies")).hasSize(2);
+        assertThat(dryRun.getJsonObject("rule").containsKey("id")).isFalse();
+        assertThat(array(admin.getJson("/retention/rules").body())).isEmpty();
         HttpResponse<String> made = admin.postJson("/retention/rules", draft);
         assertThat(made.statusCode()).as(made.body()).isEqualTo(201);
         String id = object(made.body()).getString("id");
@@ -273,6 +278,9 @@ class TrashIT {
         assertThat(reader.getJson("/dicomweb/studies?StudyInstanceUID=1.2.826.51.1").body())
                 .doesNotContain("1.2.826.51.1");
         assertThat(uploader.getJson("/trash").body()).contains("retention rule XA after ten years");
+        JsonObject lastRun = array(admin.getJson("/retention/rules").body()).getJsonObject(0).getJsonObject("lastRun");
+        assertThat(lastRun.getString("outcome")).isEqualTo("deleted");
+        assertThat(lastRun.getInt("studies")).isEqualTo(2);
 
         HttpResponse<String> everything = admin.postJson("/retention/rules", "{\"name\": \"everything\","
                 + " \"basis\": \"RECEIVED\", \"olderThanDays\": 1, \"enabled\": true}");

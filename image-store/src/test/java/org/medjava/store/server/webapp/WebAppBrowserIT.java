@@ -51,7 +51,7 @@ class WebAppBrowserIT {
     static Path fixtures;
 
     @BeforeAll
-    @Timeout(value = 6, unit = TimeUnit.MINUTES) // a store started and 114 objects stored
+    @Timeout(value = 6, unit = TimeUnit.MINUTES) // a store started and 119 objects stored
     static void storeWithStudies() throws Exception {
         // Orthanc as the remote PACS of the admin console's PACS page (query, retrieve, send)
         int dicomPort = Ports.free();
@@ -133,6 +133,27 @@ class WebAppBrowserIT {
             HttpResponse<String> r = admin.put("/images/e2e/trash/" + n + ".dcm", file);
             assertThat(r.statusCode()).as(r.body()).isIn(201, 204);
         }
+        // An old RF study the retention rules' browser tests preview and run (the store's only RF, and before 1991).
+        String retentionStudy = TestStudy.newUid();
+        put(admin, "/images/e2e/retention/1.dcm", TestDicom.ct().patient("RETENTION-E2E", "Retention^Old")
+                .study(retentionStudy, "19900101").series(TestStudy.newUid(), "RF", 1).instance(TestStudy.newUid(), 1)
+                .writeTo(work.resolve("retention.dcm")));
+        // A 2-image study the corrections' browser tests correct, and two patients of one study each they merge.
+        String correctStudy = TestStudy.newUid();
+        String correctSeries = TestStudy.newUid();
+        for (int n = 1; n <= 2; n++) {
+            put(admin, "/images/e2e/correct/" + n + ".dcm", TestDicom.ct().patient("CORRECT-E2E", "Misspeled^Name")
+                    .study(correctStudy, "20240106").set("AccessionNumber", "ACC-OLD")
+                    .set("StudyDescription", "Study to correct").series(correctSeries, "CT", 10)
+                    .instance(TestStudy.newUid(), n).writeTo(work.resolve("correct-" + n + ".dcm")));
+        }
+        String[] mergeStudies = {TestStudy.newUid(), TestStudy.newUid()};
+        String[][] mergePatients = {{"MERGE-E2E-SRC", "Merge^Source"}, {"MERGE-E2E-DST", "Merge^Target"}};
+        for (int n = 0; n < 2; n++) {
+            put(admin, "/images/e2e/merge/" + n + ".dcm", TestDicom.ct().patient(mergePatients[n][0],
+                    mergePatients[n][1]).study(mergeStudies[n], "20240107").series(TestStudy.newUid(), "CT", 1)
+                    .instance(TestStudy.newUid(), 1).writeTo(work.resolve("merge-" + n + ".dcm")));
+        }
         String changesStudy = TestStudy.newUid();
         Path changesFile = TestDicom.ct().patient("CHANGES-E2E", "Changes^Feed").study(changesStudy, "20240105")
                 .series(TestStudy.newUid(), "CT", 1).instance(TestStudy.newUid(), 1)
@@ -160,12 +181,22 @@ class WebAppBrowserIT {
                 .add("trash", Json.createObjectBuilder().add("patientId", "TRASH-E2E").add("studyUid", trashStudy)
                         .add("count", TRASH_COUNT).add("description", "Study to delete")
                         .add("changesFile", changesFile.toString()).add("changesStudyUid", changesStudy))
+                .add("retention", Json.createObjectBuilder().add("studyUid", retentionStudy).add("modality", "RF"))
+                .add("correct", Json.createObjectBuilder().add("patientId", "CORRECT-E2E").add("studyUid", correctStudy)
+                        .add("patientName", "Misspeled^Name").add("accession", "ACC-OLD").add("count", 2))
+                .add("merge", Json.createObjectBuilder().add("source", "MERGE-E2E-SRC").add("sourceStudyUid",
+                        mergeStudies[0]).add("target", "MERGE-E2E-DST").add("targetName", "Merge^Target"))
                 .add("pacs", Json.createObjectBuilder().add("ae", PacsStore.ORTHANC_AE)
                         .add("freshStudyUid", fresh.studyUid()).add("freshCount", fresh.instances().size())
                         .add("heldStudyUid", mixed.studyUid()).add("heldCount", mixed.instances().size()))
                 .add("samples", Path.of("..", "testdata", "samples").toAbsolutePath().normalize().toString())
                 .add("work", work.toString())
                 .build().toString());
+    }
+
+    private static void put(StoreClient admin, String path, Path file) throws Exception {
+        HttpResponse<String> r = admin.put(path, file);
+        assertThat(r.statusCode()).as(path + ": " + r.body()).isIn(201, 204);
     }
 
     @AfterAll

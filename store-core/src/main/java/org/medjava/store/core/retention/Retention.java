@@ -68,13 +68,8 @@ public final class Retention {
      */
     public RetentionRule add(String name, RetentionRule.Basis basis, int olderThanDays, String modality,
             boolean enabled, boolean confirm, String by) {
-        RetentionRule rule;
-        try {
-            rule = new RetentionRule(UUID.randomUUID().toString(), name, basis, olderThanDays, modality, enabled,
-                    confirm, by, clock.instant());
-        } catch (IllegalArgumentException e) {
-            throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage());
-        }
+        RetentionRule rule = rule(UUID.randomUUID().toString(), name, basis, olderThanDays, modality, enabled, confirm,
+                by);
         Preview preview = preview(rule);
         if (preview.overGuard() && !confirm) {
             throw new StoreException(StoreException.Kind.CONFLICT, "the rule would delete " + preview.instances()
@@ -84,6 +79,21 @@ public final class Retention {
         book.put(rule);
         LOG.log(System.Logger.Level.INFO, "retention rule {0} ({1}) added by {2}", rule.id(), rule.name(), by);
         return rule;
+    }
+
+    /** What a rule not made yet would take now: the dry run an administrator reads before making it. */
+    public Preview preview(String name, RetentionRule.Basis basis, int olderThanDays, String modality) {
+        return preview(rule(null, name, basis, olderThanDays, modality, false, false, null));
+    }
+
+    private RetentionRule rule(String id, String name, RetentionRule.Basis basis, int olderThanDays, String modality,
+            boolean enabled, boolean confirm, String by) {
+        try {
+            return new RetentionRule(id, name, basis, olderThanDays, modality, enabled, confirm, by, clock.instant(),
+                    null);
+        } catch (IllegalArgumentException e) {
+            throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage());
+        }
     }
 
     public void remove(String id) {
@@ -124,6 +134,16 @@ public final class Retention {
     }
 
     private Run run(RetentionRule rule) {
+        Run run = take(rule);
+        // kept with the rule for the console; a rule removed meanwhile stays removed
+        if (book.load().containsKey(rule.id())) {
+            book.put(rule.withLastRun(new RetentionRule.LastRun(clock.instant(), run.outcome(), run.studies(),
+                    run.instances(), run.message())));
+        }
+        return run;
+    }
+
+    private Run take(RetentionRule rule) {
         Preview preview = preview(rule);
         if (preview.studies().isEmpty()) {
             return new Run(rule.id(), "nothing", 0, 0, List.of(), "no study is old enough");

@@ -14,9 +14,14 @@ import java.util.Properties;
  *
  * @param confirmed whether an administrator accepted, when it was made, that the rule takes more than the guard's
  *                  share of the store at once (else such a run is held)
+ * @param lastRun   what its latest run did (in the background or asked for), or null before its first run
  */
 public record RetentionRule(String id, String name, Basis basis, int olderThanDays, String modality,
-        boolean enabled, boolean confirmed, String createdBy, Instant created) {
+        boolean enabled, boolean confirmed, String createdBy, Instant created, LastRun lastRun) {
+
+    /** When a rule last ran and what it did: outcome deleted, nothing or held, with the held run's reason. */
+    public record LastRun(Instant at, String outcome, int studies, long instances, String message) {
+    }
 
     /** What a rule's age is counted from. */
     public enum Basis {
@@ -38,6 +43,11 @@ public record RetentionRule(String id, String name, Basis basis, int olderThanDa
         }
     }
 
+    /** The same rule after a run. */
+    RetentionRule withLastRun(LastRun run) {
+        return new RetentionRule(id, name, basis, olderThanDays, modality, enabled, confirmed, createdBy, created, run);
+    }
+
     /** The rule as text for its {@link RuleBook}. */
     String toText() {
         Properties p = new Properties();
@@ -54,6 +64,15 @@ public record RetentionRule(String id, String name, Basis basis, int olderThanDa
             p.setProperty("createdBy", createdBy);
         }
         p.setProperty("created", created.toString());
+        if (lastRun != null) {
+            p.setProperty("lastRun.at", lastRun.at().toString());
+            p.setProperty("lastRun.outcome", lastRun.outcome());
+            p.setProperty("lastRun.studies", Integer.toString(lastRun.studies()));
+            p.setProperty("lastRun.instances", Long.toString(lastRun.instances()));
+            if (lastRun.message() != null) {
+                p.setProperty("lastRun.message", lastRun.message());
+            }
+        }
         StringWriter out = new StringWriter();
         try {
             p.store(out, null);
@@ -73,6 +92,9 @@ public record RetentionRule(String id, String name, Basis basis, int olderThanDa
         return new RetentionRule(p.getProperty("id"), p.getProperty("name"), Basis.valueOf(p.getProperty("basis")),
                 Integer.parseInt(p.getProperty("olderThanDays")), p.getProperty("modality"),
                 Boolean.parseBoolean(p.getProperty("enabled")), Boolean.parseBoolean(p.getProperty("confirmed")),
-                p.getProperty("createdBy"), Instant.parse(p.getProperty("created")));
+                p.getProperty("createdBy"), Instant.parse(p.getProperty("created")), p.getProperty("lastRun.at") == null
+                ? null : new LastRun(Instant.parse(p.getProperty("lastRun.at")), p.getProperty("lastRun.outcome"),
+                        Integer.parseInt(p.getProperty("lastRun.studies")),
+                        Long.parseLong(p.getProperty("lastRun.instances")), p.getProperty("lastRun.message")));
     }
 }

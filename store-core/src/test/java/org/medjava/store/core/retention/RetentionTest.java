@@ -121,6 +121,24 @@ class RetentionTest {
 
         assertThat(retention.run(off.id()).studies()).isEqualTo(1); // asked for: runs though disabled
         assertThat(retention.run(off.id()).outcome()).isEqualTo("nothing");
+
+        // each rule keeps what its latest run did, for the console
+        assertThat(retention.rule(on.id()).lastRun()).isEqualTo(new RetentionRule.LastRun(clock.instant(), "deleted",
+                1, 1, null));
+        assertThat(new Retention(index, trash, RuleBook.directory(tmp.resolve("rules")), clock).rule(off.id())
+                .lastRun()).isEqualTo(new RetentionRule.LastRun(clock.instant(), "nothing", 0, 0,
+                "no study is old enough"));
+    }
+
+    @Test
+    void aDraftIsPreviewedWithoutBeingMade() {
+        Retention.Preview draft = retention.preview("MR after a year", RetentionRule.Basis.STUDY_DATE, 365, "MR");
+        assertThat(draft.studies()).extracting(AgedStudy::studyInstanceUid).containsExactly("1.2.826.41.2");
+        assertThat(draft.rule().id()).isNull();
+        assertThat(retention.rules()).isEmpty();
+        assertThatThrownBy(() -> retention.preview("bad", RetentionRule.Basis.RECEIVED, 0, null))
+                .isInstanceOfSatisfying(StoreException.class,
+                        e -> assertThat(e.kind()).isEqualTo(StoreException.Kind.BAD_REQUEST));
     }
 
     @Test
