@@ -258,6 +258,11 @@ class UserStoreTest {
         }
         assertThat(p.getProperty("bob")).as("the others' entries unchanged").matches("reader:pbkdf2-sha256\\$[^:]*");
         assertThat(p.getProperty("carol")).endsWith(":neuro");
+        // an older version splits role:hash and takes "hash:neuro" for the hash: no password matches it there
+        assertThat(PasswordHasher.verify("carol-password".toCharArray(), p.getProperty("carol").split(":", 2)[1]))
+                .as("fails closed on an older node").isFalse();
+        assertThat(PasswordHasher.verify("carol-password".toCharArray(), p.getProperty("carol").split(":")[1]))
+                .isTrue();
     }
 
     @ParameterizedTest
