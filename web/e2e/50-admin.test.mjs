@@ -98,19 +98,23 @@ test('a broken JAR is refused with the registry\'s reason; a plugin replaced by 
   await page.context().close();
 });
 
-test('a user is created, logs in with the role given, is changed and deleted', async () => {
+test('a user is created with projects, logs in with the role given, is changed and deleted', async () => {
   const page = await admin('users');
   const name = `e2e-${Date.now().toString(36)}`;
   const password = 'a-long-pass-1';
   await page.locator('[data-test=new-user-name]').fill(name);
   await page.locator('[data-test=new-user-role]').selectOption('uploader');
+  await page.locator('[data-test=new-user-projects]').fill('neuro, cardiology');
   await page.locator('[data-test=new-user-password]').fill(password);
   await page.locator('[data-test=new-user-password-repeat]').fill(password);
   await page.locator('[data-test=new-user-create]').click();
   const row = page.locator(`[data-test=user-row][data-user="${name}"]`);
   await row.waitFor();
   assert.equal(await row.locator('[data-test=user-role-cell]').innerText(), 'uploader');
+  assert.equal(await row.locator('[data-test=user-projects-cell]').innerText(), 'cardiology, neuro');
   assert.equal((await (await api('/admin/users')).json())[name], 'uploader');
+  assert.deepEqual((await (await api('/admin/users?details=true')).json())[name],
+    { role: 'uploader', projects: ['cardiology', 'neuro'] });
 
   // The same name again is not silently replaced.
   await page.locator('[data-test=new-user-name]').fill(name);
@@ -131,8 +135,10 @@ test('a user is created, logs in with the role given, is changed and deleted', a
   assert.equal(await other.locator('[data-test=nav-admin]').count(), 0);
   await other.context().close();
 
-  // Role changed (with a new password, as the store replaces the account whole).
+  // Role and projects changed (with a new password, as the store replaces the account whole).
   await row.locator('[data-test=user-edit]').click();
+  assert.equal(await row.locator('[data-test=user-projects]').inputValue(), 'cardiology, neuro');
+  await row.locator('[data-test=user-projects]').fill('neuro');
   await row.locator('[data-test=user-role]').selectOption('reader');
   await row.locator('[data-test=user-password]').fill('another-pass-2');
   await row.locator('[data-test=user-password-repeat]').fill('another-pass-2');
@@ -140,6 +146,10 @@ test('a user is created, logs in with the role given, is changed and deleted', a
   await page.waitForFunction((n) => document.querySelector(`[data-test=user-row][data-user="${n}"] [data-test=user-role-cell]`)
     ?.textContent === 'reader', name);
   assert.equal((await (await api('/admin/users')).json())[name], 'reader');
+  assert.equal(await page.locator(`[data-test=user-row][data-user="${name}"] [data-test=user-projects-cell]`)
+    .innerText(), 'neuro');
+  assert.equal(await page.locator('[data-test=user-row][data-user="admin"] [data-test=user-projects-cell]')
+    .innerText(), 'none');
 
   await page.locator(`[data-test=user-row][data-user="${name}"] [data-test=user-delete]`).click();
   assert.match(await page.locator('[data-test=confirm-dialog]').innerText(), new RegExp(`Delete ${name}\\?`));

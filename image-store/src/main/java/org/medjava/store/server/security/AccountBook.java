@@ -4,8 +4,9 @@ import java.io.IOException;
 import java.util.Map;
 
 /**
- * Where {@link UserStore} keeps its accounts ({@code name -> "role:PBKDF2 hash"}): a properties file on one node
- * ({@link AccountFile}), the cluster's shared state on several ({@link SharedAccounts}).
+ * Where {@link UserStore} keeps its accounts ({@code name -> "role:PBKDF2 hash"}, with {@code ":projects"} for an
+ * account that has some): a properties file on one node ({@link AccountFile}), the cluster's shared state on several
+ * ({@link SharedAccounts}).
  */
 public interface AccountBook {
 

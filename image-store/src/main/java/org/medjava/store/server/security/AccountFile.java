@@ -60,7 +60,8 @@ public final class AccountFile implements AccountBook {
         Files.deleteIfExists(temp);
         Files.createFile(temp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         try (Writer out = Files.newBufferedWriter(temp, StandardCharsets.UTF_8)) {
-            p.store(out, "MedJava image store accounts: name = role:PBKDF2 hash. Manage with /admin/users.");
+            p.store(out, "MedJava image store accounts: name = role:PBKDF2 hash[:project,...]. Manage with "
+                    + "/admin/users.");
         }
         Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }

@@ -11,11 +11,12 @@ import java.util.Set;
  * @param created     when the user logged in: the absolute limit counts from here
  * @param issued      when this token was made (at login or at a renewal)
  * @param expires     when this token stops being accepted
- * @param fingerprint of a local account as it was at login: a changed password or role, or a deleted account, ends
- *                    the session; {@link #SINGLE_SIGN_ON} for a login through the OpenID provider
+ * @param fingerprint of a local account as it was at login: a changed password, role or projects, or a deleted
+ *                    account, ends the session; {@link #SINGLE_SIGN_ON} for a login through the OpenID provider
  * @param role        the role the OpenID provider granted at login; null for a local account (its role is the
  *                    account's, looked up on each request)
- * @param projects    the projects the OpenID provider listed at login (empty for a local account)
+ * @param projects    the projects the OpenID provider listed at login (empty for a local account: its projects are
+ *                    the account's, looked up on each request)
  * @param share       the id of the share link that opened this session (one study, read only), or null
  */
 public record SessionToken(String user, String sessionId, Instant created, Instant issued, Instant expires,

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Browser sessions over the store's accounts: a login makes a signed {@link SessionToken}; each request's token is
@@ -33,14 +34,17 @@ public final class Sessions {
     private final Clock clock;
     private final ShareCheck shares;
 
-    /** A checked session: the account's role and the token to send back when it was renewed (else null). */
-    public record Checked(SessionToken token, Role role, String renewed, String problem) {
+    /**
+     * A checked session: the role and projects it holds now (a local account's as the account is, a single sign-on's
+     * as its token says) and the token to send back when it was renewed (else null).
+     */
+    public record Checked(SessionToken token, Role role, Set<String> projects, String renewed, String problem) {
         public boolean valid() {
             return token != null;
         }
 
         static Checked refused(String problem) {
-            return new Checked(null, null, null, problem);
+            return new Checked(null, null, Set.of(), null, problem);
         }
     }
 
@@ -73,9 +77,8 @@ public final class Sessions {
         if (name == null || password == null) {
             return Optional.empty();
         }
-        Optional<Role> role = users.authenticate(name, password);
-        Optional<UserStore.User> user = users.user(name);
-        if (role.isEmpty() || user.isEmpty()) {
+        Optional<UserStore.User> user = users.authenticatedUser(name, password);
+        if (user.isEmpty()) {
             return Optional.empty();
         }
         Instant now = now();
@@ -103,7 +106,7 @@ public final class Sessions {
     public Issued share(String shareId, Instant shareExpires) {
         Instant now = now();
         SessionToken token = new SessionToken("share:" + shareId, newId(), now, now,
-                earliest(shareExpires, now.plus(max)), SessionToken.SHARE, Role.READER, java.util.Set.of(), shareId);
+                earliest(shareExpires, now.plus(max)), SessionToken.SHARE, Role.READER, Set.of(), shareId);
         return new Issued(token, Role.READER, codec.encode(token));
     }
 
@@ -121,6 +124,7 @@ public final class Sessions {
         }
         SessionToken t = decoded.token();
         Role role = t.role();
+        Set<String> projects = t.projects();
         if (t.share() != null) {
             String problem = shares.problem(t.share(), now);
             if (problem != null) {
@@ -130,9 +134,11 @@ public final class Sessions {
         } else if (!t.singleSignOn()) {
             Optional<UserStore.User> user = users.user(t.user());
             if (user.isEmpty() || !fingerprint(user.get()).equals(t.fingerprint())) {
-                return Checked.refused("the account changed since the login (password, role, or removed)");
+                return Checked.refused("the account changed since the login (password, role, projects, or "
+                        + "removed)");
             }
             role = user.get().role();
+            projects = user.get().projects();
         }
         if (!now.isBefore(t.created().plus(max))) {
             return Checked.refused("the session expired");
@@ -144,10 +150,10 @@ public final class Sessions {
             Instant expires = earliest(now.plus(idle), t.created().plus(max));
             if (expires.isAfter(t.expires())) {
                 SessionToken renewed = t.renewed(now, expires);
-                return new Checked(renewed, role, codec.encode(renewed), null);
+                return new Checked(renewed, role, projects, codec.encode(renewed), null);
             }
         }
-        return new Checked(t, role, null, null);
+        return new Checked(t, role, projects, null, null);
     }
 
     /**
@@ -177,9 +183,15 @@ public final class Sessions {
         return idle;
     }
 
-    /** What identifies the account as it is: changes with its password (a new salt and hash) or role. */
+    /**
+     * What identifies the account as it is: changes with its password (a new salt and hash), role or projects. The
+     * projects count only when there are some, so that sessions of accounts without any outlive an upgrade.
+     */
     String fingerprint(UserStore.User user) {
-        return codec.digest("account", user.name(), user.role().id(), user.passwordHash());
+        return user.projects().isEmpty()
+                ? codec.digest("account", user.name(), user.role().id(), user.passwordHash())
+                : codec.digest("account", user.name(), user.role().id(), user.passwordHash(),
+                String.join(",", user.projects()));
     }
 
     private Instant now() {

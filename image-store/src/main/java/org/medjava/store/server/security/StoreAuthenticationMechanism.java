@@ -279,15 +279,17 @@ public class StoreAuthenticationMechanism {
         if (credential != null) {
             String name = credential.name();
             char[] password = credential.password().toCharArray();
-            Optional<Role> remembered = users.rememberedRole(name, password); // one fingerprint, not two
+            Optional<UserStore.User> remembered = users.rememberedUser(name, password); // one fingerprint, not two
             boolean known = remembered.isPresent();
-            LoginThrottle.Attempt<Role> attempt = throttle.attempt(AccessLogFilter.address(config, request), name,
-                    known, () -> known ? remembered : users.authenticate(name, password));
+            LoginThrottle.Attempt<UserStore.User> attempt = throttle.attempt(AccessLogFilter.address(config, request),
+                    name, known, () -> known ? remembered : users.authenticatedUser(name, password));
             if (attempt.outcome() == LoginThrottle.Outcome.ACCEPTED) {
                 if (!known) { // Basic sends the password with every request: only a fresh check is a login
                     audit.record(AuditEvents.login(caller(request, name), true, null));
                 }
-                return Verdict.login(name, attempt.value().groups());
+                // the account as it is now: its projects are what access by project shows it
+                request.setAttribute(StudyAccess.PROJECTS_ATTRIBUTE, attempt.value().projects());
+                return Verdict.login(name, attempt.value().role().groups());
             }
             if (attempt.outcome() != LoginThrottle.Outcome.REJECTED) {
                 return tooMany(request, response, name, attempt);
@@ -333,7 +335,7 @@ public class StoreAuthenticationMechanism {
     private Verdict sessionLogin(Sessions.Checked checked, HttpServletRequest request, String via) {
         request.setAttribute(SESSION_ATTRIBUTE, checked.token());
         request.setAttribute(VIA_ATTRIBUTE, via);
-        request.setAttribute(StudyAccess.PROJECTS_ATTRIBUTE, checked.token().projects());
+        request.setAttribute(StudyAccess.PROJECTS_ATTRIBUTE, checked.projects());
         if (checked.token().share() != null) { // Sessions checked it is live: its study is at hand
             request.setAttribute(StudyAccess.SHARED_STUDY_ATTRIBUTE, shares.studyOf(checked.token().share())
                     .orElseThrow());

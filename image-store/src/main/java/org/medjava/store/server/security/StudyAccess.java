@@ -18,7 +18,8 @@ import org.medjava.store.core.repo.StorePath;
  * reads nothing but the doors that serve a study ({@link #sharedRead}).
  *
  * <p>Where a caller's projects come from: the OpenID provider's token (a Bearer JWT, or the session a single
- * sign-on made), put on the request by {@link StoreAuthenticationMechanism}. A local account has none yet.
+ * sign-on made), or a local account's own ({@link UserStore.User#projects}, as the account is at each request, by
+ * HTTP Basic or its session), put on the request by {@link StoreAuthenticationMechanism}.
  */
 public final class StudyAccess {
 

@@ -3,21 +3,28 @@ package org.medjava.store.server.security;
 import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
+import org.medjava.store.core.index.Labels;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 import java.util.regex.Pattern;
 
 /**
- * The store's accounts, kept in an {@link AccountBook} (a properties file, or a cluster's shared state). Passwords are
+ * The store's accounts, kept in an {@link AccountBook} (a properties file, or a cluster's shared state), each as
+ * {@code role:hash}, or {@code role:hash:project,project} for an account with projects (access by project); entries
+ * without projects are written as before, so a file or shared state of an older version loads unchanged. Passwords are
  * kept as PBKDF2 hashes; since HTTP Basic sends the password with every request and a PBKDF2 check costs hundreds
  * of milliseconds by design, successful checks are remembered in memory (as a SHA-256 of name and password, never
  * the password) until the account changes.
@@ -29,8 +36,16 @@ public final class UserStore {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
-    /** One account. */
-    public record User(String name, Role role, String passwordHash) {
+    /**
+     * One account.
+     *
+     * @param projects the projects it belongs to (labels, see {@link Labels}): under access by project, the studies
+     *                 it sees; sorted
+     */
+    public record User(String name, Role role, String passwordHash, Set<String> projects) {
+        public User {
+            projects = Collections.unmodifiableSortedSet(new TreeSet<>(projects));
+        }
     }
 
     private final AccountBook book;
@@ -40,7 +55,7 @@ public final class UserStore {
     /** The password check: {@link PasswordHasher#verify}; a test's seam to count checks without timing them. */
     private volatile BiPredicate<char[], String> verifier = PasswordHasher::verify;
 
-    /** The accounts in a properties file ({@code name = role:hash}), readable by its owner only. */
+    /** The accounts in a properties file ({@code name = role:hash[:projects]}), readable by its owner only. */
     public UserStore(Path file) throws IOException {
         this(new AccountFile(file));
     }
@@ -62,12 +77,13 @@ public final class UserStore {
         Map<String, User> loaded = new TreeMap<>();
         for (Map.Entry<String, String> e : book.load().entrySet()) {
             String name = e.getKey();
-            String[] roleAndHash = e.getValue().split(":", 2);
-            if (roleAndHash.length != 2) {
-                throw new IOException(book + ": the entry for " + name + " is not role:hash");
+            String[] parts = e.getValue().split(":", 3);
+            if (parts.length < 2) {
+                throw new IOException(book + ": the entry for " + name + " is not role:hash[:projects]");
             }
             try {
-                loaded.put(name, new User(name, Role.parse(roleAndHash[0]), roleAndHash[1]));
+                loaded.put(name, new User(name, Role.parse(parts[0]), parts[1],
+                        parts.length == 3 ? projects(parts[2]) : Set.of()));
             } catch (IllegalArgumentException ex) {
                 throw new IOException(book + ": the entry for " + name + ": " + ex.getMessage(), ex);
             }
@@ -82,9 +98,9 @@ public final class UserStore {
         this.audit = trail;
     }
 
-    private void audited(String name, String change, Role role) {
+    private void audited(String name, String change, User user) {
         audit.record(AuditEvents.accountChanged(Caller.current().orElse(null), name, change,
-                role == null ? null : role.id()));
+                user == null ? null : user.role().id(), user == null ? null : user.projects()));
     }
 
     public synchronized boolean isEmpty() {
@@ -97,8 +113,24 @@ public final class UserStore {
         return roles;
     }
 
-    /** Creates or replaces an account. */
+    /** The accounts by name. */
+    public synchronized Map<String, User> accounts() {
+        return new TreeMap<>(users);
+    }
+
+    /** Creates or replaces an account; one that exists keeps its projects (a new one has none). */
     public synchronized void put(String name, char[] password, Role role) throws IOException {
+        User old = users.get(name);
+        put(name, password, role, old == null ? Set.of() : old.projects());
+    }
+
+    /**
+     * Creates or replaces an account with these projects.
+     *
+     * @throws IllegalArgumentException for a name, password or project that is not allowed (nothing changes)
+     */
+    public synchronized void put(String name, char[] password, Role role, Collection<String> projects)
+            throws IOException {
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("user names are 1 to 64 letters, digits, '.', '_' or '-'");
         }
@@ -108,12 +140,13 @@ public final class UserStore {
         if (password.length > MAX_PASSWORD) {
             throw new IllegalArgumentException("passwords have at most " + MAX_PASSWORD + " characters");
         }
-        User user = new User(name, role, PasswordHasher.hash(password));
+        projects.forEach(Labels::check);
+        User user = new User(name, role, PasswordHasher.hash(password), Set.copyOf(projects));
         boolean existed = users.containsKey(name);
         users.put(name, user);
         verified.clear();
         book.put(name, entry(user), entries());
-        audited(name, existed ? "update" : "create", role);
+        audited(name, existed ? "update" : "create", user);
     }
 
     /**
@@ -125,14 +158,14 @@ public final class UserStore {
         if (users.containsKey(name)) {
             return false;
         }
-        User user = new User(name, role, PasswordHasher.hash(password));
+        User user = new User(name, role, PasswordHasher.hash(password), Set.of());
         if (!book.putIfAbsent(name, entry(user), with(user))) {
             reload();
             return false;
         }
         users.put(name, user);
         verified.clear();
-        audited(name, "create", role);
+        audited(name, "create", user);
         return true;
     }
 
@@ -157,12 +190,7 @@ public final class UserStore {
      * answers from memory, and HTTP Basic's repeated sending of them is no new login for the audit trail.
      */
     public boolean remembers(String name, char[] password) {
-        return rememberedRole(name, password).isPresent();
-    }
-
-    /** The user's role when this name and password are remembered as right ({@link #remembers}); else empty. */
-    public Optional<Role> rememberedRole(String name, char[] password) {
-        return rememberedUser(name, password).map(User::role);
+        return rememberedUser(name, password).isPresent();
     }
 
     /** The account, as it is now, when this name and password are remembered as right; else empty. */
@@ -182,6 +210,11 @@ public final class UserStore {
 
     /** The user's role when the password is right. */
     public Optional<Role> authenticate(String name, char[] password) {
+        return authenticatedUser(name, password).map(User::role);
+    }
+
+    /** The account, as it is now, when the password is right. */
+    public Optional<User> authenticatedUser(String name, char[] password) {
         if (password.length > MAX_PASSWORD) {
             return Optional.empty(); // no account has one: not worth hashing megabytes to say so
         }
@@ -195,13 +228,13 @@ public final class UserStore {
         }
         String key = fingerprint(name, password);
         if (user.passwordHash().equals(verified.get(key))) {
-            return Optional.of(user.role());
+            return Optional.of(user);
         }
         if (!verifier.test(password, user.passwordHash())) {
             return Optional.empty();
         }
         verified.put(key, user.passwordHash());
-        return Optional.of(user.role());
+        return Optional.of(user);
     }
 
     /** The account of that name, as it is now. */
@@ -245,7 +278,16 @@ public final class UserStore {
     }
 
     private static String entry(User u) {
-        return u.role().id() + ":" + u.passwordHash();
+        String entry = u.role().id() + ":" + u.passwordHash();
+        return u.projects().isEmpty() ? entry : entry + ":" + String.join(",", u.projects());
+    }
+
+    private static Set<String> projects(String list) {
+        Set<String> projects = new TreeSet<>();
+        for (String p : list.split(",", -1)) {
+            projects.add(Labels.check(p.trim()));
+        }
+        return projects;
     }
 
     private Map<String, String> entries() {

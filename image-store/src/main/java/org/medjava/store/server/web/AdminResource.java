@@ -12,12 +12,14 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.UriInfo;
@@ -51,9 +53,18 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class AdminResource {
 
     /** The body of {@code PUT /admin/users/{name}}. */
-    @Schema(name = "Account", description = "A new or changed account: its password (8 to 1024 characters) and "
-            + "role.", example = "{\"password\": \"reader-pass-1\", \"role\": \"reader\"}")
-    public record Account(String password, String role) {
+    @Schema(name = "Account", description = "A new or changed account: its password (8 to 1024 characters), role "
+            + "and, optionally, projects (labels: 1 to 64 letters, digits, _ or -). Under access by project "
+            + "(medjava.access.by-project) a reader or uploader sees the studies labelled like one of its projects. "
+            + "Without projects, an existing account keeps its own and a new one has none; [] removes them all.",
+            example = "{\"password\": \"reader-pass-1\", \"role\": \"reader\", \"projects\": [\"cardiology\"]}")
+    public record Account(String password, String role, List<String> projects) {
+    }
+
+    /** An account in {@code GET /admin/users?details=true}. */
+    @Schema(name = "AccountDetails", description = "An account's role and projects (sorted; empty: none).",
+            example = "{\"role\": \"reader\", \"projects\": [\"cardiology\"]}")
+    public record AccountDetails(String role, List<String> projects) {
     }
 
     /** The body of {@code POST /admin/backup}. */
@@ -141,22 +152,28 @@ public class AdminResource {
 
     @GET
     @Path("users")
-    @Operation(summary = "The accounts and their roles")
-    @APIResponse(responseCode = "200", description = "role by user name",
+    @Operation(summary = "The accounts and their roles (and projects, with details=true)", description = "By user "
+            + "name: the role alone (the answer older clients read), or with details=true an AccountDetails, the role "
+            + "and the projects.")
+    @Parameter(name = "details", in = ParameterIn.QUERY, description = "true: each account's role and projects")
+    @APIResponse(responseCode = "200", description = "role (or AccountDetails) by user name",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "Accounts")))
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
-    public Map<String, String> users() {
+    public Map<String, Object> users(@QueryParam("details") boolean details) {
         Access.require(security, Role.ADMIN);
-        Map<String, String> roles = new java.util.TreeMap<>();
-        users.roles().forEach((name, role) -> roles.put(name, role.id()));
-        return roles;
+        Map<String, Object> accounts = new java.util.TreeMap<>();
+        users.accounts().forEach((name, user) -> accounts.put(name, details
+                ? new AccountDetails(user.role().id(), List.copyOf(user.projects())) : user.role().id()));
+        return accounts;
     }
 
     @PUT
     @Path("users/{name}")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Create an account or change its password and role")
+    @Operation(summary = "Create an account or change its password, role and projects", description = "The account "
+            + "is replaced whole but for its projects: the password and role are always sent (the store keeps only a "
+            + "hash), the projects when they change. A change ends the account's sessions.")
     @Parameter(name = "name", in = ParameterIn.PATH, required = true, description = "the user name")
     @RequestBody(required = true, content = @Content(mediaType = ApiDocs.JSON,
             schema = @Schema(ref = "Account")))
@@ -173,7 +190,11 @@ public class AdminResource {
         }
         boolean exists = users.roles().containsKey(name);
         try {
-            users.put(name, account.password().toCharArray(), Role.parse(account.role()));
+            if (account.projects() == null) {
+                users.put(name, account.password().toCharArray(), Role.parse(account.role()));
+            } else {
+                users.put(name, account.password().toCharArray(), Role.parse(account.role()), account.projects());
+            }
         } catch (IllegalArgumentException e) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage());
         }

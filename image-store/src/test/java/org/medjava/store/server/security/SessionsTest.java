@@ -55,6 +55,8 @@ class SessionsTest {
         Book book = new Book();
         book.entries.put("rita", "reader:" + PasswordHasher.hash("rita-pass-1".toCharArray(), 1000));
         book.entries.put("ulf", "uploader:" + PasswordHasher.hash("ulf-pass-1".toCharArray(), 1000));
+        book.entries.put("carla", "reader:" + PasswordHasher.hash("carla-pass-1".toCharArray(), 1000)
+                + ":cardiology,neuro");
         clock = new MovableClock(Instant.parse("2026-03-01T08:00:00Z"));
         users = new UserStore(book);
         revocations = Revocations.local();
@@ -182,6 +184,41 @@ class SessionsTest {
 
         users.remove("ulf");
         assertThat(sessions.check(ulf, true).problem()).contains("account changed");
+    }
+
+    @Test
+    void aLocalAccountsSessionHoldsTheAccountsProjectsAndEndsWhenTheyChange() throws IOException {
+        Sessions.Issued issued = sessions.login("carla", "carla-pass-1".toCharArray()).orElseThrow();
+        assertThat(issued.token().projects()).as("not in the token: read from the account").isEmpty();
+
+        Sessions.Checked checked = sessions.check(issued.text(), true);
+        assertThat(checked.projects()).containsExactly("cardiology", "neuro");
+        assertThat(sessions.check(sessions.login("rita", "rita-pass-1".toCharArray()).orElseThrow().text(), true)
+                .projects()).isEmpty();
+
+        users.put("carla", "carla-pass-1".toCharArray(), Role.READER, java.util.List.of("neuro"));
+        assertThat(sessions.check(issued.text(), true).problem()).as("a change of projects")
+                .contains("account changed");
+        Sessions.Checked again = sessions.check(sessions.login("carla", "carla-pass-1".toCharArray()).orElseThrow()
+                .text(), true);
+        assertThat(again.projects()).containsExactly("neuro");
+    }
+
+    @Test
+    void theFingerprintChangesWithTheProjectsAndIsTheOldOneForAnAccountWithout() {
+        String hash = "pbkdf2-sha256$1$c2FsdA$aGFzaA";
+        UserStore.User none = new UserStore.User("rita", Role.READER, hash, java.util.Set.of());
+        UserStore.User one = new UserStore.User("rita", Role.READER, hash, java.util.Set.of("cardiology"));
+        UserStore.User two = new UserStore.User("rita", Role.READER, none.passwordHash(),
+                java.util.Set.of("neuro", "cardiology"));
+
+        assertThat(sessions.fingerprint(none)).as("sessions made before projects existed stay valid")
+                .isEqualTo(new SessionCodec(SessionCodecTest.KEY).digest("account", "rita", "reader",
+                        none.passwordHash()));
+        assertThat(java.util.Set.of(sessions.fingerprint(none), sessions.fingerprint(one), sessions.fingerprint(two)))
+                .hasSize(3);
+        assertThat(sessions.fingerprint(two)).isEqualTo(sessions.fingerprint(new UserStore.User("rita", Role.READER,
+                none.passwordHash(), new java.util.LinkedHashSet<>(java.util.List.of("cardiology", "neuro")))));
     }
 
     @Test

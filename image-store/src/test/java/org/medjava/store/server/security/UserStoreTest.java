@@ -209,6 +209,91 @@ class UserStoreTest {
         assertThat(checked.get(0)).isEqualTo(store.user("alice").orElseThrow().passwordHash());
     }
 
+    @Test
+    void projectsAreKeptWithTheAccountAndSurviveAReload() throws IOException {
+        UserStore store = new UserStore(file());
+        java.util.List<String> said = new java.util.ArrayList<>();
+        store.auditTo(event -> said.add(event.objects().get(0).description()));
+
+        store.put("alice", "alice-password".toCharArray(), Role.READER, java.util.List.of("neuro", "cardiology"));
+
+        assertThat(store.user("alice").orElseThrow().projects()).containsExactly("cardiology", "neuro");
+        assertThat(Files.readString(file(), StandardCharsets.UTF_8))
+                .containsPattern("alice=reader\\\\:pbkdf2-sha256\\$[^\\n]*\\\\:cardiology,neuro\\n");
+        UserStore reloaded = new UserStore(file());
+        assertThat(reloaded.user("alice").orElseThrow().projects()).containsExactly("cardiology", "neuro");
+        assertThat(reloaded.authenticate("alice", "alice-password".toCharArray())).contains(Role.READER);
+        assertThat(reloaded.authenticatedUser("alice", "alice-password".toCharArray()).orElseThrow().projects())
+                .containsExactly("cardiology", "neuro");
+        assertThat(said).containsExactly("create, role reader, projects cardiology neuro");
+    }
+
+    @Test
+    void aChangeWithoutProjectsKeepsThemAndAnEmptyListRemovesThem() throws IOException {
+        writeUsers(new String[] {"alice", "reader", "alice-password"});
+        UserStore store = new UserStore(file());
+        store.put("alice", "alice-password".toCharArray(), Role.READER, java.util.List.of("cardiology"));
+
+        store.put("alice", "new-password".toCharArray(), Role.UPLOADER); // a password reset, an older client
+
+        assertThat(new UserStore(file()).user("alice").orElseThrow().projects()).containsExactly("cardiology");
+        store.put("alice", "new-password".toCharArray(), Role.UPLOADER, java.util.List.of());
+        assertThat(new UserStore(file()).user("alice").orElseThrow().projects()).isEmpty();
+        assertThat(Files.readString(file(), StandardCharsets.UTF_8)).as("written as before projects existed")
+                .containsPattern("alice=uploader\\\\:pbkdf2-sha256\\$[^:\\n]*\\n");
+    }
+
+    @Test
+    void entriesWrittenBeforeProjectsExistedLoadWithoutProjects() throws IOException {
+        writeUsers(new String[] {"alice", "admin", "alice-password"}, new String[] {"bob", "reader", "bob-password"});
+
+        UserStore store = new UserStore(file());
+        store.put("carol", "carol-password".toCharArray(), Role.READER, java.util.List.of("neuro"));
+
+        assertThat(store.user("bob").orElseThrow().projects()).isEmpty();
+        assertThat(store.authenticate("bob", "bob-password".toCharArray())).contains(Role.READER);
+        Properties p = new Properties();
+        try (java.io.Reader in = Files.newBufferedReader(file(), StandardCharsets.UTF_8)) {
+            p.load(in);
+        }
+        assertThat(p.getProperty("bob")).as("the others' entries unchanged").matches("reader:pbkdf2-sha256\\$[^:]*");
+        assertThat(p.getProperty("carol")).endsWith(":neuro");
+        // an older version splits role:hash and takes "hash:neuro" for the hash: no password matches it there
+        assertThat(PasswordHasher.verify("carol-password".toCharArray(), p.getProperty("carol").split(":", 2)[1]))
+                .as("fails closed on an older node").isFalse();
+        assertThat(PasswordHasher.verify("carol-password".toCharArray(), p.getProperty("carol").split(":")[1]))
+                .isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "a b", "a,b", "a:b", "Müller",
+            "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"})
+    void projectsThatAreNoLabelNamesAreRejected(String project) throws IOException {
+        UserStore store = new UserStore(file());
+
+        assertThatThrownBy(() -> store.put("alice", "long-enough-pw".toCharArray(), Role.READER,
+                java.util.List.of("cardiology", project))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1 to 64 letters, digits, _ or -");
+        assertThat(store.isEmpty()).isTrue();
+        assertThat(file()).doesNotExist();
+    }
+
+    @Test
+    void aStoredEntryWithABadProjectIsReportedWithItsName() throws IOException {
+        writeUsers(new String[] {"alice", "reader", "alice-password"});
+        Properties p = new Properties();
+        try (java.io.Reader in = Files.newBufferedReader(file(), StandardCharsets.UTF_8)) {
+            p.load(in);
+        }
+        p.setProperty("alice", p.getProperty("alice") + ":cardio logy");
+        try (Writer out = Files.newBufferedWriter(file(), StandardCharsets.UTF_8)) {
+            p.store(out, null);
+        }
+
+        assertThatThrownBy(() -> new UserStore(file())).isInstanceOf(IOException.class)
+                .hasMessageContaining("the entry for alice").hasMessageContaining("cardio logy");
+    }
+
     /** Writes the users file directly, with cheap hashes: each account is {name, role, password}. */
     private void writeUsers(String[]... accounts) throws IOException {
         Properties p = new Properties();

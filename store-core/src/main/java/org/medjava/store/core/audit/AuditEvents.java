@@ -211,11 +211,22 @@ public final class AuditEvents {
                 List.of(plugin));
     }
 
-    /** An account created, changed (password or role) or removed ({@code change}: create, update, remove). */
-    public static AuditEvent accountChanged(Caller caller, String account, String change, String role) {
+    /**
+     * An account created, changed (password, role or projects) or removed ({@code change}: create, update, remove);
+     * the description says the account as it is now: {@code "update, role reader, projects cardiology neuro"}.
+     *
+     * @param role     null for a removal
+     * @param projects the account's projects (access by project); null for a removal
+     */
+    public static AuditEvent accountChanged(Caller caller, String account, String change, String role,
+                                            java.util.Collection<String> projects) {
         char action = change.equals("create") ? 'C' : change.equals("remove") ? 'D' : 'U';
-        ParticipantObject user = new ParticipantObject(account, 1, 11, Coded.USER_IDENTIFIER,
-                role == null ? change : change + ", role " + role, List.of());
+        String description = role == null ? change : change + ", role " + role;
+        if (projects != null) {
+            description += projects.isEmpty() ? ", no project" : ", projects " + String.join(" ", projects);
+        }
+        ParticipantObject user = new ParticipantObject(account, 1, 11, Coded.USER_IDENTIFIER, description,
+                List.of());
         return new AuditEvent(Coded.SECURITY_ALERT, List.of(Coded.USER_SECURITY_ATTRIBUTES_CHANGED), action,
                 Outcome.SUCCESS, Instant.now(), null, List.of(requestor(caller), self(Coded.APPLICATION)),
                 List.of(user));

@@ -147,10 +147,13 @@ class AuditMessageTest {
         checkStructure(AuditEvents.pluginChanged(null, "blur", "install", false, "rejected"), "110113", "C", 4);
         checkStructure(AuditEvents.pluginChanged(null, "blur", "remove", true, null), "110113", "D", 0);
         Document account = checkStructure(AuditEvents.accountChanged(Caller.account("admin", null), "carol",
-                "create", "uploader"), "110113", "C", 0);
+                "create", "uploader", java.util.List.of("cardiology", "neuro")), "110113", "C", 0);
         assertEquals("110137", elements(account, "EventTypeCode").get(0).getAttribute("csd-code"));
         assertEquals("carol", elements(account, "ParticipantObjectIdentification").get(0)
                 .getAttribute("ParticipantObjectID"));
+        assertEquals("create, role uploader, projects cardiology neuro",
+                elements(account, "ParticipantObjectDescription").get(0).getTextContent());
+        checkStructure(AuditEvents.accountChanged(null, "carol", "remove", null, null), "110113", "D", 0);
         Document retrieve = checkStructure(AuditEvents.exchanged(null, true, "ORTHANC", "127.0.0.1", "1.2.3", true,
                 "C-MOVE"), "110104", "C", 0);
         assertEquals("ORTHANC", elements(retrieve, "ActiveParticipant").get(1).getAttribute("UserID"));
