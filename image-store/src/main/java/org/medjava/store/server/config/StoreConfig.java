@@ -597,9 +597,8 @@ public class StoreConfig {
     /**
      * Access by project: a caller who is not an administrator sees only the studies carrying a label named like one
      * of their projects (the OpenID provider's {@code medjava.oidc.projects-claim}, or a local account's own, set with
-     * {@code /admin/users}); a caller without a project sees none, and no count or lookup reveals the others. Studies
-     * are labelled by administrators
-     * ({@code PUT /index/studies/{uid}/labels/{label}}). Enforced beneath QIDO-RS, WADO-RS, rendering, thumbnails,
+     * {@code PUT /admin/users/{name}}); a caller without a project sees none, and no count or lookup reveals the
+     * others. Studies are labelled by administrators ({@code PUT /index/studies/{uid}/labels/{label}}). Enforced beneath QIDO-RS, WADO-RS, rendering, thumbnails,
      * the index listings, the change feed and the files under {@code /images/}; the doors that do not filter by
      * study yet ({@code /images/} listings, the trash, jobs) are for administrators only while it is on, and the
      * front's direct reads are off.

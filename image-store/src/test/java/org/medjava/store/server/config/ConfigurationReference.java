@@ -390,8 +390,8 @@ final class ConfigurationReference {
 
     /** Javadoc's inline tags and entities as Markdown; {@code docs/x.md} outside code as a relative link. */
     static String markdown(String javadoc) {
-        String text = javadoc.replaceAll("\\{@(?:code|literal|link|linkplain|value)\\s+([^}]*)}", "`$1`")
-                .replaceAll("<p>", " ").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+        String text = inlineTags(javadoc).replaceAll("<p>", " ").replace("&lt;", "<").replace("&gt;", ">")
+                .replace("&amp;", "&");
         String[] parts = text.split("`", -1);
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < parts.length; i++) {
@@ -402,6 +402,26 @@ final class ConfigurationReference {
                     : parts[i].replaceAll("\\bdocs/([A-Za-z0-9_./-]+\\.md)", "[docs/$1]($1)"));
         }
         return out.toString().replace("|", "\\|");
+    }
+
+    /** {@code {@code x}} and its kin as {@code `x`}, balanced braces inside kept ({@code {@code /a/{uid}}}). */
+    private static String inlineTags(String javadoc) {
+        java.util.regex.Matcher tag = java.util.regex.Pattern.compile("\\{@(?:code|literal|link|linkplain|value)\\s+")
+                .matcher(javadoc);
+        StringBuilder out = new StringBuilder();
+        int from = 0;
+        while (tag.find(from)) {
+            int depth = 1;
+            int i = tag.end();
+            for (; i < javadoc.length() && depth > 0; i++) {
+                char c = javadoc.charAt(i);
+                depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+            }
+            out.append(javadoc, from, tag.start()).append('`').append(javadoc, tag.end(), depth == 0 ? i - 1 : i)
+                    .append('`');
+            from = i;
+        }
+        return out.append(javadoc.substring(from)).toString();
     }
 
     /** The default as written, with sizes in binary units and square pixel counts as such. */
