@@ -293,10 +293,7 @@ class SingleSignOnIT {
             assertThat(get(projects, "/changes", bob).body()).contains(ct, mr);
 
             // writes by name touch only what the caller may see: a local uploader has no project, so sees nothing
-            assertThat(admin.sendText(admin.request("/admin/users/ulla").header("Content-Type", "application/json")
-                    .PUT(HttpRequest.BodyPublishers.ofString("{\"password\":\"ulla-pass-1\",\"role\":\"uploader\"}")))
-                    .statusCode()).isIn(201, 204);
-            StoreClient ulla = new StoreClient(projects, PayaraStore.basic("ulla", "ulla-pass-1"));
+            StoreClient ulla = admin.account("ulla", "uploader");
             assertThat(ulla.delete("/dicomweb/studies/" + mr).statusCode()).as("a delete by UID").isEqualTo(404);
             assertThat(ulla.postJson("/jobs", "{\"kind\": \"deidentify\", \"params\": {\"StudyInstanceUID\": \""
                     + mr + "\"}}").statusCode()).as("a job on it").isEqualTo(404);

@@ -61,14 +61,8 @@ class CorrectIT {
     static void storeAStudy() throws Exception {
         PayaraStore store = PacsStore.store();
         admin = StoreClient.admin(store);
-        for (String[] account : List.of(new String[] {"corr-ulf", "uploader"}, new String[] {"corr-rita", "reader"})) {
-            assertThat(admin.sendText(admin.request("/admin/users/" + account[0])
-                    .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(
-                            "{\"password\":\"" + account[0] + "-pass-1\",\"role\":\"" + account[1] + "\"}")))
-                    .statusCode()).isIn(201, 204);
-        }
-        uploader = new StoreClient(store, PayaraStore.basic("corr-ulf", "corr-ulf-pass-1"));
-        reader = new StoreClient(store, PayaraStore.basic("corr-rita", "corr-rita-pass-1"));
+        uploader = admin.account("corr-ulf", "uploader");
+        reader = admin.account("corr-rita", "reader");
         study = TestStudy.create(work.resolve("source"), "CORR-WRONG-1", "CT_small.dcm", "MR_small.dcm",
                 "MR_small_RLE.dcm");
         HttpResponse<String> r = admin.sendText(admin.request("/dicomweb/studies")

@@ -58,14 +58,8 @@ class DeidentifyIT {
     static void storeAStudy() throws Exception {
         PayaraStore store = PacsStore.store();
         admin = StoreClient.admin(store);
-        for (String[] account : List.of(new String[] {"deid-ulf", "uploader"}, new String[] {"deid-rita", "reader"})) {
-            assertThat(admin.sendText(admin.request("/admin/users/" + account[0])
-                    .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(
-                            "{\"password\":\"" + account[0] + "-pass-1\",\"role\":\"" + account[1] + "\"}")))
-                    .statusCode()).isIn(201, 204);
-        }
-        uploader = new StoreClient(store, PayaraStore.basic("deid-ulf", "deid-ulf-pass-1"));
-        reader = new StoreClient(store, PayaraStore.basic("deid-rita", "deid-rita-pass-1"));
+        uploader = admin.account("deid-ulf", "uploader");
+        reader = admin.account("deid-rita", "reader");
         study = TestStudy.create(work.resolve("source"), "DEID-IT-1", "CT_small.dcm", "MR_small.dcm",
                 "MR_small_RLE.dcm");
         // the two MR instances in one series, to see the grouping kept

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import javax.json.Json;
 import javax.json.JsonObject;
 import java.io.StringReader;
-import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,10 +43,7 @@ class ReadAuditIT {
     static void setUp() throws Exception {
         PayaraStore store = PacsStore.store();
         admin = StoreClient.admin(store);
-        assertThat(admin.sendText(admin.request("/admin/users/auditreader").header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"password\":\"auditreader-pass-1\",\"role\":\"reader\"}")))
-                .statusCode()).isIn(201, 204);
-        reader = new StoreClient(store, PayaraStore.basic("auditreader", "auditreader-pass-1"));
+        reader = admin.account("auditreader", "reader");
         study = TestStudy.create(work.resolve("s"), "AUDIT-READS-" + UUID.randomUUID().toString().substring(0, 8),
                 "CT_small.dcm", "CT_small.dcm");
         for (TestStudy.Instance i : study.instances()) {

@@ -43,9 +43,9 @@ class ShareLinksIT {
     static void setUp() throws Exception {
         PayaraStore store = PacsStore.store();
         admin = StoreClient.admin(store);
-        uploader = account(store, "shareuploader", "uploader");
-        otherUploader = account(store, "shareuploader2", "uploader");
-        reader = account(store, "sharereader", "reader");
+        uploader = admin.account("shareuploader", "uploader");
+        otherUploader = admin.account("shareuploader2", "uploader");
+        reader = admin.account("sharereader", "reader");
         anonymous = new StoreClient(store, null);
         String tag = UUID.randomUUID().toString().substring(0, 8);
         shared = TestStudy.create(work.resolve("a"), "SHARED-" + tag, "CT_small.dcm", "CT_small.dcm");
@@ -56,13 +56,6 @@ class ShareLinksIT {
                         .isEqualTo(201);
             }
         }
-    }
-
-    static StoreClient account(PayaraStore store, String name, String role) throws Exception {
-        assertThat(admin.sendText(admin.request("/admin/users/" + name).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"password\":\"" + name + "-pass-1\",\"role\":\"" + role
-                        + "\"}"))).statusCode()).isIn(201, 204);
-        return new StoreClient(store, PayaraStore.basic(name, name + "-pass-1"));
     }
 
     static JsonObject share(StoreClient by, String body) throws Exception {

@@ -69,6 +69,20 @@ public final class StoreClient {
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /**
+     * As an administrator: makes (or replaces) the account {@code name} with {@code role} and the password
+     * {@code <name>-pass-1}, and gives a client that logs in as it with HTTP Basic.
+     */
+    public StoreClient account(String name, String role) throws IOException, InterruptedException {
+        HttpResponse<String> made = sendText(request("/admin/users/" + name).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"password\":\"" + name + "-pass-1\",\"role\":\"" + role
+                        + "\"}")));
+        if (made.statusCode() != 201 && made.statusCode() != 204) {
+            throw new IllegalStateException("account " + name + " not made: " + made.statusCode() + " " + made.body());
+        }
+        return new StoreClient(store, PayaraStore.basic(name, name + "-pass-1"));
+    }
+
     public HttpResponse<String> delete(String path) throws IOException, InterruptedException {
         return sendText(request(path).DELETE());
     }
