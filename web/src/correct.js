@@ -2,7 +2,7 @@
 // with what the store holds (GET /index/studies?StudyInstanceUID=), sending only the changed values with a reason as a
 // job (POST /jobs kind "correct"), followed to its end. The store checks every value and says what is wrong; the
 // previous versions go to the trash, where Restore undoes the correction.
-import { h, notify } from './ui.js';
+import { h, modal, notify } from './ui.js';
 import { api } from './api.js';
 import { submitJob, watchJob, jobLine, resultOf } from './admin/jobs.js';
 
@@ -55,14 +55,13 @@ export function correctDialog(uid, what) {
       h('label', { class: 'reason' }, 'Reason', reason),
       problem, progress,
       h('div', { class: 'buttons' }, cancel, ok));
-    const dialog = h('dialog', { class: 'confirm', dataset: { test: 'correct-dialog' } }, form);
     let held = {};
     let watch = null;
+    // Escape while the job runs does nothing: a running correction is not cancelled part-way
+    const shut = modal('correct-dialog', form, resolve, { mayEscape: () => !cancel.disabled });
     const close = (answer) => {
       watch?.stop();
-      dialog.close();
-      dialog.remove();
-      resolve(answer);
+      shut(answer);
     };
 
     async function load() {
@@ -111,9 +110,6 @@ export function correctDialog(uid, what) {
     }
 
     cancel.onclick = () => close(null);
-    dialog.addEventListener('cancel', (e) => { e.preventDefault(); if (!cancel.disabled) close(null); });
-    document.body.append(dialog);
-    dialog.showModal();
     load().catch((e) => { problem.textContent = e.message; });
   });
 }

@@ -1,7 +1,7 @@
 // A study's labels (what access by project matches: a project sees the studies labelled with its name), shown and
 // changed by an administrator from the study list: a modal <dialog> with the labels as chips, each removable, and a
 // field to add one. Each change is sent at once (PUT/DELETE /index/studies/{uid}/labels/{label}).
-import { h, showError } from './ui.js';
+import { h, modal, showError } from './ui.js';
 import { api } from './api.js';
 
 const LABEL = /^[A-Za-z0-9_-]{1,64}$/;
@@ -45,17 +45,9 @@ export function labelsDialog(uid, what) {
       change('PUT', label);
     } }, input, h('button', { type: 'submit', dataset: { test: 'labels-add' } }, 'Add'));
     const done = h('button', { type: 'button', class: 'primary', dataset: { test: 'labels-close' } }, 'Close');
-    const dialog = h('dialog', { class: 'confirm', dataset: { test: 'labels-dialog' } },
-      h('h2', {}, `Labels of ${what}`), chips, form, problem, h('div', { class: 'buttons' }, done));
-    const close = () => {
-      dialog.close();
-      dialog.remove();
-      resolve();
-    };
-    done.onclick = close;
-    dialog.addEventListener('cancel', (e) => { e.preventDefault(); close(); });
-    document.body.append(dialog);
-    dialog.showModal();
+    const close = modal('labels-dialog', [h('h2', {}, `Labels of ${what}`), chips, form, problem,
+      h('div', { class: 'buttons' }, done)], resolve);
+    done.onclick = () => close();
     input.focus();
     load().catch((e) => { problem.textContent = e.message; showError(e, 'Labels'); });
   });

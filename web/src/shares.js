@@ -1,7 +1,7 @@
 // Share links of a study, made and revoked from the study list (uploader role): a modal <dialog> that makes a link
 // (valid for a chosen time, with an optional note saying who it is for), shows it to copy, and lists the study's
 // links with their state and a Revoke button. POST /shares, GET /shares?study=, DELETE /shares/{id}.
-import { h, showError } from './ui.js';
+import { h, modal, showError } from './ui.js';
 import { api } from './api.js';
 
 const VALID = [['24', '1 day'], ['168', '7 days'], ['720', '30 days']];
@@ -55,17 +55,9 @@ export function shareDialog(uid, what) {
       }
     } }, h('label', {}, 'Valid for ', hours), note, h('button', { type: 'submit', dataset: { test: 'share-create' } }, 'Make a link'));
     const done = h('button', { type: 'button', class: 'primary', dataset: { test: 'share-close' } }, 'Close');
-    const dialog = h('dialog', { class: 'confirm', dataset: { test: 'share-dialog' } },
-      h('h2', {}, `Share ${what}`), form, made, h('h3', {}, 'Links'), list, problem, h('div', { class: 'buttons' }, done));
-    const close = () => {
-      dialog.close();
-      dialog.remove();
-      resolve();
-    };
-    done.onclick = close;
-    dialog.addEventListener('cancel', (e) => { e.preventDefault(); close(); });
-    document.body.append(dialog);
-    dialog.showModal();
+    const close = modal('share-dialog', [h('h2', {}, `Share ${what}`), form, made, h('h3', {}, 'Links'), list,
+      problem, h('div', { class: 'buttons' }, done)], resolve);
+    done.onclick = () => close();
     load().catch((e) => { problem.textContent = e.message; showError(e, 'Share links'); });
   });
 }

@@ -3,7 +3,7 @@
 // anyway" (force=true) for an administrator; afterwards a notice offering Undo (a restore from the trash) for a few
 // seconds. The trash itself is the console's Trash tab (admin/trash.js).
 import { api } from './api.js';
-import { h, notify, showError } from './ui.js';
+import { h, modal, notify, showError } from './ui.js';
 import { can } from './session.js';
 import { formatTime, formatDicomDate } from './admin/format.js';
 
@@ -35,12 +35,7 @@ export function deleteStudyDialog(s) {
       h('label', { class: 'reason' }, 'Reason', reason),
       problem,
       h('div', { class: 'buttons' }, cancel, force, ok));
-    const dialog = h('dialog', { class: 'confirm', dataset: { test: 'delete-dialog' } }, form);
-    const close = (answer) => {
-      dialog.close();
-      dialog.remove();
-      resolve(answer);
-    };
+    const close = modal('delete-dialog', form, resolve);
 
     async function send(forced) {
       for (const b of [ok, force, cancel]) b.disabled = true;
@@ -68,9 +63,6 @@ export function deleteStudyDialog(s) {
 
     cancel.onclick = () => close(null);
     force.onclick = () => send(true);
-    dialog.addEventListener('cancel', (e) => { e.preventDefault(); close(null); });
-    document.body.append(dialog);
-    dialog.showModal();
     reason.focus();
   });
 }

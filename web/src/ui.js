@@ -19,6 +19,23 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/**
+ * Shows `content` in a modal <dialog> at once and returns `close(value)`, which removes it and calls `done(value)`.
+ * Escape closes it with `escaped` unless `mayEscape()` says no (a job still running).
+ */
+export function modal(test, content, done, { escaped = null, mayEscape = () => true } = {}) {
+  const dialog = h('dialog', { class: 'confirm', dataset: { test } }, content);
+  const close = (value) => {
+    dialog.close();
+    dialog.remove();
+    done(value);
+  };
+  dialog.addEventListener('cancel', (e) => { e.preventDefault(); if (mayEscape()) close(escaped); });
+  document.body.append(dialog);
+  dialog.showModal();
+  return close;
+}
+
 let messages;
 
 /**
