@@ -133,7 +133,8 @@ class RoutingIT {
     @Test
     void forwardsTheCtsOfASourceToOrthancByCStoreAndAStudyOnDemand() throws Exception {
         HttpResponse<String> made = putRule(admin, "ct-to-orthanc", "{\"match\": {\"SourceAE\": \"STORE*\","
-                + " \"Modality\": \"CT\"}, \"destination\": {\"kind\": \"dimse\", \"ae\": \"ORTHANC\"}}");
+                + " \"Modality\": \"CT\", \"PatientID\": \"RT-DIMSE\"}, \"destination\": {\"kind\": \"dimse\","
+                + " \"ae\": \"ORTHANC\"}}");
         assertThat(made.statusCode()).as(made.body()).isEqualTo(200);
         TestStudy study = TestStudy.create(work.resolve("dimse"), "RT-DIMSE", "CT_small.dcm", "MR_small.dcm");
         storescu(study);

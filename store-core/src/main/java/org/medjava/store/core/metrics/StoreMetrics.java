@@ -56,7 +56,10 @@ public interface StoreMetrics {
     default void corrected(String outcome, long instances) {
     }
 
-    /** {@code instances} routed instances that were sent ({@code outcome} "sent"), will be tried again ("failed") or were given up ("dead"). */
+    /**
+     * {@code instances} routed instances that were sent ({@code outcome} "sent"), will be tried again ("failed") or
+     * were given up ("dead").
+     */
     default void routed(String outcome, long instances) {
     }
 }

@@ -10,7 +10,7 @@ import org.medjava.store.core.ingest.Part10File;
  */
 public interface RouteSender {
 
-    /** What one instance's send came to: {@code sent} (also when the receiver held it already: see the note), or not. */
+    /** What one instance's send came to: {@code sent} (also when the receiver held it already: the note), or not. */
     record Outcome(boolean sent, String note) {
         public static Outcome ok() {
             return new Outcome(true, null);
