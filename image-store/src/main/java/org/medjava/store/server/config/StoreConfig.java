@@ -1240,4 +1240,59 @@ public class StoreConfig {
     public java.time.Duration retentionInterval() {
         return java.time.Duration.ofMinutes(Math.max(1, retentionIntervalMinutes));
     }
+
+    /** The wait before a failed routing send is tried again; it doubles with each further failure. */
+    @Inject
+    @ConfigProperty(name = "medjava.route.backoff-initial-seconds", defaultValue = "5")
+    double routeBackoffInitialSeconds;
+
+    /** The longest wait between two tries of a routing send. */
+    @Inject
+    @ConfigProperty(name = "medjava.route.backoff-max-seconds", defaultValue = "3600")
+    double routeBackoffMaxSeconds;
+
+    /** Failed tries after which a routed instance is given up (the dead-letter list; an administrator may retry). */
+    @Inject
+    @ConfigProperty(name = "medjava.route.max-attempts", defaultValue = "10")
+    int routeMaxAttempts;
+
+    /** How long a node holds the routing tasks it claimed: a node that dies leaves them to another after this. */
+    @Inject
+    @ConfigProperty(name = "medjava.route.lease-seconds", defaultValue = "300")
+    int routeLeaseSeconds;
+
+    /** The most instances a node sends to one destination at once (one association, one STOW-RS request). */
+    @Inject
+    @ConfigProperty(name = "medjava.route.batch", defaultValue = "50")
+    int routeBatch;
+
+    /** How often an idle node looks for routing tasks that became due (queued ones are sent at once). */
+    @Inject
+    @ConfigProperty(name = "medjava.route.poll-seconds", defaultValue = "2")
+    double routePollSeconds;
+
+    public org.medjava.store.core.route.Backoff routeBackoff() {
+        return new org.medjava.store.core.route.Backoff(seconds(routeBackoffInitialSeconds,
+                "medjava.route.backoff-initial-seconds"), seconds(Math.max(routeBackoffMaxSeconds,
+                routeBackoffInitialSeconds), "medjava.route.backoff-max-seconds"), Math.max(1, routeMaxAttempts));
+    }
+
+    public java.time.Duration routeLease() {
+        return java.time.Duration.ofSeconds(Math.max(10, routeLeaseSeconds));
+    }
+
+    public int routeBatch() {
+        return Math.max(1, Math.min(500, routeBatch));
+    }
+
+    public java.time.Duration routePoll() {
+        return seconds(routePollSeconds, "medjava.route.poll-seconds");
+    }
+
+    private static java.time.Duration seconds(double seconds, String setting) {
+        if (!(seconds > 0)) {
+            throw new IllegalArgumentException(setting + " must be more than 0, not " + seconds);
+        }
+        return java.time.Duration.ofMillis(Math.max(1, Math.round(seconds * 1000)));
+    }
 }

@@ -139,6 +139,12 @@ public class RegistryMetrics implements StoreMetrics {
                 + " attributes (corrected), or that a failed correction left as they were (failed)", "outcome", outcome);
     }
 
+    @Override
+    public void routed(String outcome, long instances) {
+        count(instances, "medjava_routed_instances", "Routed instances sent (sent: also those the receiver held"
+                + " already), failed and waiting for a retry (failed), or given up (dead)", "outcome", outcome);
+    }
+
     /** One HTTP request answered by the store's REST resources. */
     public void request(String method, String endpoint, int status, long nanos) {
         time(nanos, REQUESTS, REQUESTS_HELP, "method", method, "endpoint", endpoint, "status", status / 100 + "xx");
@@ -248,6 +254,15 @@ public class RegistryMetrics implements StoreMetrics {
         for (JobStatus.State state : JobStatus.State.values()) {
             gauge("medjava_jobs", "Background jobs by state", () -> byState.get().getOrDefault(state, 0L),
                     "state", label(state));
+        }
+    }
+
+    /** The routing queue's depth by state (queued, sending, failed, dead; sent: the history kept). */
+    public void watchRoutes(org.medjava.store.core.route.Routing routing) {
+        Supplier<Map<String, Long>> byState = new Cached<>(routing::counts);
+        for (String state : org.medjava.store.core.index.RouteTask.STATES) {
+            gauge("medjava_route_tasks", "Routing tasks by state (the queue, the dead-letter list, the history)",
+                    () -> byState.get().getOrDefault(state, 0L), "state", state);
         }
     }
 

@@ -85,6 +85,9 @@ import org.medjava.store.core.audit.SearchableTrail;
 import org.medjava.store.core.audit.SyslogSender;
 import org.medjava.store.core.retention.Retention;
 import org.medjava.store.core.retention.RuleBook;
+import org.medjava.store.core.route.RouteWorker;
+import org.medjava.store.core.route.Routing;
+import org.medjava.store.net.route.NetworkRouteSender;
 import org.medjava.store.core.trash.RejectionNote;
 import org.medjava.store.core.trash.Trash;
 import org.medjava.store.server.logging.AccessLog;
@@ -154,6 +157,8 @@ public class StoreAssembly {
     private Trash trash;
     private Retention retention;
     private java.util.concurrent.ScheduledExecutorService trashKeeper;
+    private Routing routing;
+    private RouteWorker routeWorker;
 
     /** Builds everything when the application starts rather than on the first request. */
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
@@ -230,10 +235,12 @@ public class StoreAssembly {
                 index.rebuild(storage); // a new or emptied database (e.g. a fresh PostgreSQL) catches up
             }
             Files.writeString(data.resolve(SEEDED_MARKER), "first started " + java.time.Instant.now() + "\n");
-            dimse = DicomNetwork.start(config, ingest, search, index, images, readAudit);
             remotePacs = DicomNetwork.remotePacs(config, ingest, search, images, data.resolve("work/scu"));
+            startRouting(data); // before the DICOM service: every instance it receives is routed
+            dimse = DicomNetwork.start(config, ingest, search, index, images, readAudit);
             jobs = startJobs();
             metrics.watch(index, space, filters, jobs.queue());
+            metrics.watchRoutes(routing);
             audit.record(AuditEvents.application(true, operator()));
             Banner.show(config, Banner.facts(config, users.roles().keySet(), newAdminPassword,
                     filters.plugins().size(), seeded, Duration.ofNanos(System.nanoTime() - t0),
@@ -483,6 +490,21 @@ public class StoreAssembly {
                 rules, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Routing rules: instances that match go to the queue as they arrive (an after-receive hook), this node's worker
+     * sends what is due (on a cluster, any node: the queue is in the shared database, the rules in the shared state).
+     */
+    private void startRouting(Path data) {
+        Map<String, org.medjava.store.net.dimse.RemoteAe> remotes = new java.util.LinkedHashMap<>();
+        remotePacs.remotes().forEach(r -> remotes.put(r.aeTitle(), r));
+        NetworkRouteSender sender = new NetworkRouteSender(remotes, config.dicomAeTitle());
+        routing = Routing.of(index, data.resolve("routes"), sharedState, sender, java.time.Clock.systemUTC());
+        ingest.afterReceive(routing);
+        routeWorker = new RouteWorker(routing, index, images, sender, new RouteWorker.Settings(nodes == null
+                ? config.clusterNode() : nodes.node(), config.routeLease(), config.routeBatch(), config.routeBackoff(),
+                config.routePoll()), data.resolve("work/route"), audit, metrics, java.time.Clock.systemUTC()).start();
+    }
+
     /** Runs a background task whose failure (the database down a moment) must not end its schedule. */
     private static void quietly(String what, Runnable task) {
         try {
@@ -499,6 +521,9 @@ public class StoreAssembly {
         }
         if (trashKeeper != null) {
             trashKeeper.shutdownNow();
+        }
+        if (routeWorker != null) {
+            routeWorker.close();
         }
         if (jobs != null) {
             jobs.close();
@@ -568,6 +593,11 @@ public class StoreAssembly {
     @Produces
     public Retention retention() {
         return retention;
+    }
+
+    @Produces
+    public Routing routing() {
+        return routing;
     }
 
     @Produces

@@ -137,6 +137,11 @@ final class ConfigurationReference {
                     the background purge removes their files; see \
                     [Deleting studies](pacs.md#deleting-studies-the-trash) and \
                     [Retention rules](pacs.md#retention-rules)."""),
+            new Section("Routing", List.of("medjava.route"), """
+                    Routing rules forward what the store receives to a remote AE or a STOW-RS endpoint from a queue in \
+                    the index database; a failed send waits, doubling from the initial back-off up to the maximum, \
+                    and is given up (the dead-letter list) after the most attempts; see \
+                    [Routing rules](pacs.md#routing-rules)."""),
             new Section("Start-up", List.of("medjava.banner"), ""));
 
     static final String OTHER_SECTION = "Other keys";

@@ -42,7 +42,8 @@ class OpenApiIT {
     /** The JAX-RS resources (the ArchUnit ModuleBoundariesTest keeps every one in org.medjava.store.server.web). */
     static final List<String> RESOURCES = List.of("AdminResource", "AuditResource", "ChangesResource", "DerivedResource",
             "DicomWebResource", "FiltersResource", "ImagesResource", "IndexResource", "JobsResource", "PacsResource",
-            "RetentionResource", "RootResource", "SessionResource", "ShareLinkResource", "SharesResource",
+            "RetentionResource", "RootResource", "RoutesResource", "SessionResource", "ShareLinkResource",
+            "SharesResource",
             "SingleSignOnResource", "TrashResource", "UploadsResource",
             "WebAppResource");
 
@@ -79,7 +80,13 @@ class OpenApiIT {
             Map.entry("AgedStudy", "org.medjava.store.core.index.AgedStudy"),
             Map.entry("RulePreview", "org.medjava.store.server.web.RetentionResource$RulePreview"),
             Map.entry("RetentionRun", "org.medjava.store.core.retention.Retention$Run"),
-            Map.entry("RuleDraft", "org.medjava.store.server.web.RetentionResource$RuleDraft"));
+            Map.entry("RuleDraft", "org.medjava.store.server.web.RetentionResource$RuleDraft"),
+            Map.entry("RouteDestination", "org.medjava.store.core.route.RouteRule$Destination"),
+            Map.entry("RouteDraft", "org.medjava.store.server.web.RoutesResource$RouteDraft"),
+            Map.entry("RouteRule", "org.medjava.store.core.route.RouteRule"),
+            Map.entry("RouteTask", "org.medjava.store.core.index.RouteTask"),
+            Map.entry("RouteQueue", "org.medjava.store.server.web.RoutesResource$Queue"),
+            Map.entry("RouteQueued", "org.medjava.store.server.web.RoutesResource$Queued"));
 
     static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options");
     static final Pattern REGEX_TEMPLATE = Pattern.compile("\\{\\s*([A-Za-z0-9_]+)\\s*:[^}]*}");

@@ -37,6 +37,7 @@ public final class DicomIndex implements AutoCloseable {
     private final IndexQueries queries;
     private final IndexRebuild rebuild;
     private final IndexTrash trash;
+    private final RouteQueue routes;
 
     /**
      * Opens the index in {@code database}, creating or extending its tables.
@@ -50,6 +51,12 @@ public final class DicomIndex implements AutoCloseable {
         this.queries = new IndexQueries(session);
         this.rebuild = new IndexRebuild(session, writer, queries);
         this.trash = new IndexTrash(session, writer, rebuild, changes);
+        this.routes = new RouteQueue(session);
+    }
+
+    /** The routing queue and history (in this index's database, shared by a cluster's nodes). */
+    public RouteQueue routes() {
+        return routes;
     }
 
     /** The database this index is in. */

@@ -113,6 +113,9 @@ final class IndexSession {
             for (String table : ShareTable.DDL) {
                 changes.execute(table);
             }
+            for (String table : RouteQueue.DDL) {
+                changes.execute(table);
+            }
         } catch (SQLException e) {
             throw new IndexException("cannot create or extend the DICOM index tables in " + database.describe()
                     + ": " + reason(e), e);

@@ -55,6 +55,7 @@ final class Schema {
         }
         probes.add(AuditTable.PROBE);
         probes.add(ShareTable.PROBE);
+        probes.add(RouteQueue.PROBE);
         return probes;
     }
 

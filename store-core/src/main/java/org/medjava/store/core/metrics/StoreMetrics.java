@@ -55,4 +55,11 @@ public interface StoreMetrics {
     /** {@code instances} instances rewritten by a correction ({@code outcome} "corrected") or not ("failed"). */
     default void corrected(String outcome, long instances) {
     }
+
+    /**
+     * {@code instances} routed instances that were sent ({@code outcome} "sent"), will be tried again ("failed") or
+     * were given up ("dead").
+     */
+    default void routed(String outcome, long instances) {
+    }
 }
