@@ -132,31 +132,7 @@ public class StoreAuthenticationMechanism {
         AccessLogFilter.start(request);
         Verdict status = decide(request, response);
         if (!status.answered()) {
-            String path = request.getRequestURI().substring(request.getContextPath().length());
-            String reason = null;
-            boolean shared = shareOf(request) != null;
-            boolean byStudy = shared || config.accessByProject() && !status.groups().contains(Role.ADMIN.id());
-            if (shared && !StudyAccess.sharedRead(request.getMethod(), path)) {
-                reason = "a share link opens one study, read only: " + request.getMethod() + " " + path
-                        + " is not part of it";
-            } else if (!shared && byStudy && StudyAccess.administratorsOnly(request.getMethod(), path)) {
-                reason = "with access by project (medjava.access.by-project), " + path + " is for "
-                        + "administrators only: read studies through DICOMweb (/dicomweb) or the index (/index)";
-            } else if (byStudy && StudyAccess.fileRequest(path) && hiddenFile(request, path)) {
-                // the same answer as for a file that is not there: nothing says the study exists
-                audit.record(AuditEvents.readRefused(caller(request, status.caller()), "http",
-                        request.getRequestURI(), request.getMethod() + " " + request.getRequestURI()
-                        + " refused: not a study the caller may see"));
-                String name = org.medjava.store.server.web.FileDownloadFilter.decode(path.substring(8));
-                status = finish(response, HttpServletResponse.SC_NOT_FOUND, "no "
-                        + (name == null ? path.substring(8) : name) + " in the store");
-            }
-            if (reason != null) {
-                audit.record(AuditEvents.readRefused(caller(request, status.caller()), "http",
-                        request.getRequestURI(), request.getMethod() + " " + request.getRequestURI() + " refused: "
-                        + reason));
-                status = finish(response, HttpServletResponse.SC_FORBIDDEN, reason);
-            }
+            status = studyAccess(request, response, status);
         }
         if (status.answered()) {
             String length = response.getHeader("Content-Length");
@@ -164,6 +140,46 @@ public class StoreAuthenticationMechanism {
                     length != null && length.matches("[0-9]{1,18}") ? Long.parseLong(length) : 0);
         }
         return status;
+    }
+
+    /**
+     * What a caller limited to some studies — a share link's session, or anyone but an administrator under access
+     * by project — may not ask: a door outside the share (403), a door that acts on any study (403), a file of a
+     * study it may not see (404, as if absent). Each refusal is audited. The caller's verdict otherwise.
+     */
+    private Verdict studyAccess(HttpServletRequest request, HttpServletResponse response, Verdict status) {
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        boolean shared = shareOf(request) != null;
+        if (!shared && (!config.accessByProject() || status.groups().contains(Role.ADMIN.id()))) {
+            return status;
+        }
+        String what = request.getMethod() + " " + request.getRequestURI();
+        if (shared && !StudyAccess.sharedRead(request.getMethod(), path)) {
+            return refused(request, response, status, HttpServletResponse.SC_FORBIDDEN, what, "a share link opens "
+                    + "one study, read only: " + request.getMethod() + " " + path + " is not part of it");
+        }
+        if (!shared && StudyAccess.administratorsOnly(request.getMethod(), path)) {
+            return refused(request, response, status, HttpServletResponse.SC_FORBIDDEN, what, "with access by "
+                    + "project (medjava.access.by-project), " + path + " is for administrators only: read studies "
+                    + "through DICOMweb (/dicomweb) or the index (/index)");
+        }
+        if (StudyAccess.fileRequest(path) && hiddenFile(request, path)) {
+            String raw = path.substring("/images/".length());
+            String name = org.medjava.store.server.web.FileDownloadFilter.decode(raw);
+            audit.record(AuditEvents.readRefused(caller(request, status.caller()), "http", request.getRequestURI(),
+                    what + " refused: not a study the caller may see"));
+            // the same answer as for a file that is not there: nothing says the study exists
+            return finish(response, HttpServletResponse.SC_NOT_FOUND, "no " + (name == null ? raw : name)
+                    + " in the store");
+        }
+        return status;
+    }
+
+    private Verdict refused(HttpServletRequest request, HttpServletResponse response, Verdict status, int code,
+                            String what, String reason) {
+        audit.record(AuditEvents.readRefused(caller(request, status.caller()), "http", request.getRequestURI(),
+                what + " refused: " + reason));
+        return finish(response, code, reason);
     }
 
     /**
