@@ -420,7 +420,7 @@ public final class Ingest {
                     header.sopInstanceUid(), header.patientId());
             List<String> existing = index.pathsOf(header.sopInstanceUid());
             if (replacing == null && !existing.isEmpty() && policy == DuplicatePolicy.REJECT) {
-                throw duplicate(header.sopInstanceUid(), existing.get(0));
+                throw duplicate(header.sopInstanceUid());
             }
             IndexEntry entry = indexEntry(path, received);
             IngestFailure pixelProblem = await(pixelsChecked);
@@ -532,9 +532,13 @@ public final class Ingest {
         }
     }
 
-    private static IngestFailure duplicate(String sopInstanceUid, String where) {
+    /**
+     * The refusal names the instance, not where it is stored: a path may hold a Patient ID, and under access by
+     * project the sender may not see the study that holds it.
+     */
+    private static IngestFailure duplicate(String sopInstanceUid) {
         return new IngestFailure(IngestFailure.Reason.DUPLICATE_SOP_INSTANCE, "duplicate: SOP Instance stored already"
-                + " and the duplicate policy is reject (" + sopInstanceUid + " at " + where + ")");
+                + " and the duplicate policy is reject (" + sopInstanceUid + ")");
     }
 
     private static IngestFailure translate(StoreException e) {
