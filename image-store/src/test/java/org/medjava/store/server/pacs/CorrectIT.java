@@ -15,8 +15,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 import javax.json.JsonArray;
 import javax.json.JsonObject;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,22 +71,8 @@ class CorrectIT {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     }
 
-    static HttpResponse<String> submit(StoreClient client, String kind, Map<String, String> params)
-            throws Exception {
-        String body = "{\"kind\":\"" + kind + "\",\"params\":{" + params.entrySet().stream()
-                .map(e -> "\"" + e.getKey() + "\":\"" + e.getValue() + "\"").collect(Collectors.joining(",")) + "}}";
-        return client.sendText(client.request("/jobs").header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
-    }
-
-    static JsonObject awaitEnd(String id) throws Exception {
-        long end = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        JsonObject job = object(uploader.getJson("/jobs/" + id).body());
-        while (!Set.of("DONE", "FAILED", "CANCELLED").contains(job.getString("state")) && System.nanoTime() < end) {
-            Thread.sleep(200);
-            job = object(uploader.getJson("/jobs/" + id).body());
-        }
-        return job;
+    static JsonObject awaitJob(String id) throws Exception {
+        return object(uploader.awaitJob(id, Duration.ofSeconds(120)));
     }
 
     static long lastChange() throws Exception {
@@ -113,9 +97,9 @@ class CorrectIT {
                             "{\"kind\":\"correct\",\"params\":" + c.getKey() + "}")));
             assertThat(r.statusCode()).as(c.getKey() + ": " + r.body()).isEqualTo(c.getValue());
         }
-        assertThat(submit(reader, "correct", Map.of("StudyInstanceUID", uid, "PatientID", "X")).statusCode())
+        assertThat(reader.submitJob("correct", Map.of("StudyInstanceUID", uid, "PatientID", "X")).statusCode())
                 .isEqualTo(403);
-        assertThat(submit(uploader, "merge-patients", Map.of("sourcePatientID", "CORR-WRONG-1", "PatientID", "X"))
+        assertThat(uploader.submitJob("merge-patients", Map.of("sourcePatientID", "CORR-WRONG-1", "PatientID", "X"))
                 .statusCode()).as("a merge is an administrator's").isEqualTo(403);
     }
 
@@ -123,11 +107,11 @@ class CorrectIT {
     @Order(2)
     void aCorrectionRewritesEveryInstanceWithItsUidsAndPixelsAndKeepsThePreviousVersions() throws Exception {
         long before = lastChange();
-        HttpResponse<String> submitted = submit(uploader, "correct", Map.of("StudyInstanceUID", study.studyUid(),
+        HttpResponse<String> submitted = uploader.submitJob("correct", Map.of("StudyInstanceUID", study.studyUid(),
                 "PatientID", "CORR-RIGHT-1", "PatientName", "Right^Patient", "AccessionNumber", "ACC-2",
                 "reason", "registered under the wrong patient"));
         assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(202);
-        JsonObject job = awaitEnd(object(submitted.body()).getString("id"));
+        JsonObject job = awaitJob(object(submitted.body()).getString("id"));
         assertThat(job.getString("state")).as(job.toString()).isEqualTo("DONE");
         JsonObject result = object(job.getString("result"));
         assertThat(result.getInt("corrected")).isEqualTo(3);
@@ -209,7 +193,7 @@ class CorrectIT {
         HttpResponse<String> deleted = uploader.sendText(uploader.request("/dicomweb/studies/" + study.studyUid())
                 .DELETE());
         assertThat(deleted.statusCode()).as(deleted.body()).isIn(200, 202, 204);
-        HttpResponse<String> r = submit(uploader, "correct", Map.of("StudyInstanceUID", study.studyUid(),
+        HttpResponse<String> r = uploader.submitJob("correct", Map.of("StudyInstanceUID", study.studyUid(),
                 "PatientID", "CORR-RIGHT-1"));
         assertThat(r.statusCode()).as(r.body()).isEqualTo(409);
         assertThat(r.body()).contains("in the trash");

@@ -19,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import javax.json.JsonObject;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -75,21 +74,8 @@ class DeidentifyIT {
         return "/images/deid-it/" + study.patientId() + "/" + i.sopInstanceUid() + ".dcm";
     }
 
-    static HttpResponse<String> submit(StoreClient client, Map<String, String> params) throws Exception {
-        String body = "{\"kind\":\"deidentify\",\"params\":{" + params.entrySet().stream()
-                .map(e -> "\"" + e.getKey() + "\":\"" + e.getValue() + "\"").collect(Collectors.joining(",")) + "}}";
-        return client.sendText(client.request("/jobs").header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
-    }
-
-    static JsonObject awaitEnd(String id) throws Exception {
-        long end = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        JsonObject job = object(uploader.getJson("/jobs/" + id).body());
-        while (!Set.of("DONE", "FAILED", "CANCELLED").contains(job.getString("state")) && System.nanoTime() < end) {
-            Thread.sleep(200);
-            job = object(uploader.getJson("/jobs/" + id).body());
-        }
-        return job;
+    static JsonObject awaitJob(String id) throws Exception {
+        return object(uploader.awaitJob(id, Duration.ofSeconds(120)));
     }
 
     @Test
@@ -97,9 +83,9 @@ class DeidentifyIT {
         Map<String, String> params = new HashMap<>(Map.of("StudyInstanceUID", study.studyUid(),
                 "options", "retain-longitudinal-modified-dates,retain-patient-characteristics",
                 "dateShiftDays", Integer.toString(SHIFT), "patientName", "SUBJECT^ONE", "patientId", "DEID-SUBJ-1"));
-        HttpResponse<String> submitted = submit(uploader, params);
+        HttpResponse<String> submitted = uploader.submitJob("deidentify", params);
         assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(202);
-        JsonObject job = awaitEnd(object(submitted.body()).getString("id"));
+        JsonObject job = awaitJob(object(submitted.body()).getString("id"));
 
         assertThat(job.getString("state")).as(job.toString()).isEqualTo("DONE");
         assertThat(job.getInt("done")).isEqualTo(3);
@@ -208,10 +194,11 @@ class DeidentifyIT {
                             "{\"kind\":\"deidentify\",\"params\":" + c.getKey() + "}")));
             assertThat(r.statusCode()).as(c.getKey() + ": " + r.body()).isEqualTo(c.getValue());
         }
-        HttpResponse<String> unknown = submit(uploader, Map.of("StudyInstanceUID", study.studyUid(), "options",
-                "nope"));
+        HttpResponse<String> unknown = uploader.submitJob("deidentify", Map.of("StudyInstanceUID", study.studyUid(),
+                "options", "nope"));
         assertThat(unknown.body()).contains("retain-longitudinal-modified-dates", "clean-descriptors");
-        assertThat(submit(reader, Map.of("StudyInstanceUID", study.studyUid())).statusCode()).isEqualTo(403);
+        assertThat(reader.submitJob("deidentify", Map.of("StudyInstanceUID", study.studyUid())).statusCode())
+                .isEqualTo(403);
     }
 
     /** What pydicom reads of a file: this test's attributes and the de-identification method's codes. */

@@ -83,6 +83,31 @@ public final class StoreClient {
         return new StoreClient(store, PayaraStore.basic(name, name + "-pass-1"));
     }
 
+    /** {@code POST /jobs}: a job of {@code kind} with its parameters (strings, as the jobs take them). */
+    public HttpResponse<String> submitJob(String kind, java.util.Map<String, String> params)
+            throws IOException, InterruptedException {
+        String body = "{\"kind\":\"" + quoted(kind) + "\",\"params\":{" + params.entrySet().stream()
+                .map(e -> "\"" + quoted(e.getKey()) + "\":\"" + quoted(e.getValue()) + "\"")
+                .collect(java.util.stream.Collectors.joining(",")) + "}}";
+        return postJson("/jobs", body);
+    }
+
+    /** The job's status (JSON) once it has ended — DONE, FAILED or CANCELLED — or when {@code limit} has passed. */
+    public String awaitJob(String id, Duration limit) throws IOException, InterruptedException {
+        long end = System.nanoTime() + limit.toNanos();
+        java.util.regex.Pattern ended = java.util.regex.Pattern.compile("\"state\"\\s*:\\s*\"(DONE|FAILED|CANCELLED)\"");
+        String job = getJson("/jobs/" + id).body();
+        while (!ended.matcher(job).find() && System.nanoTime() < end) {
+            Thread.sleep(200);
+            job = getJson("/jobs/" + id).body();
+        }
+        return job;
+    }
+
+    private static String quoted(String text) {
+        return text.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+
     public HttpResponse<String> delete(String path) throws IOException, InterruptedException {
         return sendText(request(path).DELETE());
     }
