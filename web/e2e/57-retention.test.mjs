@@ -1,5 +1,5 @@
 // Retention rules in the console (administrators): a new rule previewed before it is made (the one old RF study the IT
-// stored, its counts), made, listed, run now (the study goes to the trash; the list shows what the run did), removed
+// stored, its counts; none when narrowed to a source AE that sent nothing), made, listed, run now (the study goes to the trash; the list shows what the run did), removed
 // after a confirmation; a rule over the store's guard refused in the store's words with "Make it anyway" offered;
 // a bad value refused by the store in its words. Neither uploaders nor readers may open the tab.
 import { test, before, after } from 'node:test';
@@ -20,11 +20,12 @@ async function retentionTab() {
   return page;
 }
 
-async function fill(page, { name, days, basis = 'STUDY_DATE', modality = '' }) {
+async function fill(page, { name, days, basis = 'STUDY_DATE', modality = '', sourceAe = '' }) {
   await page.locator('[data-test=retention-name]').fill(name);
   await page.locator('[data-test=retention-days]').fill(String(days));
   await page.locator('[data-test=retention-basis]').selectOption(basis);
   await page.locator('[data-test=retention-modality]').selectOption(modality);
+  await page.locator('[data-test=retention-source-ae]').fill(sourceAe);
 }
 
 test('a rule is previewed before it is made, listed, run into the trash and removed', async () => {
@@ -32,11 +33,18 @@ test('a rule is previewed before it is made, listed, run into the trash and remo
   const page = await retentionTab();
   await page.locator('[data-test=retention-empty]').waitFor();
   const save = page.locator('[data-test=retention-save]');
-  await fill(page, { name: 'RF after ten years', days: 3652, modality: retention.modality });
+  // narrowed to a source AE that sent nothing: it would take nothing
+  await fill(page, { name: 'RF after ten years', days: 3652, modality: retention.modality, sourceAe: 'ELSEWHERE' });
   assert.equal(await save.isDisabled(), true, 'made only after a preview');
-
   await page.locator('[data-test=retention-preview-draft]').click();
-  const counts = page.locator('[data-test=retention-preview-counts]');
+  const none = page.locator('[data-test=retention-preview-counts][data-studies="0"]');
+  await none.waitFor();
+  assert.match(await none.innerText(), /would take nothing/);
+
+  // the IT's file names its Source AE Title
+  await page.locator('[data-test=retention-source-ae]').fill(retention.sourceAe);
+  await page.locator('[data-test=retention-preview-draft]').click();
+  const counts = page.locator('[data-test=retention-preview-counts][data-studies="1"]');
   await counts.waitFor();
   assert.equal(await counts.getAttribute('data-studies'), '1');
   assert.equal(await counts.getAttribute('data-instances'), '1');
@@ -58,8 +66,11 @@ test('a rule is previewed before it is made, listed, run into the trash and remo
   await row.waitFor();
   assert.equal(await row.locator('[data-test=retention-age]').innerText(), '3652 days by StudyDate');
   assert.equal(await row.locator('[data-test=retention-last-run]').innerText(), 'not yet');
+  assert.equal(await row.locator('[data-test=retention-only]').innerText(),
+    `a ${retention.modality} series, sent by ${retention.sourceAe}`);
   const [made] = await rules();
   assert.equal(made.modality, retention.modality);
+  assert.equal(made.sourceAe, retention.sourceAe);
   assert.equal(made.enabled, true);
 
   // run now: the study goes to the trash, the row says what the run did

@@ -1,5 +1,5 @@
 // Retention rules (/admin/retention; admin role): studies that go to the trash once they are old enough, by their
-// StudyDate or by reception, optionally of one modality (/retention/rules). A new rule is previewed before it is made
+// StudyDate or by reception, optionally of one modality, from one source AE title, with one label (/retention/rules). A new rule is previewed before it is made
 // (POST /retention/rules/preview: the studies it would take now and their share of the store); the store's guard
 // refuses a rule over its share in its own words, and the administrator may make it anyway (confirm=true). Each rule
 // can be previewed again, run now (its studies go to the trash, restorable there) and removed; the list shows what
@@ -44,7 +44,7 @@ export async function renderRetention(box) {
 
 function rulesTable(all, reload, preview) {
   return h('table', { class: 'grid retention', dataset: { test: 'retention-table' } },
-    h('thead', {}, h('tr', {}, ['Name', 'Older than', 'Modality', 'Enabled', 'Last run', '']
+    h('thead', {}, h('tr', {}, ['Name', 'Older than', 'Only', 'Enabled', 'Last run', '']
       .map((t) => h('th', {}, t)))),
     h('tbody', {}, all.map((r) => ruleRow(r, reload, preview))));
 }
@@ -67,8 +67,8 @@ function ruleRow(r, reload, preview) {
   });
   const run = async (button) => {
     if (!await confirmDialog({ title: `Run "${r.name}" now?`, confirm: 'Run now', danger: true,
-      text: `The studies older than ${ageText(r)}${r.modality ? ` with a ${r.modality} series` : ''} go to the trash`
-        + ' now; they can be restored there until their purge time.' })) return;
+      text: `The studies older than ${ageText(r)}${onlyText(r) ? ` (${onlyText(r)})` : ''} go to the trash now; they`
+        + ' can be restored there until their purge time.' })) return;
     await busy(button, async () => {
       const o = await api(`${rules}/${encodeURIComponent(r.id)}/run`, { method: 'POST' });
       notify(`${r.name}: ${runText(o)}`, o.outcome === 'held' ? 'error' : 'ok');
@@ -89,7 +89,7 @@ function ruleRow(r, reload, preview) {
       + ' guard\'s share of the store at once' }, 'confirmed'),
     h('div', { class: 'muted small' }, `by ${r.createdBy ?? '?'}, ${formatTime(r.created)}`)),
     h('td', { dataset: { test: 'retention-age' } }, ageText(r)),
-    h('td', {}, r.modality ?? h('span', { class: 'muted' }, 'any')),
+    h('td', { dataset: { test: 'retention-only' } }, onlyText(r) || h('span', { class: 'muted' }, 'any study')),
     h('td', {}, r.enabled ? 'yes' : h('span', { class: 'muted', title: 'runs only when asked' }, 'no')),
     h('td', { dataset: { test: 'retention-last-run', outcome: r.lastRun?.outcome ?? '' } }, r.lastRun
       ? [h('div', {}, runText(r.lastRun)), h('div', { class: 'muted small' }, formatTime(r.lastRun.at))]
@@ -106,6 +106,12 @@ function ruleRow(r, reload, preview) {
 
 function ageText(r) {
   return `${plural(r.olderThanDays, 'day')} by ${BASES[r.basis] ?? r.basis}`;
+}
+
+/** What narrows a rule besides its age, in words ('' when nothing does). */
+function onlyText(r) {
+  return [r.modality && `a ${r.modality} series`, r.sourceAe && `sent by ${r.sourceAe}`,
+    r.label && `labelled ${r.label}`].filter(Boolean).join(', ');
 }
 
 /** What a run did (a Run or a rule's lastRun), in words. */
@@ -127,6 +133,15 @@ function newRuleForm(reload, preview) {
     dataset: { test: 'retention-days' } });
   const modality = h('select', { name: 'modality', dataset: { test: 'retention-modality' } },
     h('option', { value: '' }, 'any'), MODALITIES.map((m) => h('option', { value: m }, m)));
+  const sourceAe = h('input', { name: 'sourceAe', maxlength: 16, size: 12, autocomplete: 'off', placeholder: 'any',
+    title: 'only studies with an instance this AE title sent by DICOM (its Source AE Title)',
+    dataset: { test: 'retention-source-ae' } });
+  const labels = h('datalist', { id: 'retention-labels' });
+  const label = h('input', { name: 'label', maxlength: 64, size: 12, autocomplete: 'off', placeholder: 'any',
+    pattern: '[A-Za-z0-9_\\-]+', list: 'retention-labels', title: 'only studies with this label',
+    dataset: { test: 'retention-label' } });
+  api('/index/labels').then((counts) => labels.replaceChildren(...Object.keys(counts).sort()
+    .map((l) => h('option', { value: l })))).catch(() => {}); // suggestions only: typing a label works without
   const enabled = h('input', { type: 'checkbox', name: 'enabled', checked: 'checked', // the default form.reset() restores
     dataset: { test: 'retention-enabled' } });
   const problem = h('p', { class: 'problem', role: 'alert', dataset: { test: 'retention-form-problem' } });
@@ -138,7 +153,8 @@ function newRuleForm(reload, preview) {
   let previewed = null; // the draft the preview on show is of
 
   const draft = () => ({ name: name.value.trim(), basis: basis.value, olderThanDays: Number(days.value),
-    modality: modality.value || undefined, enabled: enabled.checked });
+    modality: modality.value || undefined, sourceAe: sourceAe.value.trim() || undefined,
+    label: label.value.trim() || undefined, enabled: enabled.checked });
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
   const changed = () => {
     const now = draft();
@@ -165,6 +181,8 @@ function newRuleForm(reload, preview) {
     h('label', {}, 'Name ', name),
     h('label', {}, 'Older than ', days, ' days by ', basis),
     h('label', {}, 'Modality ', modality),
+    h('label', {}, 'Sent by AE ', sourceAe),
+    h('label', {}, 'Label ', label, labels),
     h('label', { title: 'an enabled rule runs every hour; a disabled one only when you ask' }, enabled, ' Enabled')),
   problem,
   h('div', { class: 'buttons' },

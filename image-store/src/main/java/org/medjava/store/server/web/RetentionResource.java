@@ -32,7 +32,7 @@ import org.medjava.store.server.security.Role;
 
 /**
  * {@code /retention/rules} (admin role): rules that move studies to the trash once they are old enough, by StudyDate
- * or by reception, optionally of one modality; previewed as a dry run, run hourly in the background (enabled rules)
+ * or by reception, optionally of one modality, source AE title or label; previewed as a dry run, run hourly in the background (enabled rules)
  * or on request; a rule not made yet is previewed too ({@code POST /retention/rules/preview}), and each rule keeps
  * what its latest run did. A rule that would take more than medjava.delete.guard-share of the store at once is
  * refused unless {@code confirm=true}.
@@ -47,10 +47,12 @@ import org.medjava.store.server.security.Role;
 public class RetentionResource {
 
     /** The body of {@code POST /retention/rules}. */
-    @Schema(name = "RuleDraft", description = "A retention rule to make: basis STUDY_DATE or RECEIVED.",
+    @Schema(name = "RuleDraft", description = "A retention rule to make: basis STUDY_DATE or RECEIVED; modality,"
+            + " sourceAe (who sent an instance by DICOM) and label narrow it where given.",
             example = "{\"name\": \"CR after ten years\", \"basis\": \"STUDY_DATE\", \"olderThanDays\": 3652,"
-                    + " \"modality\": \"CR\", \"enabled\": true}")
-    public record RuleDraft(String name, String basis, Integer olderThanDays, String modality, Boolean enabled) {
+                    + " \"modality\": \"CR\", \"sourceAe\": \"WARD_CR\", \"enabled\": true}")
+    public record RuleDraft(String name, String basis, Integer olderThanDays, String modality, String sourceAe,
+            String label, Boolean enabled) {
     }
 
     /** What a rule would take now: the studies (at most 10000), their instances, and the share of the store. */
@@ -89,8 +91,7 @@ public class RetentionResource {
     public Response add(RuleDraft draft, @Parameter(description = "accept a rule over the guard's share")
             @QueryParam("confirm") boolean confirm) {
         Access.require(security, Role.ADMIN);
-        RetentionRule rule = retention.add(draft.name(), basis(draft), draft.olderThanDays(), draft.modality(),
-                draft.enabled() == null || draft.enabled(), confirm, security.getUserPrincipal().getName());
+        RetentionRule rule = retention.add(draft(draft), confirm, security.getUserPrincipal().getName());
         return Response.status(Response.Status.CREATED).entity(rule).build();
     }
 
@@ -106,21 +107,28 @@ public class RetentionResource {
     @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
     public RulePreview previewDraft(RuleDraft draft) {
         Access.require(security, Role.ADMIN);
-        return view(retention.preview(draft.name(), basis(draft), draft.olderThanDays(), draft.modality()));
+        return view(retention.preview(draft(draft)));
     }
 
-    /** The draft's basis, after checking that it names what every rule needs. */
-    private static RetentionRule.Basis basis(RuleDraft draft) {
+    /** The draft as the store's, after checking that it names what every rule needs (blank narrowing: none). */
+    private static RetentionRule.Draft draft(RuleDraft draft) {
         if (draft == null || draft.olderThanDays() == null || draft.basis() == null) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "a rule needs name, basis (STUDY_DATE or"
                     + " RECEIVED) and olderThanDays");
         }
+        RetentionRule.Basis basis;
         try {
-            return RetentionRule.Basis.valueOf(draft.basis().trim().toUpperCase(java.util.Locale.ROOT));
+            basis = RetentionRule.Basis.valueOf(draft.basis().trim().toUpperCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "basis: STUDY_DATE or RECEIVED, not "
                     + draft.basis());
         }
+        return new RetentionRule.Draft(draft.name(), basis, draft.olderThanDays(), given(draft.modality()),
+                given(draft.sourceAe()), given(draft.label()), draft.enabled() == null || draft.enabled());
+    }
+
+    private static String given(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
     }
 
     private static RulePreview view(Retention.Preview p) {

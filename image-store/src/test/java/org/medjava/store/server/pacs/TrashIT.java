@@ -19,8 +19,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.core.testsupport.KeyObjectNote;
+import org.medjava.store.core.testsupport.Dcmtk;
 import org.medjava.store.core.testsupport.Multipart;
 import org.medjava.store.core.testsupport.PayaraStore;
+import org.medjava.store.core.testsupport.Ports;
 import org.medjava.store.core.testsupport.StoreClient;
 import org.medjava.store.core.testsupport.TestStudy;
 
@@ -41,10 +43,15 @@ class TrashIT {
     static StoreClient admin;
     static StoreClient uploader;
     static StoreClient reader;
+    static int dicomPort;
 
     @BeforeAll
     static void start() throws Exception {
+        dicomPort = Ports.free();
         store = PayaraStore.named("trash-it")
+                .property("medjava.dicom.port", Integer.toString(dicomPort))
+                .property("medjava.dicom.bind", "127.0.0.1")
+                .property("medjava.dicom.allowed-aets", "STORESCU")
                 .property("medjava.trash.grace-hours", "0.002") // 7.2 s
                 .property("medjava.trash.purge-interval-seconds", "1")
                 .property("medjava.delete.guard-share", "0.3")
@@ -294,6 +301,34 @@ class TrashIT {
         assertThat(array(admin.getJson("/retention/rules").body())).hasSize(2);
         assertThat(admin.delete("/retention/rules/" + id).statusCode()).isEqualTo(204);
         assertThat(admin.delete("/retention/rules/" + id).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void aRetentionRuleNarrowedBySourceAeOrLabelSelectsOnlyThoseStudies() throws Exception {
+        TestStudy sent = TestStudy.create(work.resolve("by-dimse"), "RET-AE", "CT_small.dcm");
+        Dcmtk.store(dicomPort, sent.instances().get(0).storescuOptions(), sent.instances().get(0).file()).assertOk();
+        TestStudy put = upload("RET-PUT", "CT_small.dcm"); // its file names MEDJAVATEST
+        assertThat(admin.sendText(admin.request("/index/studies/" + put.studyUid() + "/labels/teaching")
+                .PUT(HttpRequest.BodyPublishers.noBody())).statusCode()).isIn(200, 201, 204);
+        String old = "{\"name\": \"old\", \"basis\": \"STUDY_DATE\", \"olderThanDays\": 1, ";
+
+        // storescu calls as STORESCU: the Source AE Title of what the store received
+        assertThat(selected(old + "\"sourceAe\": \"STORESCU\"}")).containsExactly(sent.studyUid());
+        assertThat(selected(old + "\"label\": \"teaching\"}")).containsExactly(put.studyUid());
+        assertThat(selected(old + "\"sourceAe\": \"STORESCU\", \"label\": \"teaching\"}")).isEmpty();
+        HttpResponse<String> bad = admin.postJson("/retention/rules/preview", old + "\"sourceAe\": \"A\\\\B\"}");
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("sourceAe");
+        assertThat(admin.postJson("/retention/rules/preview", old + "\"label\": \"two words\"}").statusCode())
+                .isEqualTo(400);
+    }
+
+    /** The StudyInstanceUIDs a retention rule's draft selects now. */
+    private static List<String> selected(String draft) throws Exception {
+        HttpResponse<String> preview = admin.postJson("/retention/rules/preview", draft);
+        assertThat(preview.statusCode()).as(preview.body()).isEqualTo(200);
+        return object(preview.body()).getJsonArray("studies").getValuesAs(JsonObject.class).stream()
+                .map(s -> s.getString("StudyInstanceUID")).toList();
     }
 
     @Test

@@ -137,7 +137,7 @@ class WebAppBrowserIT {
         String retentionStudy = TestStudy.newUid();
         put(admin, "/images/e2e/retention/1.dcm", TestDicom.ct().patient("RETENTION-E2E", "Retention^Old")
                 .study(retentionStudy, "19900101").series(TestStudy.newUid(), "RF", 1).instance(TestStudy.newUid(), 1)
-                .writeTo(work.resolve("retention.dcm")));
+                .sourceAe("RF_WARD").writeTo(work.resolve("retention.dcm")));
         // A 2-image study the corrections' browser tests correct, and two patients of one study each they merge.
         String correctStudy = TestStudy.newUid();
         String correctSeries = TestStudy.newUid();
@@ -181,7 +181,8 @@ class WebAppBrowserIT {
                 .add("trash", Json.createObjectBuilder().add("patientId", "TRASH-E2E").add("studyUid", trashStudy)
                         .add("count", TRASH_COUNT).add("description", "Study to delete")
                         .add("changesFile", changesFile.toString()).add("changesStudyUid", changesStudy))
-                .add("retention", Json.createObjectBuilder().add("studyUid", retentionStudy).add("modality", "RF"))
+                .add("retention", Json.createObjectBuilder().add("studyUid", retentionStudy).add("modality", "RF")
+                        .add("sourceAe", "RF_WARD"))
                 .add("correct", Json.createObjectBuilder().add("patientId", "CORRECT-E2E").add("studyUid", correctStudy)
                         .add("patientName", "Misspeled^Name").add("accession", "ACC-OLD").add("count", 2))
                 .add("merge", Json.createObjectBuilder().add("source", "MERGE-E2E-SRC").add("sourceStudyUid",

@@ -201,19 +201,23 @@ public final class DicomIndex implements AutoCloseable {
     }
 
     /**
-     * The studies older than a cut-off, for retention rules: by StudyDate ({@code byStudyDate}: the date before
-     * {@code cutoff}'s day; studies without a date are never selected) or by reception (every instance received
-     * before {@code cutoff}), optionally only those with a series of {@code modality}; oldest first.
+     * The studies a retention rule selects, oldest first: by StudyDate (the date before the cut-off's day; studies
+     * without a date are never selected) or by reception (every instance received before the cut-off), narrowed by
+     * the query's modality, source AE title and label where it gives them.
      */
-    public List<AgedStudy> studiesOlderThan(boolean byStudyDate, java.time.Instant cutoff, String modality,
-            int limit) {
+    public List<AgedStudy> studiesOlderThan(AgedStudyQuery query, int limit) {
+        boolean byStudyDate = query.byStudyDate();
         return session.read("selecting studies by age", em -> {
             String sql = "select st.study_uid, st.study_date, max(i.indexed_at_ms), st.modalities, count(i.store_path)"
                     + " from mj_study st join mj_series s on s.study_uid = st.study_uid"
                     + " join mj_instance i on i.series_uid = s.series_uid"
                     + (byStudyDate ? " where st.study_date is not null and st.study_date < ?" : " where 1 = 1")
-                    + (modality == null ? "" : " and exists (select 1 from mj_series m where m.study_uid ="
+                    + (query.modality() == null ? "" : " and exists (select 1 from mj_series m where m.study_uid ="
                             + " st.study_uid and m.modality = ?)")
+                    + (query.sourceAe() == null ? "" : " and exists (select 1 from mj_series a join mj_instance ai"
+                            + " on ai.series_uid = a.series_uid where a.study_uid = st.study_uid and ai.source_ae = ?)")
+                    + (query.label() == null ? "" : " and exists (select 1 from mj_label l where l.study_uid ="
+                            + " st.study_uid and l.label = ?)")
                     + " group by st.study_uid, st.study_date, st.modalities"
                     + (byStudyDate ? "" : " having max(i.indexed_at_ms) < ?")
                     + " order by " + (byStudyDate ? "st.study_date" : "max(i.indexed_at_ms)") + ", st.study_uid";
@@ -221,13 +225,15 @@ public final class DicomIndex implements AutoCloseable {
             int p = 1;
             if (byStudyDate) {
                 q.setParameter(p++, java.time.format.DateTimeFormatter.BASIC_ISO_DATE.format(
-                        cutoff.atZone(java.time.ZoneOffset.UTC).toLocalDate()));
+                        query.cutoff().atZone(java.time.ZoneOffset.UTC).toLocalDate()));
             }
-            if (modality != null) {
-                q.setParameter(p++, modality);
+            for (String value : new String[] {query.modality(), query.sourceAe(), query.label()}) {
+                if (value != null) {
+                    q.setParameter(p++, value);
+                }
             }
             if (!byStudyDate) {
-                q.setParameter(p, cutoff.toEpochMilli());
+                q.setParameter(p, query.cutoff().toEpochMilli());
             }
             List<AgedStudy> studies = new java.util.ArrayList<>();
             for (Object row : q.getResultList()) {

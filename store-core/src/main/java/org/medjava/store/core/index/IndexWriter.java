@@ -270,6 +270,7 @@ final class IndexWriter {
         instance.sopClassUid = d.sopClassUid();
         instance.instanceNumber = d.instanceNumber();
         instance.transferSyntaxUid = d.transferSyntaxUid();
+        instance.sourceAe = d.sourceAe();
         instance.rows = d.rows();
         instance.columns = d.columns();
         instance.numberOfFrames = d.numberOfFrames();

@@ -45,6 +45,10 @@ class InstanceEntity {
     @Column(name = "transfer_syntax_uid", length = ParsedInstance.UI)
     String transferSyntaxUid;
 
+    /** Who sent it by DICOM: its file meta information's Source AE Title (a C-STORE's calling AE title). */
+    @Column(name = "source_ae", length = ParsedInstance.AE)
+    String sourceAe;
+
     @Column(name = "num_rows")
     Integer rows;
 

@@ -28,7 +28,7 @@ record ParsedInstance(
         String studyDescription, String referringPhysicianName,
         String seriesInstanceUid, String modality, Integer seriesNumber, String seriesDescription,
         String bodyPartExamined, String seriesDate,
-        String sopInstanceUid, String sopClassUid, Integer instanceNumber, String transferSyntaxUid,
+        String sopInstanceUid, String sopClassUid, Integer instanceNumber, String transferSyntaxUid, String sourceAe,
         Integer rows, Integer columns, Integer numberOfFrames, Integer bitsAllocated,
         String photometricInterpretation, long fileSize, long lastModified, String metadataJson) {
 
@@ -42,6 +42,7 @@ record ParsedInstance(
     static final int CS = 32;
     static final int PN = 256;
     static final int TM = 16;
+    static final int AE = 16;
 
     private static final Pattern DATE = Pattern.compile("\\d{8}");
     private static final Pattern TIME = Pattern.compile("\\d{2,6}(\\.\\d{1,6})?");
@@ -109,6 +110,7 @@ record ParsedInstance(
                 date(list, TagFromName.SeriesDate),
                 sopUid, optionalUid(list, TagFromName.SOPClassUID), integer(list, TagFromName.InstanceNumber),
                 optionalUid(list, TagFromName.TransferSyntaxUID),
+                text(list, TagFromName.SourceApplicationEntityTitle, AE),
                 integer(list, TagFromName.Rows), integer(list, TagFromName.Columns),
                 integer(list, TagFromName.NumberOfFrames), integer(list, TagFromName.BitsAllocated),
                 text(list, TagFromName.PhotometricInterpretation, CS), 0, 0,
@@ -120,8 +122,8 @@ record ParsedInstance(
         return new ParsedInstance(patientId, issuerOfPatientId, patientName, patientBirthDate, patientSex,
                 studyInstanceUid, studyDate, studyTime, accessionNumber, studyId, studyDescription,
                 referringPhysicianName, seriesInstanceUid, modality, seriesNumber, seriesDescription,
-                bodyPartExamined, seriesDate, sopInstanceUid, sopClassUid, instanceNumber, transferSyntaxUid, rows,
-                columns, numberOfFrames, bitsAllocated, photometricInterpretation, size, modified, metadataJson);
+                bodyPartExamined, seriesDate, sopInstanceUid, sopClassUid, instanceNumber, transferSyntaxUid, sourceAe,
+                rows, columns, numberOfFrames, bitsAllocated, photometricInterpretation, size, modified, metadataJson);
     }
 
     /** The attributes before Pixel Data (a view when the data set goes further, the list itself when not). */

@@ -8,12 +8,13 @@ import java.util.List;
 import java.util.UUID;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.AgedStudy;
+import org.medjava.store.core.index.AgedStudyQuery;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.TrashScope;
 import org.medjava.store.core.trash.Trash;
 
 /**
- * Retention rules: which studies go when they are old enough. A rule is previewed (a dry run: what it would take
+ * Retention rules: which studies go when they are old enough (of a modality, from a source AE, with a label). A rule is previewed (a dry run: what it would take
  * now, and what share of the store), and run by the background job (hourly) or on request; what it selects goes
  * to the trash like any deletion (restorable for the grace period, then purged). The trash's guard holds a rule
  * that would take more than its share of the store at once: such a rule is refused when it is made unless an
@@ -66,10 +67,8 @@ public final class Retention {
      * Adds a rule. One that would take more than the guard's share of the store now is refused (CONFLICT, with the
      * share) unless {@code confirm}: the caller checks that an administrator asked.
      */
-    public RetentionRule add(String name, RetentionRule.Basis basis, int olderThanDays, String modality,
-            boolean enabled, boolean confirm, String by) {
-        RetentionRule rule = rule(UUID.randomUUID().toString(), name, basis, olderThanDays, modality, enabled, confirm,
-                by);
+    public RetentionRule add(RetentionRule.Draft draft, boolean confirm, String by) {
+        RetentionRule rule = rule(UUID.randomUUID().toString(), draft, confirm, by);
         Preview preview = preview(rule);
         if (preview.overGuard() && !confirm) {
             throw new StoreException(StoreException.Kind.CONFLICT, "the rule would delete " + preview.instances()
@@ -82,15 +81,14 @@ public final class Retention {
     }
 
     /** What a rule not made yet would take now: the dry run an administrator reads before making it. */
-    public Preview preview(String name, RetentionRule.Basis basis, int olderThanDays, String modality) {
-        return preview(rule(null, name, basis, olderThanDays, modality, false, false, null));
+    public Preview preview(RetentionRule.Draft draft) {
+        return preview(rule(null, draft, false, null));
     }
 
-    private RetentionRule rule(String id, String name, RetentionRule.Basis basis, int olderThanDays, String modality,
-            boolean enabled, boolean confirm, String by) {
+    private RetentionRule rule(String id, RetentionRule.Draft d, boolean confirm, String by) {
         try {
-            return new RetentionRule(id, name, basis, olderThanDays, modality, enabled, confirm, by, clock.instant(),
-                    null);
+            return new RetentionRule(id, d.name(), d.basis(), d.olderThanDays(), d.modality(), d.sourceAe(),
+                    d.label(), d.enabled(), confirm, by, clock.instant(), null);
         } catch (IllegalArgumentException e) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage());
         }
@@ -108,8 +106,9 @@ public final class Retention {
 
     private Preview preview(RetentionRule rule) {
         Instant cutoff = clock.instant().minus(Duration.ofDays(rule.olderThanDays()));
-        List<AgedStudy> studies = index.studiesOlderThan(rule.basis() == RetentionRule.Basis.STUDY_DATE, cutoff,
-                rule.modality(), MAX_STUDIES);
+        List<AgedStudy> studies = index.studiesOlderThan(new AgedStudyQuery(rule.basis()
+                == RetentionRule.Basis.STUDY_DATE, cutoff, rule.modality(), rule.sourceAe(), rule.label()),
+                MAX_STUDIES);
         long instances = studies.stream().mapToLong(AgedStudy::instances).sum();
         long total = Math.max(instances, index.counts().instances());
         Trash.Settings guard = trash.settings();

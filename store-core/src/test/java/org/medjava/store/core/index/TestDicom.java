@@ -28,6 +28,7 @@ public final class TestDicom {
 
     private final String resource;
     private final Map<String, String> values = new LinkedHashMap<>();
+    private String sourceAe = "MEDJAVATEST";
 
     private TestDicom(String resource) {
         this.resource = resource;
@@ -61,6 +62,12 @@ public final class TestDicom {
         return set("SeriesInstanceUID", uid).set("Modality", modality).set("SeriesNumber", String.valueOf(number));
     }
 
+    /** The Source AE Title of the file meta information (MEDJAVATEST unless set): who sent it by DICOM. */
+    public TestDicom sourceAe(String aeTitle) {
+        this.sourceAe = aeTitle;
+        return this;
+    }
+
     public TestDicom instance(String sopInstanceUid, int number) {
         return set("SOPInstanceUID", sopInstanceUid).set("InstanceNumber", String.valueOf(number));
     }
@@ -83,7 +90,7 @@ public final class TestDicom {
             }
             list.removeGroupLengthAttributes();
             list.removeMetaInformationHeaderAttributes();
-            FileMetaInformation.addFileMetaInformation(list, TransferSyntax.ExplicitVRLittleEndian, "MEDJAVATEST");
+            FileMetaInformation.addFileMetaInformation(list, TransferSyntax.ExplicitVRLittleEndian, sourceAe);
             Files.createDirectories(file.toAbsolutePath().getParent());
             list.write(file.toFile(), TransferSyntax.ExplicitVRLittleEndian, true, true);
             return file;

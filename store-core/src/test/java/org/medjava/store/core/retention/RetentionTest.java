@@ -30,13 +30,14 @@ import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.Preconditions;
 import org.medjava.store.core.repo.StorePath;
 import org.medjava.store.core.repo.UploadValidator;
+import org.medjava.store.core.retention.RetentionRule.Basis;
 import org.medjava.store.core.storage.LocalFileStorage;
 import org.medjava.store.core.testsupport.MovableClock;
 import org.medjava.store.core.trash.Trash;
 
 /**
  * Retention rules on one node: a preview selects the studies old enough by StudyDate or by reception (and by
- * modality), a run moves them to the trash, rules are kept in their book, and the guard refuses or holds a rule
+ * modality, source AE title and label), a run moves them to the trash, rules are kept in their book, and the guard refuses or holds a rule
  * that takes too large a share of the store at once.
  */
 class RetentionTest {
@@ -69,9 +70,15 @@ class RetentionTest {
         index.close();
     }
 
+    private static RetentionRule.Draft draft(String name, Basis basis, int days, String modality,
+            boolean enabled) {
+        return new RetentionRule.Draft(name, basis, days, modality, null, null, enabled);
+    }
+
     private void study(String uid, String date, String modality) throws IOException {
         TestDicom dicom = (modality.equals("CT") ? TestDicom.ct() : TestDicom.mr()).patient("R" + uid.substring(11),
-                "Retention^Test").study(uid, date).series(uid + ".1", modality, 1).instance(uid + ".1.1", 1);
+                "Retention^Test").study(uid, date).series(uid + ".1", modality, 1).instance(uid + ".1.1", 1)
+                .sourceAe(uid.endsWith("1") || uid.endsWith("2") ? "OLD_CT" : "WARD_MR");
         Path file = dicom.writeTo(tmp.resolve("src-" + uid + ".dcm"));
         try (InputStream in = Files.newInputStream(file)) {
             ingest.put(StorePath.parse("r/" + uid + ".dcm"), in, Files.size(file), "application/dicom",
@@ -81,12 +88,10 @@ class RetentionTest {
 
     @Test
     void aPreviewSelectsTheStudiesOlderThanTheRuleByStudyDateAndModality() {
-        RetentionRule tenYears = retention.add("ten years", RetentionRule.Basis.STUDY_DATE, 3652, null, false, false,
-                "admin");
+        RetentionRule tenYears = retention.add(draft("ten years", Basis.STUDY_DATE, 3652, null, false), false, "admin");
         assertThat(retention.preview(tenYears.id()).studies()).extracting(AgedStudy::studyInstanceUid)
                 .containsExactly("1.2.826.41.1", "1.2.826.41.2");
-        RetentionRule mr = retention.add("MR after a year", RetentionRule.Basis.STUDY_DATE, 365, "MR", false, false,
-                "admin");
+        RetentionRule mr = retention.add(draft("MR after a year", Basis.STUDY_DATE, 365, "MR", false), false, "admin");
         Retention.Preview preview = retention.preview(mr.id());
         assertThat(preview.studies()).extracting(AgedStudy::studyInstanceUid).containsExactly("1.2.826.41.2");
         assertThat(preview.instances()).isEqualTo(1);
@@ -96,7 +101,7 @@ class RetentionTest {
 
     @Test
     void byReceptionAStudyGoesWhenItsLastInstanceIsOldEnough() {
-        RetentionRule week = retention.add("a week after reception", RetentionRule.Basis.RECEIVED, 7, "CT", false,
+        RetentionRule week = retention.add(draft("a week after reception", Basis.RECEIVED, 7, "CT", false),
                 false, "admin");
         assertThat(retention.preview(week.id()).studies()).isEmpty();
         clock.advance(Duration.ofDays(8));
@@ -106,8 +111,8 @@ class RetentionTest {
 
     @Test
     void aRunMovesTheSelectedStudiesToTheTrashAndOnlyEnabledRulesRunInTheBackground() {
-        RetentionRule off = retention.add("off", RetentionRule.Basis.STUDY_DATE, 3652, "CT", false, false, "admin");
-        RetentionRule on = retention.add("on", RetentionRule.Basis.STUDY_DATE, 3652, "MR", true, false, "admin");
+        RetentionRule off = retention.add(draft("off", Basis.STUDY_DATE, 3652, "CT", false), false, "admin");
+        RetentionRule on = retention.add(draft("on", Basis.STUDY_DATE, 3652, "MR", true), false, "admin");
 
         assertThat(retention.runAll()).singleElement().satisfies(run -> {
             assertThat(run.ruleId()).isEqualTo(on.id());
@@ -132,28 +137,28 @@ class RetentionTest {
 
     @Test
     void aDraftIsPreviewedWithoutBeingMade() {
-        Retention.Preview draft = retention.preview("MR after a year", RetentionRule.Basis.STUDY_DATE, 365, "MR");
+        Retention.Preview draft = retention.preview(draft("MR after a year", Basis.STUDY_DATE, 365, "MR", false));
         assertThat(draft.studies()).extracting(AgedStudy::studyInstanceUid).containsExactly("1.2.826.41.2");
         assertThat(draft.rule().id()).isNull();
         assertThat(retention.rules()).isEmpty();
-        assertThatThrownBy(() -> retention.preview("bad", RetentionRule.Basis.RECEIVED, 0, null))
+        assertThatThrownBy(() -> retention.preview(draft("bad", Basis.RECEIVED, 0, null, false)))
                 .isInstanceOfSatisfying(StoreException.class,
                         e -> assertThat(e.kind()).isEqualTo(StoreException.Kind.BAD_REQUEST));
     }
 
     @Test
     void aRuleOverTheGuardsShareIsRefusedUnlessConfirmedAndARuleThatGrewOverItIsHeld() {
-        assertThatThrownBy(() -> retention.add("everything", RetentionRule.Basis.STUDY_DATE, 1, null, true, false,
+        assertThatThrownBy(() -> retention.add(draft("everything", Basis.STUDY_DATE, 1, null, true), false,
                 "admin")).isInstanceOfSatisfying(StoreException.class, e -> {
                     assertThat(e.kind()).isEqualTo(StoreException.Kind.CONFLICT);
                     assertThat(e.getMessage()).contains("4 of the store's 4 instances", "confirm=true");
                 });
         assertThat(retention.rules()).isEmpty();
-        assertThat(retention.add("everything", RetentionRule.Basis.STUDY_DATE, 1, null, false, true, "admin")
+        assertThat(retention.add(draft("everything", Basis.STUDY_DATE, 1, null, false), true, "admin")
                 .confirmed()).isTrue();
 
-        RetentionRule tenYears = retention.add("ten years", RetentionRule.Basis.STUDY_DATE, 3652, null, true, false,
-                "admin"); // 2 of 4: not over half
+        // 2 of 4: not over half
+        RetentionRule tenYears = retention.add(draft("ten years", Basis.STUDY_DATE, 3652, null, true), false, "admin");
         trash.delete(TrashScope.study("1.2.826.41.4"), null, true); // now 2 of 3
         Retention.Run held = retention.run(tenYears.id());
         assertThat(held.outcome()).isEqualTo("held");
@@ -162,17 +167,47 @@ class RetentionTest {
     }
 
     @Test
+    void aRuleNarrowedBySourceAeOrLabelTakesOnlyThoseStudies() {
+        index.addLabel("1.2.826.41.1", "teaching");
+        index.addLabel("1.2.826.41.3", "teaching");
+        RetentionRule fromOldCt = retention.add(new RetentionRule.Draft("from OLD_CT", Basis.RECEIVED,
+                7, null, "OLD_CT", null, true), false, "admin");
+        RetentionRule teaching = retention.add(new RetentionRule.Draft("teaching", Basis.STUDY_DATE,
+                3652, null, null, "teaching", true), false, "admin");
+        RetentionRule both = retention.add(new RetentionRule.Draft("both", Basis.STUDY_DATE, 3652,
+                "CT", "WARD_MR", "teaching", true), false, "admin");
+        clock.advance(Duration.ofDays(8));
+        assertThat(retention.preview(fromOldCt.id()).studies()).extracting(AgedStudy::studyInstanceUid)
+                .containsExactly("1.2.826.41.1", "1.2.826.41.2");
+        assertThat(retention.preview(teaching.id()).studies()).extracting(AgedStudy::studyInstanceUid)
+                .containsExactly("1.2.826.41.1"); // 41.3 has the label but is too young
+        assertThat(retention.preview(both.id()).studies()).isEmpty(); // 41.1 is teaching CT, but not from WARD_MR
+
+        // kept with the rule, and read back by a store started again
+        assertThat(new Retention(index, trash, RuleBook.directory(tmp.resolve("rules")), clock).rule(both.id()))
+                .isEqualTo(both).satisfies(r -> assertThat(r.sourceAe()).isEqualTo("WARD_MR"));
+        assertThatThrownBy(() -> retention.add(new RetentionRule.Draft("bad", Basis.RECEIVED, 5, null,
+                "A\\B", null, true), false, "a")).isInstanceOfSatisfying(StoreException.class,
+                        e -> assertThat(e.getMessage()).contains("sourceAe"));
+        assertThatThrownBy(() -> retention.add(new RetentionRule.Draft("bad", Basis.RECEIVED, 5, null,
+                "ABCDEFGHIJKLMNOPQ", null, true), false, "a")).isInstanceOf(StoreException.class);
+        assertThatThrownBy(() -> retention.add(new RetentionRule.Draft("bad", Basis.RECEIVED, 5, null,
+                null, "no spaces", true), false, "a")).isInstanceOfSatisfying(StoreException.class,
+                        e -> assertThat(e.getMessage()).contains("label"));
+    }
+
+    @Test
     void rulesAreKeptInTheirBookAndRemoved() {
-        RetentionRule rule = retention.add("CT", RetentionRule.Basis.RECEIVED, 30, "CT", true, false, "admin");
+        RetentionRule rule = retention.add(draft("CT", Basis.RECEIVED, 30, "CT", true), false, "admin");
         Retention again = new Retention(index, trash, RuleBook.directory(tmp.resolve("rules")), clock);
         assertThat(again.rules()).containsExactly(rule);
         again.remove(rule.id());
         assertThat(retention.rules()).isEmpty();
         assertThatThrownBy(() -> retention.remove(rule.id())).isInstanceOf(StoreException.class);
-        assertThatThrownBy(() -> retention.add("bad", RetentionRule.Basis.RECEIVED, 0, null, true, false, "a"))
+        assertThatThrownBy(() -> retention.add(draft("bad", Basis.RECEIVED, 0, null, true), false, "a"))
                 .isInstanceOfSatisfying(StoreException.class,
                         e -> assertThat(e.kind()).isEqualTo(StoreException.Kind.BAD_REQUEST));
-        assertThatThrownBy(() -> retention.add("bad", RetentionRule.Basis.RECEIVED, 5, "ct; drop", true, false, "a"))
+        assertThatThrownBy(() -> retention.add(draft("bad", Basis.RECEIVED, 5, "ct; drop", true), false, "a"))
                 .isInstanceOf(StoreException.class);
     }
 }
