@@ -222,7 +222,9 @@ public class StoreAssembly {
             // before any request: what a crash of this node left half-done is settled first (see IntentJournal)
             Reconciliation.run(journal, images, index);
             backup = new StoreBackup(new StoreBackup.Sources(storage, database, ingest.barrier(), data,
-                    sharedState == null ? data.resolve(StoreBackup.ACCOUNTS_FILE) : null, config.pluginsDir()));
+                    sharedState == null ? data.resolve(StoreBackup.ACCOUNTS_FILE) : null, config.pluginsDir(),
+                    sharedState == null ? StoreBackup.RULE_DIRECTORIES.stream().map(data::resolve).toList()
+                            : List.of()));
             derived = new DerivedImages(images, renderer, filters.registry(), ingest);
             startResumableUploads(data);
             startTrash();

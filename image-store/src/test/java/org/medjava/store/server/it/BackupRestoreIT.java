@@ -160,6 +160,16 @@ class BackupRestoreIT {
             assertThat(running).noneMatch(Future::isDone);
         }
 
+        // rules are part of the store: a retention rule and a routing rule (with its secret) come back with it
+        assertThat(admin.postJson("/retention/rules", "{\"name\": \"BK after ten years\", \"basis\":"
+                + " \"STUDY_DATE\", \"olderThanDays\": 3652, \"modality\": \"XA\", \"sourceAe\": \"BK_AE\","
+                + " \"enabled\": false}").statusCode()).isEqualTo(201);
+        assertThat(admin.sendText(admin.request("/routes/rules/bk-archive").header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"match\": {\"PatientID\": \"BK-NOBODY\"},"
+                        + " \"destination\": {\"kind\": \"stow\", \"url\": \"http://127.0.0.1:9/dicomweb/studies\","
+                        + " \"auth\": \"Basic Yms6Yms=\"}, \"deidentify\": [], \"enabled\": false}"))).statusCode())
+                .isEqualTo(200);
+
         Path backup = work.resolve("backup");
         String result = new BackupClient(store.uri("/"), "admin", PayaraStore.ADMIN_PASSWORD)
                 .backup(backup.toString(), Duration.ofMinutes(5), (state, status) -> { });
@@ -221,6 +231,10 @@ class BackupRestoreIT {
             assertSameRows(b, acks, snapshot);
             assertEveryRowHasItsObject(b, restored);
             assertThat(pluginIds(b)).isEqualTo(pluginIds(admin)).isNotEmpty();
+            assertThat(b.getJson("/retention/rules").body()).isEqualTo(admin.getJson("/retention/rules").body())
+                    .contains("BK after ten years", "BK_AE");
+            assertThat(b.getJson("/routes/rules").body()).isEqualTo(admin.getJson("/routes/rules").body())
+                    .contains("bk-archive");
         }
     }
 

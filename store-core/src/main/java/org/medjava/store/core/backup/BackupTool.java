@@ -140,7 +140,8 @@ public final class BackupTool {
         try (LocalFileStorage storage = new LocalFileStorage(dataDir.resolve("images"))) {
             StoreBackup backup = new StoreBackup(new StoreBackup.Sources(storage, IndexDatabase.h2(index),
                     new WriteBarrier(OFFLINE_WAIT), dataDir,
-                    dataDir.resolve(StoreBackup.ACCOUNTS_FILE), dataDir.resolve("plugins")));
+                    dataDir.resolve(StoreBackup.ACCOUNTS_FILE), dataDir.resolve("plugins"),
+                    StoreBackup.RULE_DIRECTORIES.stream().map(dataDir::resolve).toList()));
             Path target = backup.prepareTarget(Path.of(directory).toAbsolutePath().normalize().toString());
             out.println("backing up the stopped store in " + dataDir + " into " + target + " ...");
             BackupInfo info = backup.run(target, (done, total) -> {

@@ -30,7 +30,7 @@ import org.medjava.store.core.storage.StorageEntry;
  *
  * <p>The snapshot: the ingest door is held ({@link WriteBarrier}: writes in flight finish, new ones wait), the index
  * is copied ({@link IndexBackup}), the objects are listed and — on the file system — hard-linked into a hidden
- * holding directory beside them, the accounts and plugins are copied; then the door opens again. A stored object
+ * holding directory beside them, the accounts, plugins and rules are copied; then the door opens again. A stored object
  * is never changed in place (a replacement is a new file renamed over the old one, a delete an unlink), so a link
  * keeps exactly the version the index copy describes while the store goes on writing, and the objects are copied
  * from the links afterwards. On S3 the objects are copied from the bucket after the pause and each must still have
@@ -41,7 +41,8 @@ import org.medjava.store.core.storage.StorageEntry;
  * up (writes continue and the backup fails saying so). One backup at a time.
  *
  * <p>Layout of a backup: {@code objects/<store path>}, {@code index/index.zip} (H2) or {@code index/index.pgdump}
- * (PostgreSQL), {@code accounts/users.properties}, {@code plugins/*}, {@value BackupManifest#FILE} and
+ * (PostgreSQL), {@code accounts/users.properties}, {@code plugins/*}, {@code rules/retention/*} and
+ * {@code rules/routes/*} (one node's retention and routing rules), {@value BackupManifest#FILE} and
  * {@value BackupInfo#FILE} (written last).
  */
 public final class StoreBackup {
@@ -52,6 +53,10 @@ public final class StoreBackup {
     public static final String INDEX = "index";
     public static final String ACCOUNTS = "accounts";
     public static final String PLUGINS = "plugins";
+    /** Where a backup keeps the directories of rules ({@code rules/<directory>/<file>}). */
+    public static final String RULES = "rules";
+    /** The directories of rules a data directory may have: the retention rules' and the routing rules'. */
+    public static final List<String> RULE_DIRECTORIES = List.of("retention", "routes");
     /** The accounts file, in the data directory and in a backup's {@value #ACCOUNTS}/. */
     public static final String ACCOUNTS_FILE = "users.properties";
     static final String HOLDING_PREFIX = ".backup-";
@@ -63,9 +68,18 @@ public final class StoreBackup {
      * What a backup copies.
      *
      * @param accountsFile the accounts file, or null when the accounts are elsewhere (a cluster's database)
+     * @param ruleDirs     the directories of the data directory that hold rules (retention, routing), each restored
+     *                     under its own name; none when the rules are in a cluster's database (its dump has them)
      */
     public record Sources(ObjectStorage storage, IndexDatabase index, WriteBarrier barrier, Path dataDir,
-                          Path accountsFile, Path pluginsDir) {
+                          Path accountsFile, Path pluginsDir, List<Path> ruleDirs) {
+        public Sources {
+            for (Path dir : ruleDirs) {
+                if (!RULE_DIRECTORIES.contains(dir.getFileName().toString())) {
+                    throw new IllegalArgumentException("not a directory of rules: " + dir);
+                }
+            }
+        }
     }
 
     private final Sources sources;
@@ -167,18 +181,29 @@ public final class StoreBackup {
         }
     }
 
-    /** The accounts and the plugins: small, copied during the pause. */
+    /** The accounts, the plugins and the rules: small, copied during the pause. */
     private void copySmallFiles(Path target, BackupManifest manifest) throws IOException {
         if (sources.accountsFile() != null && Files.isRegularFile(sources.accountsFile())) {
             copyFile(sources.accountsFile(), target, ACCOUNTS + "/" + ACCOUNTS_FILE, manifest);
         }
-        if (sources.pluginsDir() != null && Files.isDirectory(sources.pluginsDir())) {
-            try (Stream<Path> files = Files.list(sources.pluginsDir())) {
-                for (Path f : (Iterable<Path>) files.sorted()::iterator) {
-                    String name = f.getFileName().toString();
-                    if (!name.startsWith(".") && Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
-                        copyFile(f, target, PLUGINS + "/" + name, manifest);
-                    }
+        copyDirectory(sources.pluginsDir(), target, PLUGINS, manifest);
+        for (Path dir : sources.ruleDirs()) {
+            copyDirectory(dir, target, RULES + "/" + dir.getFileName(), manifest);
+        }
+    }
+
+    /** The regular files of {@code dir} (not hidden: no rule or plugin being written) into {@code target/into}. */
+    private static void copyDirectory(Path dir, Path target, String into, BackupManifest manifest)
+            throws IOException {
+        if (dir == null || !Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files.sorted()::iterator) {
+                String name = f.getFileName().toString();
+                if (!name.startsWith(".") && !name.endsWith(".tmp")
+                        && Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                    copyFile(f, target, into + "/" + name, manifest);
                 }
             }
         }

@@ -132,6 +132,17 @@ public final class StoreRestore {
                 Path accounts = into.resolve(StoreBackup.ACCOUNTS_FILE);
                 copy(from, accounts);
                 ownerOnly(accounts);
+            } else if (relative.startsWith(StoreBackup.RULES + "/")) {
+                // rules/<directory>/<file>: a routing rule holds its de-identification secret and a receiver's
+                // credentials, so the files are the owner's alone, as the accounts
+                String[] parts = relative.split("/");
+                if (parts.length != 3 || !StoreBackup.RULE_DIRECTORIES.contains(parts[1]) || parts[2].startsWith(".")
+                        || parts[2].equals("..")) {
+                    throw new BackupException("the backup names a rule file it cannot hold: " + relative);
+                }
+                Path rule = into.resolve(parts[1]).resolve(parts[2]);
+                copy(from, rule);
+                ownerOnly(rule);
             }
         }
         Files.writeString(into.resolve(SEEDED_MARKER), "restored " + Instant.now() + " from the backup " + backup

@@ -72,8 +72,14 @@ class StoreBackupTest {
         Files.writeString(data.resolve("plugins/blur.suspended"), "");
         Files.writeString(data.resolve("plugins/.staging/half.jar"), "not yet");
         Files.writeString(data.resolve(StoreBackup.ACCOUNTS_FILE), "admin=hash\n");
+        Files.createDirectories(data.resolve("retention"));
+        Files.writeString(data.resolve("retention/r1.rule"), "name=CR after ten years\n");
+        Files.writeString(data.resolve("retention/r2.tmp"), "half written");
+        Files.createDirectories(data.resolve("routes"));
+        Files.writeString(data.resolve("routes/archive.route"), "name=archive\nsecret=s\n");
         backup = new StoreBackup(new StoreBackup.Sources(storage, index.database(), ingest.barrier(), data,
-                data.resolve(StoreBackup.ACCOUNTS_FILE), data.resolve("plugins")));
+                data.resolve(StoreBackup.ACCOUNTS_FILE), data.resolve("plugins"),
+                StoreBackup.RULE_DIRECTORIES.stream().map(data::resolve).toList()));
     }
 
     @AfterEach
@@ -144,6 +150,12 @@ class StoreBackupTest {
         assertThat(restored.resolve("plugins/blur.suspended")).exists();
         assertThat(restored.resolve("plugins/.staging")).doesNotExist();
         assertThat(restored.resolve(StoreBackup.ACCOUNTS_FILE)).hasContent("admin=hash");
+        // the rules come back where the store reads them, the owner's alone (a route holds its secret)
+        assertThat(restored.resolve("retention/r1.rule")).hasContent("name=CR after ten years");
+        assertThat(restored.resolve("retention/r2.tmp")).doesNotExist();
+        assertThat(restored.resolve("routes/archive.route")).hasContent("name=archive\nsecret=s");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(
+                restored.resolve("routes/archive.route")))).isEqualTo("rw-------");
         assertThat(restored.resolve(StoreRestore.SEEDED_MARKER)).exists();
         assertIndexMatchesObjects(restored);
     }
