@@ -1271,6 +1271,18 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.route.poll-seconds", defaultValue = "2")
     double routePollSeconds;
 
+    /**
+     * How long the routing history keeps a sent instance ({@code GET /routes/history}); older ones are forgotten
+     * hourly. The queue and the dead-letter list are kept until sent, retried or removed.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.route.history-days", defaultValue = "30")
+    double routeHistoryDays;
+
+    public java.time.Duration routeHistory() {
+        return seconds(routeHistoryDays * 86_400, "medjava.route.history-days");
+    }
+
     public org.medjava.store.core.route.Backoff routeBackoff() {
         return new org.medjava.store.core.route.Backoff(seconds(routeBackoffInitialSeconds,
                 "medjava.route.backoff-initial-seconds"), seconds(Math.max(routeBackoffMaxSeconds,

@@ -505,6 +505,9 @@ public class StoreAssembly {
         routeWorker = new RouteWorker(routing, index, images, sender, new RouteWorker.Settings(nodes == null
                 ? config.clusterNode() : nodes.node(), config.routeLease(), config.routeBatch(), config.routeBackoff(),
                 config.routePoll()), data.resolve("work/route"), audit, metrics, java.time.Clock.systemUTC()).start();
+        java.time.Duration history = config.routeHistory();
+        trashKeeper.scheduleWithFixedDelay(() -> quietly("forgetting the routing history", () -> routing.forgetSent(
+                history)), 1, 60, java.util.concurrent.TimeUnit.MINUTES);
     }
 
     /** Runs a background task whose failure (the database down a moment) must not end its schedule. */

@@ -127,6 +127,16 @@ public final class RouteQueue {
                         + " and state in ('dead', 'failed')", now.toEpochMilli(), now.toEpochMilli(), id) > 0));
     }
 
+    /**
+     * Forgets the tasks sent before {@code before} (the history kept for a while), at most {@code limit}; the
+     * queue and the dead-letter list are never touched. How many were removed.
+     */
+    public int forgetSent(Instant before, int limit) {
+        return session.read("forgetting sent routing tasks", em -> transaction(em, () -> update(em,
+                "delete from mj_route_task where id in (select id from mj_route_task where state = 'sent' and"
+                        + " sent_ms < ? order by id fetch first " + limit + " rows only)", before.toEpochMilli())));
+    }
+
     /** Removes a task (from the queue, the dead-letter list or the history); whether there was one. */
     public boolean delete(long id) {
         return session.read("removing a routing task", em -> transaction(em, () -> update(em,

@@ -32,6 +32,8 @@ public final class Routing implements Ingest.AfterReceive {
     static final Duration RULES_FRESH = Duration.ofSeconds(2);
     /** The most tasks one listing shows. */
     public static final int MAX_LISTED = 1000;
+    /** Sent tasks forgotten per transaction: a long history goes in short steps. */
+    private static final int FORGET_BATCH = 5000;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final DicomIndex index;
@@ -175,6 +177,22 @@ public final class Routing implements Ingest.AfterReceive {
     /** A study's routing history: each instance and destination, with its state, tries and last error. */
     public List<RouteTask> history(String studyInstanceUid) {
         return index.routes().ofStudy(studyInstanceUid, MAX_LISTED * 10);
+    }
+
+    /**
+     * Forgets what was sent more than {@code keep} ago (a study's history then shows only what happened since),
+     * in batches; the queue and the dead-letter list stay. How many tasks were removed.
+     */
+    public int forgetSent(java.time.Duration keep) {
+        java.time.Instant before = clock.instant().minus(keep);
+        int total = 0;
+        for (int n; (n = index.routes().forgetSent(before, FORGET_BATCH)) > 0; ) {
+            total += n;
+        }
+        if (total > 0) {
+            LOG.log(System.Logger.Level.INFO, "routing history: {0} tasks sent before {1} forgotten", total, before);
+        }
+        return total;
     }
 
     /** Puts a dead (or failed) task back in the queue, due now. */

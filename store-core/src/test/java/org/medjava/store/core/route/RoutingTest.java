@@ -223,6 +223,34 @@ class RoutingTest {
     }
 
     @Test
+    void theHistoryForgetsWhatWasSentLongerAgoThanItKeepsButNeverTheQueueOrTheDeadLetters() throws Exception {
+        ctToArchive();
+        receive("MODALITY1", "1.2.826.77.10", "CT", "HEAD", 3); // sent now
+        worker.round();
+        clock.advance(Duration.ofDays(20));
+        receive("MODALITY1", "1.2.826.77.11", "CT", "HEAD", 1); // sent 20 days later
+        worker.round();
+        sender.down.set(true);
+        receive("MODALITY1", "1.2.826.77.12", "CT", "HEAD", 1); // dead
+        for (int i = 0; i < 3; i++) {
+            worker.round();
+            clock.advance(Duration.ofHours(1));
+        }
+        receive("MODALITY1", "1.2.826.77.13", "CT", "HEAD", 1); // queued
+        clock.advance(Duration.ofDays(15)); // the first study was sent 35 days ago, the second 15
+
+        assertThat(routing.forgetSent(Duration.ofDays(30))).isEqualTo(3);
+        assertThat(routing.history("1.2.826.77.10")).isEmpty();
+        assertThat(routing.history("1.2.826.77.11")).singleElement().extracting(RouteTask::state)
+                .isEqualTo(RouteTask.SENT);
+        assertThat(routing.history("1.2.826.77.12")).singleElement().extracting(RouteTask::state)
+                .isEqualTo(RouteTask.DEAD);
+        assertThat(routing.history("1.2.826.77.13")).singleElement().extracting(RouteTask::state)
+                .isEqualTo(RouteTask.QUEUED);
+        assertThat(routing.forgetSent(Duration.ofDays(30))).isZero();
+    }
+
+    @Test
     void aDuplicateTheReceiverHoldsCountsAsSentAndARunOnDemandQueuesTheStudyOnce() throws Exception {
         ctToArchive();
         receive("MODALITY1", "1.2.826.77.7", "CT", "HEAD", 2);
