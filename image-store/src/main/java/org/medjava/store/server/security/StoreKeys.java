@@ -9,42 +9,53 @@ import java.security.SecureRandom;
 import org.medjava.store.core.cluster.SharedState;
 
 /**
- * The key sessions are signed with: 32 random bytes made on the first start, kept in the data directory (mode 600)
- * on one node, in the cluster's shared state on several (every node must accept the sessions of the others).
+ * The store's keys: 32 random bytes made on the first start, kept in the data directory (mode 600) on one node, in
+ * the cluster's shared state on several (every node must accept the sessions of the others, and map UIDs alike).
  */
-public final class SessionKeys {
+public enum StoreKeys {
+    /** What sessions and share links are signed with. */
+    SESSION("session.key", "session", "every browser session ends"),
+    /** What de-identifying move destinations derive their secrets from. */
+    DEIDENTIFICATION("deid.key", "deid", "de-identifying move destinations then send new UIDs for the same studies");
 
     static final int LENGTH = 32;
-    private static final String KIND = "session";
     private static final String NAME = "hmac-key";
 
-    private SessionKeys() {
+    private final String file;
+    private final String kind;
+    private final String lost;
+
+    StoreKeys(String file, String kind, String lost) {
+        this.file = file;
+        this.kind = kind;
+        this.lost = lost;
     }
 
-    /** The key in {@code file}, made (readable by its owner only) when there is none. */
-    public static byte[] local(Path file) throws IOException {
-        if (!Files.exists(file)) {
-            Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+    /** The key in the data directory {@code data}, made (readable by its owner only) when there is none. */
+    public byte[] local(Path data) throws IOException {
+        Path path = data.resolve(file);
+        if (!Files.exists(path)) {
+            Path temp = path.resolveSibling(file + ".tmp");
             Files.deleteIfExists(temp);
             Files.createFile(temp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             Files.write(temp, random());
-            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE);
         }
-        byte[] key = Files.readAllBytes(file);
+        byte[] key = Files.readAllBytes(path);
         if (key.length != LENGTH) {
-            throw new IOException(file + " holds " + key.length + " bytes where a session key has " + LENGTH
-                    + "; delete it to make a new one (every browser session ends)");
+            throw new IOException(path + " holds " + key.length + " bytes where a key has " + LENGTH
+                    + "; delete it to make a new one (" + lost + ")");
         }
         return key;
     }
 
     /** The cluster's key: the first node to start makes it, the others read it. */
-    public static byte[] shared(SharedState state) {
-        state.putIfAbsent(KIND, NAME, random());
-        SharedState.Entry entry = state.all(KIND).get(NAME);
+    public byte[] shared(SharedState state) {
+        state.putIfAbsent(kind, NAME, random());
+        SharedState.Entry entry = state.all(kind).get(NAME);
         if (entry == null || entry.value().length != LENGTH) {
-            throw new IllegalStateException("the cluster's session key is missing or damaged in the shared"
-                    + " database (medjava_state, kind " + KIND + ")");
+            throw new IllegalStateException("the cluster's " + kind + " key is missing or damaged in the shared"
+                    + " database (medjava_state, kind " + kind + ")");
         }
         return entry.value();
     }
