@@ -20,7 +20,7 @@ import org.medjava.store.core.deid.SendDeidentification;
  * Where C-MOVE may send ({@code medjava.dicom.move-destinations}): the remote AE, and whether what goes there is
  * de-identified on the way. An entry is {@code AE=host:port}, then optionally {@code tls} and {@code deidentify}
  * (the Basic Profile) or {@code deidentify(option, option)} (with the de-identify job's options, such as
- * {@code clean-descriptors}), in any order: {@code RESEARCH=10.0.0.9:104 tls deidentify(retain-patient-characteristics)}.
+ * {@code clean-descriptors}), in any order: {@code RESEARCH=10.0.0.9:104 tls deidentify(clean-descriptors)}.
  *
  * @param deidentify the options of a de-identifying destination (empty: the Basic Profile alone); null: sent as stored
  * @param secret     what its UIDs and pseudonyms are derived under ({@link #keyed}); null until then

@@ -40,7 +40,8 @@ import org.medjava.store.core.query.QueryLevel;
  * sends to the caller itself, as stored. A pending response follows every sub-operation; the final one counts
  * completed and failed ones. The instances sent are counted per study by the audit of reads: a read by the caller
  * (C-GET, or a C-MOVE to itself), an export otherwise; a de-identified send is recorded at once as an export per
- * study, saying so; a retrieve with failed sub-operations is also recorded at once as a transfer that failed.
+ * study saying so, with the new Study Instance UID and what was not sent; a retrieve with failed sub-operations is
+ * also recorded at once as a transfer that failed.
  */
 final class RetrieveScp {
 
@@ -110,7 +111,7 @@ final class RetrieveScp {
         }
         Map<StudyOf, Integer> sent = new LinkedHashMap<>();
         Map<StudyOf, Integer> failedByStudy = new LinkedHashMap<>();
-        Map<StudyOf, String> firstError = new HashMap<>();
+        Map<StudyOf, String> firstError = new HashMap<>(); // of a de-identified send, for its audit
         StorageSender.Listener pending = (file, status, error, counts) -> {
             StudyOf study = studies.get(file.sopInstanceUid());
             if (study != null && (status == DimseStatus.SUCCESS || (status & 0xF000) == 0xB000)) {
@@ -136,18 +137,15 @@ final class RetrieveScp {
         Caller caller = Caller.current().orElse(Caller.dicom(x.callingAe(), null));
         boolean export = move && !destination.aeTitle().equals(x.callingAe());
         if (deid != null) { // at once and always, as a routing rule's: what left, and as what
-            java.util.Set<StudyOf> touched = new java.util.LinkedHashSet<>(sent.keySet());
-            touched.addAll(failedByStudy.keySet());
-            for (StudyOf study : touched) {
-                int n = sent.getOrDefault(study, 0);
+            sent.forEach((study, n) -> {
                 int failed = failedByStudy.getOrDefault(study, 0);
                 audit.record(AuditEvents.exported(caller, DimseServer.DOOR, Instant.now(), destination.aeTitle(),
                         destination.host(), study.studyInstanceUid(), study.patientId(), n + " instances sent"
                                 + " de-identified (" + deid.describe() + ") as study "
                                 + deid.mapUid(study.studyInstanceUid()) + " to " + destination.aeTitle() + " by "
-                                + x.request().name() + " from " + x.callingAe() + ", " + failed + " failed",
-                        failed == 0, failed == 0 ? null : firstError.get(study)));
-            }
+                                + x.request().name() + " from " + x.callingAe() + (failed == 0 ? ""
+                                : "; " + failed + " not sent, the first: " + firstError.get(study)), true, null));
+            });
         } else {
             sent.forEach((study, n) -> {
                 if (export) {
@@ -162,7 +160,8 @@ final class RetrieveScp {
         if (failed > 0) { // what was sent is counted above; the failure is recorded now (PS3.15 Instances Transferred)
             audit.record(AuditEvents.exchanged(caller, false, move ? destination.aeTitle() : x.callingAe(),
                     move ? destination.host() : null, keys.get("StudyInstanceUID"), false, x.request().name()
-                            + " from " + x.callingAe() + ": " + counts.completed() + " sent, " + failed + " failed"));
+                            + " from " + x.callingAe() + ": " + counts.completed() + " sent" + (deid == null ? ""
+                            : " de-identified") + ", " + failed + " failed"));
         }
     }
 

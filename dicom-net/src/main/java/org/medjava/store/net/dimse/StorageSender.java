@@ -126,7 +126,7 @@ public final class StorageSender {
         return send(to, callingAe, files, moveOriginatorAe, moveOriginatorMessageId, listener, Preparation.AS_STORED);
     }
 
-    /** As {@link #send(RemoteAe, String, List, String, int, Listener)}, each file sent as {@code preparation} makes it. */
+    /** As {@link #send(RemoteAe, String, List, String, int, Listener)}, each file as {@code preparation} makes it. */
     public static Counts send(RemoteAe to, String callingAe, List<Part10File> files, String moveOriginatorAe,
             int moveOriginatorMessageId, Listener listener, Preparation preparation) {
         Counts counts = new Counts(files.size());
@@ -143,7 +143,8 @@ public final class StorageSender {
                 continue;
             }
             try {
-                sendAll(association, batch, moveOriginatorAe, moveOriginatorMessageId, counts, listener, preparation);
+                sendAll(association, batch, moveOriginatorAe, moveOriginatorMessageId, counts, listener,
+                        preparation);
             } finally {
                 try {
                     association.release();

@@ -45,14 +45,16 @@ class MoveDestinationTest {
     @Test
     void badEntriesAreRefusedNamingTheKey() {
         assertThatThrownBy(() -> parse("DEST=h:104 deidentify(no-such-option)"))
-                .hasMessageContaining(KEY).hasMessageContaining("no-such-option").hasMessageContaining("clean-descriptors");
+                .hasMessageContaining(KEY).hasMessageContaining("no-such-option")
+                .hasMessageContaining("clean-descriptors");
         assertThatThrownBy(() -> parse("DEST=h:104 anonymise")).hasMessageContaining(KEY)
                 .hasMessageContaining("deidentify(option, ...)");
         assertThatThrownBy(() -> parse("DEST=h:104 deidentify(clean-descriptors")).hasMessageContaining(KEY);
         assertThatThrownBy(() -> parse("DEST=h:104 deidentifyx")).hasMessageContaining(KEY);
         assertThatThrownBy(() -> parse("DEST=h deidentify")).hasMessageContaining(KEY)
                 .hasMessageContaining("AE=host:port");
-        assertThatThrownBy(() -> parse("DEST=h:104 deidentify(retain-longitudinal-full-dates, retain-longitudinal-modified-dates)"))
+        assertThatThrownBy(() -> parse("DEST=h:104 deidentify(retain-longitudinal-full-dates,"
+                + " retain-longitudinal-modified-dates)"))
                 .hasMessageContaining("exclude each other");
     }
 
