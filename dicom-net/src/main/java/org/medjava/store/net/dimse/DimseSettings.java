@@ -11,7 +11,7 @@ import org.medjava.store.core.index.Visibility;
  * @param bindAddress     the address it listens on ({@code 0.0.0.0}: all)
  * @param aeTitle         the store's AE title (the called AE title associations must ask for)
  * @param allowedPeers    who may associate
- * @param moveDestinations where C-MOVE may send, by AE title
+ * @param moveDestinations where C-MOVE may send, by AE title (de-identifying ones {@link MoveDestination#keyed})
  * @param maxPduLength    the largest PDU the store accepts (offered in the A-ASSOCIATE-AC)
  * @param maxAssociations associations served at once; more are refused ("local limit exceeded")
  * @param idleTimeoutMillis an association that sends nothing for this long is closed
@@ -21,7 +21,7 @@ import org.medjava.store.core.index.Visibility;
  * @param tls             the TLS settings of that listener; null: there is none
  */
 public record DimseSettings(int port, String bindAddress, String aeTitle, AllowedPeers allowedPeers,
-                            Map<String, RemoteAe> moveDestinations, int maxPduLength, int maxAssociations,
+                            Map<String, MoveDestination> moveDestinations, int maxPduLength, int maxAssociations,
                             int idleTimeoutMillis, Map<String, Set<String>> aeProjects, int tlsPort,
                             DicomTls tls) {
 
@@ -46,7 +46,7 @@ public record DimseSettings(int port, String bindAddress, String aeTitle, Allowe
 
     /** Without a TLS listener. */
     public DimseSettings(int port, String bindAddress, String aeTitle, AllowedPeers allowedPeers,
-                         Map<String, RemoteAe> moveDestinations, int maxPduLength, int maxAssociations,
+                         Map<String, MoveDestination> moveDestinations, int maxPduLength, int maxAssociations,
                          int idleTimeoutMillis, Map<String, Set<String>> aeProjects) {
         this(port, bindAddress, aeTitle, allowedPeers, moveDestinations, maxPduLength, maxAssociations,
                 idleTimeoutMillis, aeProjects, 0, null);
@@ -54,7 +54,7 @@ public record DimseSettings(int port, String bindAddress, String aeTitle, Allowe
 
     /** Without access by project. */
     public DimseSettings(int port, String bindAddress, String aeTitle, AllowedPeers allowedPeers,
-                         Map<String, RemoteAe> moveDestinations, int maxPduLength, int maxAssociations,
+                         Map<String, MoveDestination> moveDestinations, int maxPduLength, int maxAssociations,
                          int idleTimeoutMillis) {
         this(port, bindAddress, aeTitle, allowedPeers, moveDestinations, maxPduLength, maxAssociations,
                 idleTimeoutMillis, null);
@@ -64,6 +64,14 @@ public record DimseSettings(int port, String bindAddress, String aeTitle, Allowe
     public DimseSettings withTls(int tlsPort, DicomTls tls) {
         return new DimseSettings(port, bindAddress, aeTitle, allowedPeers, moveDestinations, maxPduLength,
                 maxAssociations, idleTimeoutMillis, aeProjects, tlsPort, tls);
+    }
+
+    /** These settings with each de-identifying move destination's secret derived from the store's {@code key}. */
+    public DimseSettings withMoveKey(byte[] key) {
+        Map<String, MoveDestination> keyed = new java.util.LinkedHashMap<>();
+        moveDestinations.forEach((ae, d) -> keyed.put(ae, d.keyed(key)));
+        return new DimseSettings(port, bindAddress, aeTitle, allowedPeers, keyed, maxPduLength, maxAssociations,
+                idleTimeoutMillis, aeProjects, tlsPort, tls);
     }
 
     /** The studies a calling AE may find and retrieve: its projects' under access by project (none unmapped). */

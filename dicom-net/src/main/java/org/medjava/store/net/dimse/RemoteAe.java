@@ -8,8 +8,8 @@ import java.util.function.Supplier;
 
 /**
  * Another DICOM application: its AE title, where it listens and whether over DICOM TLS. Lists of them are settings
- * of the form {@code AE=host:port, AE2=host:port tls} ({@code medjava.dicom.move-destinations},
- * {@code medjava.dicom.remotes}); {@code tls} after the port: associations with it use DICOM TLS.
+ * of the form {@code AE=host:port, AE2=host:port tls} ({@code medjava.dicom.remotes}; the move destinations'
+ * entries may say more, {@link MoveDestination}); {@code tls} after the port: associations with it use DICOM TLS.
  *
  * @param tls the TLS settings associations with it use; null: plain TCP
  */
@@ -50,23 +50,26 @@ public record RemoteAe(String aeTitle, String host, int port, DicomTls tls) {
                 throw new IllegalArgumentException(settingName + ": \"" + entry + "\" is not AE=host:port or"
                         + " AE=host:port tls");
             }
-            String address = words[0];
-            int eq = address.indexOf('=');
-            int colon = address.lastIndexOf(':');
-            if (eq <= 0 || colon < eq) {
-                throw new IllegalArgumentException(settingName + ": \"" + entry + "\" is not AE=host:port");
-            }
-            int port;
-            try {
-                port = Integer.parseInt(address.substring(colon + 1).trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(settingName + ": \"" + entry + "\" has no numeric port");
-            }
-            RemoteAe ae = new RemoteAe(address.substring(0, eq), address.substring(eq + 1, colon).trim(), port,
-                    secure ? tls.get() : null);
+            RemoteAe ae = parse(entry, words[0], settingName, secure ? tls.get() : null);
             list.put(ae.aeTitle(), ae);
         }
         return Collections.unmodifiableMap(list);
+    }
+
+    /** The AE of {@code address} ({@code AE=host:port}), the start of a list's {@code entry}. */
+    static RemoteAe parse(String entry, String address, String settingName, DicomTls tls) {
+        int eq = address.indexOf('=');
+        int colon = address.lastIndexOf(':');
+        if (eq <= 0 || colon < eq) {
+            throw new IllegalArgumentException(settingName + ": \"" + entry + "\" is not AE=host:port");
+        }
+        int port;
+        try {
+            port = Integer.parseInt(address.substring(colon + 1).trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(settingName + ": \"" + entry + "\" has no numeric port");
+        }
+        return new RemoteAe(address.substring(0, eq), address.substring(eq + 1, colon).trim(), port, tls);
     }
 
     @Override

@@ -4,6 +4,8 @@ import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.audit.ReadAudit;
+import org.medjava.store.core.deid.DeidRefused;
+import org.medjava.store.core.deid.SendDeidentification;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.StorePath;
 import org.medjava.store.core.storage.LocalCopy;
@@ -12,7 +14,9 @@ import com.pixelmed.dicom.DicomException;
 import com.pixelmed.dicom.SOPClass;
 import com.pixelmed.network.DicomNetworkException;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -31,9 +35,13 @@ import org.medjava.store.core.query.QueryLevel;
  * C-MOVE and C-GET SCP: the identifier's unique keys (PatientID, StudyInstanceUID, SeriesInstanceUID or
  * SOPInstanceUID lists, by level) select instances from the index, and the stored files are sent as they are by the
  * {@link StorageSender}: to a configured move destination on a new association, or back on the C-GET association.
- * A pending response follows every sub-operation; the final one counts completed and failed ones. The instances sent
- * are counted per study by the audit of reads: a read by the caller (C-GET, or a C-MOVE to itself), an export
- * otherwise; a retrieve with failed sub-operations is also recorded at once as a transfer that failed.
+ * A move destination that de-identifies gets copies made by the {@link SendDeidentification} under its secret (the
+ * same UIDs on every move); an instance the de-identification refuses is not sent and its sub-operation fails. C-GET
+ * sends to the caller itself, as stored. A pending response follows every sub-operation; the final one counts
+ * completed and failed ones. The instances sent are counted per study by the audit of reads: a read by the caller
+ * (C-GET, or a C-MOVE to itself), an export otherwise; a de-identified send is recorded at once as an export per
+ * study saying so, with the new Study Instance UID and what was not sent; a retrieve with failed sub-operations is
+ * also recorded at once as a transfer that failed.
  */
 final class RetrieveScp {
 
@@ -44,7 +52,7 @@ final class RetrieveScp {
     private final ArchiveSearch search;
     private final ImageRepository images;
     private final String aeTitle;
-    private final Map<String, RemoteAe> destinations;
+    private final Map<String, MoveDestination> destinations;
     private final AuditTrail audit;
     private final ReadAudit reads;
     private final java.util.function.Function<String, Visibility> visibility;
@@ -54,7 +62,7 @@ final class RetrieveScp {
     }
 
     /** @param visibility the studies a calling AE title may retrieve */
-    RetrieveScp(ArchiveSearch search, ImageRepository images, String aeTitle, Map<String, RemoteAe> destinations,
+    RetrieveScp(ArchiveSearch search, ImageRepository images, String aeTitle, Map<String, MoveDestination> destinations,
                 AuditTrail audit, ReadAudit reads, java.util.function.Function<String, Visibility> visibility) {
         this.search = search;
         this.images = images;
@@ -67,7 +75,7 @@ final class RetrieveScp {
 
     void handle(Exchange x) throws DicomNetworkException, IOException {
         boolean move = x.request().commandField() == DimseMessages.C_MOVE_RQ;
-        RemoteAe destination = move ? destinations.get(x.request().moveDestination()) : null;
+        MoveDestination destination = move ? destinations.get(x.request().moveDestination()) : null;
         if (move && destination == null) {
             x.send(x.response(DimseStatus.MOVE_DESTINATION_UNKNOWN).errorComment("move destination "
                     + x.request().moveDestination() + " is not configured"));
@@ -82,8 +90,9 @@ final class RetrieveScp {
         }
     }
 
-    private void send(Exchange x, boolean move, RemoteAe destination, List<Part10File> files, List<LocalCopy> copies)
-            throws DicomNetworkException, IOException {
+    private void send(Exchange x, boolean move, MoveDestination to, List<Part10File> files,
+                      List<LocalCopy> copies) throws DicomNetworkException, IOException {
+        RemoteAe destination = move ? to.ae() : null;
         int unreadable;
         Map<String, String> keys = new HashMap<>();
         Map<String, StudyOf> studies = new HashMap<>();
@@ -101,10 +110,15 @@ final class RetrieveScp {
             return;
         }
         Map<StudyOf, Integer> sent = new LinkedHashMap<>();
+        Map<StudyOf, Integer> failedByStudy = new LinkedHashMap<>();
+        Map<StudyOf, String> firstError = new HashMap<>(); // of a de-identified send, for its audit
         StorageSender.Listener pending = (file, status, error, counts) -> {
             StudyOf study = studies.get(file.sopInstanceUid());
             if (study != null && (status == DimseStatus.SUCCESS || (status & 0xF000) == 0xB000)) {
                 sent.merge(study, 1, Integer::sum);
+            } else if (study != null) {
+                failedByStudy.merge(study, 1, Integer::sum);
+                firstError.putIfAbsent(study, error);
             }
             if (counts.remaining() > 0) {
                 try {
@@ -115,25 +129,39 @@ final class RetrieveScp {
                 }
             }
         };
-        StorageSender.Counts counts = move
-                ? StorageSender.send(destination, aeTitle, files, x.callingAe(), x.request().messageId(), pending)
-                : StorageSender.sendOn(x.association(), files, pending);
+        SendDeidentification deid = move && to.deidentifies() ? to.deidentification() : null;
+        StorageSender.Counts counts = !move ? StorageSender.sendOn(x.association(), files, pending)
+                : StorageSender.send(destination, aeTitle, files, x.callingAe(), x.request().messageId(), pending,
+                        deid == null ? StorageSender.Preparation.AS_STORED : new Deidentifying(deid, studies));
         finish(x, counts, unreadable);
         Caller caller = Caller.current().orElse(Caller.dicom(x.callingAe(), null));
         boolean export = move && !destination.aeTitle().equals(x.callingAe());
-        sent.forEach((study, n) -> {
-            if (export) {
-                reads.export(caller, DimseServer.DOOR, destination.aeTitle(), destination.host(),
-                        study.studyInstanceUid(), study.patientId(), n);
-            } else {
-                reads.read(caller, DimseServer.DOOR, study.studyInstanceUid(), study.patientId(), n);
-            }
-        });
+        if (deid != null) { // at once and always, as a routing rule's: what left, and as what
+            sent.forEach((study, n) -> {
+                int failed = failedByStudy.getOrDefault(study, 0);
+                audit.record(AuditEvents.exported(caller, DimseServer.DOOR, Instant.now(), destination.aeTitle(),
+                        destination.host(), study.studyInstanceUid(), study.patientId(), n + " instances sent"
+                                + " de-identified (" + deid.describe() + ") as study "
+                                + deid.mapUid(study.studyInstanceUid()) + " to " + destination.aeTitle() + " by "
+                                + x.request().name() + " from " + x.callingAe() + (failed == 0 ? ""
+                                : "; " + failed + " not sent, the first: " + firstError.get(study)), true, null));
+            });
+        } else {
+            sent.forEach((study, n) -> {
+                if (export) {
+                    reads.export(caller, DimseServer.DOOR, destination.aeTitle(), destination.host(),
+                            study.studyInstanceUid(), study.patientId(), n);
+                } else {
+                    reads.read(caller, DimseServer.DOOR, study.studyInstanceUid(), study.patientId(), n);
+                }
+            });
+        }
         int failed = counts.failed() + unreadable;
         if (failed > 0) { // what was sent is counted above; the failure is recorded now (PS3.15 Instances Transferred)
             audit.record(AuditEvents.exchanged(caller, false, move ? destination.aeTitle() : x.callingAe(),
                     move ? destination.host() : null, keys.get("StudyInstanceUID"), false, x.request().name()
-                            + " from " + x.callingAe() + ": " + counts.completed() + " sent, " + failed + " failed"));
+                            + " from " + x.callingAe() + ": " + counts.completed() + " sent" + (deid == null ? ""
+                            : " de-identified") + ", " + failed + " failed"));
         }
     }
 
@@ -191,5 +219,53 @@ final class RetrieveScp {
         LOG.log(failed == 0 ? Level.FINE : Level.INFO, "{0} from {1}: {2} sent, {3} failed{4}", new Object[] {
                 x.request().name(), x.callingAe(), c.completed(), failed,
                 c.errors().isEmpty() ? "" : " (" + String.join("; ", c.errors()) + ")"});
+    }
+
+    /**
+     * De-identified copies in staging files, removed once sent; an instance the de-identification refuses (or that
+     * fails to be copied) is not sent at all: its sub-operation fails.
+     */
+    private final class Deidentifying implements StorageSender.Preparation {
+        private final SendDeidentification deid;
+        private final Map<String, StudyOf> studies;
+
+        Deidentifying(SendDeidentification deid, Map<String, StudyOf> studies) {
+            this.deid = deid;
+            this.studies = studies;
+        }
+
+        @Override
+        public Part10File prepare(Part10File stored) throws StorageSender.NotSendable {
+            StudyOf study = studies.get(stored.sopInstanceUid());
+            Path copy = null;
+            try {
+                copy = images.newStagingFile("deid-");
+                deid.deidentify(stored.file(), copy, study == null ? null : study.patientId());
+                return Part10File.read(copy);
+            } catch (DeidRefused e) {
+                delete(copy);
+                throw new StorageSender.NotSendable(stored.sopInstanceUid() + ": not sent, it cannot be"
+                        + " de-identified (" + e.getMessage() + ")");
+            } catch (IOException | RuntimeException e) {
+                delete(copy);
+                throw new StorageSender.NotSendable(stored.sopInstanceUid() + ": not sent, the de-identified copy"
+                        + " failed: " + e.getMessage());
+            }
+        }
+
+        @Override
+        public void done(Part10File prepared) {
+            delete(prepared.file());
+        }
+
+        private static void delete(Path copy) {
+            try {
+                if (copy != null) {
+                    Files.deleteIfExists(copy);
+                }
+            } catch (IOException e) {
+                LOG.log(Level.FINE, "staging file " + copy + " left", e);
+            }
+        }
     }
 }

@@ -3,7 +3,10 @@ package org.medjava.store.net.dimse;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Splitting list settings: entries separated by commas (or newlines), blanks ignored. */
+/**
+ * Splitting list settings: entries separated by commas (or newlines), blanks ignored; a comma inside parentheses
+ * belongs to its entry ({@code AE=host:port deidentify(a, b)}).
+ */
 final class Settings {
     private Settings() {
     }
@@ -13,10 +16,18 @@ final class Settings {
         if (setting == null) {
             return entries;
         }
-        for (String part : setting.split("[,\\n]")) {
-            String p = part.trim();
-            if (!p.isEmpty()) {
-                entries.add(p);
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i <= setting.length(); i++) {
+            char c = i == setting.length() ? '\n' : setting.charAt(i);
+            depth += c == '(' ? 1 : c == ')' && depth > 0 ? -1 : 0;
+            if (c == '\n' || c == ',' && depth == 0) {
+                String p = setting.substring(start, i).trim();
+                if (!p.isEmpty()) {
+                    entries.add(p);
+                }
+                start = i + 1;
+                depth = 0;
             }
         }
         return entries;

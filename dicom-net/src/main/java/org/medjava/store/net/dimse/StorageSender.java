@@ -32,13 +32,30 @@ import org.medjava.store.core.transcode.Transcoder;
  * convert, which garbles compressed data); otherwise it is converted by the {@link Transcoder} to a syntax the
  * peer accepted that the store writes without loss (uncompressed, RLE, JPEG Lossless SV1, JPEG 2000 lossless). A file
  * that can go no way (JPEG-LS to a peer that takes only other syntaxes) fails alone, with the reason. Used for C-MOVE (a new association to the destination), C-GET (the
- * requester's association) and the store's "send to a remote PACS".
+ * requester's association) and the store's "send to a remote PACS". A {@link Preparation} may send a copy made for
+ * the peer instead (a de-identifying move destination's).
  */
 public final class StorageSender {
 
     /** Hears about each sub-operation as it completes. */
     public interface Listener {
         void done(Part10File file, int status, String error, Counts counts);
+    }
+
+    /** What goes for a stored file: the file itself, or a copy made for the peer (such as a de-identified one). */
+    public interface Preparation {
+        Preparation AS_STORED = stored -> stored;
+
+        /**
+         * The file to send for {@code stored}, of the same SOP class and transfer syntax.
+         *
+         * @throws NotSendable the sub-operation fails with its message, and nothing of the file is sent
+         */
+        Part10File prepare(Part10File stored) throws NotSendable;
+
+        /** The prepared file went, or failed to: a copy can be removed. */
+        default void done(Part10File prepared) {
+        }
     }
 
     /** The running counts of sub-operations. */
@@ -106,6 +123,12 @@ public final class StorageSender {
      */
     public static Counts send(RemoteAe to, String callingAe, List<Part10File> files, String moveOriginatorAe,
             int moveOriginatorMessageId, Listener listener) {
+        return send(to, callingAe, files, moveOriginatorAe, moveOriginatorMessageId, listener, Preparation.AS_STORED);
+    }
+
+    /** As {@link #send(RemoteAe, String, List, String, int, Listener)}, each file as {@code preparation} makes it. */
+    public static Counts send(RemoteAe to, String callingAe, List<Part10File> files, String moveOriginatorAe,
+            int moveOriginatorMessageId, Listener listener, Preparation preparation) {
         Counts counts = new Counts(files.size());
         List<List<Part10File>> batches = batches(files);
         for (List<Part10File> batch : batches) {
@@ -120,7 +143,8 @@ public final class StorageSender {
                 continue;
             }
             try {
-                sendAll(association, batch, moveOriginatorAe, moveOriginatorMessageId, counts, listener);
+                sendAll(association, batch, moveOriginatorAe, moveOriginatorMessageId, counts, listener,
+                        preparation);
             } finally {
                 try {
                     association.release();
@@ -135,12 +159,12 @@ public final class StorageSender {
     /** Sends {@code files} on an association the peer opened (C-GET), on the contexts it proposed. */
     public static Counts sendOn(Association association, List<Part10File> files, Listener listener) {
         Counts counts = new Counts(files.size());
-        sendAll(association, files, null, 0, counts, listener);
+        sendAll(association, files, null, 0, counts, listener, Preparation.AS_STORED);
         return counts;
     }
 
     private static void sendAll(Association association, List<Part10File> files, String moveOriginatorAe,
-            int moveOriginatorMessageId, Counts counts, Listener listener) {
+            int moveOriginatorMessageId, Counts counts, Listener listener, Preparation preparation) {
         boolean broken = false;
         for (Part10File f : files) {
             if (broken) {
@@ -148,8 +172,10 @@ public final class StorageSender {
                 listener.done(f, -1, "the association ended", counts);
                 continue;
             }
+            Part10File prepared = null;
             try {
-                Response r = sendOne(association, f, moveOriginatorAe, moveOriginatorMessageId);
+                prepared = preparation.prepare(f);
+                Response r = sendOne(association, prepared, moveOriginatorAe, moveOriginatorMessageId);
                 int status = r.getStatus();
                 if (status == DimseStatus.SUCCESS) {
                     counts.complete();
@@ -160,19 +186,23 @@ public final class StorageSender {
                             + (r.comment.isEmpty() ? "" : " (" + r.comment + ")"));
                 }
                 listener.done(f, status, r.comment, counts);
-            } catch (NoContext e) {
+            } catch (NotSendable e) {
                 counts.fail(e.getMessage());
                 listener.done(f, -1, e.getMessage(), counts);
             } catch (DicomNetworkException | AReleaseException | DicomException | IOException e) {
                 broken = true;
                 counts.fail(f.sopInstanceUid() + ": " + e.getMessage());
                 listener.done(f, -1, e.getMessage(), counts);
+            } finally {
+                if (prepared != null) {
+                    preparation.done(prepared);
+                }
             }
         }
     }
 
     private static Response sendOne(Association association, Part10File f, String moveOriginatorAe,
-            int moveOriginatorMessageId) throws NoContext, DicomNetworkException, AReleaseException, DicomException,
+            int moveOriginatorMessageId) throws NotSendable, DicomNetworkException, AReleaseException, DicomException,
             IOException {
         Delivery delivery = deliveryFor(association, f);
         byte[] converted = null;
@@ -213,7 +243,7 @@ public final class StorageSender {
      * syntax the peer accepted for the class that the store can convert it to without loss (uncompressed first, then
      * JPEG Lossless SV1, JPEG 2000 lossless, RLE); else it cannot go. Lossy syntaxes serve only what is stored so.
      */
-    private static Delivery deliveryFor(Association association, Part10File f) throws NoContext {
+    private static Delivery deliveryFor(Association association, Part10File f) throws NotSendable {
         Byte asStored = contextFor(association, f.sopClassUid(), f.transferSyntaxUid());
         if (asStored != null) {
             return new Delivery(asStored, null);
@@ -255,9 +285,9 @@ public final class StorageSender {
         }
     }
 
-    private static NoContext refused(Part10File f, String why) {
+    private static NotSendable refused(Part10File f, String why) {
         LOG.log(Level.INFO, "{0} not sent: {1}", new Object[] {f.sopInstanceUid(), why});
-        return new NoContext(f.sopInstanceUid() + ": " + why);
+        return new NotSendable(f.sopInstanceUid() + ": " + why);
     }
 
     /**
@@ -336,10 +366,11 @@ public final class StorageSender {
         }
     }
 
-    private static final class NoContext extends Exception {
+    /** A file that cannot go: its sub-operation fails with the message, the others go on. */
+    public static final class NotSendable extends Exception {
         private static final long serialVersionUID = 1L;
 
-        NoContext(String message) {
+        public NotSendable(String message) {
             super(message);
         }
     }

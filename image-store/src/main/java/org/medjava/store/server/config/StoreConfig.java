@@ -360,7 +360,13 @@ public class StoreConfig {
     @ConfigProperty(name = "medjava.dicom.tls.truststore-password")
     Optional<String> dicomTlsTruststorePassword;
 
-    /** Where C-MOVE may send: {@code AE=host:port, ...}; {@code AE=host:port tls}: over DICOM TLS. */
+    /**
+     * Where C-MOVE may send: {@code AE=host:port, ...}; after the port, {@code tls}: over DICOM TLS;
+     * {@code deidentify}: what is moved there is de-identified on the way (PS3.15 Basic Profile, UIDs and patient
+     * pseudonyms the same on every move, derived from {@code deid.key} in the data directory; an instance that cannot
+     * be de-identified is not sent), {@code deidentify(option, ...)} with the de-identify job's options, e.g.
+     * {@code RESEARCH=10.0.0.9:104 tls deidentify(clean-descriptors, retain-patient-characteristics)}.
+     */
     @Inject
     @ConfigProperty(name = "medjava.dicom.move-destinations")
     Optional<String> dicomMoveDestinations;

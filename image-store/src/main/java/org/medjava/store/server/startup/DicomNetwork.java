@@ -11,6 +11,7 @@ import org.medjava.store.net.dimse.AllowedPeers;
 import org.medjava.store.net.dimse.DicomTls;
 import org.medjava.store.net.dimse.DimseServer;
 import org.medjava.store.net.dimse.DimseSettings;
+import org.medjava.store.net.dimse.MoveDestination;
 import org.medjava.store.net.dimse.RemoteAe;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.ingest.Ingest;
@@ -19,16 +20,25 @@ import org.medjava.store.net.scu.RemotePacs;
 
 /**
  * Starts the DICOM network service when {@code medjava.dicom.port} is set, from the {@code medjava.dicom.*} keys;
- * DICOM TLS uses the front's key store ({@code medjava.tls.keystore}), the store's one certificate.
+ * DICOM TLS uses the front's key store ({@code medjava.tls.keystore}), the store's one certificate; de-identifying
+ * move destinations derive their secrets from the store's de-identification key.
  */
 final class DicomNetwork {
 
     private DicomNetwork() {
     }
 
-    /** @return the running service, or null when no port is configured */
+    /** The store's de-identification key, made when first asked for. */
+    interface Key {
+        byte[] get() throws IOException;
+    }
+
+    /**
+     * @param deidKey asked for only when a move destination de-identifies
+     * @return the running service, or null when no port is configured
+     */
     static DimseServer start(StoreConfig config, Ingest ingest, ArchiveSearch search, DicomIndex index,
-            ImageRepository images, ReadAudit reads) throws IOException {
+            ImageRepository images, ReadAudit reads, Key deidKey) throws IOException {
         if (config.dicomPort().isEmpty()) {
             if (config.dicomTlsPort().isPresent()) {
                 throw new IllegalArgumentException("medjava.dicom.tls-port is set but medjava.dicom.port is not: the"
@@ -36,7 +46,11 @@ final class DicomNetwork {
             }
             return null;
         }
-        return DimseServer.start(settings(config), ingest, search, index, images, reads);
+        DimseSettings settings = settings(config);
+        if (settings.moveDestinations().values().stream().anyMatch(MoveDestination::deidentifies)) {
+            settings = settings.withMoveKey(deidKey.get());
+        }
+        return DimseServer.start(settings, ingest, search, index, images, reads);
     }
 
     /** One line for the start banner. */
@@ -83,7 +97,7 @@ final class DicomNetwork {
         try {
             return new DimseSettings(config.dicomPort().orElse(0), config.dicomBind(), config.dicomAeTitle(),
                     AllowedPeers.parse(config.dicomAllowedAeTitles()),
-                    RemoteAe.parseList(config.dicomMoveDestinations(), "medjava.dicom.move-destinations",
+                    MoveDestination.parseList(config.dicomMoveDestinations(), "medjava.dicom.move-destinations",
                             () -> initiatorTls(config)),
                     DimseSettings.DEFAULT_MAX_PDU, DimseSettings.DEFAULT_MAX_ASSOCIATIONS,
                     DimseSettings.DEFAULT_IDLE_TIMEOUT_MILLIS,

@@ -60,7 +60,7 @@ import org.medjava.store.server.security.CorsPolicy;
 import org.medjava.store.server.security.LoginThrottle;
 import org.medjava.store.server.security.PasswordHasher;
 import org.medjava.store.server.security.Revocations;
-import org.medjava.store.server.security.SessionKeys;
+import org.medjava.store.server.security.StoreKeys;
 import org.medjava.store.server.security.OidcLogin;
 import org.medjava.store.server.security.OidcTokens;
 import org.medjava.store.server.security.Sessions;
@@ -97,7 +97,8 @@ import org.medjava.store.server.logging.ServerLog;
  * The store's parts, assembled once at start from {@link StoreConfig}, handed to the resources by CDI producers and
  * closed at shutdown: accounts, the filter repository with its registry, the DICOM index, the image repository, the
  * ingest door, the renderer and the DICOM network. The data directory holds everything: {@code images/},
- * {@code plugins/}, {@code index/} (H2), {@code users.properties}, {@code session.key}.
+ * {@code plugins/}, {@code index/} (H2), {@code users.properties}, {@code session.key} (and {@code deid.key} when a
+ * move destination de-identifies).
  *
  * <p>The parts are plain objects of store-core and dicom-net; the producers are {@code @Dependent} and hand out the
  * one instance built here, so no client proxy is needed for their final classes.
@@ -239,7 +240,8 @@ public class StoreAssembly {
             Files.writeString(data.resolve(SEEDED_MARKER), "first started " + java.time.Instant.now() + "\n");
             remotePacs = DicomNetwork.remotePacs(config, ingest, search, images, data.resolve("work/scu"));
             startRouting(data); // before the DICOM service: every instance it receives is routed
-            dimse = DicomNetwork.start(config, ingest, search, index, images, readAudit);
+            dimse = DicomNetwork.start(config, ingest, search, index, images, readAudit, () -> sharedState == null
+                    ? StoreKeys.DEIDENTIFICATION.local(data) : StoreKeys.DEIDENTIFICATION.shared(sharedState));
             jobs = startJobs();
             metrics.watch(index, space, filters, jobs.queue());
             metrics.watchRoutes(routing);
@@ -412,8 +414,7 @@ public class StoreAssembly {
      * origins may call the store. A bad setting stops the start naming it.
      */
     private void startSessions(Path data) throws IOException {
-        byte[] key = sharedState == null ? SessionKeys.local(data.resolve("session.key"))
-                : SessionKeys.shared(sharedState);
+        byte[] key = sharedState == null ? StoreKeys.SESSION.local(data) : StoreKeys.SESSION.shared(sharedState);
         Revocations revocations = clusterDatabase == null ? Revocations.local()
                 : Revocations.shared(new SharedRevocations(clusterDatabase));
         sessions = new Sessions(key, users, revocations, config.sessionIdle(), config.sessionMax(),

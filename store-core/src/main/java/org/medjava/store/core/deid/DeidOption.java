@@ -1,5 +1,11 @@
 package org.medjava.store.core.deid;
 
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
 /**
  * The options of PS3.15 Table E.1-1 the engine applies, each with its column in the table resource and its code in
  * CID 7050 (De-identification Method Code Sequence). Clean Pixel Data and Clean Recognizable Visual Features are not
@@ -19,6 +25,12 @@ public enum DeidOption {
     CLEAN_STRUCTURED_CONTENT("clean_structured_content", "113104", "Clean Structured Content Option"),
     CLEAN_GRAPHICS("clean_graphics", "113103", "Clean Graphics Option");
 
+    /**
+     * The options by the names the de-identify job, routing rules and move destinations give them: the enum's names
+     * in lower case with hyphens ({@code clean-descriptors}).
+     */
+    public static final Map<String, DeidOption> BY_NAME = Arrays.stream(values()).collect(Collectors.toMap(
+            o -> o.name().toLowerCase(Locale.ROOT).replace('_', '-'), o -> o, (a, b) -> a, TreeMap::new));
     /** The Basic Profile's code (CID 7050). */
     public static final String BASIC_PROFILE_CODE = "113100";
     public static final String BASIC_PROFILE_MEANING = "Basic Application Confidentiality Profile";

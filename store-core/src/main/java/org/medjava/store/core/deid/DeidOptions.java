@@ -32,6 +32,9 @@ public record DeidOptions(Set<DeidOption> options, Choice choice, String dummyTe
         MINIMAL
     }
 
+    /** The Patient's Name a pseudonymised copy carries unless told another. */
+    public static final String PSEUDONYM_NAME = "ANONYMOUS";
+
     public DeidOptions {
         options = options.isEmpty() ? EnumSet.noneOf(DeidOption.class) : EnumSet.copyOf(options);
         if (options.contains(DeidOption.RETAIN_LONGITUDINAL_FULL_DATES)

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
@@ -72,11 +71,9 @@ import org.medjava.store.core.storage.LocalCopy;
 public final class DeidentifyJob implements JobKind {
 
     public static final String KIND = "deidentify";
-    public static final String DEFAULT_PATIENT_NAME = "ANONYMOUS";
-    /** The options by their parameter names: the enum's names in lower case with hyphens. */
-    public static final Map<String, DeidOption> OPTION_NAMES = Arrays.stream(DeidOption.values())
-            .collect(Collectors.toMap(o -> o.name().toLowerCase(Locale.ROOT).replace('_', '-'), o -> o,
-                    (a, b) -> a, TreeMap::new));
+    public static final String DEFAULT_PATIENT_NAME = DeidOptions.PSEUDONYM_NAME;
+    /** The options by their parameter names. */
+    public static final Map<String, DeidOption> OPTION_NAMES = DeidOption.BY_NAME;
     /** A hundred years either way. */
     static final int MAX_SHIFT_DAYS = 36_600;
     private static final List<String> PARAMS = List.of("StudyInstanceUID", "SeriesInstanceUID", "options",

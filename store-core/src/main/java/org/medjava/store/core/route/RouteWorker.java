@@ -1,36 +1,25 @@
 package org.medjava.store.core.route;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.InvalidKeyException;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
-import org.medjava.store.core.deid.DeidOption;
-import org.medjava.store.core.deid.DeidOptions;
 import org.medjava.store.core.deid.DeidRefused;
-import org.medjava.store.core.deid.Deidentifier;
-import org.medjava.store.core.deid.UidMap;
+import org.medjava.store.core.deid.SendDeidentification;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.InstanceSummary;
 import org.medjava.store.core.index.RouteQueue;
 import org.medjava.store.core.index.RouteTask;
 import org.medjava.store.core.ingest.Part10File;
-import org.medjava.store.core.jobs.DeidentifyJob;
 import org.medjava.store.core.metrics.StoreMetrics;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.StorePath;
@@ -143,11 +132,18 @@ public final class RouteWorker implements AutoCloseable {
             tasks.forEach(t -> dead(t, token, "the routing rule " + ruleName + " was removed"));
             return;
         }
+        SendDeidentification deid;
+        try {
+            deid = kept.rule().deidentify() == null ? null
+                    : new SendDeidentification(kept.rule().deidentify(), kept.secret());
+        } catch (IllegalArgumentException e) { // options that exclude each other: no instance could be prepared
+            tasks.forEach(t -> dead(t, token, "cannot be de-identified: " + e.getMessage()));
+            return;
+        }
         List<Prepared> ready = new ArrayList<>();
         try {
-            UidMap uids = kept.rule().deidentify() == null ? null : new UidMap(kept.secret());
             for (RouteTask t : tasks) {
-                Prepared p = prepare(t, kept, uids, token);
+                Prepared p = prepare(t, kept, deid, token);
                 if (p != null) {
                     ready.add(p);
                 }
@@ -164,7 +160,7 @@ public final class RouteWorker implements AutoCloseable {
     }
 
     /** The instance as the rule sends it; null when it cannot go (recorded: dead, or failed for a retry). */
-    private Prepared prepare(RouteTask t, RouteRule.Kept kept, UidMap uids, String token) {
+    private Prepared prepare(RouteTask t, RouteRule.Kept kept, SendDeidentification deid, String token) {
         List<String> paths = index.pathsOf(t.sopInstanceUid());
         InstanceSummary source = paths.isEmpty() ? null : index.instance(paths.get(0)).orElse(null);
         if (source == null) {
@@ -177,9 +173,9 @@ public final class RouteWorker implements AutoCloseable {
             copy = images.localCopy(StorePath.parse(source.path()));
             Path file = copy.path();
             RouteRule rule = kept.rule();
-            if (rule.deidentify() != null) {
+            if (deid != null) {
                 file = temp(temps);
-                deidentify(copy.path(), file, rule, kept.secret(), uids, source.patientId());
+                deid.deidentify(copy.path(), file, source.patientId());
             }
             Part10File part10 = Part10File.read(file);
             if (rule.transcode() != null && !rule.transcode().equals(part10.transferSyntaxUid())) {
@@ -201,29 +197,6 @@ public final class RouteWorker implements AutoCloseable {
         }
         temps.forEach(RouteWorker::deleteQuietly);
         return null;
-    }
-
-    private static void deidentify(Path from, Path to, RouteRule rule, byte[] secret, UidMap uids,
-            String patientId) throws IOException, DeidRefused {
-        DeidOptions options = DeidOptions.basic().with(rule.deidentify().stream()
-                .map(DeidentifyJob.OPTION_NAMES::get).toArray(DeidOption[]::new))
-                .withPseudonym(DeidentifyJob.DEFAULT_PATIENT_NAME, pseudonym(secret, patientId));
-        try (OutputStream out = Files.newOutputStream(to)) {
-            new Deidentifier(options, uids).deidentify(from, out);
-        }
-    }
-
-    /** The same patient gets the same pseudonym from a rule, on every node and try. */
-    static String pseudonym(byte[] secret, String patientId) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            byte[] h = mac.doFinal(("patient\n" + (patientId == null ? "" : patientId))
-                    .getBytes(StandardCharsets.UTF_8));
-            return "ANON-" + HexFormat.of().withUpperCase().formatHex(h, 0, 5);
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-            throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
-        }
     }
 
     private void record(RouteRule rule, List<Prepared> ready, Map<String, RouteSender.Outcome> outcomes,
