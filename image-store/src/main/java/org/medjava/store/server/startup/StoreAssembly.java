@@ -222,10 +222,10 @@ public class StoreAssembly {
                     audit, journal);
             // before any request: what a crash of this node left half-done is settled first (see IntentJournal)
             Reconciliation.run(journal, images, index);
-            backup = new StoreBackup(new StoreBackup.Sources(storage, database, ingest.barrier(), data,
-                    sharedState == null ? data.resolve(StoreBackup.ACCOUNTS_FILE) : null, config.pluginsDir(),
-                    sharedState == null ? StoreBackup.RULE_DIRECTORIES.stream().map(data::resolve).toList()
-                            : List.of()));
+            // on a cluster the accounts, rules and keys are in the shared database, and so in its dump
+            backup = new StoreBackup(sharedState == null ? StoreBackup.Sources.local(storage, database,
+                    ingest.barrier(), data, config.pluginsDir()) : new StoreBackup.Sources(storage, database,
+                    ingest.barrier(), data, null, config.pluginsDir(), List.of(), List.of()));
             derived = new DerivedImages(images, renderer, filters.registry(), ingest);
             startResumableUploads(data);
             startTrash();

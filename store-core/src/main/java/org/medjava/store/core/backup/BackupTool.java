@@ -138,10 +138,8 @@ public final class BackupTool {
                     + "); a store on PostgreSQL is backed up while it runs (--url)");
         }
         try (LocalFileStorage storage = new LocalFileStorage(dataDir.resolve("images"))) {
-            StoreBackup backup = new StoreBackup(new StoreBackup.Sources(storage, IndexDatabase.h2(index),
-                    new WriteBarrier(OFFLINE_WAIT), dataDir,
-                    dataDir.resolve(StoreBackup.ACCOUNTS_FILE), dataDir.resolve("plugins"),
-                    StoreBackup.RULE_DIRECTORIES.stream().map(dataDir::resolve).toList()));
+            StoreBackup backup = new StoreBackup(StoreBackup.Sources.local(storage, IndexDatabase.h2(index),
+                    new WriteBarrier(OFFLINE_WAIT), dataDir, dataDir.resolve("plugins")));
             Path target = backup.prepareTarget(Path.of(directory).toAbsolutePath().normalize().toString());
             out.println("backing up the stopped store in " + dataDir + " into " + target + " ...");
             BackupInfo info = backup.run(target, (done, total) -> {

@@ -42,7 +42,8 @@ import org.medjava.store.core.storage.StorageEntry;
  *
  * <p>Layout of a backup: {@code objects/<store path>}, {@code index/index.zip} (H2) or {@code index/index.pgdump}
  * (PostgreSQL), {@code accounts/users.properties}, {@code plugins/*}, {@code rules/retention/*} and
- * {@code rules/routes/*} (one node's retention and routing rules), {@value BackupManifest#FILE} and
+ * {@code rules/routes/*} (one node's retention and routing rules), {@code keys/deid.key},
+ * {@value BackupManifest#FILE} and
  * {@value BackupInfo#FILE} (written last).
  */
 public final class StoreBackup {
@@ -57,6 +58,13 @@ public final class StoreBackup {
     public static final String RULES = "rules";
     /** The directories of rules a data directory may have: the retention rules' and the routing rules'. */
     public static final List<String> RULE_DIRECTORIES = List.of("retention", "routes");
+    /** Where a backup keeps the store's keys that must outlive a restore ({@code keys/<file>}). */
+    public static final String KEYS = "keys";
+    /**
+     * The keys kept: the de-identification key (move destinations' UIDs stay the same after a restore). Not the
+     * session key: after a restore everyone signs in again.
+     */
+    public static final List<String> KEY_FILES = List.of("deid.key");
     /** The accounts file, in the data directory and in a backup's {@value #ACCOUNTS}/. */
     public static final String ACCOUNTS_FILE = "users.properties";
     static final String HOLDING_PREFIX = ".backup-";
@@ -70,15 +78,29 @@ public final class StoreBackup {
      * @param accountsFile the accounts file, or null when the accounts are elsewhere (a cluster's database)
      * @param ruleDirs     the directories of the data directory that hold rules (retention, routing), each restored
      *                     under its own name; none when the rules are in a cluster's database (its dump has them)
+     * @param keyFiles     the key files of {@link #KEY_FILES} to keep; none on a cluster (its database has them)
      */
     public record Sources(ObjectStorage storage, IndexDatabase index, WriteBarrier barrier, Path dataDir,
-                          Path accountsFile, Path pluginsDir, List<Path> ruleDirs) {
+                          Path accountsFile, Path pluginsDir, List<Path> ruleDirs, List<Path> keyFiles) {
         public Sources {
             for (Path dir : ruleDirs) {
                 if (!RULE_DIRECTORIES.contains(dir.getFileName().toString())) {
                     throw new IllegalArgumentException("not a directory of rules: " + dir);
                 }
             }
+            for (Path key : keyFiles) {
+                if (!KEY_FILES.contains(key.getFileName().toString())) {
+                    throw new IllegalArgumentException("not a key the backup keeps: " + key);
+                }
+            }
+        }
+
+        /** What a single store keeps in {@code dataDir}: its accounts, rules and keys there. */
+        public static Sources local(ObjectStorage storage, IndexDatabase index, WriteBarrier barrier, Path dataDir,
+                Path pluginsDir) {
+            return new Sources(storage, index, barrier, dataDir, dataDir.resolve(ACCOUNTS_FILE), pluginsDir,
+                    RULE_DIRECTORIES.stream().map(dataDir::resolve).toList(),
+                    KEY_FILES.stream().map(dataDir::resolve).toList());
         }
     }
 
@@ -181,7 +203,7 @@ public final class StoreBackup {
         }
     }
 
-    /** The accounts, the plugins and the rules: small, copied during the pause. */
+    /** The accounts, the plugins, the rules and the keys: small, copied during the pause. */
     private void copySmallFiles(Path target, BackupManifest manifest) throws IOException {
         if (sources.accountsFile() != null && Files.isRegularFile(sources.accountsFile())) {
             copyFile(sources.accountsFile(), target, ACCOUNTS + "/" + ACCOUNTS_FILE, manifest);
@@ -189,6 +211,11 @@ public final class StoreBackup {
         copyDirectory(sources.pluginsDir(), target, PLUGINS, manifest);
         for (Path dir : sources.ruleDirs()) {
             copyDirectory(dir, target, RULES + "/" + dir.getFileName(), manifest);
+        }
+        for (Path key : sources.keyFiles()) {
+            if (Files.isRegularFile(key, LinkOption.NOFOLLOW_LINKS)) {
+                copyFile(key, target, KEYS + "/" + key.getFileName(), manifest);
+            }
         }
     }
 

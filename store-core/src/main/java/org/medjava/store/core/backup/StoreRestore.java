@@ -132,6 +132,14 @@ public final class StoreRestore {
                 Path accounts = into.resolve(StoreBackup.ACCOUNTS_FILE);
                 copy(from, accounts);
                 ownerOnly(accounts);
+            } else if (relative.startsWith(StoreBackup.KEYS + "/")) {
+                String name = relative.substring(StoreBackup.KEYS.length() + 1);
+                if (!StoreBackup.KEY_FILES.contains(name)) {
+                    throw new BackupException("the backup names a key file it cannot hold: " + relative);
+                }
+                Path key = into.resolve(name);
+                copy(from, key);
+                ownerOnly(key);
             } else if (relative.startsWith(StoreBackup.RULES + "/")) {
                 // rules/<directory>/<file>: a routing rule holds its de-identification secret and a receiver's
                 // credentials, so the files are the owner's alone, as the accounts

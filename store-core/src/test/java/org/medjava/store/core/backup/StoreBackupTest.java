@@ -77,9 +77,10 @@ class StoreBackupTest {
         Files.writeString(data.resolve("retention/r2.tmp"), "half written");
         Files.createDirectories(data.resolve("routes"));
         Files.writeString(data.resolve("routes/archive.route"), "name=archive\nsecret=s\n");
-        backup = new StoreBackup(new StoreBackup.Sources(storage, index.database(), ingest.barrier(), data,
-                data.resolve(StoreBackup.ACCOUNTS_FILE), data.resolve("plugins"),
-                StoreBackup.RULE_DIRECTORIES.stream().map(data::resolve).toList()));
+        Files.write(data.resolve("deid.key"), new byte[32]);
+        Files.write(data.resolve("session.key"), new byte[32]);
+        backup = new StoreBackup(StoreBackup.Sources.local(storage, index.database(), ingest.barrier(), data,
+                data.resolve("plugins")));
     }
 
     @AfterEach
@@ -156,6 +157,8 @@ class StoreBackupTest {
         assertThat(restored.resolve("routes/archive.route")).hasContent("name=archive\nsecret=s");
         assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(
                 restored.resolve("routes/archive.route")))).isEqualTo("rw-------");
+        assertThat(restored.resolve("deid.key")).hasBinaryContent(new byte[32]);
+        assertThat(restored.resolve("session.key")).as("everyone signs in again").doesNotExist();
         assertThat(restored.resolve(StoreRestore.SEEDED_MARKER)).exists();
         assertIndexMatchesObjects(restored);
     }
