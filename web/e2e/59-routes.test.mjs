@@ -89,6 +89,12 @@ test('a rule made in the dialog, edited, disabled and enabled, sends a study by 
 
   // no condition: the store refuses a rule that takes everything, and offers to make it anyway
   await fillRule(dialog, { name: 'to-itself', url: stow, auth: basic('admin') });
+  assert.equal(await dialog.locator('[data-test=route-ae]').isVisible(), false, 'a STOW-RS rule names no AE');
+  const option = dialog.locator('[data-test=route-option-retain-patient-characteristics]');
+  assert.equal(await option.isVisible(), false, 'options only when de-identifying');
+  await dialog.locator('[data-test=route-deidentify]').check();
+  assert.equal(await option.isVisible(), true);
+  await dialog.locator('[data-test=route-deidentify]').uncheck(); // de-identified, the store would keep a new study
   await dialog.locator('[data-test=route-save]').click();
   await dialog.locator('[data-test=route-confirm]').waitFor();
   assert.match(await problem.innerText(), /^The store refused the request: the rule matches every instance .*confirm=true/);
