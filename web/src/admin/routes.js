@@ -54,7 +54,8 @@ export async function renderRoutes(box, params) {
       onclick: () => edit(null) }, 'New rule…')),
     h('h2', {}, 'Queue'),
     h('div', { class: 'row' }, counts, h('button', { type: 'button', dataset: { test: 'routes-refresh' },
-      onclick: () => reloadQueue() }, 'Refresh')),
+      title: 'the queue is asked again every 2 s; this asks for the history too',
+      onclick: () => Promise.all([reloadQueue(), reloadHistory()]) }, 'Refresh')),
     h('h3', {}, 'Waiting, being sent, to be tried again'), pending,
     h('h3', {}, 'Dead letters'), dead,
     h('h2', {}, 'History'), historyForm(params.study ?? ''), history);
@@ -165,7 +166,8 @@ export async function renderRoutes(box, params) {
     return h('form', { class: 'inline', dataset: { test: 'routes-history-form' }, onsubmit: (e) => {
       e.preventDefault();
       const uid = input.value.trim();
-      navigate('/admin/routes', uid ? { study: uid } : {});
+      if (uid === (params.study ?? '')) reloadHistory(); // the same address: nothing to navigate, ask again
+      else navigate('/admin/routes', uid ? { study: uid } : {});
     } }, h('label', {}, 'Study ', input),
     h('button', { type: 'submit', dataset: { test: 'routes-history-show' } }, 'Show'),
     study && h('button', { type: 'button', onclick: () => navigate('/admin/routes') }, 'All studies'));
