@@ -1,7 +1,7 @@
 // The administrator's console: tabs for users and roles, filter plugins, remote PACS, the index and jobs, health and
-// metrics, the trash, the retention rules, the change feed and the audit trail — one module each in src/admin/. The tab is part of the route
-// (#/admin/plugins), so it can be bookmarked and survives a new login. Uploaders may restore deletions: they see the
-// console with its Trash tab only.
+// metrics, the trash, the retention rules, the routing rules and their queue, the change feed and the audit trail —
+// one module each in src/admin/. The tab is part of the route (#/admin/plugins), so it can be bookmarked and survives
+// a new login. Uploaders may restore deletions: they see the console with its Trash tab only.
 import '../admin/admin.css';
 import { h } from '../ui.js';
 import { can } from '../session.js';
@@ -12,6 +12,7 @@ import { renderIndex } from '../admin/indexing.js';
 import { renderHealth } from '../admin/health.js';
 import { renderTrash } from '../admin/trash.js';
 import { renderRetention } from '../admin/retention.js';
+import { renderRoutes } from '../admin/routes.js';
 import { renderChanges } from '../admin/changes.js';
 import { renderAudit } from '../admin/audit.js';
 
@@ -23,6 +24,7 @@ const TABS = [
   ['health', 'Health and metrics', renderHealth, 'admin'],
   ['trash', 'Trash', renderTrash, 'uploader'],
   ['retention', 'Retention', renderRetention, 'admin'],
+  ['routes', 'Routes', renderRoutes, 'admin'],
   ['changes', 'Changes', renderChanges, 'admin'],
   ['audit', 'Audit', renderAudit, 'admin'],
 ];

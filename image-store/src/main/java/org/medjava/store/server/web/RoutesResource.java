@@ -19,6 +19,7 @@ import jakarta.ws.rs.core.SecurityContext;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -47,6 +48,8 @@ import org.medjava.store.server.security.Role;
 @SecurityRequirement(name = ApiDocs.BEARER)
 @SecurityRequirement(name = ApiDocs.SESSION)
 public class RoutesResource {
+    /** How a listed rule shows its destination's credentials ({@link RouteRule.Destination#masked()}). */
+    static final String MASKED = "(set)";
 
     /** The body of {@code PUT /routes/rules/{name}}. */
     @Schema(name = "RouteDraft", description = "A routing rule: what it matches, where it sends, how.",
@@ -106,8 +109,9 @@ public class RoutesResource {
     @Operation(summary = "Make or replace a routing rule (admin role)", description = "match: DICOM keyword (or"
             + " SourceAE: the calling AE title or account of the sender) to a pattern with * and ?, compared without"
             + " regard to case; destination: {kind: dimse, ae} (a remote of medjava.dicom.remotes) or {kind: stow,"
-            + " url, auth}; deidentify: de-identification option names ([] for the Basic Profile alone, null: sent as"
-            + " stored); transcode: a transfer syntax UID or null. A rule matching everything needs confirm=true.")
+            + " url, auth} (auth \"(set)\", as listed, keeps the rule's credentials for the same url); deidentify:"
+            + " de-identification option names ([] for the Basic Profile alone, null: sent as stored); transcode: a"
+            + " transfer syntax UID or null. A rule matching everything needs confirm=true.")
     @RequestBody(required = true, content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "RouteDraft")))
     @APIResponse(responseCode = "200", description = "made or replaced", content = @Content(
             mediaType = ApiDocs.JSON, schema = @Schema(ref = "RouteRule")))
@@ -122,10 +126,22 @@ public class RoutesResource {
                     + " \"url\": ...}");
         }
         Destination d = draft.destination();
+        String auth = d.auth();
+        if (MASKED.equals(auth)) {
+            // the rule sent back as it was listed (the console's edit, enable, disable): keep what the mark stands for
+            // to the same URL, never to another host
+            RouteRule.Destination before = routing.rules().stream().filter(r -> r.name().equals(name))
+                    .map(RouteRule::destination).findFirst().orElse(null);
+            if (before == null || before.auth() == null || !Objects.equals(before.url(), d.url())) {
+                throw bad("destination.auth: " + MASKED + " keeps the credentials of the rule's destination, which"
+                        + " has none or another URL; give them again");
+            }
+            auth = before.auth();
+        }
         RouteRule.Destination destination;
         try {
             destination = new RouteRule.Destination(d.kind() == null ? null : d.kind().trim().toLowerCase(
-                    Locale.ROOT), d.ae(), d.url(), d.auth());
+                    Locale.ROOT), d.ae(), d.url(), auth);
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }

@@ -51,7 +51,7 @@ class WebAppBrowserIT {
     static Path fixtures;
 
     @BeforeAll
-    @Timeout(value = 6, unit = TimeUnit.MINUTES) // a store started and 119 objects stored
+    @Timeout(value = 6, unit = TimeUnit.MINUTES) // a store started and 121 objects stored
     static void storeWithStudies() throws Exception {
         // Orthanc as the remote PACS of the admin console's PACS page (query, retrieve, send)
         int dicomPort = Ports.free();
@@ -69,6 +69,11 @@ class WebAppBrowserIT {
                 // The deletion guard held by the 100-image study only (the trash's browser tests meet its 409)
                 .property("medjava.delete.guard-share", "0.5")
                 .property("medjava.delete.guard-min-instances", Integer.toString(GUARDED_COUNT))
+                // The routes' browser tests see a refused send wait for its retry, then the dead-letter list
+                .property("medjava.route.backoff-initial-seconds", "4")
+                .property("medjava.route.backoff-max-seconds", "4")
+                .property("medjava.route.max-attempts", "2")
+                .property("medjava.route.poll-seconds", "0.5")
                 .start();
         pacs = Orthanc.start(work.resolve("orthanc"), PacsStore.ORTHANC_AE, pacsDicomPort, pacsHttpPort,
                 new Orthanc.Peer(PacsStore.AE, dicomPort, store.uri("/dicomweb/").toString(), "admin",
@@ -154,6 +159,14 @@ class WebAppBrowserIT {
                     mergePatients[n][1]).study(mergeStudies[n], "20240107").series(TestStudy.newUid(), "CT", 1)
                     .instance(TestStudy.newUid(), 1).writeTo(work.resolve("merge-" + n + ".dcm")));
         }
+        // A 2-image study the routes' browser tests send (to the store itself by STOW-RS, and to a closed port).
+        String routesStudy = TestStudy.newUid();
+        String routesSeries = TestStudy.newUid();
+        for (int n = 1; n <= 2; n++) {
+            put(admin, "/images/e2e/routes/" + n + ".dcm", TestDicom.ct().patient("ROUTES-E2E", "Routes^Study")
+                    .study(routesStudy, "20240108").series(routesSeries, "CT", 1).instance(TestStudy.newUid(), n)
+                    .writeTo(work.resolve("routes-" + n + ".dcm")));
+        }
         String changesStudy = TestStudy.newUid();
         Path changesFile = TestDicom.ct().patient("CHANGES-E2E", "Changes^Feed").study(changesStudy, "20240105")
                 .series(TestStudy.newUid(), "CT", 1).instance(TestStudy.newUid(), 1)
@@ -187,6 +200,7 @@ class WebAppBrowserIT {
                         .add("patientName", "Misspeled^Name").add("accession", "ACC-OLD").add("count", 2))
                 .add("merge", Json.createObjectBuilder().add("source", "MERGE-E2E-SRC").add("sourceStudyUid",
                         mergeStudies[0]).add("target", "MERGE-E2E-DST").add("targetName", "Merge^Target"))
+                .add("routes", Json.createObjectBuilder().add("studyUid", routesStudy).add("count", 2))
                 .add("pacs", Json.createObjectBuilder().add("ae", PacsStore.ORTHANC_AE)
                         .add("freshStudyUid", fresh.studyUid()).add("freshCount", fresh.instances().size())
                         .add("heldStudyUid", mixed.studyUid()).add("heldCount", mixed.instances().size()))
