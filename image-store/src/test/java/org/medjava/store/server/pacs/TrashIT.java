@@ -340,6 +340,7 @@ class TrashIT {
         KeyObjectNote.write(note, study.patientId(), study.studyUid(), "113001", "Rejected for Quality Reasons",
                 ct.seriesUid(), ct.sopClassUid(), List.of(ct.sopInstanceUid()));
 
+        long before = lastChange();
         HttpResponse<String> stored = uploader.sendText(uploader.request("/dicomweb/studies")
                 .header("Content-Type", "multipart/related; type=\"application/dicom\"; boundary=IOCM")
                 .header("Accept", "application/dicom+json")
@@ -352,5 +353,8 @@ class TrashIT {
         assertThat(reader.getJson("/dicomweb/studies/" + study.studyUid() + "/instances").body())
                 .doesNotContain(ct.sopInstanceUid()).contains(mr.sopInstanceUid());
         assertThat(uploader.getJson("/trash").body()).contains("Rejected for Quality Reasons");
+        assertThat(object(reader.getJson("/changes?since=" + before + "&limit=100").body()).getJsonArray("changes")
+                .getValuesAs(JsonObject.class)).filteredOn(c -> c.getString("SOPInstanceUID", "").equals(
+                        ct.sopInstanceUid())).extracting(c -> c.getString("kind")).containsExactly("rejected");
     }
 }

@@ -7,7 +7,8 @@ import java.time.Instant;
  * One entry of the change feed ({@link DicomIndex#changes}).
  *
  * @param seq     its number: increasing in commit order across every node sharing the database, with gaps
- * @param kind    {@value #CREATED}, {@value #UPDATED}, {@value #DELETED}, {@value #RESTORED} or {@value #PURGED}
+ * @param kind    {@value #CREATED}, {@value #UPDATED}, {@value #DELETED}, {@value #REJECTED}, {@value #RESTORED} or
+ *                {@value #PURGED}
  * @param trashId the trash deletion it belongs to (deleted into, restored or purged from the trash), else null
  */
 public record Change(long seq, String kind, Instant at,
@@ -20,8 +21,15 @@ public record Change(long seq, String kind, Instant at,
     public static final String UPDATED = "updated";
     /** Gone for users: removed, or moved into the trash (then with its trash id). */
     public static final String DELETED = "deleted";
+    /** Gone for users by an IOCM rejection note: moved into the trash (with its trash id), as a deletion. */
+    public static final String REJECTED = "rejected";
     /** Back from the trash. */
     public static final String RESTORED = "restored";
     /** Removed from the trash for good (its grace period ended, an administrator purged it, or it was replaced). */
     public static final String PURGED = "purged";
+
+    /** Whether this change took the instance into the trash (a deletion or a rejection). */
+    public boolean intoTrash() {
+        return trashId != null && (kind.equals(DELETED) || kind.equals(REJECTED));
+    }
 }

@@ -152,7 +152,13 @@ public final class DicomIndex implements AutoCloseable {
      */
     public Trashed trash(TrashScope scope, String trashId, String trashedBy, String reason, java.time.Instant now,
             java.time.Instant purgeAfter) {
-        return trash.trash(scope, trashId, trashedBy, reason, now, purgeAfter);
+        return trash.trash(scope, trashId, trashedBy, reason, now, purgeAfter, Change.DELETED);
+    }
+
+    /** As {@link #trash}, for an IOCM rejection note: the change feed says "rejected". */
+    public Trashed reject(TrashScope scope, String trashId, String rejectedBy, String reason, java.time.Instant now,
+            java.time.Instant purgeAfter) {
+        return trash.trash(scope, trashId, rejectedBy, reason, now, purgeAfter, Change.REJECTED);
     }
 
     /**

@@ -41,7 +41,8 @@ final class IndexTrash {
         });
     }
 
-    Trashed trash(TrashScope scope, String trashId, String by, String reason, Instant now, Instant purgeAfter) {
+    Trashed trash(TrashScope scope, String trashId, String by, String reason, Instant now, Instant purgeAfter,
+            String kind) {
         int moved = session.write("moving " + scope + " to the trash", em -> {
             List<String> series = seriesOf(em, scope);
             if (series.isEmpty()) {
@@ -61,7 +62,7 @@ final class IndexTrash {
                     .setParameter(4, purgeAfter.toEpochMilli()).setParameter(5, by).setParameter(6, reason);
             bind(insert, 7, scope.parameters());
             int n = insert.executeUpdate();
-            changes.appendInstances(em, Change.DELETED, trashId, scope.where(), scope.parameters());
+            changes.appendInstances(em, kind, trashId, scope.where(), scope.parameters());
             Query delete = em.createNativeQuery("delete from mj_instance where " + scope.instanceWhere());
             bind(delete, 1, scope.parameters());
             delete.executeUpdate();

@@ -150,7 +150,7 @@ public final class Trash implements Hidden {
         int instances = 0;
         Trashed last = null;
         for (TrashScope scope : note.rejected()) {
-            last = index.trash(scope, trashId, caller == null ? null : caller.user(), reason, now,
+            last = index.reject(scope, trashId, caller == null ? null : caller.user(), reason, now,
                     now.plus(settings.grace()));
             instances += last.instances();
         }
@@ -369,7 +369,7 @@ public final class Trash implements Hidden {
         while (!(changes = index.trashChanges(seen, FEED_PAGE)).isEmpty()) {
             Map<String, Map<String, long[]>> deletions = new java.util.HashMap<>();
             for (Change c : changes) {
-                if (c.kind().equals(Change.DELETED)) {
+                if (c.intoTrash()) {
                     long[] mark = deletions.computeIfAbsent(c.trashId(), this::marksOf).get(c.path());
                     if (mark != null) { // else restored or purged since
                         marks.put(c.path(), mark);

@@ -2,6 +2,7 @@ package org.medjava.store.core.trash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -219,6 +220,12 @@ class TrashTest {
                     + ": Rejected for Quality Reasons");
         });
         assertThat(index.pathsOf(note)).hasSize(1); // the note itself is kept
+        // the change feed says why they went, and the trash follows a rejection as a deletion
+        assertThat(index.changes(0, 100)).filteredOn(c -> c.trashId() != null).extracting(Change::kind,
+                Change::path).containsExactly(tuple(Change.REJECTED, "s/a1.dcm"), tuple(Change.REJECTED, "s/a3.dcm"));
+        Trash other = newTrash(trash.settings()); // a second node on the same index
+        other.refresh();
+        assertThat(other.size()).isEqualTo(2);
     }
 
     private Path staged(Path file) throws IOException {
