@@ -160,7 +160,7 @@ class DicomIndexPostgresTest extends DicomIndexContract {
             try {
                 Future<RouteQueue.Claimed> first = pool.submit(() -> queue.claim("node-a", now,
                         Duration.ofMinutes(5), 10));
-                while (!first.isDone() && !updating(c)) {
+                while (!first.isDone() && !sleeping(c)) {
                     Thread.sleep(20);
                 }
                 long t0 = System.nanoTime();
@@ -175,8 +175,39 @@ class DicomIndexPostgresTest extends DicomIndexContract {
         }
     }
 
-    /** Whether a claim is in its updates (the trigger sleeping). */
-    private static boolean updating(Connection c) throws SQLException {
+    /**
+     * One instance queued for one rule on two nodes at once (a study routed on demand from two nodes) is one task,
+     * not two sent twice: "where not exists" alone does not see the other node's uncommitted row. Each insert here
+     * is slowed by a trigger, so the second queueing comes while the first has checked but not committed.
+     */
+    @Test
+    void anInstanceQueuedForARuleOnTwoNodesAtOnceIsOneTask() throws Exception {
+        Instant now = Instant.parse("2026-12-07T00:00:00Z");
+        RouteQueue queue = index.routes();
+        List<RouteTask.Item> item = List.of(new RouteTask.Item("1.2.3", "1.2.3.1", "1.2.3.1.1"));
+        try (Connection c = DriverManager.getConnection(database.url(), postgres.user(), postgres.password())) {
+            c.createStatement().execute("create function slow_queue() returns trigger language plpgsql as"
+                    + " $$ begin perform pg_sleep(1); return new; end $$");
+            c.createStatement().execute("create trigger slow_queue before insert on mj_route_task for each row"
+                    + " execute function slow_queue()");
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<Integer> first = pool.submit(() -> queue.enqueue("r", "dimse:X", null, item, now));
+                while (!first.isDone() && !sleeping(c)) {
+                    Thread.sleep(20);
+                }
+                int second = queue.enqueue("r", "dimse:X", null, item, now);
+                assertThat(first.get() + second).as("tasks queued by the two nodes").isEqualTo(1);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        assertThat(queue.list(null, 10)).hasSize(1);
+        assertThat(queue.enqueue("other", "dimse:X", null, item, now)).as("another rule's task").isEqualTo(1);
+    }
+
+    /** Whether a statement is in the test's trigger (sleeping). */
+    private static boolean sleeping(Connection c) throws SQLException {
         try (ResultSet rs = c.createStatement().executeQuery("select count(*) from pg_stat_activity"
                 + " where wait_event = 'PgSleep'")) {
             return rs.next() && rs.getInt(1) > 0;
