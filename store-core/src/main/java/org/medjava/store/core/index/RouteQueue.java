@@ -19,7 +19,8 @@ import java.util.function.Function;
  * update from queued/failed (due) or sending (lease expired) to sending with the node's claim token, so two nodes
  * never hold the same task (on PostgreSQL the candidates are also selected {@code FOR UPDATE SKIP LOCKED}, so nodes
  * do not wait for each other); an outcome is recorded only under the token that claimed the task, so a node whose
- * lease ran out cannot overwrite what the node that took over recorded. Plain SQL, like the audit table.
+ * lease ran out cannot overwrite what the node that took over recorded. Queueing for a rule is serialized (an advisory
+ * lock on PostgreSQL), so that an instance queued on two nodes at once is one task. Plain SQL, like the audit table.
  */
 public final class RouteQueue {
     static final int TEXT = 1024;
@@ -43,6 +44,9 @@ public final class RouteQueue {
     private static final String DUE = "((state in ('queued', 'failed') and next_ms <= ?) or (state = 'sending'"
             + " and lease_ms < ?))";
 
+    /** The first key of the advisory lock that queueing for a rule takes on PostgreSQL (the second: the rule's). */
+    private static final int ENQUEUE_LOCK = 0x6d6a7274; // "mjrt"
+
     /** Tasks a node claimed, and the token their outcomes are recorded under. */
     public record Claimed(String token, List<RouteTask> tasks) {
     }
@@ -62,7 +66,20 @@ public final class RouteQueue {
      * @return how many were queued
      */
     public int enqueue(String rule, String destination, String sourceAe, List<RouteTask.Item> items, Instant now) {
+        if (postgres) {
+            return insert(rule, destination, sourceAe, items, now);
+        }
+        synchronized (this) { // one node: its own queueings are all there is to wait for
+            return insert(rule, destination, sourceAe, items, now);
+        }
+    }
+
+    private int insert(String rule, String destination, String sourceAe, List<RouteTask.Item> items, Instant now) {
         return session.read("queueing instances to route", em -> transaction(em, () -> {
+            if (postgres) { // "not exists" does not see another node's uncommitted task: queue one rule at a time
+                em.createNativeQuery("select 1 from pg_advisory_xact_lock(?, ?)").setParameter(1, ENQUEUE_LOCK)
+                        .setParameter(2, rule.hashCode()).getResultList();
+            }
             int added = 0;
             for (RouteTask.Item i : items) {
                 added += update(em, "insert into mj_route_task (rule_name, destination, study_uid, series_uid,"

@@ -8,8 +8,13 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -132,5 +137,80 @@ class DicomIndexPostgresTest extends DicomIndexContract {
         assertThatThrownBy(() -> new DicomIndex(IndexDatabase.of(url, postgres.user(), postgres.password())))
                 .isInstanceOf(IndexException.class).hasMessageContaining("cannot open the DICOM index database " + url)
                 .hasMessageContaining("no_such_database");
+    }
+
+    /**
+     * A claim holds the rows it selected until it commits: another node's claim meanwhile skips them (SKIP LOCKED)
+     * instead of taking the ones this claim has not updated yet, or waiting for it. Each update here is slowed by a
+     * trigger, so the second claim comes while the first is between its select and its last update.
+     */
+    @Test
+    void aRouteClaimHoldsItsCandidatesSoThatAnotherNodesClaimSkipsThemWithoutWaiting() throws Exception {
+        Instant now = Instant.parse("2026-12-07T00:00:00Z");
+        RouteQueue queue = index.routes();
+        assertThat(queue.enqueue("r", "dimse:X", null, List.of(new RouteTask.Item("1.2.3", "1.2.3.1", "1.2.3.1.1"),
+                new RouteTask.Item("1.2.3", "1.2.3.1", "1.2.3.1.2"), new RouteTask.Item("1.2.3", "1.2.3.1",
+                        "1.2.3.1.3")), now)).isEqualTo(3);
+        try (Connection c = DriverManager.getConnection(database.url(), postgres.user(), postgres.password())) {
+            c.createStatement().execute("create function slow_claim() returns trigger language plpgsql as"
+                    + " $$ begin perform pg_sleep(1); return new; end $$");
+            c.createStatement().execute("create trigger slow_claim before update on mj_route_task for each row"
+                    + " execute function slow_claim()");
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<RouteQueue.Claimed> first = pool.submit(() -> queue.claim("node-a", now,
+                        Duration.ofMinutes(5), 10));
+                while (!first.isDone() && !sleeping(c)) {
+                    Thread.sleep(20);
+                }
+                long t0 = System.nanoTime();
+                RouteQueue.Claimed second = queue.claim("node-b", now, Duration.ofMinutes(5), 10);
+                long waited = (System.nanoTime() - t0) / 1_000_000;
+                assertThat(second.tasks()).as("what node b claimed while node a was claiming").isEmpty();
+                assertThat(waited).as("ms node b waited").isLessThan(1_000);
+                assertThat(first.get().tasks()).hasSize(3);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    /**
+     * One instance queued for one rule on two nodes at once (a study routed on demand from two nodes) is one task,
+     * not two sent twice: "where not exists" alone does not see the other node's uncommitted row. Each insert here
+     * is slowed by a trigger, so the second queueing comes while the first has checked but not committed.
+     */
+    @Test
+    void anInstanceQueuedForARuleOnTwoNodesAtOnceIsOneTask() throws Exception {
+        Instant now = Instant.parse("2026-12-07T00:00:00Z");
+        RouteQueue queue = index.routes();
+        List<RouteTask.Item> item = List.of(new RouteTask.Item("1.2.3", "1.2.3.1", "1.2.3.1.1"));
+        try (Connection c = DriverManager.getConnection(database.url(), postgres.user(), postgres.password())) {
+            c.createStatement().execute("create function slow_queue() returns trigger language plpgsql as"
+                    + " $$ begin perform pg_sleep(1); return new; end $$");
+            c.createStatement().execute("create trigger slow_queue before insert on mj_route_task for each row"
+                    + " execute function slow_queue()");
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<Integer> first = pool.submit(() -> queue.enqueue("r", "dimse:X", null, item, now));
+                while (!first.isDone() && !sleeping(c)) {
+                    Thread.sleep(20);
+                }
+                int second = queue.enqueue("r", "dimse:X", null, item, now);
+                assertThat(first.get() + second).as("tasks queued by the two nodes").isEqualTo(1);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        assertThat(queue.list(null, 10)).hasSize(1);
+        assertThat(queue.enqueue("other", "dimse:X", null, item, now)).as("another rule's task").isEqualTo(1);
+    }
+
+    /** Whether a statement is in the test's trigger (sleeping). */
+    private static boolean sleeping(Connection c) throws SQLException {
+        try (ResultSet rs = c.createStatement().executeQuery("select count(*) from pg_stat_activity"
+                + " where wait_event = 'PgSleep'")) {
+            return rs.next() && rs.getInt(1) > 0;
+        }
     }
 }
