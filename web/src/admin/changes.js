@@ -41,7 +41,8 @@ export async function renderChanges(box, params) {
   const table = h('div');
   box.append(h('h2', {}, 'Changes'),
     h('p', { class: 'muted' }, 'Every instance created, updated (its file replaced), deleted (removed, or into the'
-      + ' trash), rejected (into the trash by an IOCM rejection note), restored or purged, numbered in commit order across the store\'s nodes — what systems that follow'
+      + ' trash), rejected (into the trash by an IOCM rejection note), restored, purged or routed (sent by a routing'
+      + ' rule), numbered in commit order across the store\'s nodes — what systems that follow'
       + ' the store read from GET /changes.'),
     nav, status, table);
 

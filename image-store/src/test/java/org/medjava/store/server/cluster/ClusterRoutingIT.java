@@ -202,12 +202,15 @@ class ClusterRoutingIT {
                 "sent")));
 
         List<String> feed = feed(1, start, 1000);
-        assertThat(feed).as("node 1's feed").hasSize(6);
+        assertThat(feed).as("node 1's feed").hasSize(7);
         for (TestStudy s : List.of(a, b, routed)) {
             for (TestStudy.Instance i : s.instances()) {
                 assertThat(feed).as("node 1's feed").anyMatch(e -> e.endsWith(" created " + i.sopInstanceUid()));
             }
         }
+        TestStudy.Instance sent = routed.instances().get(0);
+        assertThat(indexOf(feed, " routed " + sent.sopInstanceUid())).as("routed after its creation")
+                .isGreaterThan(indexOf(feed, " created " + sent.sopInstanceUid()));
         for (TestStudy.Instance i : a.instances()) {
             int created = indexOf(feed, " created " + i.sopInstanceUid());
             int gone = indexOf(feed, " deleted " + i.sopInstanceUid());

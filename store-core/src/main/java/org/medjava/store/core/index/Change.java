@@ -7,8 +7,8 @@ import java.time.Instant;
  * One entry of the change feed ({@link DicomIndex#changes}).
  *
  * @param seq     its number: increasing in commit order across every node sharing the database, with gaps
- * @param kind    {@value #CREATED}, {@value #UPDATED}, {@value #DELETED}, {@value #REJECTED}, {@value #RESTORED} or
- *                {@value #PURGED}
+ * @param kind    {@value #CREATED}, {@value #UPDATED}, {@value #DELETED}, {@value #REJECTED}, {@value #RESTORED},
+ *                {@value #PURGED} or {@value #ROUTED}
  * @param trashId the trash deletion it belongs to (deleted into, restored or purged from the trash), else null
  */
 public record Change(long seq, String kind, Instant at,
@@ -27,6 +27,8 @@ public record Change(long seq, String kind, Instant at,
     public static final String RESTORED = "restored";
     /** Removed from the trash for good (its grace period ended, an administrator purged it, or it was replaced). */
     public static final String PURGED = "purged";
+    /** Sent to a routing rule's destination (one entry per instance and rule; the receiver may have held it). */
+    public static final String ROUTED = "routed";
 
     /** Whether this change took the instance into the trash (a deletion or a rejection). */
     public boolean intoTrash() {

@@ -68,6 +68,15 @@ final class ChangeLog {
         return insert.executeUpdate();
     }
 
+    /** Appends the "routed" entry of routing task {@code taskId} (sent), in the caller's transaction. */
+    void appendRouted(EntityManager em, long taskId, long at) {
+        em.flush();
+        lock(em);
+        em.createNativeQuery(COLUMNS + "select ?, ?, t.study_uid, t.series_uid, t.sop_uid, (select min(i.store_path)"
+                + " from mj_instance i where i.sop_instance_uid = t.sop_uid), null from mj_route_task t where t.id = ?")
+                .setParameter(1, Change.ROUTED).setParameter(2, at).setParameter(3, taskId).executeUpdate();
+    }
+
     private void lock(EntityManager em) {
         if (postgres) {
             em.createNativeQuery("select pg_advisory_xact_lock(" + FEED_LOCK + ")").getSingleResult();

@@ -51,7 +51,7 @@ public final class DicomIndex implements AutoCloseable {
         this.queries = new IndexQueries(session);
         this.rebuild = new IndexRebuild(session, writer, queries);
         this.trash = new IndexTrash(session, writer, rebuild, changes);
-        this.routes = new RouteQueue(session);
+        this.routes = new RouteQueue(session, changes);
     }
 
     /** The routing queue and history (in this index's database, shared by a cluster's nodes). */

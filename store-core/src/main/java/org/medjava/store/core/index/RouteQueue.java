@@ -52,10 +52,12 @@ public final class RouteQueue {
     }
 
     private final IndexSession session;
+    private final ChangeLog changes;
     private final boolean postgres;
 
-    RouteQueue(IndexSession session) {
+    RouteQueue(IndexSession session, ChangeLog changes) {
         this.session = session;
+        this.changes = changes;
         this.postgres = session.database().url().startsWith("jdbc:postgresql:");
     }
 
@@ -117,11 +119,17 @@ public final class RouteQueue {
 
     /** Records a task as sent (with a note, e.g. that the receiver held it already); whether the claim still held. */
     public boolean sent(long id, String token, String note, Instant now) {
-        return session.read("recording a routed instance", em -> transaction(em, () -> update(em,
-                "update mj_route_task set state = 'sent', attempts = attempts + 1, tries = tries + 1, sent_ms = ?,"
-                        + " updated_ms = ?, last_error = ?, claim = null, lease_ms = null where id = ? and claim = ?"
-                        + " and state = 'sending'", now.toEpochMilli(), now.toEpochMilli(), cut(note, TEXT), id,
-                token) > 0));
+        // a write: the "routed" change it appends is numbered in commit order with every other change
+        return session.write("recording a routed instance", em -> {
+            if (update(em, "update mj_route_task set state = 'sent', attempts = attempts + 1, tries = tries + 1,"
+                    + " sent_ms = ?, updated_ms = ?, last_error = ?, claim = null, lease_ms = null where id = ? and"
+                    + " claim = ? and state = 'sending'", now.toEpochMilli(), now.toEpochMilli(), cut(note, TEXT), id,
+                    token) == 0) {
+                return false;
+            }
+            changes.appendRouted(em, id, now.toEpochMilli());
+            return true;
+        });
     }
 
     /**

@@ -24,6 +24,7 @@ import org.medjava.codec.ImageCodec;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
+import org.medjava.store.core.index.Change;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.IndexDatabase;
 import org.medjava.store.core.index.RouteQueue;
@@ -219,6 +220,12 @@ class RoutingTest {
         assertThat(sent.attempts()).isEqualTo(4);
         assertThat(sender.received).containsEntry("1.2.826.77.6.1.1", 1);
         assertThat(routing.history("1.2.826.77.6")).hasSize(1);
+        // the change feed says it was routed once it was sent, not at each failed try
+        assertThat(index.changes(0, 100)).filteredOn(c -> c.kind().equals(Change.ROUTED)).singleElement()
+                .satisfies(c -> {
+                    assertThat(c.sopInstanceUid()).isEqualTo("1.2.826.77.6.1.1");
+                    assertThat(c.path()).isEqualTo(index.pathsOf("1.2.826.77.6.1.1").get(0));
+                });
         assertThatThrownBy(() -> routing.retry(t.id())).hasMessageContaining("only a dead or failed");
     }
 
