@@ -10,7 +10,6 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import org.medjava.codec.dicom.DicomPreScan;
 
 /** The per-format header readers behind {@link ImageHeader#peek}; each reads only as far as it must. */
 final class HeaderReaders {
@@ -158,7 +157,8 @@ final class HeaderReaders {
 
     /** The data set up to (not into) the pixel data: the pixel data are never read. */
     static ImageHeader dicom(InputStream in) throws IOException {
-        in = DicomPreScan.checkedHeader(in); // PixelMed recurses per sequence level: refuse what would overflow it
+        // PixelMed recurses per sequence level: refuse what would overflow it
+        in = DicomReading.get().checkedHeader(in);
         AttributeList list = new AttributeList();
         try {
             list.read(new DicomInputStream(in), TagFromName.PixelData);

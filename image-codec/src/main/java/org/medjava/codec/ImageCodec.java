@@ -20,12 +20,11 @@ import javax.imageio.ImageWriteParam;
 import javax.imageio.ImageWriter;
 import javax.imageio.stream.ImageInputStream;
 import javax.imageio.stream.ImageOutputStream;
-import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.filter.Raster;
 
 /**
  * Reads and writes rasters as PPM, PNG, GIF and JPEG, and reads DICOM (frame 0 through its default window; see
- * {@link DicomCodec} for frames, windows and attributes). Reading identifies the format from the content, not the
+ * {@code dicom.DicomCodec} for frames, windows and attributes). Reading identifies the format from the content, not the
  * name, and refuses images over a pixel limit before decoding their pixels. Writing to a file is atomic: a
  * failed write leaves no partial file and never damages an existing one.
  */
@@ -56,7 +55,7 @@ public final class ImageCodec {
             return Ppm.read(in, maxPixels);
         }
         if (format == ImageFormat.DICOM) {
-            return DicomCodec.readRaster(in, maxPixels);
+            return DicomReading.get().readRaster(in, maxPixels);
         }
         return readWithImageIo(in, format, maxPixels);
     }

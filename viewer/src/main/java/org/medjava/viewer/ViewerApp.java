@@ -30,7 +30,7 @@ public final class ViewerApp {
     /** Creates and shows the main window (event thread), then connects or opens files as the options say. */
     public static ViewerFrame show(ViewerOptions options, FilterCatalog catalog) {
         FlatDarkLaf.setup();
-        ViewerFrame frame = new ViewerFrame(options, catalog);
+        ViewerFrame frame = new ViewerFrame(catalog, options.benchmarkCsv(), options.manifestInterval());
         frame.setLocationRelativeTo(null);
         frame.setVisible(true);
         options.files().forEach(frame::openLocal);

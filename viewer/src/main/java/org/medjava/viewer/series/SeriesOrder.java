@@ -3,6 +3,7 @@ package org.medjava.viewer.series;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.medjava.viewer.store.SliceInfo;
 
 /**
  * Orders a series' instances into a stack as a reader scrolls it, by the rule the web viewer uses

@@ -248,7 +248,7 @@ public final class StoreClient {
      * ({@code includefield}, read from the stored headers). When QIDO cannot say (an older store), the slices come
      * without geometry and Instance Numbers order them.
      */
-    public List<org.medjava.viewer.series.SliceInfo> seriesSlices(String studyInstanceUid, String seriesInstanceUid)
+    public List<SliceInfo> seriesSlices(String studyInstanceUid, String seriesInstanceUid)
             throws IOException {
         Map<String, double[][]> geometry = new java.util.HashMap<>();
         try {
@@ -265,10 +265,10 @@ public final class StoreClient {
             }
             // no geometry: InstanceNumber orders
         }
-        List<org.medjava.viewer.series.SliceInfo> slices = new ArrayList<>();
+        List<SliceInfo> slices = new ArrayList<>();
         for (IndexRows.Instance i : instances(seriesInstanceUid)) {
             double[][] g = geometry.getOrDefault(i.sopInstanceUid(), new double[2][]);
-            slices.add(new org.medjava.viewer.series.SliceInfo(i.path(), i.sopInstanceUid(), i.instanceNumber(),
+            slices.add(new SliceInfo(i.path(), i.sopInstanceUid(), i.instanceNumber(),
                     g[0], g[1], i.frames() == null ? 1 : i.frames()));
         }
         return slices;

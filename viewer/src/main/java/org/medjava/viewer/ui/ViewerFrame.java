@@ -6,6 +6,7 @@ import java.awt.event.KeyEvent;
 import java.awt.event.WindowAdapter;
 import java.awt.event.WindowEvent;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import javax.swing.Action;
@@ -20,7 +21,6 @@ import javax.swing.JSplitPane;
 import javax.swing.JTabbedPane;
 import javax.swing.KeyStroke;
 import javax.swing.SwingUtilities;
-import org.medjava.viewer.ViewerOptions;
 import org.medjava.viewer.filters.FilterCatalog;
 import org.medjava.viewer.image.ImageDocument;
 import org.medjava.viewer.model.BenchmarkCsv;
@@ -61,13 +61,19 @@ public final class ViewerFrame extends JFrame {
     private final FiltersMenu filtersMenu;
     private final transient SeriesView seriesView;
 
-    public ViewerFrame(ViewerOptions options, FilterCatalog catalog) {
+    /**
+     * The settings it needs, not the command line's {@code ViewerOptions}, which live above the window.
+     *
+     * @param benchmarkCsv     benchmark mode's CSV file, or null outside benchmark mode
+     * @param manifestInterval how often to check the store's filter manifest
+     */
+    public ViewerFrame(FilterCatalog catalog, Path benchmarkCsv, Duration manifestInterval) {
         super("MedJava Viewer");
         this.catalog = catalog;
-        BenchmarkCsv csv = options.benchmark() ? new BenchmarkCsv(options.benchmarkCsv()) : null;
+        BenchmarkCsv csv = benchmarkCsv != null ? new BenchmarkCsv(benchmarkCsv) : null;
         setName("viewer");
         setDefaultCloseOperation(JFrame.DISPOSE_ON_CLOSE);
-        connect = new ConnectFlow(controller, catalog, RecentServers.standard(), options.manifestInterval(), csv);
+        connect = new ConnectFlow(controller, catalog, RecentServers.standard(), manifestInterval, csv);
         storeTree = new StoreTree(tasks, open::openStore, status::message, thumbnail);
         dicomSearch = new DicomSearchPanel(tasks, open::openStore, this::openSeries);
         connect.onConnect(storeTree::connect);
@@ -160,7 +166,7 @@ public final class ViewerFrame extends JFrame {
         setSize(1560, 940);
         keys.install();
         controller.changed();
-        status.message(options.benchmark() ? "Benchmark mode: timings go to " + options.benchmarkCsv().toAbsolutePath()
+        status.message(benchmarkCsv != null ? "Benchmark mode: timings go to " + benchmarkCsv.toAbsolutePath()
                 : "Ready");
         addWindowListener(new WindowAdapter() {
             @Override

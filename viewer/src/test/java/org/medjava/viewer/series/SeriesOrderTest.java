@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.medjava.viewer.store.SliceInfo;
 
 class SeriesOrderTest {
     private static final double[] AXIAL = {1, 0, 0, 0, 1, 0};

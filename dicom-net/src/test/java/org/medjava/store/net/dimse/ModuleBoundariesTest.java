@@ -20,4 +20,9 @@ class ModuleBoundariesTest {
         ModuleRules.packageRoot("dicom-net's tests", "org.medjava.store.net")
                 .check(ModuleRules.classesBeside(getClass()));
     }
+
+    @Test
+    void hasNoPackageCycles() {
+        ModuleRules.freeOfCycles("dicom-net", "org.medjava.store.net").check(classes);
+    }
 }

@@ -15,8 +15,7 @@ import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.server.config.StoreConfig;
-import org.medjava.store.server.web.FrontHeaders;
-import org.medjava.store.server.web.PublicBase;
+import org.medjava.store.server.http.PublicBase;
 
 /**
  * Every request the application serves, in the access log, and its caller bound for the audit trail while it runs.
@@ -48,7 +47,7 @@ public class AccessLogFilter extends HttpFilter {
             throws IOException, ServletException {
         long start = start(request);
         CountingResponse counted = new CountingResponse(response);
-        Caller caller = Caller.account(request.getRemoteUser(), address(config, request));
+        Caller caller = Caller.account(request.getRemoteUser(), PublicBase.clientAddress(config, request));
         boolean failed = true;
         try (Caller.Binding bound = Caller.bind(caller)) {
             chain.doFilter(request, counted);
@@ -86,8 +85,8 @@ public class AccessLogFilter extends HttpFilter {
     }
 
     private void write(HttpServletRequest request, CountingResponse response, int status, long start) {
-        log.record(Instant.now(), address(config, request), request.getRemoteUser(), request.getMethod(),
-                request.getRequestURI(), request.getQueryString(), status, response.bytes(),
+        log.record(Instant.now(), PublicBase.clientAddress(config, request), request.getRemoteUser(),
+                request.getMethod(), request.getRequestURI(), request.getQueryString(), status, response.bytes(),
                 (System.nanoTime() - start) / 1_000_000);
     }
 
@@ -104,8 +103,9 @@ public class AccessLogFilter extends HttpFilter {
     /** Logs a request the authentication mechanism answered itself ({@code bytes}: the body it wrote). */
     public static void logRefused(AccessLog log, StoreConfig config, HttpServletRequest request,
                                   HttpServletResponse response, long bytes) {
-        log.record(Instant.now(), address(config, request), null, request.getMethod(), request.getRequestURI(),
-                request.getQueryString(), response.getStatus(), bytes, (System.nanoTime() - start(request)) / 1_000_000);
+        log.record(Instant.now(), PublicBase.clientAddress(config, request), null, request.getMethod(),
+                request.getRequestURI(), request.getQueryString(), response.getStatus(), bytes,
+                (System.nanoTime() - start(request)) / 1_000_000);
     }
 
     /** When the store first saw the request (the authentication mechanism marks it), else now. */
@@ -117,10 +117,5 @@ public class AccessLogFilter extends HttpFilter {
         long now = System.nanoTime();
         request.setAttribute(START, now);
         return now;
-    }
-
-    /** The client: the proxy's word for it with medjava.http.trust-forwarded, else the connection's peer. */
-    public static String address(StoreConfig config, HttpServletRequest request) {
-        return PublicBase.clientAddress(config.trustForwarded(), FrontHeaders.peer(request), request::getHeader);
     }
 }

@@ -20,6 +20,9 @@ import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.http.FrontHeaders;
+import org.medjava.store.server.http.PathParams;
+import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.logging.AccessLog;
 import org.medjava.store.server.logging.AccessLogFilter;
 
@@ -165,7 +168,7 @@ public class StoreAuthenticationMechanism {
         }
         if (StudyAccess.fileRequest(path) && hiddenFile(request, path)) {
             String raw = path.substring("/images/".length());
-            String name = org.medjava.store.server.web.FileDownloadFilter.decode(raw);
+            String name = PathParams.decode(raw);
             audit.record(AuditEvents.readRefused(caller(request, status.caller()), "http", request.getRequestURI(),
                     what + " refused: not a study the caller may see"));
             // the same answer as for a file that is not there: nothing says the study exists
@@ -262,7 +265,7 @@ public class StoreAuthenticationMechanism {
     private Verdict providerToken(String token, HttpServletRequest request, HttpServletResponse response) {
         OidcTokens.Verified verified = oidc.verify(token);
         if (!verified.valid()) {
-            LOG.info(() -> "OpenID token refused from " + AccessLogFilter.address(config, request) + ": "
+            LOG.info(() -> "OpenID token refused from " + PublicBase.clientAddress(config, request) + ": "
                     + verified.problem());
             audit.record(AuditEvents.login(caller(request, null), false, "OpenID token not accepted: "
                     + verified.problem()));
@@ -297,7 +300,7 @@ public class StoreAuthenticationMechanism {
             char[] password = credential.password().toCharArray();
             Optional<UserStore.User> remembered = users.rememberedUser(name, password); // one fingerprint, not two
             boolean known = remembered.isPresent();
-            LoginThrottle.Attempt<UserStore.User> attempt = throttle.attempt(AccessLogFilter.address(config, request),
+            LoginThrottle.Attempt<UserStore.User> attempt = throttle.attempt(PublicBase.clientAddress(config, request),
                     name, known, () -> known ? remembered : users.authenticatedUser(name, password));
             if (attempt.outcome() == LoginThrottle.Outcome.ACCEPTED) {
                 if (!known) { // Basic sends the password with every request: only a fresh check is a login
@@ -361,7 +364,7 @@ public class StoreAuthenticationMechanism {
 
     /** Who is trying to log in, from where (the name as sent: the audit trail escapes it). */
     private Caller caller(HttpServletRequest request, String user) {
-        return Caller.account(user, AccessLogFilter.address(config, request));
+        return Caller.account(user, PublicBase.clientAddress(config, request));
     }
 
     /** Credentials were sent and are wrong: 401 with the challenge that suits the client. */
@@ -423,13 +426,13 @@ public class StoreAuthenticationMechanism {
     /** The configured public URL's origin and the origin this request was sent to (see {@link CsrfGuard}). */
     java.util.List<String> ownOrigins(HttpServletRequest request) {
         // the front relays HTTPS to Payara as HTTP: the browser's origin is https then
-        boolean tls = org.medjava.store.server.web.FrontHeaders.secure(request);
+        boolean tls = FrontHeaders.secure(request);
         String sentTo = (tls ? "https" : request.getScheme()) + "://" + request.getHeader("Host");
         return config.publicUrl().map(url -> java.util.List.of(url, sentTo)).orElseGet(() -> java.util.List.of(sentTo));
     }
 
     boolean secure(HttpServletRequest request) {
-        return SessionCookie.secure(org.medjava.store.server.web.FrontHeaders.secure(request), config.publicUrl());
+        return SessionCookie.secure(FrontHeaders.secure(request), config.publicUrl());
     }
 
     /**

@@ -8,6 +8,7 @@ import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.StudyQuery;
 import org.medjava.store.core.index.Visibility;
 import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.server.http.PathParams;
 
 /**
  * Which studies a request may see, under access by project ({@code medjava.access.by-project}): an administrator
@@ -84,7 +85,7 @@ public final class StudyAccess {
      * (left to the resource to refuse).
      */
     static java.util.Optional<String> fileStudy(DicomIndex index, String path) {
-        String raw = org.medjava.store.server.web.FileDownloadFilter.decode(path.substring(FILES.length()));
+        String raw = PathParams.decode(path.substring(FILES.length()));
         try {
             return raw == null ? java.util.Optional.empty()
                     : index.instance(StorePath.parse(raw).relative()).map(i -> i.studyInstanceUid());

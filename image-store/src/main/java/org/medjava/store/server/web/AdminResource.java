@@ -1,5 +1,6 @@
 package org.medjava.store.server.web;
 
+import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.UserStore;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.repo.ImageRepository;

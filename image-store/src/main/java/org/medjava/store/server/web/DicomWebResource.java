@@ -51,6 +51,7 @@ import org.medjava.store.core.query.QueryLevel;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.TrashScope;
 import org.medjava.store.core.trash.Trash;
+import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 import org.eclipse.microprofile.openapi.annotations.Operation;

@@ -6,17 +6,14 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.StorePath;
 import org.medjava.store.core.repo.StoredFile;
+import org.medjava.store.server.http.PathParams;
 
 /**
  * The path a viewer feels — hundreds of small GETs per study — answered on the servlet API: a GET or HEAD of a stored
@@ -74,7 +71,7 @@ public class FileDownloadFilter extends HttpFilter {
         if (!path.startsWith(PREFIX) || path.endsWith("/")) {
             return null;
         }
-        String raw = decode(path.substring(PREFIX.length()));
+        String raw = PathParams.decode(path.substring(PREFIX.length()));
         if (raw == null || raw.isEmpty()) {
             return null;
         }
@@ -90,40 +87,5 @@ public class FileDownloadFilter extends HttpFilter {
     static FileDownload.Entity entity(ImageRepository images, StoredFile file) {
         return new FileDownload.Entity(file.size(), file.modified(), file.etag(), file.contentType(),
                 (offset, length) -> images.open(file, offset, length));
-    }
-
-    /**
-     * Percent-decoding of a path as JAX-RS does it for {@code @PathParam} (UTF-8; a {@code +} stays a plus); null for
-     * a malformed escape or malformed UTF-8, left to JAX-RS to answer.
-     */
-    public static String decode(String path) {
-        if (path.indexOf('%') < 0) {
-            return path;
-        }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(path.length());
-        for (int i = 0; i < path.length(); i++) {
-            char c = path.charAt(i);
-            if (c == '%') {
-                if (i + 2 >= path.length()) {
-                    return null;
-                }
-                int hi = Character.digit(path.charAt(i + 1), 16);
-                int lo = Character.digit(path.charAt(i + 2), 16);
-                if (hi < 0 || lo < 0) {
-                    return null;
-                }
-                bytes.write(hi << 4 | lo);
-                i += 2;
-            } else if (c < 0x80) {
-                bytes.write(c);
-            } else {
-                return null; // not how a client sends a path: JAX-RS decides
-            }
-        }
-        try {
-            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
-        } catch (CharacterCodingException e) {
-            return null;
-        }
     }
 }

@@ -29,6 +29,7 @@ import java.util.HexFormat;
 import org.medjava.filter.runtime.PluginInfo;
 import org.medjava.store.core.filters.FilterRepository;
 import org.medjava.store.core.StoreException;
+import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 import org.eclipse.microprofile.openapi.annotations.Operation;

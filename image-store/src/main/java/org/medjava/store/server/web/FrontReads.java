@@ -38,6 +38,7 @@ import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.StoredFile;
 import org.medjava.store.server.config.StoreConfig;
 import org.medjava.store.server.health.LivenessFilter;
+import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.logging.AccessLog;
 import org.medjava.store.server.monitoring.RegistryMetrics;
 import org.medjava.store.server.security.ReadAuthentication;

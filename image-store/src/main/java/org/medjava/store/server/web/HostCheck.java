@@ -3,6 +3,7 @@ package org.medjava.store.server.web;
 import java.util.ArrayList;
 import java.util.List;
 import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.http.AllowedHosts;
 
 /**
  * Whether a request's {@code Host} may be answered: it names this server ({@link AllowedHosts}: its own names,

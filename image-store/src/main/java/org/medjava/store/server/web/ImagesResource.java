@@ -39,6 +39,7 @@ import org.medjava.store.core.repo.Preconditions;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.repo.StorePath;
 import org.medjava.store.core.repo.StoredFile;
+import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 import org.eclipse.microprofile.openapi.annotations.Operation;

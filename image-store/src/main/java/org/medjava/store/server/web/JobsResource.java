@@ -23,6 +23,7 @@ import org.medjava.store.core.StoreException;
 import org.medjava.store.core.jobs.JobQueue;
 import org.medjava.store.core.jobs.JobStatus;
 import org.medjava.store.core.jobs.JobWorkers;
+import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 import org.medjava.store.server.security.StudyAccess;

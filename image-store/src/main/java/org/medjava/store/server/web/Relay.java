@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.medjava.store.server.http.FrontHeaders;
 
 /**
  * One request the front leaves to Payara: its headers (less the hop-by-hop ones and any {@link FrontHeaders} a client
@@ -71,11 +72,7 @@ final class Relay {
     void start(HttpRequest request, String peer, String local, boolean secure) {
         HttpRequest out = new DefaultHttpRequest(HttpVersion.HTTP_1_1, request.method(), request.uri());
         copyHeaders(request.headers(), out.headers(), http2);
-        out.headers().set(FrontHeaders.KEY, FrontHeaders.SECRET).set(FrontHeaders.PEER, peer)
-                .set(FrontHeaders.LOCAL, local);
-        if (secure) {
-            out.headers().set(FrontHeaders.SECURE, "1");
-        }
+        FrontHeaders.sign(out.headers()::set, peer, local, secure);
         if (http2 && !out.headers().contains(HttpHeaderNames.CONTENT_LENGTH) && !(request instanceof LastHttpContent)) {
             HttpUtil.setTransferEncodingChunked(out, true); // an HTTP/2 body of unknown length
         }

@@ -10,6 +10,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.http.FrontHeaders;
 
 /**
  * What every request meets first:

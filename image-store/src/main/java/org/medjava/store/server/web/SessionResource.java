@@ -26,7 +26,8 @@ import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.index.Visibility;
-import org.medjava.store.server.logging.AccessLogFilter;
+import org.medjava.store.server.http.FrontHeaders;
+import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.config.StoreConfig;
 import org.medjava.store.server.security.BrowserRequests;
 import org.medjava.store.server.security.LoginThrottle;
@@ -146,7 +147,7 @@ public class SessionResource {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "send a username and a password");
         }
         char[] secret = password.toCharArray();
-        String address = AccessLogFilter.address(config, request);
+        String address = PublicBase.clientAddress(config, request);
         LoginThrottle.Attempt<Sessions.Issued> attempt = throttle.attempt(address, username,
                 users.remembers(username, secret), () -> sessions.login(username, secret));
         if (attempt.outcome() == LoginThrottle.Outcome.THROTTLED || attempt.outcome() == LoginThrottle.Outcome.BUSY) {
@@ -204,7 +205,7 @@ public class SessionResource {
         Sessions.Checked session = token == null ? null : sessions.check(token, false);
         if (sessions.logout(token) && session != null && session.valid()) { // the logout path is open: the token names the user
             audit.record(AuditEvents.logout(Caller.account(session.token().user(),
-                    AccessLogFilter.address(config, request))));
+                    PublicBase.clientAddress(config, request))));
         }
         String clear = SessionCookie.clear(request.getContextPath(), secure());
         Optional<java.net.URI> atProvider = session != null && session.valid() && session.token().singleSignOn()

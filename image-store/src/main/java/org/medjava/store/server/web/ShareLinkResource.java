@@ -25,7 +25,8 @@ import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.server.config.StoreConfig;
-import org.medjava.store.server.logging.AccessLogFilter;
+import org.medjava.store.server.http.FrontHeaders;
+import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.SessionCookie;
 import org.medjava.store.server.security.Sessions;
 import org.medjava.store.server.security.ShareLinks;
@@ -71,7 +72,7 @@ public class ShareLinkResource {
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "Refusal")))
     public Response open(@PathParam("token") String token) {
         ShareLinks.Opened opened = shares.open(token);
-        String address = AccessLogFilter.address(config, request);
+        String address = PublicBase.clientAddress(config, request);
         String user = opened.share() == null ? null : "share:" + opened.share().id();
         if (!opened.live()) {
             audit.record(AuditEvents.login(Caller.account(user, address), false, "share link: "

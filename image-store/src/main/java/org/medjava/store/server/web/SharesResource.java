@@ -36,6 +36,7 @@ import org.medjava.store.core.index.Share;
 import org.medjava.store.core.index.StudyQuery;
 import org.medjava.store.core.index.StudySummary;
 import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 import org.medjava.store.server.security.ShareLinks;

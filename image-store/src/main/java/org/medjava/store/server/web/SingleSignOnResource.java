@@ -30,7 +30,8 @@ import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.server.config.StoreConfig;
-import org.medjava.store.server.logging.AccessLogFilter;
+import org.medjava.store.server.http.FrontHeaders;
+import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.OidcLogin;
 import org.medjava.store.server.security.OidcTokens;
 import org.medjava.store.server.security.SessionCookie;
@@ -125,7 +126,7 @@ public class SingleSignOnResource {
                              @QueryParam("error") String error,
                              @QueryParam("error_description") String errorDescription) {
         OidcLogin sso = configured();
-        String address = AccessLogFilter.address(config, request);
+        String address = PublicBase.clientAddress(config, request);
         OidcLogin.Finished finished;
         try {
             finished = sso.finish(callback(), code, state, error, errorDescription, cookie());

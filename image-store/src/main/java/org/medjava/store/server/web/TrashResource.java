@@ -29,6 +29,7 @@ import org.medjava.store.core.index.Trashed;
 import org.medjava.store.core.index.TrashedFile;
 import org.medjava.store.core.trash.Trash;
 import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 

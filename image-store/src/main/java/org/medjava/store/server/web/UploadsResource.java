@@ -36,6 +36,7 @@ import org.medjava.store.core.ingest.ResumableUploads;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.StorePath;
 import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 

@@ -80,14 +80,4 @@ class FileDownloadTest {
         assertThat(FileDownload.rangeApplies(AT, ETAG, MODIFIED)).isTrue();
         assertThat(FileDownload.rangeApplies(BEFORE, ETAG, MODIFIED)).isFalse();
     }
-
-    @Test
-    void pathsAreDecodedAsJaxRsDecodesPathParameters() {
-        assertThat(FileDownloadFilter.decode("samples/dicom/CT_small.dcm")).isEqualTo("samples/dicom/CT_small.dcm");
-        assertThat(FileDownloadFilter.decode("a%20b+c%3Bd.png")).isEqualTo("a b+c;d.png");
-        assertThat(FileDownloadFilter.decode("%C3%A9t%C3%A9.gif")).isEqualTo("été.gif");
-        assertThat(FileDownloadFilter.decode("bad%2")).isNull();
-        assertThat(FileDownloadFilter.decode("bad%zz")).isNull();
-        assertThat(FileDownloadFilter.decode("%C3%28")).isNull(); // not UTF-8
-    }
 }

@@ -50,4 +50,9 @@ class ModuleBoundariesTest {
         ModuleRules.packageRoot("image-store's tests", "org.medjava.store.server")
                 .check(ModuleRules.classesBeside(getClass()));
     }
+
+    @Test
+    void hasNoPackageCycles() {
+        ModuleRules.freeOfCycles("image-store", "org.medjava.store.server").check(classes);
+    }
 }

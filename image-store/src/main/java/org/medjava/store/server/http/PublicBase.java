@@ -1,5 +1,6 @@
-package org.medjava.store.server.web;
+package org.medjava.store.server.http;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
@@ -118,6 +119,11 @@ public final class PublicBase {
             client = client.substring(0, client.indexOf(':'));
         }
         return client != null && ADDRESS.matcher(client).matches() ? client : remoteAddr;
+    }
+
+    /** The client of a request to the application: {@link #clientAddress} with the front's word for the peer. */
+    public static String clientAddress(StoreConfig config, HttpServletRequest request) {
+        return clientAddress(config.trustForwarded(), FrontHeaders.peer(request), request::getHeader);
     }
 
     private static final Pattern ADDRESS = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");

@@ -1,7 +1,8 @@
-package org.medjava.viewer.series;
+package org.medjava.viewer.store;
 
 /**
- * What the index says about one instance of a series, enough to order it in a stack.
+ * What the index says about one instance of a series, enough to order it in a stack ({@code series.SeriesOrder}).
+ * The store's answer ({@link StoreClient#seriesSlices}), so it lives here: {@code series} builds on {@code store}.
  *
  * @param path          the store path of the file
  * @param instanceNumber InstanceNumber (0020,0013), or null

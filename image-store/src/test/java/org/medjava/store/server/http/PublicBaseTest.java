@@ -1,4 +1,4 @@
-package org.medjava.store.server.web;
+package org.medjava.store.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

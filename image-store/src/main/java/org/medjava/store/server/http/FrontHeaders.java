@@ -1,32 +1,34 @@
-package org.medjava.store.server.web;
+package org.medjava.store.server.http;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.function.BiConsumer;
 
 /**
- * What the store's front ({@link FrontServer}) knows of a client's connection and passes on to Payara's listener
+ * What the store's front ({@code web.FrontServer}) knows of a client's connection and passes on to Payara's listener
  * behind it, where every relayed request comes from the loopback: the client's address, the address it reached, and
  * whether it came over TLS. The front removes any such header a client sent and signs its own with a secret made
  * when the application starts; a request without the secret (one that reached Payara's listener directly, or with
- * no front running) is described by its own connection, as before.
+ * no front running) is described by its own connection, as before. In {@code http}, below all that read it: the
+ * filters, the authentication mechanism, the resources.
  */
 public final class FrontHeaders {
     /** The secret: this application's front relayed the request. */
-    static final String KEY = "X-MedJava-Front";
+    private static final String KEY = "X-MedJava-Front";
     /** The client's address as the front's connection saw it. */
-    static final String PEER = "X-MedJava-Peer";
+    private static final String PEER = "X-MedJava-Peer";
     /** The front's address the client connected to (the Host check accepts it). */
-    static final String LOCAL = "X-MedJava-Local";
+    private static final String LOCAL = "X-MedJava-Local";
     /** "1" when the client's connection was TLS. */
-    static final String SECURE = "X-MedJava-Secure";
+    private static final String SECURE = "X-MedJava-Secure";
     /** The common start of the names above, which a client's request loses at the front. */
-    static final String PREFIX = "x-medjava-";
+    public static final String PREFIX = "x-medjava-";
 
     private static final byte[] SECRET_BYTES;
-    static final String SECRET;
+    private static final String SECRET;
 
     static {
         byte[] random = new byte[24];
@@ -36,6 +38,16 @@ public final class FrontHeaders {
     }
 
     private FrontHeaders() {
+    }
+
+    /** Signs a request the front relays with what it knows of the client's connection ({@code header}: a setter). */
+    public static void sign(BiConsumer<String, String> header, String peer, String local, boolean secure) {
+        header.accept(KEY, SECRET);
+        header.accept(PEER, peer);
+        header.accept(LOCAL, local);
+        if (secure) {
+            header.accept(SECURE, "1");
+        }
     }
 
     /** The client's address: the connection's peer, or the front's word for it. */

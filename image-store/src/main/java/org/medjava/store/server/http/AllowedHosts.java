@@ -1,4 +1,4 @@
-package org.medjava.store.server.web;
+package org.medjava.store.server.http;
 
 import java.net.InetAddress;
 import java.net.NetworkInterface;
