@@ -56,6 +56,7 @@ import org.medjava.store.core.render.RenderService;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.StorePath;
 import org.medjava.store.core.repo.UploadValidator;
+import org.medjava.store.server.http.ClientHangups;
 import org.medjava.store.server.security.CorsPolicy;
 import org.medjava.store.server.security.LoginThrottle;
 import org.medjava.store.server.security.PasswordHasher;
@@ -139,6 +140,7 @@ public class StoreAssembly {
     private ImageRepository images;
     private RenderService renderer;
     private ThumbnailCache thumbnails;
+    private ClientHangups hangups;
     private UploadSlots uploadSlots;
     private DerivedImages derived;
     private Ingest ingest;
@@ -216,6 +218,7 @@ public class StoreAssembly {
             renderer = new RenderService(filters.registry(), config.maxPixels(), metrics, decodeBudget,
                     config.maxFilterChain());
             thumbnails = new ThumbnailCache(config.thumbnailCacheBytes());
+            hangups = new ClientHangups();
             IntentJournal journal = IntentJournal.open(data.resolve("work/journal"));
             ingest = new Ingest(images, index, new UploadValidator(config.maxPixels(), decodeBudget),
                     DuplicatePolicy.parse(config.duplicatePolicy()), new WriteBarrier(config.backupMaxPause()), metrics,
@@ -522,6 +525,9 @@ public class StoreAssembly {
 
     @PreDestroy
     void stop() {
+        if (hangups != null) {
+            hangups.close();
+        }
         if (uploadCleaner != null) {
             uploadCleaner.shutdownNow();
         }
@@ -696,6 +702,12 @@ public class StoreAssembly {
     @Produces
     public ThumbnailCache thumbnails() {
         return thumbnails;
+    }
+
+    /** Who watches for clients that hung up during a filter call (one reader thread, closed with the store). */
+    @Produces
+    public ClientHangups hangups() {
+        return hangups;
     }
 
     /** The cap on concurrent large uploads. */

@@ -23,6 +23,7 @@ import org.medjava.store.core.derive.DerivedImages;
 import org.medjava.store.core.ingest.Ingested;
 import org.medjava.store.core.render.RenderRequest;
 import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.server.http.ClientHangups;
 import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
@@ -59,6 +60,9 @@ public class DerivedResource {
 
     @Inject
     DerivedImages derived;
+
+    @Inject
+    ClientHangups hangups;
 
     @Context
     SecurityContext security;
@@ -115,7 +119,7 @@ public class DerivedResource {
         }
         org.medjava.store.core.render.RenderQuery.check(query);
         RenderRequest render = RenderRequest.parse(query);
-        Ingested stored = FilterRuns.run(servletRequest, uri.getQueryParameters(), config,
+        Ingested stored = FilterRuns.run(servletRequest, hangups, uri.getQueryParameters(), config,
                 () -> derived.derive(StorePath.parse(body.source()), render));
         String path = stored.path().relative();
         return Response.created(PublicBase.resolve(config, uri, headers, jakarta.ws.rs.core.UriBuilder.fromPath("images")

@@ -51,6 +51,7 @@ import org.medjava.store.core.query.QueryLevel;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.TrashScope;
 import org.medjava.store.core.trash.Trash;
+import org.medjava.store.server.http.ClientHangups;
 import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
@@ -91,6 +92,9 @@ public class DicomWebResource {
 
     @Inject
     StoreConfig config;
+
+    @Inject
+    ClientHangups hangups;
 
     @Inject
     ImageRepository images;
@@ -802,7 +806,8 @@ public class DicomWebResource {
         }
         byte[] made;
         try {
-            made = FilterRuns.run(servletRequest, uri.getQueryParameters(), config, () -> image.maker().make());
+            made = FilterRuns.run(servletRequest, hangups, uri.getQueryParameters(), config,
+                    () -> image.maker().make());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

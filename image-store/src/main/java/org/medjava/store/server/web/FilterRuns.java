@@ -9,6 +9,7 @@ import org.medjava.filter.runtime.CallControl;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.render.FilterCallScope;
 import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.http.ClientHangups;
 
 /**
  * Runs a request's rendering under its filter deadline: the client's {@code timeout=} (seconds, capped by
@@ -27,11 +28,12 @@ final class FilterRuns {
         T run() throws IOException;
     }
 
-    static <T> T run(HttpServletRequest request, Map<String, List<String>> query, StoreConfig config,
-                     Rendering<T> work) throws IOException {
+    /** Runs {@code work}; a {@code request} (null: none to watch) hanging up is noticed by {@code hangups}. */
+    static <T> T run(HttpServletRequest request, ClientHangups hangups, Map<String, List<String>> query,
+                     StoreConfig config, Rendering<T> work) throws IOException {
         CallControl control = new CallControl(timeout(query, config));
         try (FilterCallScope bound = FilterCallScope.bind(control);
-             ClientHangups.Watch watch = request == null ? null : ClientHangups.watch(request.getRemoteAddr(),
+             ClientHangups.Watch watch = request == null ? null : hangups.watch(request.getRemoteAddr(),
                      request.getRemotePort(), request.getLocalPort(), control)) {
             return work.run();
         }

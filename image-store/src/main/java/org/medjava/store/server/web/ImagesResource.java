@@ -39,6 +39,7 @@ import org.medjava.store.core.repo.Preconditions;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.repo.StorePath;
 import org.medjava.store.core.repo.StoredFile;
+import org.medjava.store.server.http.ClientHangups;
 import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
@@ -78,6 +79,9 @@ public class ImagesResource {
 
     @Inject
     ImageRepository images;
+
+    @Inject
+    ClientHangups hangups;
 
     @Inject
     Ingest ingest;
@@ -171,7 +175,8 @@ public class ImagesResource {
             throw new StoreException(StoreException.Kind.NOT_FOUND, path.relative() + " is a file, not a directory");
         }
         if (uri.getQueryParameters().containsKey("render")) {
-            return FilterRuns.run(servletRequest, uri.getQueryParameters(), config, () -> render(file, request));
+            return FilterRuns.run(servletRequest, hangups, uri.getQueryParameters(), config,
+                    () -> render(file, request));
         }
         return download(file, request, headers);
     }

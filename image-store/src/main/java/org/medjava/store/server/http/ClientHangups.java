@@ -1,4 +1,4 @@
-package org.medjava.store.server.web;
+package org.medjava.store.server.http;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -26,8 +26,10 @@ import org.medjava.filter.runtime.CallControl;
  * thread scans them a few times a second for the connections being watched (nothing when none is). Elsewhere it
  * watches nothing and the deadline alone bounds the work. Behind a proxy the store sees the proxy's connection,
  * which nginx closes when its client hangs up ({@code proxy_ignore_client_abort off}, the default).
+ *
+ * <p>One per store, made and closed by the composition root (its reader thread goes with it).
  */
-final class ClientHangups {
+public final class ClientHangups implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ClientHangups.class.getName());
     private static final List<Path> TABLES = List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"));
     private static final long POLL_MILLIS = 200;
@@ -35,25 +37,33 @@ final class ClientHangups {
     private static final String CLOSE_WAIT = "08";
     static final String REASON = "the client closed the connection";
 
-    private static final Map<Watch, Boolean> WATCHED = new ConcurrentHashMap<>();
-    private static final ScheduledExecutorService READER = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "client-hangups");
-        t.setDaemon(true);
-        return t;
-    });
-    private static final boolean AVAILABLE = Files.isReadable(TABLES.get(0));
+    private final Map<Watch, Boolean> watched = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService reader;
+    private final boolean available = Files.isReadable(TABLES.get(0));
 
-    static {
-        if (AVAILABLE) {
-            READER.scheduleWithFixedDelay(ClientHangups::scan, POLL_MILLIS, POLL_MILLIS, TimeUnit.MILLISECONDS);
+    /** Starts the reader thread where the kernel lists its sockets (Linux); elsewhere watches nothing. */
+    public ClientHangups() {
+        reader = available ? Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "client-hangups");
+            t.setDaemon(true);
+            return t;
+        }) : null;
+        if (reader != null) {
+            reader.scheduleWithFixedDelay(this::scan, POLL_MILLIS, POLL_MILLIS, TimeUnit.MILLISECONDS);
         }
     }
 
-    private ClientHangups() {
+    /** Stops the reader thread; watches made afterwards are never cancelled. */
+    @Override
+    public void close() {
+        if (reader != null) {
+            reader.shutdownNow();
+        }
+        watched.clear();
     }
 
     /** One connection being watched until {@link #close()}. */
-    static final class Watch implements AutoCloseable {
+    public final class Watch implements AutoCloseable {
         final String local;   // "PORT" in upper-case hex, as the table writes it
         final String remote;  // "ADDRESS:PORT" in the table's notation, or null when the address is not IPv4
         final String remotePort;
@@ -69,7 +79,7 @@ final class ClientHangups {
 
         @Override
         public void close() {
-            WATCHED.remove(this);
+            watched.remove(this);
         }
     }
 
@@ -77,18 +87,18 @@ final class ClientHangups {
      * Watches the connection from {@code remoteAddress:remotePort} to local port {@code localPort}; when its client
      * hangs up, {@code control} is cancelled. Close the watch when the request is done.
      */
-    static Watch watch(String remoteAddress, int remotePort, int localPort, CallControl control) {
+    public Watch watch(String remoteAddress, int remotePort, int localPort, CallControl control) {
         String address = ipv4(remoteAddress);
         Watch w = new Watch(port(localPort), address == null ? null : address + ":" + port(remotePort),
                 port(remotePort), control);
-        if (AVAILABLE && remotePort > 0 && localPort > 0) {
-            WATCHED.put(w, Boolean.TRUE);
+        if (reader != null && !reader.isShutdown() && remotePort > 0 && localPort > 0) {
+            watched.put(w, Boolean.TRUE);
         }
         return w;
     }
 
-    private static void scan() {
-        if (WATCHED.isEmpty()) {
+    private void scan() {
+        if (watched.isEmpty()) {
             return;
         }
         try {
@@ -107,7 +117,7 @@ final class ClientHangups {
                     states.put(localPort + "|" + f[2], f[3]);
                 }
             }
-            for (Watch w : WATCHED.keySet()) {
+            for (Watch w : watched.keySet()) {
                 String state = stateOf(w, states);
                 if (state != null && !state.equals(CLOSE_WAIT)) {
                     w.seen |= state.equals(ESTABLISHED);
@@ -116,7 +126,7 @@ final class ClientHangups {
                 // CLOSE_WAIT: the client sent FIN; gone after having been seen: it was reset
                 if (state != null || w.seen) {
                     w.control.cancel(REASON);
-                    WATCHED.remove(w);
+                    watched.remove(w);
                 }
             }
         } catch (IOException | RuntimeException e) {

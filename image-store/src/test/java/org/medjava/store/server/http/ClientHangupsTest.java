@@ -1,4 +1,4 @@
-package org.medjava.store.server.web;
+package org.medjava.store.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -9,12 +9,19 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.medjava.filter.runtime.CallControl;
 
 /** Real sockets on the loopback: a peer that closes or resets is noticed; one that stays is not. */
 class ClientHangupsTest {
+    private final ClientHangups hangups = new ClientHangups();
+
+    @AfterEach
+    void close() {
+        hangups.close();
+    }
 
     @BeforeAll
     static void linuxOnly() {
@@ -58,8 +65,8 @@ class ClientHangupsTest {
         }
     }
 
-    private static ClientHangups.Watch watch(Socket serverSide, CallControl control) {
-        return ClientHangups.watch(serverSide.getInetAddress().getHostAddress(), serverSide.getPort(),
+    private ClientHangups.Watch watch(Socket serverSide, CallControl control) {
+        return hangups.watch(serverSide.getInetAddress().getHostAddress(), serverSide.getPort(),
                 serverSide.getLocalPort(), control);
     }
 
