@@ -54,7 +54,7 @@ import org.medjava.store.core.memory.UploadSlots;
 import org.medjava.store.net.dicomweb.ThumbnailCache;
 import org.medjava.store.core.render.RenderService;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.server.security.CorsPolicy;
 import org.medjava.store.server.security.LoginThrottle;

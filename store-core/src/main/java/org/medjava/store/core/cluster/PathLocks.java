@@ -1,6 +1,6 @@
 package org.medjava.store.core.cluster;
 
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 
 /**
  * Serializes the writers of one store path: within this process ({@link LocalPathLocks}) or across every node of
