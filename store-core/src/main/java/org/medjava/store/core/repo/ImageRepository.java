@@ -15,8 +15,6 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import org.medjava.codec.ImageFormat;
 import org.medjava.store.core.StoreException;
-import org.medjava.store.core.cluster.LocalPathLocks;
-import org.medjava.store.core.cluster.PathLocks;
 import org.medjava.store.core.model.Preconditions;
 import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.model.StoredFile;

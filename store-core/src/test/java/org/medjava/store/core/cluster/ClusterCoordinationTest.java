@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.IndexDatabase;
 import org.medjava.store.core.model.StorePath;
+import org.medjava.store.core.repo.PathLocks;
 import org.medjava.store.core.testsupport.LocalPostgres;
 
 /**

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.codec.ImageCodec;
 import org.medjava.store.core.StoreException;
-import org.medjava.store.core.cluster.LocalPathLocks;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.IndexDatabase;
 import org.medjava.store.core.ingest.DuplicatePolicy;

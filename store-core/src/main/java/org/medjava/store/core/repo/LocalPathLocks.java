@@ -1,4 +1,4 @@
-package org.medjava.store.core.cluster;
+package org.medjava.store.core.repo;
 
 import java.util.concurrent.locks.ReentrantLock;
 import org.medjava.store.core.model.StorePath;
