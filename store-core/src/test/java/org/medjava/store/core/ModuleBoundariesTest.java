@@ -1,10 +1,17 @@
 package org.medjava.store.core;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import org.junit.jupiter.api.Test;
 import org.medjava.store.core.testsupport.ModuleRules;
 
-/** store-core is plain Java: no container APIs, no DICOM network, all under its package root (docs/modules.md). */
+/**
+ * store-core is plain Java: no container APIs, no DICOM network, all under its package root, no package cycles
+ * (docs/modules.md).
+ */
 class ModuleBoundariesTest {
 
     private final JavaClasses classes = ModuleRules.classesBeside(StoreException.class);
@@ -17,6 +24,20 @@ class ModuleBoundariesTest {
     @Test
     void doesNoDicomNetworking() {
         ModuleRules.noDicomNetwork("store-core").check(classes);
+    }
+
+    @Test
+    void hasNoPackageCycles() {
+        ModuleRules.freeOfCycles("store-core", "org.medjava.store.core").check(classes);
+    }
+
+    @Test
+    void keepsItsValueTypesAtTheBottom() {
+        noClasses().that().resideInAPackage("org.medjava.store.core.model..")
+                .should().dependOnClassesThat(resideInAPackage("org.medjava.store.core..").and(
+                        resideOutsideOfPackages("org.medjava.store.core", "org.medjava.store.core.model..")))
+                .because("every package may use the value types, so they use nothing above them (docs/modules.md)")
+                .check(classes);
     }
 
     @Test

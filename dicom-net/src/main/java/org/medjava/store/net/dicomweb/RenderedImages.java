@@ -15,8 +15,8 @@ import org.medjava.store.core.render.RenderQuery;
 import org.medjava.store.core.render.RenderRequest;
 import org.medjava.store.core.render.RenderService;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.StorePath;
-import org.medjava.store.core.repo.StoredFile;
+import org.medjava.store.core.model.StorePath;
+import org.medjava.store.core.model.StoredFile;
 import org.medjava.store.core.storage.LocalCopy;
 import org.medjava.store.core.transcode.TransferSyntaxes;
 

@@ -1,8 +1,8 @@
 package org.medjava.store.net.dicomweb;
 
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.StorePath;
-import org.medjava.store.core.repo.StoredFile;
+import org.medjava.store.core.model.StorePath;
+import org.medjava.store.core.model.StoredFile;
 import org.medjava.store.core.storage.LocalCopy;
 import com.pixelmed.dicom.Attribute;
 import com.pixelmed.dicom.AttributeList;

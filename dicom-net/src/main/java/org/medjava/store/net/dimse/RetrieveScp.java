@@ -7,7 +7,7 @@ import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.deid.DeidRefused;
 import org.medjava.store.core.deid.SendDeidentification;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.storage.LocalCopy;
 import org.medjava.store.core.ingest.Part10File;
 import com.pixelmed.dicom.DicomException;

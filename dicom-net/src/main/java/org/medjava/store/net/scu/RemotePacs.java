@@ -1,7 +1,7 @@
 package org.medjava.store.net.scu;
 
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.storage.LocalCopy;
 import com.pixelmed.dicom.Attribute;
 import com.pixelmed.dicom.AttributeList;

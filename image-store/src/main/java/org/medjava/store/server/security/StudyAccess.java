@@ -7,7 +7,7 @@ import java.util.Set;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.StudyQuery;
 import org.medjava.store.core.index.Visibility;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.server.http.PathParams;
 
 /**

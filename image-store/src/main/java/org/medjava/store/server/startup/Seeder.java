@@ -9,9 +9,9 @@ import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.medjava.filter.runtime.PluginDirectory;
 import org.medjava.store.core.ingest.Ingest;
-import org.medjava.store.core.repo.Preconditions;
+import org.medjava.store.core.model.Preconditions;
 import org.medjava.store.core.StoreException;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 
 /**
  * First-start content: the sample images (through the repository, so they are validated and indexed like any

@@ -22,7 +22,7 @@ import org.medjava.store.core.StoreException;
 import org.medjava.store.core.derive.DerivedImages;
 import org.medjava.store.core.ingest.Ingested;
 import org.medjava.store.core.render.RenderRequest;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.server.http.ClientHangups;
 import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.Access;

@@ -15,8 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.medjava.store.core.index.InstanceSummary;
-import org.medjava.store.core.repo.StorePath;
-import org.medjava.store.core.repo.StoredFile;
+import org.medjava.store.core.model.StorePath;
+import org.medjava.store.core.model.StoredFile;
 
 /**
  * A directory listing: JSON for programs ({@code Accept: application/json}), an HTML page for people, each entry

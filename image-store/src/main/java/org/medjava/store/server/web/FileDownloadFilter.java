@@ -11,8 +11,8 @@ import java.util.Optional;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.StorePath;
-import org.medjava.store.core.repo.StoredFile;
+import org.medjava.store.core.model.StorePath;
+import org.medjava.store.core.model.StoredFile;
 import org.medjava.store.server.http.PathParams;
 
 /**

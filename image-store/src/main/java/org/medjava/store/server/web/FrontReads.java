@@ -35,7 +35,7 @@ import java.util.logging.Logger;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.StoredFile;
+import org.medjava.store.core.model.StoredFile;
 import org.medjava.store.server.config.StoreConfig;
 import org.medjava.store.server.health.LivenessFilter;
 import org.medjava.store.server.http.PublicBase;

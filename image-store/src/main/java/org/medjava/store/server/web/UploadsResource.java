@@ -34,7 +34,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.ingest.ResumableUploads;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.server.config.StoreConfig;
 import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.Access;

@@ -7,7 +7,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
+import org.medjava.store.core.repo.LocalPathLocks;
+import org.medjava.store.core.repo.PathLocks;
 
 /**
  * Path locks shared by every node of a cluster: a PostgreSQL session-level advisory lock per path (keyed by 64 bits

@@ -34,9 +34,9 @@ import org.medjava.store.core.ingest.Ingest;
 import org.medjava.store.core.ingest.Part10Rewrite;
 import org.medjava.store.core.metrics.StoreMetrics;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.Preconditions;
-import org.medjava.store.core.repo.StorePath;
-import org.medjava.store.core.repo.StoredFile;
+import org.medjava.store.core.model.Preconditions;
+import org.medjava.store.core.model.StorePath;
+import org.medjava.store.core.model.StoredFile;
 import org.medjava.store.core.storage.LocalCopy;
 import org.medjava.store.core.trash.Trash;
 

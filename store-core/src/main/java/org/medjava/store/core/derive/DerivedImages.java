@@ -31,8 +31,8 @@ import org.medjava.store.core.ingest.Ingested;
 import org.medjava.store.core.render.RenderRequest;
 import org.medjava.store.core.render.RenderService;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.StoredFile;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StoredFile;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.storage.LocalCopy;
 
 /**

@@ -19,7 +19,7 @@ import jakarta.persistence.Table;
         @Index(name = "mj_instance_series_ix", columnList = "series_uid"),
         @Index(name = "mj_instance_sop_ix", columnList = "sop_instance_uid")})
 class InstanceEntity {
-    static final int PATH_LENGTH = org.medjava.store.core.repo.StorePath.MAX_LENGTH;
+    static final int PATH_LENGTH = org.medjava.store.core.model.StorePath.MAX_LENGTH;
 
     @Id
     @Column(name = "store_path", length = PATH_LENGTH)

@@ -1,7 +1,7 @@
 package org.medjava.store.core.index;
 
 import org.medjava.store.core.StoreException;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 
 /** Store paths: relative, '/'-separated, as in the HTTP paths under the data directory's {@code images/}. */
 final class StorePaths {

@@ -1,7 +1,7 @@
 package org.medjava.store.core.ingest;
 
 import org.medjava.codec.dicom.ArchiveLayout;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 
 /**
  * Where an object received over the network is kept:

@@ -23,9 +23,9 @@ import org.medjava.store.core.index.IndexEntry;
 import org.medjava.store.core.index.IndexException;
 import org.medjava.store.core.metrics.StoreMetrics;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.Preconditions;
-import org.medjava.store.core.repo.StorePath;
-import org.medjava.store.core.repo.StoredFile;
+import org.medjava.store.core.model.Preconditions;
+import org.medjava.store.core.model.StorePath;
+import org.medjava.store.core.model.StoredFile;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.StagedBody;
 

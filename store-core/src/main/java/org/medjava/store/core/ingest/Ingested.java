@@ -1,6 +1,6 @@
 package org.medjava.store.core.ingest;
 
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 
 /**
  * An object stored from the network.

@@ -9,7 +9,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 
 /**
  * The start-up half of the {@link IntentJournal}: every write a crash left open is settled by making the index entry

@@ -31,8 +31,8 @@ import java.util.logging.Logger;
 import java.util.regex.Pattern;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.Preconditions;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.Preconditions;
+import org.medjava.store.core.model.StorePath;
 
 /**
  * Resumable uploads (the state behind tus 1.0: creation, expiration, checksum, termination): an object arrives in

@@ -36,8 +36,8 @@ import org.medjava.store.core.ingest.Ingest;
 import org.medjava.store.core.ingest.IngestFailure;
 import org.medjava.store.core.ingest.Ingested;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.Preconditions;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.Preconditions;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.storage.LocalCopy;
 
 /**

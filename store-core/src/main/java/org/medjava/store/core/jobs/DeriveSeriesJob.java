@@ -21,8 +21,8 @@ import org.medjava.store.core.ingest.Ingested;
 import org.medjava.store.core.render.FilterCallScope;
 import org.medjava.store.core.render.RenderRequest;
 import org.medjava.store.core.render.RenderService;
-import org.medjava.store.core.repo.Preconditions;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.Preconditions;
+import org.medjava.store.core.model.StorePath;
 
 /**
  * Applies a filter chain to every instance of a series, in instance order, and stores the results as one derived

@@ -20,6 +20,7 @@ import org.medjava.codec.dicom.UnsupportedDicomException;
 import org.medjava.store.core.memory.DecodeBudget;
 import org.medjava.store.core.memory.SmallReads;
 import org.medjava.store.core.memory.DecodeCost;
+import org.medjava.store.core.model.StorePath;
 
 /**
  * Decides whether an uploaded body may be stored: it must be DICOM, GIF, PNG or JPEG by its content, agree with

@@ -22,7 +22,7 @@ import org.medjava.store.core.index.RouteTask;
 import org.medjava.store.core.ingest.Part10File;
 import org.medjava.store.core.metrics.StoreMetrics;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.storage.LocalCopy;
 import org.medjava.store.core.transcode.NotTranscodable;
 import org.medjava.store.core.transcode.TransferSyntaxes;

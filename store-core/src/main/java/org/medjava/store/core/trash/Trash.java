@@ -23,7 +23,7 @@ import org.medjava.store.core.index.TrashedFile;
 import org.medjava.store.core.metrics.StoreMetrics;
 import org.medjava.store.core.repo.Hidden;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.storage.StorageEntry;
 
 /**

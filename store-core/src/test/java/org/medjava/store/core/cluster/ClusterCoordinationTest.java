@@ -18,7 +18,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.IndexDatabase;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
+import org.medjava.store.core.repo.PathLocks;
 import org.medjava.store.core.testsupport.LocalPostgres;
 
 /**

@@ -37,7 +37,7 @@ import org.medjava.store.core.ingest.Expected;
 import org.medjava.store.core.ingest.Ingest;
 import org.medjava.store.core.jobs.CorrectJob;
 import org.medjava.store.core.metrics.StoreMetrics;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.testsupport.DerivingStore;
 import org.medjava.store.core.trash.Trash;

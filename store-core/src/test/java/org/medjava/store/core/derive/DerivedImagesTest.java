@@ -22,8 +22,8 @@ import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.TestDicom;
 import org.medjava.store.core.ingest.Ingested;
 import org.medjava.store.core.render.RenderService;
-import org.medjava.store.core.repo.Preconditions;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.Preconditions;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.testsupport.DerivingStore;
 import org.medjava.store.core.testsupport.TestPlugins;
 

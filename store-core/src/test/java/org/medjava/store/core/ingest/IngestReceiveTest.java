@@ -24,7 +24,7 @@ import org.medjava.store.core.index.InstanceQuery;
 import org.medjava.store.core.index.TestDicom;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.storage.LocalFileStorage;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.testsupport.Samples;
 

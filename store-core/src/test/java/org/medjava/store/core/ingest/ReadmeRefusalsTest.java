@@ -20,8 +20,8 @@ import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.IndexDatabase;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.Preconditions;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.Preconditions;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
 

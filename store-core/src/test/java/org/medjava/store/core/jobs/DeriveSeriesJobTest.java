@@ -28,8 +28,8 @@ import org.medjava.store.core.index.IndexEntry;
 import org.medjava.store.core.index.InstanceSummary;
 import org.medjava.store.core.index.TestDicom;
 import org.medjava.store.core.render.RenderRequest;
-import org.medjava.store.core.repo.Preconditions;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.Preconditions;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.testsupport.DerivingStore;
 
 /**

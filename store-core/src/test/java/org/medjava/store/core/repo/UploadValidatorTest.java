@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.medjava.codec.ImageCodec;
 import org.medjava.codec.ImageFormat;
 import org.medjava.store.core.StoreException.Kind;
+import org.medjava.store.core.model.StorePath;
 
 /** {@link UploadValidator}: which bodies the store keeps, and the 415/422 it answers for the rest. */
 class UploadValidatorTest {

@@ -17,8 +17,8 @@ import org.medjava.store.core.metrics.StoreMetrics;
 import org.medjava.store.core.render.RenderRequest;
 import org.medjava.store.core.render.RenderService;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.repo.Preconditions;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.Preconditions;
+import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
 

@@ -1,7 +1,7 @@
-package org.medjava.store.core.cluster;
+package org.medjava.store.core.repo;
 
 import java.util.concurrent.locks.ReentrantLock;
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 
 /** Path locks within one process: a fixed set of striped locks, so memory does not grow with the paths written. */
 public final class LocalPathLocks implements PathLocks {

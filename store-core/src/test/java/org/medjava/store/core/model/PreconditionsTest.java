@@ -1,4 +1,4 @@
-package org.medjava.store.core.repo;
+package org.medjava.store.core.model;
 
 import org.medjava.store.core.StoreException;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,11 +1,11 @@
-package org.medjava.store.core.cluster;
+package org.medjava.store.core.repo;
 
-import org.medjava.store.core.repo.StorePath;
+import org.medjava.store.core.model.StorePath;
 
 /**
  * Serializes the writers of one store path: within this process ({@link LocalPathLocks}) or across every node of
- * a cluster ({@link PostgresPathLocks}). Writers of different paths do not wait for each other (beyond sharing a
- * stripe).
+ * a cluster ({@code cluster.PostgresPathLocks}, which implements it above the repository). Writers of different
+ * paths do not wait for each other (beyond sharing a stripe).
  */
 public interface PathLocks {
 

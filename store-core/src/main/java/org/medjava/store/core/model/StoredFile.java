@@ -1,4 +1,4 @@
-package org.medjava.store.core.repo;
+package org.medjava.store.core.model;
 
 import java.time.Instant;
 
