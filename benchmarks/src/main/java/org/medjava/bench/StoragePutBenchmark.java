@@ -104,8 +104,8 @@ public class StoragePutBenchmark {
                 default -> throw new IllegalArgumentException("storage must be files or s3, not " + storage);
             };
             index = new DicomIndex(IndexDatabase.h2(dir.resolve("index")));
-            ingest = new Ingest(new ImageRepository(objects, MAX_UPLOAD_BYTES), index,
-                    new UploadValidator(MAX_PIXELS), DUPLICATE_POLICY);
+            ingest = Ingest.builder(new ImageRepository(objects, MAX_UPLOAD_BYTES), index,
+                    new UploadValidator(MAX_PIXELS), DUPLICATE_POLICY).build();
             if (!put().created()) {
                 throw new IllegalStateException("the set-up's PUT should have created " + path);
             }

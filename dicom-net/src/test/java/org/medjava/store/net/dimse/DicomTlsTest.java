@@ -64,7 +64,7 @@ class DicomTlsTest {
     private void start(DicomTls.ClientAuth clientAuth) throws Exception {
         index = new DicomIndex(IndexDatabase.h2(dir.resolve("index")));
         ImageRepository images = new ImageRepository(new LocalFileStorage(dir.resolve("images")), 1 << 24);
-        Ingest ingest = new Ingest(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REJECT);
+        Ingest ingest = Ingest.builder(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REJECT).build();
         DicomTls tls = DicomTls.listener(storeKeys, PASSWORD, clientAuth == DicomTls.ClientAuth.NONE ? null
                 : clientCert, PASSWORD, clientAuth);
         DimseSettings settings = new DimseSettings(0, "127.0.0.1", STORE, AllowedPeers.parse(MODALITY), Map.of(),

@@ -43,7 +43,7 @@ class DimseServerTest {
     void start() throws Exception {
         index = new DicomIndex(IndexDatabase.h2(dir.resolve("index")));
         ImageRepository images = new ImageRepository(new LocalFileStorage(dir.resolve("images")), 1 << 24);
-        Ingest ingest = new Ingest(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REJECT);
+        Ingest ingest = Ingest.builder(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REJECT).build();
         DimseSettings settings = new DimseSettings(0, "127.0.0.1", STORE, AllowedPeers.parse(MODALITY), Map.of(),
                 DimseSettings.DEFAULT_MAX_PDU, 1, DimseSettings.DEFAULT_IDLE_TIMEOUT_MILLIS);
         server = DimseServer.start(settings, ingest, new ArchiveSearch(index), index, images, ReadAudit.OFF);

@@ -141,6 +141,7 @@ public class StoreAssembly {
     private RenderService renderer;
     private ThumbnailCache thumbnails;
     private ClientHangups hangups;
+    private java.util.concurrent.ExecutorService validation;
     private UploadSlots uploadSlots;
     private DerivedImages derived;
     private Ingest ingest;
@@ -219,10 +220,11 @@ public class StoreAssembly {
                     config.maxFilterChain());
             thumbnails = new ThumbnailCache(config.thumbnailCacheBytes());
             hangups = new ClientHangups();
+            validation = Ingest.validationThreads();
             IntentJournal journal = IntentJournal.open(data.resolve("work/journal"));
-            ingest = new Ingest(images, index, new UploadValidator(config.maxPixels(), decodeBudget),
-                    DuplicatePolicy.parse(config.duplicatePolicy()), new WriteBarrier(config.backupMaxPause()), metrics,
-                    audit, journal);
+            ingest = Ingest.builder(images, index, new UploadValidator(config.maxPixels(), decodeBudget),
+                    DuplicatePolicy.parse(config.duplicatePolicy())).barrier(new WriteBarrier(config.backupMaxPause()))
+                    .metrics(metrics).audit(audit).journal(journal).validation(validation).build();
             // before any request: what a crash of this node left half-done is settled first (see IntentJournal)
             Reconciliation.run(journal, images, index);
             // on a cluster the accounts, rules and keys are in the shared database, and so in its dump
@@ -548,6 +550,9 @@ public class StoreAssembly {
         }
         if (dimse != null) {
             dimse.close();
+        }
+        if (validation != null) { // after the doors that receive: no check is waiting on it now
+            validation.shutdownNow();
         }
         if (filters != null) {
             filters.close();

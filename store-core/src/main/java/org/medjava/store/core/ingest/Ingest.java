@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.logging.Level;
@@ -52,18 +53,6 @@ public final class Ingest {
 
     private static final Logger LOG = Logger.getLogger(Ingest.class.getName());
 
-    /**
-     * Where the pixel data of received DICOM are checked, alongside the header checks of the request thread. The
-     * application's class loader is the threads' context loader: the image decoders (ImageIO plugins in the WAR) are
-     * looked up through it.
-     */
-    private static final ExecutorService VALIDATION = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "ingest-validation");
-        t.setDaemon(true);
-        t.setContextClassLoader(Ingest.class.getClassLoader());
-        return t;
-    });
-
     /** The longest a backup's pause holds a write when the store configures none (medjava.backup.max-pause-seconds). */
     private static final java.time.Duration DEFAULT_PAUSE = java.time.Duration.ofSeconds(30);
 
@@ -75,6 +64,7 @@ public final class Ingest {
     private final StoreMetrics metrics;
     private final AuditTrail audit;
     private final IntentJournal journal;
+    private final Executor validation;
     private volatile Seam seam = point -> { };
 
     /** Where a test stops a write as a crash would (by throwing an Error): between the steps of a change. */
@@ -91,46 +81,91 @@ public final class Ingest {
         void at(Point point);
     }
 
-    public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy) {
-        this(images, index, validator, policy, new WriteBarrier(DEFAULT_PAUSE), StoreMetrics.NONE, AuditTrail.NONE);
+    private Ingest(Builder b) {
+        this.images = b.images;
+        this.index = b.index;
+        this.validator = b.validator;
+        this.policy = b.policy;
+        this.barrier = b.barrier != null ? b.barrier : new WriteBarrier(DEFAULT_PAUSE);
+        this.metrics = b.metrics;
+        this.audit = b.audit;
+        this.journal = b.journal;
+        this.validation = b.validation != null ? b.validation : validationThreads();
     }
 
-    public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
-                  StoreMetrics metrics) {
-        this(images, index, validator, policy, new WriteBarrier(DEFAULT_PAUSE), metrics, AuditTrail.NONE);
-    }
-
-    public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
-                  WriteBarrier barrier) {
-        this(images, index, validator, policy, barrier, StoreMetrics.NONE, AuditTrail.NONE);
-    }
-
-    public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
-                  AuditTrail audit) {
-        this(images, index, validator, policy, new WriteBarrier(DEFAULT_PAUSE), StoreMetrics.NONE, audit);
+    /** An ingest door over {@code images} and {@code index}; what else it reports to is the builder's to say. */
+    public static Builder builder(ImageRepository images, DicomIndex index, UploadValidator validator,
+            DuplicatePolicy policy) {
+        return new Builder(images, index, validator, policy);
     }
 
     /**
-     * @param barrier what every install and delete passes, so that a backup can pause them for its snapshot
-     * @param metrics where what enters (objects, bytes) and what is refused is counted
-     * @param audit   where every write and delete, done or refused, is recorded with its caller
+     * The threads the pixel data of received DICOM are checked on, alongside the header checks of the request
+     * thread: daemons whose context class loader is the application's, through which the image decoders (ImageIO
+     * plugins in the WAR) are looked up. The composition root makes one and shuts it down; without it, each door
+     * makes its own (idle threads end after a minute).
      */
-    public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
-                  WriteBarrier barrier, StoreMetrics metrics, AuditTrail audit) {
-        this(images, index, validator, policy, barrier, metrics, audit, IntentJournal.NONE);
+    public static ExecutorService validationThreads() {
+        return Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "ingest-validation");
+            t.setDaemon(true);
+            t.setContextClassLoader(Ingest.class.getClassLoader());
+            return t;
+        });
     }
 
-    /** @param journal where every change of a stored object is recorded before it happens (see {@link Reconciliation}) */
-    public Ingest(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy,
-                  WriteBarrier barrier, StoreMetrics metrics, AuditTrail audit, IntentJournal journal) {
-        this.journal = journal;
-        this.images = images;
-        this.index = index;
-        this.validator = validator;
-        this.policy = policy;
-        this.barrier = barrier;
-        this.metrics = metrics;
-        this.audit = audit;
+    /** What an ingest door is given besides its repository, index, validator and duplicate policy. */
+    public static final class Builder {
+        private final ImageRepository images;
+        private final DicomIndex index;
+        private final UploadValidator validator;
+        private final DuplicatePolicy policy;
+        private WriteBarrier barrier;
+        private StoreMetrics metrics = StoreMetrics.NONE;
+        private AuditTrail audit = AuditTrail.NONE;
+        private IntentJournal journal = IntentJournal.NONE;
+        private Executor validation;
+
+        private Builder(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy) {
+            this.images = images;
+            this.index = index;
+            this.validator = validator;
+            this.policy = policy;
+        }
+
+        /** What every install and delete passes, so that a backup can pause them for its snapshot. */
+        public Builder barrier(WriteBarrier barrier) {
+            this.barrier = barrier;
+            return this;
+        }
+
+        /** Where what enters (objects, bytes) and what is refused is counted. */
+        public Builder metrics(StoreMetrics metrics) {
+            this.metrics = metrics;
+            return this;
+        }
+
+        /** Where every write and delete, done or refused, is recorded with its caller. */
+        public Builder audit(AuditTrail audit) {
+            this.audit = audit;
+            return this;
+        }
+
+        /** Where every change of a stored object is recorded before it happens (see {@link Reconciliation}). */
+        public Builder journal(IntentJournal journal) {
+            this.journal = journal;
+            return this;
+        }
+
+        /** The threads pixel data are checked on ({@link #validationThreads()}), owned by the caller. */
+        public Builder validation(Executor validation) {
+            this.validation = validation;
+            return this;
+        }
+
+        public Ingest build() {
+            return new Ingest(this);
+        }
     }
 
     /** The intent journal of this node's writes. */
@@ -413,7 +448,7 @@ public final class Ingest {
                     header.sopInstanceUid(), header.patientId());
             CompletableFuture<IngestFailure> pixelsChecked = validator.surelyDecodes(received.dataSet(),
                     header.transferSyntaxUid()) ? CompletableFuture.completedFuture(null)
-                    : CompletableFuture.supplyAsync(() -> pixelProblem(received), VALIDATION);
+                    : CompletableFuture.supplyAsync(() -> pixelProblem(received), validation);
             expected.check(header);
             StorePath path = replacing != null ? replacing.at() : ArchivePath.of(header);
             what[0] = new StoredObject(path.relative(), header.studyInstanceUid(), header.sopClassUid(),

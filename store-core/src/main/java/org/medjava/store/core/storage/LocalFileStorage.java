@@ -48,17 +48,17 @@ public final class LocalFileStorage implements ObjectStorage {
     private static final Logger LOG = Logger.getLogger(LocalFileStorage.class.getName());
     static final String STAGING = ".staging";
 
-    /** Where files and directories are forced to disk while their writers go on with other work. */
-    private static final ExecutorService SYNC_THREADS = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "store-fsync");
-        t.setDaemon(true);
-        return t;
-    });
 
     private final Path root;
     private final Path staging;
     private final WriteClock writeClock = new WriteClock();
-    private final DirectorySync directorySync = new DirectorySync(SYNC_THREADS);
+    /** Where files and directories are forced to disk while their writers go on with other work (closed with it). */
+    private final ExecutorService syncThreads = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "store-fsync");
+        t.setDaemon(true);
+        return t;
+    });
+    private final DirectorySync directorySync = new DirectorySync(syncThreads);
     private final StatCache stats = new StatCache();
 
     public LocalFileStorage(Path root) throws IOException {
@@ -214,7 +214,7 @@ public final class LocalFileStorage implements ObjectStorage {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }, SYNC_THREADS));
+        }, syncThreads));
     }
 
     @Override
@@ -350,7 +350,17 @@ public final class LocalFileStorage implements ObjectStorage {
         return "files in " + root;
     }
 
+    /** Lets the syncs under way finish (a few seconds at most), then ends the threads. */
     @Override
     public void close() {
+        syncThreads.shutdown();
+        try {
+            if (!syncThreads.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                syncThreads.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            syncThreads.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -65,8 +65,8 @@ class StoreBackupTest {
         data = dir.resolve("data");
         storage = new LocalFileStorage(data.resolve("images"));
         index = new DicomIndex(IndexDatabase.h2(data.resolve("index")));
-        ingest = new Ingest(new ImageRepository(storage, 1 << 24), index, new UploadValidator(1 << 24),
-                DuplicatePolicy.REJECT, new WriteBarrier(Duration.ofSeconds(20)));
+        ingest = Ingest.builder(new ImageRepository(storage, 1 << 24), index, new UploadValidator(1 << 24),
+                DuplicatePolicy.REJECT).barrier(new WriteBarrier(Duration.ofSeconds(20))).build();
         Files.createDirectories(data.resolve("plugins/.staging"));
         Files.writeString(data.resolve("plugins/blur.jar"), "a plugin");
         Files.writeString(data.resolve("plugins/blur.suspended"), "");

@@ -73,8 +73,8 @@ class CorrectorTest {
                 counted.add(new long[] {outcome.equals("corrected") ? 1 : 0, instances});
             }
         };
-        ingest = new Ingest(store.images(), store.index(), new UploadValidator(DerivingStore.LIMIT),
-                DuplicatePolicy.REJECT, audit::add);
+        ingest = Ingest.builder(store.images(), store.index(), new UploadValidator(DerivingStore.LIMIT),
+                DuplicatePolicy.REJECT).audit(audit::add).build();
         trash = new Trash(store.index(), store.images(), new Trash.Settings(Duration.ofHours(1), 1, 0), audit::add,
                 StoreMetrics.NONE, Clock.systemUTC());
         Corrector corrector = new Corrector(store.index(), store.images(), ingest, trash, metrics);

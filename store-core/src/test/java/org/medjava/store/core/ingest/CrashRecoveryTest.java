@@ -90,9 +90,8 @@ class CrashRecoveryTest {
             journal.close();
         }
         journal = IntentJournal.open(dir.resolve("journal"));
-        ingest = new Ingest(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REPLACE,
-                new WriteBarrier(java.time.Duration.ofSeconds(5)), org.medjava.store.core.metrics.StoreMetrics.NONE,
-                org.medjava.store.core.audit.AuditTrail.NONE, journal);
+        ingest = Ingest.builder(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REPLACE)
+                .barrier(new WriteBarrier(java.time.Duration.ofSeconds(5))).journal(journal).build();
     }
 
     private Reconciliation.Report restart() throws IOException {

@@ -60,7 +60,8 @@ class DicomRulesTest {
         static Door open(Path dir) throws IOException {
             DicomIndex index = new DicomIndex(IndexDatabase.h2(dir.resolve("index")));
             ImageRepository images = new ImageRepository(new LocalFileStorage(dir.resolve("images")), 1 << 24);
-            return new Door(index, new Ingest(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REJECT),
+            return new Door(index, Ingest.builder(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REJECT)
+                    .build(),
                     images);
         }
     }

@@ -50,7 +50,7 @@ class IngestReceiveTest {
     }
 
     private Ingest ingest(DuplicatePolicy policy) {
-        return new Ingest(images, index, new UploadValidator(1 << 24), policy);
+        return Ingest.builder(images, index, new UploadValidator(1 << 24), policy).build();
     }
 
     /** A received object in the staging directory, as the network layer would leave it. */
@@ -205,7 +205,8 @@ class IngestReceiveTest {
     @Test
     void theDoorCountsWhatItStoresAndWhatItRefusesByReason() throws Exception {
         org.medjava.store.core.testsupport.RecordingMetrics metrics = new org.medjava.store.core.testsupport.RecordingMetrics();
-        Ingest ingest = new Ingest(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REJECT, metrics);
+        Ingest ingest = Ingest.builder(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REJECT)
+                .metrics(metrics).build();
         Path first = staged(ct("P9", "1.2.826.0.1.3680043.9.90"));
         long size = Files.size(first);
 

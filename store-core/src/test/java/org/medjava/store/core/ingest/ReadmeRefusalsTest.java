@@ -46,8 +46,8 @@ class ReadmeRefusalsTest {
     @BeforeEach
     void open() throws java.io.IOException {
         index = new DicomIndex(IndexDatabase.h2(dir.resolve("index")));
-        ingest = new Ingest(new ImageRepository(new LocalFileStorage(dir.resolve("images")), 1 << 26), index,
-                new UploadValidator(1 << 24), DuplicatePolicy.REPLACE);
+        ingest = Ingest.builder(new ImageRepository(new LocalFileStorage(dir.resolve("images")), 1 << 26), index,
+                new UploadValidator(1 << 24), DuplicatePolicy.REPLACE).build();
     }
 
     @AfterEach

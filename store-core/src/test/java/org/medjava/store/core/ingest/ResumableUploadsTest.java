@@ -55,7 +55,7 @@ class ResumableUploadsTest {
         index = new DicomIndex(IndexDatabase.h2(dir.resolve("index")));
         storage = new LocalFileStorage(dir.resolve("images"));
         ImageRepository images = new ImageRepository(storage, 1 << 24);
-        ingest = new Ingest(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REPLACE);
+        ingest = Ingest.builder(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REPLACE).build();
         clock = new MovableClock(Instant.now());
         object = Files.readAllBytes(TestDicom.ct().patient("RU1", "Resumable^Test")
                 .study("1.2.826.0.1.3680043.9.71", "20240101").series("1.2.826.0.1.3680043.9.72", "CT", 1)

@@ -55,8 +55,8 @@ class UnservableObjectsTest {
         index = new DicomIndex(IndexDatabase.h2(dir.resolve("index")));
         storage = new LocalFileStorage(dir.resolve("images"));
         images = new ImageRepository(storage, 2L << 30);
-        ingest = new Ingest(images, index, new UploadValidator(1 << 28, new DecodeBudget(BUDGET, 0)),
-                DuplicatePolicy.REJECT);
+        ingest = Ingest.builder(images, index, new UploadValidator(1 << 28, new DecodeBudget(BUDGET, 0)),
+                DuplicatePolicy.REJECT).build();
     }
 
     @AfterEach

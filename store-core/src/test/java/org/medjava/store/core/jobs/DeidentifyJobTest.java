@@ -51,8 +51,8 @@ class DeidentifyJobTest {
     @BeforeEach
     void open() throws Exception {
         store = DerivingStore.open(dir);
-        Ingest audited = new Ingest(store.images(), store.index(), new UploadValidator(DerivingStore.LIMIT),
-                DuplicatePolicy.REJECT, audit::add);
+        Ingest audited = Ingest.builder(store.images(), store.index(), new UploadValidator(DerivingStore.LIMIT),
+                DuplicatePolicy.REJECT).audit(audit::add).build();
         job = new DeidentifyJob(store.index(), store.images(), audited, 10);
         for (int n = 1; n <= 2; n++) {
             put("ct" + n, TestDicom.ct().patient("DEID-1", "Doe^John").study(STUDY, "20240101")

@@ -66,8 +66,8 @@ class FullDiskTest {
     private void use(ObjectStorage storage) {
         DiskSpaceGuard guard = new DiskSpaceGuard(FLOOR, List.of(files.root()), dir -> free.get());
         repo = new ImageRepository(storage, 1 << 24, new LocalPathLocks(), guard);
-        ingest = new Ingest(repo, index, new UploadValidator(ImageCodec.DEFAULT_MAX_PIXELS), DuplicatePolicy.REJECT,
-                metrics);
+        ingest = Ingest.builder(repo, index, new UploadValidator(ImageCodec.DEFAULT_MAX_PIXELS), DuplicatePolicy.REJECT)
+                .metrics(metrics).build();
     }
 
     @AfterEach

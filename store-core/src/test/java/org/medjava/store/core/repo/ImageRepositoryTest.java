@@ -59,7 +59,8 @@ class ImageRepositoryTest {
     void setUp() throws IOException {
         index = new DicomIndex(IndexDatabase.h2(Files.createTempDirectory("index-")));
         repo = newRepository(root);
-        ingest = new Ingest(repo, index, new UploadValidator(ImageCodec.DEFAULT_MAX_PIXELS), DuplicatePolicy.REJECT);
+        ingest = Ingest.builder(repo, index, new UploadValidator(ImageCodec.DEFAULT_MAX_PIXELS), DuplicatePolicy.REJECT)
+                .build();
     }
 
     @AfterEach

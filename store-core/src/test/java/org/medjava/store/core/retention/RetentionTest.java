@@ -55,7 +55,8 @@ class RetentionTest {
         index = new DicomIndex(IndexDatabase.h2(Files.createDirectories(tmp.resolve("db"))));
         ImageRepository images = new ImageRepository(new LocalFileStorage(Files.createDirectories(
                 tmp.resolve("images"))), 1 << 24);
-        ingest = new Ingest(images, index, new UploadValidator(ImageCodec.DEFAULT_MAX_PIXELS), DuplicatePolicy.REJECT);
+        ingest = Ingest.builder(images, index, new UploadValidator(ImageCodec.DEFAULT_MAX_PIXELS),
+                DuplicatePolicy.REJECT).build();
         study("1.2.826.41.1", "20010315", "CT");
         study("1.2.826.41.2", "20100701", "MR");
         study("1.2.826.41.3", "20250101", "CT");

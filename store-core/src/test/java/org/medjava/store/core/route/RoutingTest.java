@@ -100,7 +100,8 @@ class RoutingTest {
     void setUp() throws IOException {
         index = new DicomIndex(IndexDatabase.h2(Files.createDirectories(tmp.resolve("db"))));
         images = new ImageRepository(new LocalFileStorage(Files.createDirectories(tmp.resolve("images"))), 1 << 24);
-        ingest = new Ingest(images, index, new UploadValidator(ImageCodec.DEFAULT_MAX_PIXELS), DuplicatePolicy.REJECT);
+        ingest = Ingest.builder(images, index, new UploadValidator(ImageCodec.DEFAULT_MAX_PIXELS),
+                DuplicatePolicy.REJECT).build();
         routing = new Routing(index, RouteBook.directory(tmp.resolve("routes")), sender, clock);
         ingest.afterReceive(routing);
         worker = new RouteWorker(routing, index, images, sender, new RouteWorker.Settings("node-a",

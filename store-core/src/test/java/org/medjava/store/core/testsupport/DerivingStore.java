@@ -51,7 +51,8 @@ public record DerivingStore(DicomIndex index, LocalFileStorage storage, ImageRep
             ImageRepository images = new ImageRepository(storage, LIMIT);
             registry = new FilterRegistry(dir.resolve("registry"));
             registry.load("it-fill", TestPlugins.fill(dir.resolve("fill.jar"), FILL_VALUE), Map.of());
-            Ingest ingest = new Ingest(images, index, new UploadValidator(LIMIT), DuplicatePolicy.REJECT, metrics);
+            Ingest ingest = Ingest.builder(images, index, new UploadValidator(LIMIT), DuplicatePolicy.REJECT)
+                    .metrics(metrics).build();
             RenderService renderer = new RenderService(registry, LIMIT, metrics);
             DerivedImages derived = new DerivedImages(images, renderer, registry, ingest);
             return new DerivingStore(index, storage, images, registry, ingest, renderer, derived);

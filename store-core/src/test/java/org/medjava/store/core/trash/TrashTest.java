@@ -65,7 +65,8 @@ class TrashTest {
         index = new DicomIndex(IndexDatabase.h2(Files.createDirectories(tmp.resolve("db"))));
         images = new ImageRepository(new LocalFileStorage(Files.createDirectories(tmp.resolve("images"))),
                 1 << 24);
-        ingest = new Ingest(images, index, new UploadValidator(ImageCodec.DEFAULT_MAX_PIXELS), DuplicatePolicy.REJECT);
+        ingest = Ingest.builder(images, index, new UploadValidator(ImageCodec.DEFAULT_MAX_PIXELS),
+                DuplicatePolicy.REJECT).build();
         for (int i = 1; i <= 3; i++) {
             put("s/a" + i + ".dcm", TestDicom.ct().patient("T1", "Trash^One").study(STUDY, "20200105")
                     .series(STUDY + ".1", "CT", 1).instance(STUDY + ".1." + i, i));
