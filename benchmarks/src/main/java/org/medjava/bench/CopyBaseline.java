@@ -1,6 +1,8 @@
 package org.medjava.bench;
 
 import java.util.concurrent.TimeUnit;
+import org.medjava.bench.setup.ImageSize;
+import org.medjava.bench.setup.TestImages;
 import org.medjava.filter.Raster;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,6 +1,9 @@
 package org.medjava.bench;
 
 import java.util.concurrent.TimeUnit;
+import org.medjava.bench.setup.GrayFormat;
+import org.medjava.bench.setup.ImageSize;
+import org.medjava.bench.setup.TestImages;
 import org.medjava.bench.variant.FilterVariant;
 import org.medjava.bench.variant.Impl;
 import org.medjava.filter.GrayRaster16;

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.medjava.bench.setup.BenchPaths;
 import org.medjava.bench.transport.MultiFrameDicom;
 import org.medjava.codec.ImageCodec;
 import org.medjava.store.core.index.DicomIndex;

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.medjava.bench.setup.BenchPaths;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.IndexDatabase;

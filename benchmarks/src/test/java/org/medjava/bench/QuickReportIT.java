@@ -172,7 +172,7 @@ class QuickReportIT {
 
         Set<String> ffmSeries = seriesIn(out.resolve("charts/ffm-frames.svg"));
         assertThat(ffmSeries).contains("passCopy-jni@jit", "passPinned-jni@jit", "passOffHeap-jni@jit");
-        if (org.medjava.bench.run.JvmColumn.jdk25Installed()) {
+        if (org.medjava.bench.setup.JvmColumn.jdk25Installed()) {
             assertThat(ffmSeries).contains("passCopy-ffm@jdk25", "passPinned-ffm@jdk25", "passOffHeap-ffm@jdk25",
                     "passCopy-jni@jdk25");
             assertThat(Csv.read(out.resolve("raw/ffm-check.csv"))).singleElement()

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.medjava.cli.command.Context;
 import org.medjava.codec.ImageCodec;
 import org.medjava.codec.ImageFormat;
 import org.medjava.codec.dicom.DerivationCode;
@@ -89,7 +90,7 @@ final class FilterCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Context ctx = MedjavaCommand.context(spec);
+        Context ctx = Context.of(spec);
         parse(ctx);
         try (FilterRegistry registry = FiltersCommand.registry(ctx, plugins)) {
             return run(registry, ctx.out(), ctx.err());

@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import org.medjava.cli.command.CliException;
+import org.medjava.cli.command.Context;
 import org.medjava.filter.ParamSpec;
 import org.medjava.filter.runtime.FilterInfo;
 import org.medjava.filter.runtime.FilterRegistry;
@@ -26,7 +28,7 @@ final class FiltersCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Context ctx = MedjavaCommand.context(spec);
+        Context ctx = Context.of(spec);
         try (FilterRegistry registry = registry(ctx, plugins)) {
             list(registry, ctx.out());
         }

@@ -5,6 +5,8 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;
+import org.medjava.cli.command.CliException;
+import org.medjava.cli.command.Context;
 import org.medjava.cli.store.StoreCommand;
 import org.medjava.filter.UnsupportedDataException;
 import org.medjava.filter.runtime.RegistryException;

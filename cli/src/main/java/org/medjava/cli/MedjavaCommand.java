@@ -2,22 +2,22 @@ package org.medjava.cli;
 
 import java.util.concurrent.Callable;
 import org.medjava.cli.admin.AdminCommand;
+import org.medjava.cli.command.Context;
 import org.medjava.cli.dev.BenchCommand;
 import org.medjava.cli.dev.BuildCommand;
 import org.medjava.cli.dev.ClusterCommand;
-import org.medjava.cli.dev.DemoCommand;
 import org.medjava.cli.dev.FuzzCommand;
 import org.medjava.cli.dev.GoldenCommand;
 import org.medjava.cli.dev.TestCommand;
-import org.medjava.cli.dev.ViewerCommand;
 import org.medjava.cli.store.StoreCommand;
+import org.medjava.cli.store.ViewerCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
-/** {@code medjava}: the root command. Subcommands reach the {@link Context} through {@link #context}. */
+/** {@code medjava}: the root command. Subcommands reach the {@link Context} through {@link Context#of(CommandSpec)}. */
 @Command(name = "medjava", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,
         versionProvider = MedjavaCommand.Version.class, usageHelpAutoWidth = true,
         description = "MedJava: the image store, its administration, the filters, the viewer, tests and benchmarks.",
@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
         subcommands = {StoreCommand.class, AdminCommand.class, ClusterCommand.class, ViewerCommand.class,
                 FilterCommand.class, FiltersCommand.class, DemoCommand.class, BuildCommand.class, TestCommand.class,
                 FuzzCommand.class, GoldenCommand.class, BenchCommand.class})
-public final class MedjavaCommand implements Callable<Integer> {
+public final class MedjavaCommand implements Callable<Integer>, Context.Holder {
     private final Context context;
 
     @Spec
@@ -39,9 +39,9 @@ public final class MedjavaCommand implements Callable<Integer> {
         this.context = context;
     }
 
-    /** The context of the command line that {@code spec} belongs to. */
-    public static Context context(CommandSpec spec) {
-        return ((MedjavaCommand) spec.root().userObject()).context;
+    @Override
+    public Context context() {
+        return context;
     }
 
     @Override

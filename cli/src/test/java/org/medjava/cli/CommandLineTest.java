@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.medjava.cli.command.Context;
 import org.medjava.cli.dev.TestCommand;
 import org.medjava.cli.store.StoreLaunch;
 import org.medjava.cli.store.StoreProcesses;

@@ -1,7 +1,7 @@
 package org.medjava.bench.ffm;
 
 import java.util.List;
-import org.medjava.bench.run.Timing;
+import org.medjava.bench.setup.Timing;
 
 /**
  * What the JNI-vs-FFM benchmark runs: the frame sides the passing operations run at, the side of the whole blur,

@@ -1,8 +1,8 @@
 package org.medjava.bench.ffm;
 
 import java.util.Arrays;
-import org.medjava.bench.ImageSize;
-import org.medjava.bench.TestImages;
+import org.medjava.bench.setup.ImageSize;
+import org.medjava.bench.setup.TestImages;
 
 /**
  * {@code java [--enable-native-access=ALL-UNNAMED] -cp ... org.medjava.bench.ffm.CrossCheck [SIZE]}: every path this

@@ -2,7 +2,7 @@ package org.medjava.bench.ffm;
 
 import java.lang.reflect.InvocationTargetException;
 import java.nio.file.Path;
-import org.medjava.bench.BenchPaths;
+import org.medjava.bench.setup.BenchPaths;
 
 /**
  * One way of calling {@code libmedjava_callbench.so} ({@code benchmarks/src/main/c-ffm/call_bench.c}) from Java:

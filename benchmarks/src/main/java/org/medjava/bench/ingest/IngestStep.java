@@ -16,10 +16,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.medjava.bench.BenchPaths;
 import org.medjava.bench.serve.OrthancPeer;
 import org.medjava.bench.serve.ServeStep.Target;
 import org.medjava.bench.serve.Servers;
+import org.medjava.bench.setup.BenchPaths;
 import org.medjava.bench.transport.StoreServer;
 import org.medjava.store.net.dimse.RemoteAe;
 

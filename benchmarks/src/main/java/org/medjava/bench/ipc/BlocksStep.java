@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.medjava.bench.BenchPaths;
+import org.medjava.bench.setup.BenchPaths;
 
 /**
  * Experiment 3 of issue 20: the transport's building blocks in four columns, C {@code -O2}, C

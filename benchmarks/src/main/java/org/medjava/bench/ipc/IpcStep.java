@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.medjava.bench.BenchPaths;
+import org.medjava.bench.setup.BenchPaths;
 
 /**
  * Experiment 1 of issue 20: same-host IPC, C ({@code target/native/ipc}) and Java ({@link JavaIpc}), each fork a

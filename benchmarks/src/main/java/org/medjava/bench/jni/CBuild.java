@@ -1,7 +1,7 @@
 package org.medjava.bench.jni;
 
 import java.nio.file.Path;
-import org.medjava.bench.BenchPaths;
+import org.medjava.bench.setup.BenchPaths;
 
 /** The two builds of the C filters the benchmarks compare, each a JNI library of its own. */
 public enum CBuild {

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.medjava.bench.run.EnvironmentStep;
+import org.medjava.bench.environment.EnvironmentStep;
 
 /**
  * Issue 20, experiment 3: the building blocks of Apvrille et al.'s user-level transport from {@code raw/blocks.csv}:

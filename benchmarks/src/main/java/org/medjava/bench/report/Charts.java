@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
-import org.medjava.bench.ImageSize;
-import org.medjava.bench.run.JvmColumn;
+import org.medjava.bench.setup.ImageSize;
+import org.medjava.bench.setup.JvmColumn;
 import org.medjava.bench.variant.Impl;
 
 /** Builds the report's charts and writes each as {@code charts/NAME.svg} and {@code charts/NAME.png}. */

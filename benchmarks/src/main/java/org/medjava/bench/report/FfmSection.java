@@ -15,9 +15,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import org.medjava.bench.ImageSize;
 import org.medjava.bench.ffm.FfmStep;
-import org.medjava.bench.run.JvmColumn;
+import org.medjava.bench.setup.ImageSize;
+import org.medjava.bench.setup.JvmColumn;
 
 /**
  * The JNI-vs-FFM section (issue 20, experiment 4) from {@code raw/ffm-*.json} (JMH results of

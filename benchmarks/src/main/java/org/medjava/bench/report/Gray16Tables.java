@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
-import org.medjava.bench.GrayFormat;
-import org.medjava.bench.ImageSize;
-import org.medjava.bench.run.JvmColumn;
+import org.medjava.bench.setup.GrayFormat;
+import org.medjava.bench.setup.ImageSize;
+import org.medjava.bench.setup.JvmColumn;
 import org.medjava.bench.variant.Impl;
 
 /**

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.medjava.bench.ImageSize;
+import org.medjava.bench.setup.ImageSize;
 import org.medjava.bench.variant.Impl;
 
 /**

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import org.medjava.bench.run.EnvironmentStep;
+import org.medjava.bench.environment.EnvironmentStep;
 
 /**
  * Issue 20, experiment 1: same-host IPC (Smith & Wells' question) from {@code raw/ipc.csv}: tables of every

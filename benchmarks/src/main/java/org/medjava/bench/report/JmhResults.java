@@ -12,8 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.medjava.bench.ImageSize;
-import org.medjava.bench.run.JvmColumn;
+import org.medjava.bench.setup.ImageSize;
+import org.medjava.bench.setup.JvmColumn;
 import org.medjava.bench.variant.Impl;
 
 /** Reads JMH's JSON result files ({@code raw/jmh-*.json}) into measurements, and merges them into one array. */

@@ -1,6 +1,6 @@
 package org.medjava.bench.report;
 
-import org.medjava.bench.ImageSize;
+import org.medjava.bench.setup.ImageSize;
 
 /**
  * One JMH result: a series (implementation on a JVM column, or the copy baseline) on one filter, size and kind of

@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import org.medjava.bench.ImageSize;
+import org.medjava.bench.setup.ImageSize;
 import org.medjava.bench.variant.JavaFilters;
 
 /** Everything one run produced, as read back from {@code raw/}. */

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.medjava.bench.run.EnvironmentStep;
+import org.medjava.bench.environment.EnvironmentStep;
 
 /**
  * Turns a run's raw outputs ({@code OUT/raw/}: JMH JSON, pure-C CSV, transport and store CSVs, environment) into the

@@ -2,7 +2,7 @@ package org.medjava.bench.report;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.medjava.bench.run.JvmColumn;
+import org.medjava.bench.setup.JvmColumn;
 import org.medjava.bench.variant.Impl;
 
 /**

@@ -1,7 +1,7 @@
 package org.medjava.bench.report;
 
 import java.awt.Color;
-import org.medjava.bench.run.JvmColumn;
+import org.medjava.bench.setup.JvmColumn;
 
 /**
  * How a series looks, the same in every chart: Java solid (JDK 25 thinner, -Xint dotted), C dashed, OpenCV dotted,

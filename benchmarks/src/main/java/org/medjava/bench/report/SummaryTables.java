@@ -6,8 +6,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.stream.Collectors;
-import org.medjava.bench.ImageSize;
-import org.medjava.bench.run.JvmColumn;
+import org.medjava.bench.setup.ImageSize;
+import org.medjava.bench.setup.JvmColumn;
 import org.medjava.bench.variant.Impl;
 
 /** The summary's tables: times, the targets as ratios, interpreter, JNI cost, allocation, transport, store. */

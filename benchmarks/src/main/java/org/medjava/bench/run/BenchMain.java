@@ -10,13 +10,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.medjava.bench.BenchPaths;
+import org.medjava.bench.environment.EnvironmentStep;
 import org.medjava.bench.ipc.BlocksPlan;
 import org.medjava.bench.ipc.BlocksStep;
 import org.medjava.bench.ipc.IpcPlan;
 import org.medjava.bench.ipc.IpcStep;
 import org.medjava.bench.report.ReportGenerator;
 import org.medjava.bench.report.ReportPublisher;
+import org.medjava.bench.setup.BenchPaths;
 import org.medjava.bench.variant.JavaFilters;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
@@ -108,7 +109,10 @@ public final class BenchMain {
         return out.toArray(new String[0]);
     }
 
-    /** What the JIT columns of the standard and full runs add to every fork ({@link JvmColumn}). */
+    /**
+     * What the JIT columns of the standard and full runs add to every fork
+     * ({@link org.medjava.bench.setup.JvmColumn}).
+     */
     static final String VECTOR_MODULE = "--add-modules=jdk.incubator.vector";
 
     static Path defaultOut() {
@@ -140,7 +144,7 @@ public final class BenchMain {
                     out = Paths.get(args[++i]);
                 } else if (i + 1 < args.length && a.equals("--sizes")) {
                     sizes = List.of(args[++i].split(","));
-                    sizes.forEach(org.medjava.bench.ImageSize::parse);
+                    sizes.forEach(org.medjava.bench.setup.ImageSize::parse);
                 } else if (i + 1 < args.length && a.equals("--filters")) {
                     filters = List.of(args[++i].split(","));
                     filters.forEach(JavaFilters::get);

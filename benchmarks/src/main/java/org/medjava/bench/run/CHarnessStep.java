@@ -12,9 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import org.medjava.bench.BenchPaths;
-import org.medjava.bench.ImageSize;
 import org.medjava.bench.jni.CBuild;
+import org.medjava.bench.setup.BenchPaths;
+import org.medjava.bench.setup.ImageSize;
 import org.medjava.bench.variant.Impl;
 
 /**

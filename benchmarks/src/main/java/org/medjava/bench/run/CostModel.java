@@ -1,6 +1,7 @@
 package org.medjava.bench.run;
 
-import org.medjava.bench.ImageSize;
+import org.medjava.bench.setup.ImageSize;
+import org.medjava.bench.setup.JvmColumn;
 
 /** Rough time per operation, only for the progress estimate (measured once on a 2-core EPYC, then rounded). */
 final class CostModel {

@@ -1,8 +1,8 @@
 package org.medjava.bench.run;
 
 import java.util.Locale;
-import org.medjava.bench.ImageSize;
-import org.medjava.bench.TestImages;
+import org.medjava.bench.setup.ImageSize;
+import org.medjava.bench.setup.TestImages;
 import org.medjava.bench.variant.FilterVariant;
 import org.medjava.bench.variant.Impl;
 import org.medjava.filter.Raster;

@@ -3,8 +3,10 @@ package org.medjava.bench.run;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.medjava.bench.GrayFormat;
-import org.medjava.bench.ImageSize;
+import org.medjava.bench.setup.GrayFormat;
+import org.medjava.bench.setup.ImageSize;
+import org.medjava.bench.setup.JvmColumn;
+import org.medjava.bench.setup.Timing;
 import org.medjava.bench.variant.Impl;
 import org.medjava.bench.variant.JavaFilters;
 

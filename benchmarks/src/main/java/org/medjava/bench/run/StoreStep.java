@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.medjava.bench.BenchPaths;
+import org.medjava.bench.setup.BenchPaths;
 import org.medjava.bench.transport.MultiFrameDicom;
 import org.medjava.bench.transport.StoreHttp;
 import org.medjava.bench.transport.StoreServer;

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.medjava.bench.BenchPaths;
+import org.medjava.bench.setup.BenchPaths;
 import org.medjava.bench.transport.CTransfer;
 import org.medjava.bench.transport.NioTransfer;
 import org.medjava.bench.transport.StreamTransfer;

@@ -20,7 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.medjava.bench.BenchPaths;
+import org.medjava.bench.setup.BenchPaths;
 import org.medjava.bench.transport.MultiFrameDicom;
 import org.medjava.bench.transport.StoreHttp;
 import org.medjava.bench.transport.StoreServer;

@@ -1,7 +1,7 @@
 package org.medjava.bench.variant;
 
 import java.util.Map;
-import org.medjava.bench.GrayFormat;
+import org.medjava.bench.setup.GrayFormat;
 import org.medjava.filter.GrayRaster16;
 import org.opencv.core.Core;
 import org.opencv.core.CvType;

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.medjava.bench.BenchPaths;
+import org.medjava.bench.setup.BenchPaths;
 
 /**
  * The ØMQ experiment: every implementation ({@link Mechanism}) × transport ({@code tcp} loopback, {@code ipc}) ×
@@ -99,7 +99,7 @@ public final class ZmqStep {
         }
         notes.forEach(n -> console.println("zmq: " + n));
         if (mechanisms.contains(Mechanism.LIBZMQ)) {
-            Files.writeString(rawDir.resolve(LIBZMQ_VERSION), org.medjava.bench.run.Processes.output(
+            Files.writeString(rawDir.resolve(LIBZMQ_VERSION), Processes.output(
                     List.of(Mechanism.LIBZMQ.program().toString(), "version")).trim());
         }
         console.printf(Locale.ROOT, "zmq: %s × tcp, ipc × latency, throughput; sizes %s; %d run(s)...%n",

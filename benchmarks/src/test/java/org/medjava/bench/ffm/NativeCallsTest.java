@@ -7,11 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.medjava.bench.ImageSize;
-import org.medjava.bench.TestImages;
 import org.medjava.bench.jni.CBuild;
 import org.medjava.bench.jni.CFilters;
-import org.medjava.bench.run.JvmColumn;
+import org.medjava.bench.setup.ImageSize;
+import org.medjava.bench.setup.JvmColumn;
+import org.medjava.bench.setup.TestImages;
 import org.medjava.filter.Raster;
 
 /**

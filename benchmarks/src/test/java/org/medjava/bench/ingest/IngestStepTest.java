@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.medjava.bench.BenchPaths;
+import org.medjava.bench.setup.BenchPaths;
 import org.medjava.store.core.ingest.Part10File;
 
 /** The ingest step's parts that need no server: the copies it sends, the STOW-RS body, the percentiles. */

@@ -6,9 +6,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.medjava.bench.GrayFormat;
 import org.medjava.bench.ingest.IngestPlan;
 import org.medjava.bench.serve.ServePlan;
+import org.medjava.bench.setup.GrayFormat;
+import org.medjava.bench.setup.JvmColumn;
+import org.medjava.bench.setup.Timing;
 import org.medjava.bench.variant.Impl;
 import org.medjava.bench.variant.JavaFilters;
 
@@ -120,7 +122,7 @@ class RunPlanTest {
         assertThat(plan.groups()).noneSatisfy(g -> assertThat(g.gray16()).isTrue());
         // measured as the full run measures: the same iteration settings at every size
         assertThat(plan.groups()).allSatisfy(g -> assertThat(g.timing())
-                .isEqualTo(Timing.full(org.medjava.bench.ImageSize.parse(g.sizes().get(0)), false)));
+                .isEqualTo(Timing.full(org.medjava.bench.setup.ImageSize.parse(g.sizes().get(0)), false)));
         double minutes = plan.groups().stream().mapToDouble(CostModel::groupSeconds).sum() / 60;
         assertThat(minutes).as("planned JMH minutes").isBetween(3.0, 12.0);
         assertThat(plan.store().enabled()).isTrue();

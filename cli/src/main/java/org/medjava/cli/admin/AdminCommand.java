@@ -8,10 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
-import org.medjava.cli.CliException;
-import org.medjava.cli.Context;
-import org.medjava.cli.MedjavaCommand;
-import org.medjava.cli.Processes;
+import org.medjava.cli.command.CliException;
+import org.medjava.cli.command.Context;
+import org.medjava.cli.command.Processes;
 import org.medjava.cli.store.StoreCommand;
 import org.medjava.cli.store.StoreProbe;
 import org.medjava.cli.store.StoreProcesses;
@@ -51,7 +50,7 @@ public final class AdminCommand {
 
         @Override
         public Integer call() {
-            Context ctx = MedjavaCommand.context(spec);
+            Context ctx = Context.of(spec);
             StoreCommand.prepare(ctx);
             Path data = ctx.storeData();
             OptionalLong pid = StoreProcesses.runningPid(data, ctx.err());
@@ -97,7 +96,7 @@ public final class AdminCommand {
 
         @Override
         public Integer call() {
-            Context ctx = MedjavaCommand.context(spec);
+            Context ctx = Context.of(spec);
             return runTool(ctx, "org.medjava.store.core.backup.BackupTool", arguments(ctx));
         }
 
@@ -133,7 +132,7 @@ public final class AdminCommand {
 
         @Override
         public Integer call() {
-            Context ctx = MedjavaCommand.context(spec);
+            Context ctx = Context.of(spec);
             return runTool(ctx, "org.medjava.store.core.backup.BackupTool", arguments(ctx));
         }
 

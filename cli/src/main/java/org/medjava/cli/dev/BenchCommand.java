@@ -6,9 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.medjava.cli.Context;
-import org.medjava.cli.MedjavaCommand;
-import org.medjava.cli.Processes;
+import org.medjava.cli.command.CliException;
+import org.medjava.cli.command.Context;
+import org.medjava.cli.command.Processes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -32,7 +32,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Context ctx = MedjavaCommand.context(spec);
+        Context ctx = Context.of(spec);
         // the JAR, its JNI libraries, and the image store it benchmarks over HTTP
         for (String f : List.of("benchmarks/target/benchmarks.jar", "benchmarks/target/native/libmedjava_jni_native.so",
                 "image-store/target/image-store.war")) {
@@ -45,7 +45,7 @@ public final class BenchCommand implements Callable<Integer> {
                 && Files.isExecutable(Path.of("/usr/sbin/Orthanc")))) {
             try {
                 Processes.installDeps(ctx, "--test");
-            } catch (org.medjava.cli.CliException e) {
+            } catch (CliException e) {
                 ctx.err().println("bench: wrk, h2load, nginx or Orthanc could not be installed; the serve step will "
                         + "say what is missing");
             }

@@ -1,8 +1,8 @@
 package org.medjava.cli.dev;
 
 import java.util.concurrent.Callable;
-import org.medjava.cli.MedjavaCommand;
-import org.medjava.cli.Processes;
+import org.medjava.cli.command.Context;
+import org.medjava.cli.command.Processes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -15,7 +15,7 @@ public final class BuildCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Processes.buildAll(MedjavaCommand.context(spec));
+        Processes.buildAll(Context.of(spec));
         return 0;
     }
 }

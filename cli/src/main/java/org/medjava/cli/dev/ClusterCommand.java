@@ -3,9 +3,8 @@ package org.medjava.cli.dev;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.medjava.cli.Context;
-import org.medjava.cli.MedjavaCommand;
-import org.medjava.cli.Processes;
+import org.medjava.cli.command.Context;
+import org.medjava.cli.command.Processes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -26,7 +25,7 @@ public final class ClusterCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Context ctx = MedjavaCommand.context(spec);
+        Context ctx = Context.of(spec);
         return Processes.run(List.of(ctx.root().resolve("deploy/local-cluster.sh").toString()), ctx.cwd(), Map.of());
     }
 }

@@ -7,9 +7,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.medjava.cli.Context;
-import org.medjava.cli.MedjavaCommand;
-import org.medjava.cli.Processes;
+import org.medjava.cli.command.Context;
+import org.medjava.cli.command.Processes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -40,7 +39,7 @@ public final class FuzzCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Context ctx = MedjavaCommand.context(spec);
+        Context ctx = Context.of(spec);
         for (int round = 1; round <= rounds; round++) {
             ctx.out().println("fuzzing round " + round + " of " + rounds);
             int status = Processes.run(round(ctx), ctx.root(), ENV);

@@ -3,9 +3,8 @@ package org.medjava.cli.dev;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.medjava.cli.Context;
-import org.medjava.cli.MedjavaCommand;
-import org.medjava.cli.Processes;
+import org.medjava.cli.command.Context;
+import org.medjava.cli.command.Processes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -27,7 +26,7 @@ public final class GoldenCommand {
 
         @Override
         public Integer call() {
-            Context ctx = MedjavaCommand.context(spec);
+            Context ctx = Context.of(spec);
             for (List<String> command : commands(ctx)) {
                 int status = Processes.run(command, ctx.root(), Map.of());
                 if (status != 0) {

@@ -4,9 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.medjava.cli.Context;
-import org.medjava.cli.MedjavaCommand;
-import org.medjava.cli.Processes;
+import org.medjava.cli.command.Context;
+import org.medjava.cli.command.Processes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -45,7 +44,7 @@ public final class TestCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Context ctx = MedjavaCommand.context(spec);
+        Context ctx = Context.of(spec);
         List<List<String>> commands = commands(ctx, mavenArgs);
         if (dryRun) {
             commands.forEach(c -> ctx.out().println(String.join(" ", c)));

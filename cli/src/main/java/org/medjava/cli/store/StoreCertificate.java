@@ -21,7 +21,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import org.medjava.cli.CliException;
+import org.medjava.cli.command.CliException;
 
 /**
  * The store's own TLS certificate when the administrator gives none: made on the first start by the JDK's keytool

@@ -13,11 +13,9 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.medjava.cli.CliException;
-import org.medjava.cli.Context;
-import org.medjava.cli.MedjavaCommand;
-import org.medjava.cli.Processes;
-import org.medjava.cli.dev.ViewerCommand;
+import org.medjava.cli.command.CliException;
+import org.medjava.cli.command.Context;
+import org.medjava.cli.command.Processes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -112,7 +110,7 @@ public final class StoreCommand {
 
         @Override
         public Integer call() throws IOException {
-            Context ctx = MedjavaCommand.context(spec);
+            Context ctx = Context.of(spec);
             PrintStream out = ctx.out();
             PrintStream err = ctx.err();
             Path data = ctx.storeData();
@@ -314,7 +312,7 @@ public final class StoreCommand {
 
         @Override
         public Integer call() {
-            Context ctx = MedjavaCommand.context(spec);
+            Context ctx = Context.of(spec);
             Path data = ctx.storeData();
             OptionalLong pid = StoreProcesses.runningPid(data, ctx.err());
             if (pid.isEmpty()) {
@@ -338,7 +336,7 @@ public final class StoreCommand {
 
         @Override
         public Integer call() {
-            Context ctx = MedjavaCommand.context(spec);
+            Context ctx = Context.of(spec);
             PrintStream out = ctx.out();
             Path data = ctx.storeData();
             OptionalLong found = StoreProcesses.runningPid(data, ctx.err());

@@ -10,9 +10,9 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.medjava.cli.CliException;
-import org.medjava.cli.Context;
-import org.medjava.cli.Processes;
+import org.medjava.cli.command.CliException;
+import org.medjava.cli.command.Context;
+import org.medjava.cli.command.Processes;
 
 /**
  * The command line of one store node: Payara Micro with the WAR, its data directory, ports and preboot commands.

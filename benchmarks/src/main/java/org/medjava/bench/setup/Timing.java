@@ -1,13 +1,12 @@
-package org.medjava.bench.run;
+package org.medjava.bench.setup;
 
-import org.medjava.bench.ImageSize;
 
 /**
  * JMH iteration settings of a group. Iterations are short and few where one operation is long: every iteration runs
  * at least one operation, so a 5-second straightforward despeckle still gives a mean over a few runs. The Vector API
  * kernels run hundreds of times slower until C2 has compiled them (at 256², consecutive 0.25 s iterations measured
  * 262, 32, 16, 0.17, 0.074 ms/op); {@code FilterBenchmark} therefore pre-warms Java variants for a second on a small
- * image before these warm-up iterations start.
+ * image before these warm-up iterations start. Here, not in run: the FFM step times its own JMH run with it.
  */
 public record Timing(int warmupIterations, double warmupSeconds, int iterations, double seconds) {
 

@@ -1,4 +1,4 @@
-package org.medjava.bench;
+package org.medjava.bench.setup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

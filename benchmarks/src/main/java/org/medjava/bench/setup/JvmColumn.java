@@ -1,4 +1,4 @@
-package org.medjava.bench.run;
+package org.medjava.bench.setup;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +9,8 @@ import java.util.Optional;
 /**
  * The JVM a fork runs on, a column of its own in the report: the JIT of the JDK running the benchmarks (17), the
  * interpreter ({@code -Xint}, the paper's "JIT off"), and JDK 25 when installed. Forks carry it as
- * {@code -Dmedjava.bench.jvm=<id>}, which JMH writes into the JSON, so the report never has to guess.
+ * {@code -Dmedjava.bench.jvm=<id>}, which JMH writes into the JSON, so the report never has to guess. Here, not in
+ * run: the FFM step forks on these JVMs too, and the report reads them back.
  */
 public enum JvmColumn {
     JIT("jit", "JDK 17 JIT"),

@@ -1,4 +1,4 @@
-package org.medjava.bench;
+package org.medjava.bench.setup;
 
 import java.net.URISyntaxException;
 import java.nio.file.Files;

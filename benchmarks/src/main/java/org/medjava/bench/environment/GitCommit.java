@@ -1,4 +1,4 @@
-package org.medjava.bench.run;
+package org.medjava.bench.environment;
 
 import java.io.IOException;
 import java.nio.file.Files;

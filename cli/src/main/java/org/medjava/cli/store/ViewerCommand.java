@@ -1,4 +1,4 @@
-package org.medjava.cli.dev;
+package org.medjava.cli.store;
 
 import java.io.File;
 import java.io.IOException;
@@ -9,11 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.medjava.cli.CliException;
-import org.medjava.cli.Context;
-import org.medjava.cli.MedjavaCommand;
-import org.medjava.cli.Processes;
-import org.medjava.cli.store.StoreProbe;
+import org.medjava.cli.command.CliException;
+import org.medjava.cli.command.Context;
+import org.medjava.cli.command.Processes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -22,7 +20,8 @@ import picocli.CommandLine.Unmatched;
 /**
  * {@code medjava viewer}: the radiologist's viewer (Swing), its bundled plugins from viewer/target/viewer/plugins,
  * the store's downloaded at run time. Without --server it uses the store on MEDJAVA_PORT, starting one for the
- * session when none runs.
+ * session when none runs. With the store's commands, as each starts the other: {@code start} opens the viewer beside
+ * the store, and the viewer, finding none with {@link StoreProbe}, starts one.
  */
 @Command(name = "viewer", description = {"The radiologist's viewer (starts a store first when none is running).",
         "Arguments go to the viewer: [--server URL] [--user NAME] [--benchmark] ..."})
@@ -45,7 +44,7 @@ public final class ViewerCommand implements Callable<Integer> {
         }
     }
 
-    public static boolean built(Context ctx) {
+    static boolean built(Context ctx) {
         Path viewer = target(ctx).resolve("viewer");
         try (var plugins = Files.list(viewer.resolve("plugins"))) {
             return jar(ctx).isPresent() && Files.isDirectory(viewer.resolve("lib"))
@@ -70,7 +69,7 @@ public final class ViewerCommand implements Callable<Integer> {
     }
 
     /** The viewer beside a store started in the foreground: its login dialog comes up with the URL and admin. */
-    public static void startBeside(Context ctx, String url) throws IOException {
+    static void startBeside(Context ctx, String url) throws IOException {
         Path log = ctx.root().resolve("data/viewer.log");
         Files.createDirectories(log.getParent());
         Process viewer = new ProcessBuilder(command(ctx, List.of("--server", url, "--user", "admin")))
@@ -84,7 +83,7 @@ public final class ViewerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Context ctx = MedjavaCommand.context(spec);
+        Context ctx = Context.of(spec);
         if (!built(ctx)) {
             Processes.build(ctx);
         }

@@ -1,4 +1,4 @@
-package org.medjava.bench.run;
+package org.medjava.bench.zmq;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -6,12 +6,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** Runs a helper program to completion and returns its standard output; a failure names the command and its errors. */
-public final class Processes {
+/**
+ * Runs a helper program to completion and returns its standard output; a failure names the command and its errors.
+ * Beside its one user, the step that asks libzmq's program for its version.
+ */
+final class Processes {
     private Processes() {
     }
 
-    public static String output(List<String> command) throws IOException {
+    static String output(List<String> command) throws IOException {
         Path err = Files.createTempFile("medjava-bench", ".err");
         try {
             Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();

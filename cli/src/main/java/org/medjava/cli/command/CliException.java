@@ -1,4 +1,4 @@
-package org.medjava.cli;
+package org.medjava.cli.command;
 
 /**
  * A failure the user can act on: its message is the one line printed (what, why, what to do), with no stack trace;

@@ -1,4 +1,4 @@
-package org.medjava.bench;
+package org.medjava.bench.setup;
 
 /** An image size as the benchmarks write it: {@code "N"} for N×N, or {@code "WxH"}. */
 public record ImageSize(int width, int height) {

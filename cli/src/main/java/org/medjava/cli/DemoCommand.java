@@ -1,4 +1,4 @@
-package org.medjava.cli.dev;
+package org.medjava.cli;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -9,17 +9,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.medjava.cli.CliException;
-import org.medjava.cli.Context;
-import org.medjava.cli.Main;
-import org.medjava.cli.MedjavaCommand;
+import org.medjava.cli.command.CliException;
+import org.medjava.cli.command.Context;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code medjava demo}: the filter command line over the sample GIFs, every filter and one chain (data/demo). */
+/**
+ * {@code medjava demo}: the filter command line over the sample GIFs, every filter and one chain (data/demo). Beside
+ * the filter commands, not with the developer's: it runs the whole command line ({@link Main#run}) in-process.
+ */
 @Command(name = "demo", description = "The filter command line over the sample GIFs (results in data/demo).")
-public final class DemoCommand implements Callable<Integer> {
+final class DemoCommand implements Callable<Integer> {
     static final List<String> FILTERS = List.of("blur", "sharpen", "despeckle", "edge-detect", "emboss", "oil-paint",
             "pixelize", "spread");
 
@@ -28,7 +29,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Context ctx = MedjavaCommand.context(spec);
+        Context ctx = Context.of(spec);
         Path samples = ctx.root().resolve("../shared/testdata/gif").normalize();
         if (!Files.isDirectory(samples)) {
             samples = ctx.root().resolve("testdata/sources");

@@ -1,4 +1,4 @@
-package org.medjava.bench.run;
+package org.medjava.bench.environment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

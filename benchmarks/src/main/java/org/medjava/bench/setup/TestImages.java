@@ -1,4 +1,4 @@
-package org.medjava.bench;
+package org.medjava.bench.setup;
 
 import java.util.SplittableRandom;
 import org.medjava.filter.GrayRaster16;

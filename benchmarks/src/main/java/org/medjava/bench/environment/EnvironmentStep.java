@@ -1,4 +1,4 @@
-package org.medjava.bench.run;
+package org.medjava.bench.environment;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,22 +10,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.medjava.bench.BenchPaths;
 import org.medjava.bench.jni.CBuild;
 import org.medjava.bench.jni.CFilters;
+import org.medjava.bench.setup.BenchPaths;
+import org.medjava.bench.setup.JvmColumn;
 import org.medjava.bench.variant.OpenCv;
 import org.openjdk.jmh.util.Utils;
 
 /**
  * The environment block of the report: CPU, cores, memory, OS, JDKs, compiler and flags, OpenCV, JMH, commit and the
  * load average (the machine may be shared). Written to {@code raw/environment.properties} as ordered
- * {@code key=value} lines; {@link #read} gives them back.
+ * {@code key=value} lines; {@link #read} gives them back. A package of its own, below both the run that writes the
+ * file and the report that reads it.
  */
 public final class EnvironmentStep {
     private EnvironmentStep() {
     }
 
-    static Map<String, String> collect(String mode) {
+    public static Map<String, String> collect(String mode) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
         env.put("mode", mode);
@@ -46,7 +48,7 @@ public final class EnvironmentStep {
         return env;
     }
 
-    static void write(Path file, Map<String, String> env) throws IOException {
+    public static void write(Path file, Map<String, String> env) throws IOException {
         List<String> lines = new ArrayList<>();
         env.forEach((k, v) -> lines.add(k + "=" + v.replace('\n', ' ')));
         Files.write(file, lines);
@@ -65,7 +67,7 @@ public final class EnvironmentStep {
         return env;
     }
 
-    static String loadAverage() {
+    public static String loadAverage() {
         try {
             String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
             return parts[0] + " " + parts[1] + " " + parts[2] + " (1, 5, 15 min)";

@@ -1,9 +1,10 @@
-package org.medjava.cli;
+package org.medjava.cli.command;
 
 import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * What a command runs in: the checkout it belongs to, the caller's directory (every path on the command line or in
@@ -18,10 +19,23 @@ public record Context(Path root, Path cwd, Map<String, String> env, PrintStream 
         return new Context(root.toAbsolutePath(), Path.of("").toAbsolutePath(), System.getenv(), out, err);
     }
 
+    /**
+     * The root command, which holds the context its subcommands run in: an interface here, so that the subcommands
+     * find it without naming the root command, which names them.
+     */
+    public interface Holder {
+        Context context();
+    }
+
+    /** The context of the command line that {@code spec} belongs to. */
+    public static Context of(CommandSpec spec) {
+        return ((Holder) spec.root().userObject()).context();
+    }
+
     /** cli/target, where the JAR or the classes directory is. */
-    static Path codeLocation() {
+    public static Path codeLocation() {
         try {
-            Path code = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path code = Path.of(Context.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             return code.getParent();
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);

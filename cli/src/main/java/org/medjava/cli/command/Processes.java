@@ -1,4 +1,4 @@
-package org.medjava.cli;
+package org.medjava.cli.command;
 
 import java.io.IOException;
 import java.nio.file.Path;
