@@ -9,10 +9,10 @@ import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.Test;
 
 /**
- * the viewer's packages depend one way: {@code dicom} builds on the root's formats, headers and exceptions, and the
- * root reaches DICOM through {@link DicomReading}. The rule of store-core's {@code ModuleRules.freeOfCycles}, written
- * out here: image-codec sits below store-core and does not take its test-jar. The root package is a slice of its own,
- * which {@code slices().matching(ROOT + ".(*)..")} would leave out.
+ * The viewer's packages depend one way (docs/architecture.md draws them): the rule of store-core's
+ * {@code ModuleRules.freeOfCycles}, written out here because the viewer takes only Keycloak's harness from
+ * store-core's test-jar. The root package is a slice of its own, which {@code slices().matching(ROOT + ".(*)..")}
+ * would leave out.
  */
 class ModuleBoundariesTest {
 
