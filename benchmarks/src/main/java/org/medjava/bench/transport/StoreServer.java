@@ -59,7 +59,7 @@ public final class StoreServer implements AutoCloseable {
                 "-Dmedjava.public-url=http://127.0.0.1:" + port, "-Dmedjava.admin.initial-password=" + password,
                 "-Dmedjava.upload.max-bytes=" + (1L << 30)));
         properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
-        // the store's port is its front's (web.FrontServer); Payara's listener sits behind it on the loopback
+        // the store's port is its front's (front.FrontServer); Payara's listener sits behind it on the loopback
         int backendPort = freePort();
         command.add("-Dmedjava.http.port=" + port);
         command.add("-Dmedjava.http.backend-port=" + backendPort);

@@ -98,7 +98,7 @@ public record StoreLaunch(Path data, int port, int backendPort, String bind, Str
         // No --rootdir: Payara would remember the deployment and deploy the WAR twice on the next start.
         // --nohazelcast: Payara's data grid (port 6900 and up, all interfaces) is not used by the store, whose nodes
         // share PostgreSQL. --logproperties: Payara's console format without colour codes (its output goes to the
-        // console log, a file). The store's port is its own front's (web.FrontServer); Payara's listener (--port)
+        // console log, a file). The store's port is its own front's (front.FrontServer); Payara's listener (--port)
         // serves the front alone, on the loopback (deploy/payara-preboot.txt), on a free port from the public one
         // + 1000. HTTPS is the front's too (medjava.https.port), not Payara's (--sslport): Payara's stays off.
         command.addAll(List.of("-jar", store.resolve("payara/payara-micro.jar").toString(),

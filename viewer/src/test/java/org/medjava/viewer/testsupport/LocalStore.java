@@ -100,7 +100,7 @@ public final class LocalStore {
         command.add("-Dmedjava.seed.images=" + samples);
         command.add("-Dmedjava.seed.plugins=" + required("medjava.plugins"));
         properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
-        // the store's port is its front's (web.FrontServer); Payara's listener sits behind it on the loopback
+        // the store's port is its front's (front.FrontServer); Payara's listener sits behind it on the loopback
         int backendPort = freePort();
         command.add("-Dmedjava.http.port=" + port);
         command.add("-Dmedjava.http.backend-port=" + backendPort);

@@ -129,14 +129,14 @@ public class StoreConfig {
 
     /**
      * Whether plain file GETs and HEADs under {@code /images/}, WADO-RS frames and thumbnails are answered by the
-     * store's front itself (web.FrontReads) rather than relayed to the servlet container (see docs/performance.md).
+     * store's front itself (front.FrontReads) rather than relayed to the servlet container (see docs/performance.md).
      */
     @Inject
     @ConfigProperty(name = "medjava.http.direct-reads", defaultValue = "true")
     boolean directReads;
 
     /**
-     * The store's public HTTP port, served by its own front (web.FrontServer), which relays what it does not answer
+     * The store's public HTTP port, served by its own front (front.FrontServer), which relays what it does not answer
      * itself to Payara; unset: no front, Payara's port only. Every starter sets it ({@code ./medjava start}:
      * {@code MEDJAVA_PORT}).
      */
@@ -187,7 +187,7 @@ public class StoreConfig {
     int maxWaiting;
 
     /**
-     * Direct memory for the bytes of small files the front read lately (web.SmallFileCache), served again while the
+     * Direct memory for the bytes of small files the front read lately (front.SmallFileCache), served again while the
      * file's ETag is unchanged, in bytes; 0 turns it off.
      */
     @Inject
@@ -212,7 +212,7 @@ public class StoreConfig {
     int backendPort;
 
     /**
-     * Seconds a request's line and headers may take to arrive (web.HeaderClock); a connection whose headers have not
+     * Seconds a request's line and headers may take to arrive (front.HeaderClock); a connection whose headers have not
      * all arrived by then is closed, as nginx's {@code client_header_timeout}. 0 turns it off.
      */
     @Inject

@@ -8,7 +8,7 @@ import java.util.HexFormat;
 import java.util.function.BiConsumer;
 
 /**
- * What the store's front ({@code web.FrontServer}) knows of a client's connection and passes on to Payara's listener
+ * What the store's front ({@code front.FrontServer}) knows of a client's connection and passes on to Payara's listener
  * behind it, where every relayed request comes from the loopback: the client's address, the address it reached, and
  * whether it came over TLS. The front removes any such header a client sent and signs its own with a secret made
  * when the application starts; a request without the secret (one that reached Payara's listener directly, or with

@@ -67,7 +67,7 @@ final class ConfigurationReference {
                     Layout and guarantees: [docs/modules.md](modules.md#storage)."""),
             new Section("HTTP, TLS and links", List.of("medjava.public-url", "medjava.http", "medjava.https",
                     "medjava.tls"), """
-                    The store's port is its own front (`web.FrontServer`), which answers plain reads itself and \
+                    The store's port is its own front (`front.FrontServer`), which answers plain reads itself and \
                     relays the rest to Payara Micro's HTTP listener behind it, on the loopback. Every starter sets \
                     `medjava.http.port` and `medjava.http.backend-port`, e.g. `java -Dmedjava.http.port=8080 \
                     -Dmedjava.http.backend-port=8081 -jar payara-micro.jar --deploy image-store.war --contextroot / \

@@ -20,7 +20,7 @@ import org.medjava.store.core.testsupport.SharedStore;
 import org.medjava.store.core.testsupport.StoreClient;
 
 /**
- * The DICOMweb reads the store's front answers itself (web.FrontDicomWeb) on a real Payara Micro: WADO-RS frames
+ * The DICOMweb reads the store's front answers itself (front.FrontDicomWeb) on a real Payara Micro: WADO-RS frames
  * and thumbnails are the container's answers — the same status, type, entity tag and bytes (multipart boundaries
  * aside) over HTTP/1.1 and h2c — counted in {@code medjava_http_direct_reads}; what the front does not answer
  * (errors, compressed frames, other parameters) is the container's; a replaced or deleted object is never served

@@ -26,7 +26,7 @@ import org.medjava.store.core.testsupport.SharedStore;
 import org.medjava.store.core.testsupport.StoreClient;
 
 /**
- * The front's h2c upgrade (web.FrontServer): the upgraded request (stream 1) is answered only once the client's
+ * The front's h2c upgrade (front.FrontServer): the upgraded request (stream 1) is answered only once the client's
  * connection preface has come, that is once the client reads the connection as HTTP/2. Answered at once, its
  * answer followed the 101 in the same segments, and the JDK's HttpClient lost what of it came in the same socket
  * read as the 101 beyond its first 16 KiB buffer: about one upgraded GET of a 39 KB file in 30 to 100 got its

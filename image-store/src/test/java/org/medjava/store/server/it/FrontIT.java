@@ -21,7 +21,7 @@ import org.medjava.store.core.testsupport.SharedStore;
 import org.medjava.store.core.testsupport.StoreClient;
 
 /**
- * The store's front (web.FrontServer) on a real Payara Micro: answers to pipelined requests keep their order when
+ * The store's front (front.FrontServer) on a real Payara Micro: answers to pipelined requests keep their order when
  * some are answered by the front and some relayed to Payara; HTTP/2 with prior knowledge, and over TLS by ALPN, for
  * reads and relayed writes; a client cannot speak for the front (its headers naming the client are dropped); and
  * relayed requests beyond the limit are answered 503 with Retry-After at once.

@@ -39,7 +39,7 @@ import org.medjava.store.core.testsupport.StoreClient;
 @ExtendWith(SharedStore.class)
 class OpenApiIT {
 
-    /** The JAX-RS resources (the ArchUnit ModuleBoundariesTest keeps every one in org.medjava.store.server.web). */
+    /** The JAX-RS resources (the ArchUnit ModuleBoundariesTest keeps every one in org.medjava.store.server.rest). */
     static final List<String> RESOURCES = List.of("AdminResource", "AuditResource", "ChangesResource", "DerivedResource",
             "DicomWebResource", "FiltersResource", "ImagesResource", "IndexResource", "JobsResource", "PacsResource",
             "RetentionResource", "RootResource", "RoutesResource", "SessionResource", "ShareLinkResource",
@@ -59,34 +59,34 @@ class OpenApiIT {
             Map.entry("RetrieveResult", "org.medjava.store.net.scu.RemotePacs$RetrieveResult"),
             Map.entry("SendResult", "org.medjava.store.net.scu.RemotePacs$SendResult"),
             Map.entry("FailedInstance", "org.medjava.store.net.scu.RemotePacs$FailedInstance"),
-            Map.entry("Submission", "org.medjava.store.server.web.JobsResource$Submission"),
-            Map.entry("Derivation", "org.medjava.store.server.web.DerivedResource$Derivation"),
-            Map.entry("Login", "org.medjava.store.server.web.SessionResource$Login"),
-            Map.entry("NewShare", "org.medjava.store.server.web.SharesResource$NewShare"),
-            Map.entry("Share", "org.medjava.store.server.web.SharesResource$ShareView"),
-            Map.entry("Account", "org.medjava.store.server.web.AdminResource$Account"),
-            Map.entry("FilterManifest", "org.medjava.store.server.web.FilterManifest"),
-            Map.entry("Plugin", "org.medjava.store.server.web.FilterManifest$Plugin"),
-            Map.entry("Filter", "org.medjava.store.server.web.FilterManifest$Filter"),
-            Map.entry("FilterParam", "org.medjava.store.server.web.FilterManifest$Param"),
-            Map.entry("Listing", "org.medjava.store.server.web.DirectoryView$Listing"),
-            Map.entry("ListingEntry", "org.medjava.store.server.web.DirectoryView$Entry"),
-            Map.entry("Deletion", "org.medjava.store.server.web.TrashResource$Deletion"),
+            Map.entry("Submission", "org.medjava.store.server.rest.JobsResource$Submission"),
+            Map.entry("Derivation", "org.medjava.store.server.rest.DerivedResource$Derivation"),
+            Map.entry("Login", "org.medjava.store.server.rest.SessionResource$Login"),
+            Map.entry("NewShare", "org.medjava.store.server.rest.SharesResource$NewShare"),
+            Map.entry("Share", "org.medjava.store.server.rest.SharesResource$ShareView"),
+            Map.entry("Account", "org.medjava.store.server.rest.AdminResource$Account"),
+            Map.entry("FilterManifest", "org.medjava.store.server.rest.FilterManifest"),
+            Map.entry("Plugin", "org.medjava.store.server.rest.FilterManifest$Plugin"),
+            Map.entry("Filter", "org.medjava.store.server.rest.FilterManifest$Filter"),
+            Map.entry("FilterParam", "org.medjava.store.server.rest.FilterManifest$Param"),
+            Map.entry("Listing", "org.medjava.store.server.rest.DirectoryView$Listing"),
+            Map.entry("ListingEntry", "org.medjava.store.server.rest.DirectoryView$Entry"),
+            Map.entry("Deletion", "org.medjava.store.server.rest.TrashResource$Deletion"),
             Map.entry("TrashOutcome", "org.medjava.store.core.trash.Trash$Outcome"),
             Map.entry("Change", "org.medjava.store.core.index.Change"),
-            Map.entry("ChangeFeed", "org.medjava.store.server.web.ChangesResource$ChangeFeed"),
+            Map.entry("ChangeFeed", "org.medjava.store.server.rest.ChangesResource$ChangeFeed"),
             Map.entry("RetentionRule", "org.medjava.store.core.retention.RetentionRule"),
             Map.entry("RetentionLastRun", "org.medjava.store.core.retention.RetentionRule$LastRun"),
             Map.entry("AgedStudy", "org.medjava.store.core.index.AgedStudy"),
-            Map.entry("RulePreview", "org.medjava.store.server.web.RetentionResource$RulePreview"),
+            Map.entry("RulePreview", "org.medjava.store.server.rest.RetentionResource$RulePreview"),
             Map.entry("RetentionRun", "org.medjava.store.core.retention.Retention$Run"),
-            Map.entry("RuleDraft", "org.medjava.store.server.web.RetentionResource$RuleDraft"),
+            Map.entry("RuleDraft", "org.medjava.store.server.rest.RetentionResource$RuleDraft"),
             Map.entry("RouteDestination", "org.medjava.store.core.route.RouteRule$Destination"),
-            Map.entry("RouteDraft", "org.medjava.store.server.web.RoutesResource$RouteDraft"),
+            Map.entry("RouteDraft", "org.medjava.store.server.rest.RoutesResource$RouteDraft"),
             Map.entry("RouteRule", "org.medjava.store.core.route.RouteRule"),
             Map.entry("RouteTask", "org.medjava.store.core.index.RouteTask"),
-            Map.entry("RouteQueue", "org.medjava.store.server.web.RoutesResource$Queue"),
-            Map.entry("RouteQueued", "org.medjava.store.server.web.RoutesResource$Queued"));
+            Map.entry("RouteQueue", "org.medjava.store.server.rest.RoutesResource$Queue"),
+            Map.entry("RouteQueued", "org.medjava.store.server.rest.RoutesResource$Queued"));
 
     static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options");
     static final Pattern REGEX_TEMPLATE = Pattern.compile("\\{\\s*([A-Za-z0-9_]+)\\s*:[^}]*}");
@@ -108,7 +108,7 @@ class OpenApiIT {
     void everyOperationTheResourcesServeIsDocumented() throws Exception {
         Set<String> served = new TreeSet<>();
         for (String name : RESOURCES) {
-            Class<?> resource = Class.forName("org.medjava.store.server.web." + name, false,
+            Class<?> resource = Class.forName("org.medjava.store.server.rest." + name, false,
                     OpenApiIT.class.getClassLoader()); // not initialised: its constants need a JAX-RS runtime
             String base = resource.getAnnotation(Path.class).value();
             for (Method m : resource.getDeclaredMethods()) {

@@ -698,7 +698,7 @@ class StoreOnS3IT {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx512m", "-Dmedjava.data-dir=" + data,
                 "-Dmedjava.admin.initial-password=" + PayaraStore.ADMIN_PASSWORD));
-        // the store's port is its front's (web.FrontServer); Payara's listener sits behind it on the loopback
+        // the store's port is its front's (front.FrontServer); Payara's listener sits behind it on the loopback
         int backendPort = freePort();
         command.add("-Dmedjava.http.port=" + port);
         command.add("-Dmedjava.http.backend-port=" + backendPort);

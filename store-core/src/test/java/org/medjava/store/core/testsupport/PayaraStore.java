@@ -133,7 +133,7 @@ public final class PayaraStore implements AutoCloseable {
             if (!properties.containsKey("medjava.public-url")) {
                 command.add("-Dmedjava.public-url=http://127.0.0.1:" + port);
             }
-            // the store's port is its front's (web.FrontServer); Payara's listener sits behind it on the loopback
+            // the store's port is its front's (front.FrontServer); Payara's listener sits behind it on the loopback
             int backendPort = freePort();
             command.add("-Dmedjava.http.port=" + port);
             command.add("-Dmedjava.http.backend-port=" + backendPort);
