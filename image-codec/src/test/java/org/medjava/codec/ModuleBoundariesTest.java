@@ -1,42 +1,18 @@
 package org.medjava.codec;
 
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
-
-import com.tngtech.archunit.core.domain.JavaClass;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.library.dependencies.SliceAssignment;
-import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.Test;
+import org.medjava.filter.testkit.PackageRules;
 
 /**
  * image-codec's packages depend one way: {@code dicom} builds on the root's formats, headers and exceptions, and the
- * root reaches DICOM through {@link DicomReading}. The rule of store-core's {@code ModuleRules.freeOfCycles}, written
- * out here: image-codec sits below store-core and does not take its test-jar. The root package is a slice of its own,
- * which {@code slices().matching(ROOT + ".(*)..")} would leave out.
+ * root reaches DICOM through {@link DicomReading}.
+ * Checked with filter-testkit's {@link PackageRules}, as every module is.
  */
 class ModuleBoundariesTest {
 
-    private static final String ROOT = "org.medjava.codec";
-
     @Test
     void hasNoPackageCycles() {
-        slices().assignedFrom(new SliceAssignment() {
-                    @Override
-                    public SliceIdentifier getIdentifierOf(JavaClass c) {
-                        String pkg = c.getPackageName();
-                        return pkg.equals(ROOT) ? SliceIdentifier.of(ROOT)
-                                : pkg.startsWith(ROOT + ".") ? SliceIdentifier.of(ROOT + "."
-                                        + pkg.substring(ROOT.length() + 1).split("\\.")[0])
-                                : SliceIdentifier.ignore();
-                    }
-
-                    @Override
-                    public String getDescription() {
-                        return ROOT + " and each package under it";
-                    }
-                }).should().beFreeOfCycles()
-                .because("image-codec's packages depend one way, so each can be read and changed from below (issue 39)")
-                .check(new ClassFileImporter().importUrl(
-                        ImageCodec.class.getProtectionDomain().getCodeSource().getLocation()));
+        PackageRules.freeOfCycles("image-codec", "org.medjava.codec")
+                .check(PackageRules.classesBeside(ImageCodec.class));
     }
 }

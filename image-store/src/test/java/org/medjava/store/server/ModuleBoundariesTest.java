@@ -5,6 +5,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import org.junit.jupiter.api.Test;
+import org.medjava.filter.testkit.PackageRules;
 import org.medjava.store.core.testsupport.ModuleRules;
 import org.medjava.store.server.config.StoreConfig;
 
@@ -14,7 +15,7 @@ import org.medjava.store.server.config.StoreConfig;
  */
 class ModuleBoundariesTest {
 
-    private final JavaClasses classes = ModuleRules.classesBeside(StoreConfig.class);
+    private final JavaClasses classes = PackageRules.classesBeside(StoreConfig.class);
 
     @Test
     void doesNotTouchPixelMed() {
@@ -48,11 +49,11 @@ class ModuleBoundariesTest {
     void livesUnderItsPackageRoot() {
         ModuleRules.packageRoot("image-store", "org.medjava.store.server").check(classes);
         ModuleRules.packageRoot("image-store's tests", "org.medjava.store.server")
-                .check(ModuleRules.classesBeside(getClass()));
+                .check(PackageRules.classesBeside(getClass()));
     }
 
     @Test
     void hasNoPackageCycles() {
-        ModuleRules.freeOfCycles("image-store", "org.medjava.store.server").check(classes);
+        PackageRules.freeOfCycles("image-store", "org.medjava.store.server").check(classes);
     }
 }

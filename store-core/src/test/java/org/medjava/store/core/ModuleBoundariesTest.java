@@ -6,6 +6,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import org.junit.jupiter.api.Test;
+import org.medjava.filter.testkit.PackageRules;
 import org.medjava.store.core.testsupport.ModuleRules;
 
 /**
@@ -14,7 +15,7 @@ import org.medjava.store.core.testsupport.ModuleRules;
  */
 class ModuleBoundariesTest {
 
-    private final JavaClasses classes = ModuleRules.classesBeside(StoreException.class);
+    private final JavaClasses classes = PackageRules.classesBeside(StoreException.class);
 
     @Test
     void usesNoContainerApis() {
@@ -28,7 +29,7 @@ class ModuleBoundariesTest {
 
     @Test
     void hasNoPackageCycles() {
-        ModuleRules.freeOfCycles("store-core", "org.medjava.store.core").check(classes);
+        PackageRules.freeOfCycles("store-core", "org.medjava.store.core").check(classes);
     }
 
     @Test
@@ -44,6 +45,6 @@ class ModuleBoundariesTest {
     void livesUnderItsPackageRoot() {
         ModuleRules.packageRoot("store-core", "org.medjava.store.core").check(classes);
         ModuleRules.packageRoot("store-core's tests", "org.medjava.store.core")
-                .check(ModuleRules.classesBeside(getClass()));
+                .check(PackageRules.classesBeside(getClass()));
     }
 }
