@@ -39,6 +39,24 @@ export function modal(test, content, done, { escaped = null, mayEscape = () => t
 let messages;
 
 /**
+ * A runner of a button's work: the button is disabled while it runs, and what the work throws is shown in
+ * `problem` (emptied when the work starts), in the store's words.
+ */
+export function whileBusy(problem) {
+  return async (button, work) => {
+    button.disabled = true;
+    problem.textContent = '';
+    try {
+      await work();
+    } catch (e) {
+      problem.textContent = e.message;
+    } finally {
+      button.disabled = false;
+    }
+  };
+}
+
+/**
  * A message the user must read: kind 'error' | 'info' | 'ok'; errors stay until dismissed, others for `keep` ms.
  * `text` may hold elements (an Undo button).
  */

@@ -5,7 +5,7 @@
 // can be previewed again, run now (its studies go to the trash, restorable there) and removed; the list shows what
 // its latest run did, in the background or asked for.
 import { api } from '../api.js';
-import { h, notify } from '../ui.js';
+import { h, notify, whileBusy } from '../ui.js';
 import { confirmDialog } from './dialog.js';
 import { formatDicomDate, formatTime } from './format.js';
 
@@ -51,17 +51,7 @@ function rulesTable(all, reload, preview) {
 
 function ruleRow(r, reload, preview) {
   const problem = h('div', { class: 'problem', dataset: { test: 'retention-row-problem' } });
-  const busy = async (button, work) => {
-    button.disabled = true;
-    problem.textContent = '';
-    try {
-      await work();
-    } catch (e) {
-      problem.textContent = e.message;
-    } finally {
-      button.disabled = false;
-    }
-  };
+  const busy = whileBusy(problem);
   const show = (button) => busy(button, async () => {
     showPreview(preview, await api(`${rules}/${encodeURIComponent(r.id)}/preview`), `What "${r.name}" would take now`);
   });

@@ -6,7 +6,7 @@
 // a STOW-RS destination's credentials as "(set)" and keeps them when that mark comes back for the same URL, so a
 // rule is sent back as listed to edit, enable or disable it.
 import { api } from '../api.js';
-import { h, modal, notify } from '../ui.js';
+import { h, modal, notify, whileBusy } from '../ui.js';
 import { navigate } from '../router.js';
 import { confirmDialog } from './dialog.js';
 import { formatTime } from './format.js';
@@ -188,17 +188,7 @@ function rulesTable(all, { edit, reloadRules, reloadQueue }) {
 
 function ruleRow(r, { edit, reloadRules, reloadQueue }) {
   const problem = h('div', { class: 'problem', dataset: { test: 'route-row-problem' } });
-  const busy = async (button, work) => {
-    button.disabled = true;
-    problem.textContent = '';
-    try {
-      await work();
-    } catch (e) {
-      problem.textContent = e.message;
-    } finally {
-      button.disabled = false;
-    }
-  };
+  const busy = whileBusy(problem);
   const toggle = (button) => busy(button, async () => {
     await api(`${rulePath(r.name)}${r.confirmed ? '?confirm=true' : ''}`, { method: 'PUT',
       json: { ...draftOf(r), enabled: !r.enabled } });
