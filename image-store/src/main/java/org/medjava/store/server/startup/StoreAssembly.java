@@ -161,6 +161,10 @@ public class StoreAssembly {
     private Trash trash;
     private Retention retention;
     private java.util.concurrent.ScheduledExecutorService trashKeeper;
+    /** The cluster's path locks, whose lease renewer is stopped with the store. */
+    private PostgresPathLocks writeLeases;
+    /** Settles, every 2 s, the writes that ended while the index was away (see Ingest#settle). */
+    private java.util.concurrent.ScheduledExecutorService settler;
     private Routing routing;
     private RouteWorker routeWorker;
 
@@ -213,7 +217,8 @@ public class StoreAssembly {
                     path -> index.instance(path).map(i -> new ReadAudit.StudyRef(i.studyInstanceUid(), i.patientId()))
                             .orElse(null));
             images = new ImageRepository(storage, config.maxUploadBytes(),
-                    clusterDatabase == null ? new LocalPathLocks() : new PostgresPathLocks(clusterDatabase), space);
+                    clusterDatabase == null ? new LocalPathLocks() : (writeLeases = new PostgresPathLocks(
+                            clusterDatabase, nodes.node())), space);
             DecodeBudget decodeBudget = new DecodeBudget(config.decodeBudgetBytes(), config.decodeWaitMillis());
             uploadSlots = new UploadSlots(config.largeUploadBytes(), config.maxConcurrentLargeUploads());
             renderer = new RenderService(filters.registry(), config.maxPixels(), metrics, decodeBudget,
@@ -227,6 +232,13 @@ public class StoreAssembly {
                     .metrics(metrics).audit(audit).journal(journal).validation(validation).build();
             // before any request: what a crash of this node left half-done is settled first (see IntentJournal)
             Reconciliation.run(journal, images, index);
+            settler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "write-settler");
+                t.setDaemon(true);
+                return t;
+            });
+            settler.scheduleWithFixedDelay(() -> quietly("settling writes the index missed", ingest::settle), 2, 2,
+                    java.util.concurrent.TimeUnit.SECONDS);
             // on a cluster the accounts, rules and keys are in the shared database, and so in its dump
             backup = new StoreBackup(sharedState == null ? StoreBackup.Sources.local(storage, database,
                     ingest.barrier(), data, config.pluginsDir()) : new StoreBackup.Sources(storage, database,
@@ -535,6 +547,12 @@ public class StoreAssembly {
         }
         if (trashKeeper != null) {
             trashKeeper.shutdownNow();
+        }
+        if (settler != null) {
+            settler.shutdownNow();
+        }
+        if (writeLeases != null) {
+            writeLeases.close();
         }
         if (routeWorker != null) {
             routeWorker.close();

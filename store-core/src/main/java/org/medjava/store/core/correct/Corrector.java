@@ -231,7 +231,7 @@ public final class Corrector {
         StorePath kept = StorePath.parse(KEPT + "/" + trashId + "/" + i.sopInstanceUid() + ".dcm");
         Path staged = images.newStagingFile("kept-");
         Files.copy(previous, staged, StandardCopyOption.REPLACE_EXISTING);
-        StoredFile file = images.install(kept, images.stage(staged), Preconditions.NONE, stored -> { }).file();
+        StoredFile file = images.install(kept, images.stage(staged), Preconditions.NONE, stored -> true).file();
         trash.keep(kept.relative(), trashId, study, i.seriesInstanceUid(), i.sopInstanceUid(), file.size(),
                 file.modified().toEpochMilli(), reason);
     }

@@ -37,8 +37,9 @@ import org.medjava.store.core.storage.StagedBody;
  * pixel data included), installed by the {@link ImageRepository} under the path's lock and, while that lock is held,
  * indexed. Nothing half-stored is ever visible; a refused object leaves the store as it was.
  *
- * <p>The files are the truth: when the index cannot be updated the write still stands, a warning says so, and
- * {@code POST /admin/index/rebuild} repairs the index from the storage. Thread-safe.
+ * <p>The files are the truth, and an acknowledged write is always indexed: when the index cannot be updated once the
+ * object has changed, the write is answered 503 (not confirmed), its intent stays open, and {@link #settle} (run
+ * every few seconds) indexes the object once the index is back. Thread-safe.
  *
  * <p>Crashes: every change of a stored object (install or delete) is recorded in the node's {@link IntentJournal},
  * forced to disk, before the object changes, and marked done once the index agrees. A crash in between leaves the
@@ -322,6 +323,7 @@ public final class Ingest {
                         agreed[0] = unindex(deleted.path());
                     }
                     seam.at(Seam.Point.INDEXED);
+                    return agreed[0];
                 });
             } catch (RuntimeException e) {
                 if (!changed[0]) {
@@ -329,7 +331,9 @@ public final class Ingest {
                 }
                 throw e;
             }
-            if (agreed[0]) {
+            if (changed[0]) {
+                settledOrRefused(intent, agreed[0], path, "deleted");
+            } else {
                 journal.done(intent);
             }
         } catch (RuntimeException e) {
@@ -612,7 +616,7 @@ public final class Ingest {
             return true;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "index not updated for " + path + " (" + e.getMessage()
-                    + "); the next start or POST /admin/index/rebuild repairs it", e);
+                    + "); the write is refused 503, and indexed within seconds of the index being back", e);
             return false;
         }
     }
@@ -623,7 +627,7 @@ public final class Ingest {
             return true;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "index not updated for " + path + " (" + e.getMessage()
-                    + "); the next start or POST /admin/index/rebuild repairs it", e);
+                    + "); the write is refused 503, and indexed within seconds of the index being back", e);
             return false;
         }
     }
@@ -648,6 +652,7 @@ public final class Ingest {
                 seam.at(Seam.Point.OBJECT_CHANGED);
                 agreed[0] = indexer.test(stored);
                 seam.at(Seam.Point.INDEXED);
+                return agreed[0];
             });
         } catch (IOException | RuntimeException e) {
             if (!changed[0]) {
@@ -655,10 +660,36 @@ public final class Ingest {
             }
             throw e;
         }
-        if (agreed[0]) {
+        if (changed[0]) {
+            settledOrRefused(intent, agreed[0], path, "stored");
+        } else {
             journal.done(intent);
         }
         return result;
+    }
+
+    /**
+     * Ends a journaled change whose object changed: done when the index agrees with it; otherwise the intent stays
+     * open, {@linkplain IntentJournal#unsettled unsettled}, for {@link #settle} to index within seconds of the index
+     * being back, and the write is not acknowledged (an acknowledged write is always found by a query).
+     */
+    private void settledOrRefused(IntentJournal.Intent intent, boolean agreed, StorePath path, String what) {
+        if (agreed) {
+            journal.done(intent);
+            return;
+        }
+        journal.unsettled(intent);
+        throw new StoreException(StoreException.Kind.UNAVAILABLE, path.relative() + " was " + what + ", but the"
+                + " index database could not record it, so the write is not confirmed: the store brings the index in"
+                + " step by itself within seconds of the database being back; sending it again is safe");
+    }
+
+    /**
+     * Settles the writes that ended while the index was away (and those a crash left that could not be settled at
+     * start): each path's index entry is made to agree with its object. Run every few seconds by the store.
+     */
+    public Reconciliation.Report settle() {
+        return Reconciliation.settle(journal, images, index);
     }
 
     private IntentJournal.Intent begin(IntentJournal.Op op, StorePath path, String sopInstanceUid) {

@@ -41,7 +41,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code D <id>}, path and UID URL-encoded. A torn last line (a crash while appending) was never forced, so its
  * write never began. When the file grows past {@link #rotateBytes} it is rewritten with the open intents only.
  * At start the open intents of the previous run move to {@value #RECOVERING}, which is removed once they are
- * reconciled. Thread-safe.
+ * reconciled (those that cannot be yet are carried into the new log as unsettled). An intent whose write ended while
+ * the index was away stays open as {@linkplain #unsettled() unsettled}, and the store settles it within seconds of
+ * the index coming back ({@link Reconciliation#settle}), not at its next start. Thread-safe.
  */
 public final class IntentJournal implements AutoCloseable {
 
@@ -68,6 +70,8 @@ public final class IntentJournal implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong();
     /** The open intents, by id, in order: what a rotation writes again. Guarded by {@code this}. */
     private final Map<Long, Intent> open = new LinkedHashMap<>();
+    /** The ids of open intents whose write has ended without the index agreeing: to settle. Guarded by this. */
+    private final java.util.Set<Long> unsettled = new java.util.LinkedHashSet<>();
     private final Object syncLock = new Object();
     private FileChannel channel; // guarded by this
     private long appended; // records appended, guarded by this
@@ -138,19 +142,49 @@ public final class IntentJournal implements AutoCloseable {
     }
 
     /**
-     * Says which of the {@link #leftOver} intents could not be reconciled (they are kept for the next start); the
-     * others are forgotten.
+     * Says which of the {@link #leftOver} intents could not be reconciled at start: they move into this run's log
+     * (forced) as {@linkplain #unsettled unsettled} intents, settled as soon as their storage and index are back
+     * rather than at the next start; the others are forgotten.
      */
     public void recovered(List<Intent> stillOpen) throws IOException {
         if (dir == null) {
             return;
         }
-        if (stillOpen.isEmpty()) {
-            Files.deleteIfExists(dir.resolve(RECOVERING));
-        } else {
-            writeAtomically(dir, RECOVERING, stillOpen);
+        if (!stillOpen.isEmpty()) {
+            synchronized (syncLock) {
+                synchronized (this) {
+                    for (Intent intent : stillOpen) {
+                        append(intent.line());
+                        appended++;
+                        open.put(intent.id(), intent);
+                        unsettled.add(intent.id());
+                    }
+                    channel.force(false);
+                    synced = appended;
+                }
+            }
         }
+        Files.deleteIfExists(dir.resolve(RECOVERING));
         forceDirectory(dir);
+    }
+
+    /**
+     * Records that the write of {@code intent} ended with the object changed but the index not agreeing with it (the
+     * index database was away): the intent stays open, and {@link #unsettled} names it until it is {@link #done}.
+     */
+    public synchronized void unsettled(Intent intent) {
+        if (open.containsKey(intent.id())) {
+            unsettled.add(intent.id());
+        }
+    }
+
+    /** The open intents of writes that have ended without the index agreeing: what is to be settled now. */
+    public synchronized List<Intent> unsettled() {
+        List<Intent> list = new ArrayList<>();
+        for (Long id : unsettled) {
+            list.add(open.get(id));
+        }
+        return list;
     }
 
     /**
@@ -196,6 +230,7 @@ public final class IntentJournal implements AutoCloseable {
             if (open.remove(intent.id()) == null) {
                 return;
             }
+            unsettled.remove(intent.id());
             try {
                 append("D " + intent.id() + "\n");
                 full = channel.size() > rotateBytes;
@@ -219,7 +254,7 @@ public final class IntentJournal implements AutoCloseable {
         }
     }
 
-    /** How many writes are in progress (or were left open by a failed index update). */
+    /** How many writes are in progress (or were left {@linkplain #unsettled() unsettled}). */
     public synchronized int openCount() {
         return open.size();
     }

@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.medjava.codec.ImageFormat;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.model.Preconditions;
@@ -231,14 +231,14 @@ public final class ImageRepository {
     /**
      * Installs a staged body that its writer has checked: under the path's lock the preconditions are checked
      * against the current state and the storage installs the body; {@code onInstalled} runs once the new file is
-     * visible, still under the lock (the writer keeps the index in step there). The staged body is consumed either
-     * way.
+     * visible, still under the lock (the writer keeps the index in step there), and says whether the index agrees
+     * with it now. The staged body is consumed either way.
      *
      * @throws StoreException TOO_LARGE, BAD_REQUEST, CONFLICT or PRECONDITION_FAILED, UNAVAILABLE when the storage
      *                        fails; the stored file is unchanged
      */
     public PutResult install(StorePath path, StagedBody staged, Preconditions preconditions,
-                             Consumer<StoredFile> onInstalled) throws IOException {
+                             Predicate<StoredFile> onInstalled) throws IOException {
         try {
             if (path.isRoot() || path.directory()) {
                 throw new StoreException(StoreException.Kind.BAD_REQUEST, "a stored file needs a file path; \""
@@ -256,8 +256,12 @@ public final class ImageRepository {
                 }
                 preconditions.check(path, current);
                 lock.verify(); // still the only writer of this path (the cluster's lock was not lost meanwhile)
+                boolean[] agreed = {false};
                 StorageEntry entry = storage.install(key(path), staged,
-                        e -> onInstalled.accept(toStored(path, e)));
+                        e -> agreed[0] = onInstalled.test(toStored(path, e)));
+                if (agreed[0]) {
+                    lock.settled();
+                }
                 return new PutResult(toStored(path, entry), current == null);
             } catch (IOException e) { // unreachable object storage, a full or failing disk: nothing was changed
                 throw unavailable("cannot store " + path, e);
@@ -268,21 +272,25 @@ public final class ImageRepository {
     }
 
     /**
-     * Deletes a file, or an empty directory; {@code onDeleted} runs under the path's lock once it is gone.
+     * Deletes a file, or an empty directory; {@code onDeleted} runs under the path's lock once it is gone, and says
+     * whether the index agrees now.
      *
      * @throws StoreException NOT_FOUND, CONFLICT (a directory that is not empty), PRECONDITION_FAILED
      */
-    public void delete(StorePath path, Preconditions preconditions, Consumer<StoredFile> onDeleted) {
+    public void delete(StorePath path, Preconditions preconditions, Predicate<StoredFile> onDeleted) {
         if (path.isRoot()) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "the repository root cannot be deleted");
         }
         try (PathLocks.Held lock = locks.lock(path)) {
             StoredFile current = stat(path).orElseThrow(() -> notFound(path));
             preconditions.check(path, current);
+            lock.verify();
             if (!storage.delete(key(current.path()))) {
                 throw notFound(path);
             }
-            onDeleted.accept(current);
+            if (onDeleted.test(current)) {
+                lock.settled();
+            }
         } catch (IOException e) {
             throw unavailable("cannot delete " + path, e);
         }
@@ -294,13 +302,36 @@ public final class ImageRepository {
     }
 
     /**
-     * Runs {@code work} holding the lock of {@code path} (this process's, or the cluster's), as its writers do: for
-     * bringing the index in step with the stored object after a crash, without racing a live writer.
+     * Runs {@code work} holding the lock of {@code path} (this process's, or the cluster's), as its writers do.
      */
     public <T> T withPathLock(StorePath path, Locked<T> work) throws IOException {
         try (PathLocks.Held lock = locks.lock(path)) {
             return work.run();
         }
+    }
+
+    /**
+     * Brings the index in step with the object at {@code path} ({@code reindex}) under the path's lock, without
+     * racing a live writer, and records the path settled: what a crash or an absent index left unsettled, on this
+     * node or (on a cluster) on another.
+     *
+     * @param wait whether to wait for a writer holding the path now; if not, empty when one does
+     */
+    public <T> Optional<T> settle(StorePath path, boolean wait, Locked<T> reindex) throws IOException {
+        Optional<PathLocks.Held> held = wait ? Optional.of(locks.lock(path)) : locks.tryLock(path);
+        if (held.isEmpty()) {
+            return Optional.empty();
+        }
+        try (PathLocks.Held lock = held.get()) {
+            T result = reindex.run();
+            lock.settled();
+            return Optional.of(result);
+        }
+    }
+
+    /** Paths a write on another node left without the index agreeing (see {@link PathLocks#unsettled}). */
+    public List<StorePath> unsettledPaths() {
+        return locks.unsettled();
     }
 
     /** The storage key of a path: its relative form without the trailing '/' of a directory. */

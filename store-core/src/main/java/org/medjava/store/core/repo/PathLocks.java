@@ -22,6 +22,14 @@ public interface PathLocks {
         default void verify() {
         }
 
+        /**
+         * Says that the index agrees with the object at this path now (the write under this lock was indexed, or the
+         * path was reconciled). A lock closed without it after {@link #verify} (its write may have changed the
+         * object while the index was away, or its node died) leaves the path {@linkplain #unsettled() unsettled}.
+         */
+        default void settled() {
+        }
+
         @Override
         void close();
     }
@@ -33,6 +41,19 @@ public interface PathLocks {
      *                                          unreachable): the write must not go ahead
      */
     Held lock(StorePath path);
+
+    /** Takes the lock of {@code path} if nobody holds it now (one try), else empty. */
+    default java.util.Optional<Held> tryLock(StorePath path) {
+        return java.util.Optional.of(lock(path));
+    }
+
+    /**
+     * Paths whose last write (on any node) ended, or whose node died, before the index agreed with the object: to be
+     * reconciled by whoever sees them. This process's own writes are in its intent journal: none here.
+     */
+    default java.util.List<StorePath> unsettled() {
+        return java.util.List.of();
+    }
 
     /** The key all locks of a path share, whether it is written as a file or a directory. */
     static String keyOf(StorePath path) {

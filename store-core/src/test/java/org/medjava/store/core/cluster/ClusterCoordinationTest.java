@@ -46,7 +46,7 @@ class ClusterCoordinationTest {
     @Test
     void pathLocksExcludeEachOtherAcrossNodes() throws Exception {
         try (ClusterDatabase a = new ClusterDatabase(database); ClusterDatabase b = new ClusterDatabase(database)) {
-            List<PathLocks> nodes = List.of(new PostgresPathLocks(a), new PostgresPathLocks(b));
+            List<PathLocks> nodes = List.of(new PostgresPathLocks(a, "a"), new PostgresPathLocks(b, "b"));
             StorePath path = StorePath.parse("p/one.dcm");
             AtomicInteger inside = new AtomicInteger();
             AtomicInteger overlaps = new AtomicInteger();
@@ -91,29 +91,85 @@ class ClusterCoordinationTest {
     }
 
     @Test
-    void aNodeWhoseSessionEndedLearnsItLostTheLockBeforeItWrites() throws Exception {
-        try (ClusterDatabase a = new ClusterDatabase(database); ClusterDatabase b = new ClusterDatabase(database)) {
-            PathLocks nodeA = new PostgresPathLocks(a);
-            PathLocks nodeB = new PostgresPathLocks(b);
+    void aNodeWhoseLeaseRanOutLearnsItLostTheLockBeforeItWrites() throws Exception {
+        try (ClusterDatabase a = new ClusterDatabase(database); ClusterDatabase b = new ClusterDatabase(database);
+             PostgresPathLocks nodeA = new PostgresPathLocks(a, "a"); PostgresPathLocks nodeB =
+                     new PostgresPathLocks(b, "b")) {
             StorePath path = StorePath.parse("p/cut.dcm");
             try (PathLocks.Held held = nodeA.lock(path)) {
                 held.verify(); // held: no exception
-                // the database ends node A's sessions (as it would after losing sight of the node)
-                b.run("cutting node A off", c -> {
-                    try (java.sql.Statement s = c.createStatement()) {
-                        s.execute("select pg_terminate_backend(pid) from pg_stat_activity where pid <> pg_backend_pid()"
-                                + " and application_name = 'medjava-cluster' and pid in (select pid from pg_locks"
-                                + " where locktype = 'advisory' and granted)");
-                    }
-                    return null;
-                });
+                assertThat(nodeB.tryLock(path)).as("held by node A").isEmpty();
+                // node A's lease runs out (as it does when A is cut off from the database and cannot renew it)
+                endLeases(b, "a");
                 try (PathLocks.Held other = nodeB.lock(path)) {
                     other.verify(); // node B may write now ...
+                    assertThatThrownBy(held::verify).as("... and node A must not").isInstanceOfSatisfying(
+                            StoreException.class, e -> {
+                                assertThat(e.kind()).isEqualTo(StoreException.Kind.UNAVAILABLE);
+                                assertThat(e.getMessage()).contains("ran out");
+                            });
+                    other.settled();
                 }
-                assertThatThrownBy(held::verify).as("... and node A must not").isInstanceOfSatisfying(
-                        StoreException.class, e -> assertThat(e.kind()).isEqualTo(StoreException.Kind.UNAVAILABLE));
             }
+            assertThat(nodeA.unsettled()).as("B's write settled the path; A wrote nothing").isEmpty();
         }
+    }
+
+    @Test
+    void aWriteThatEndedUnsettledOrWhoseNodeDiedIsLeftForAnyNodeToSettle() throws Exception {
+        try (ClusterDatabase a = new ClusterDatabase(database); ClusterDatabase b = new ClusterDatabase(database);
+             PostgresPathLocks nodeA = new PostgresPathLocks(a, "a", java.time.Duration.ofSeconds(3));
+             PostgresPathLocks nodeB = new PostgresPathLocks(b, "b")) {
+            StorePath refused = StorePath.parse("p/refused.dcm");
+            StorePath unsettled = StorePath.parse("p/unsettled.dcm");
+            StorePath died = StorePath.parse("p/died.dcm");
+            StorePath settled = StorePath.parse("p/settled.dcm");
+            try (PathLocks.Held h = nodeA.lock(refused)) {
+                assertThat(h).isNotNull(); // refused before writing: no verify, nothing to settle
+            }
+            try (PathLocks.Held h = nodeA.lock(unsettled)) {
+                h.verify(); // the object changed, the index did not follow: no settled()
+            }
+            try (PathLocks.Held h = nodeA.lock(settled)) {
+                h.verify();
+                h.settled();
+            }
+            PathLocks.Held dying = nodeA.lock(died);
+            dying.verify();
+            nodeA.close(); // node A dies mid-write: its lease is no longer renewed
+            assertThat(nodeB.unsettled()).containsExactly(unsettled);
+            assertThat(nodeB.tryLock(died)).as("A's lease has not run out yet").isEmpty();
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (nodeB.unsettled().size() < 2 && System.nanoTime() < end) {
+                Thread.sleep(100);
+            }
+            assertThat(nodeB.unsettled()).containsExactlyInAnyOrder(unsettled, died);
+
+            // a node that takes such a path and reconciles it settles it; one that only looks leaves it unsettled
+            try (PathLocks.Held h = nodeB.tryLock(died).orElseThrow()) {
+                assertThat(h).isNotNull();
+            }
+            assertThat(nodeB.unsettled()).containsExactlyInAnyOrder(unsettled, died);
+            for (StorePath p : List.of(unsettled, died)) {
+                try (PathLocks.Held h = nodeB.tryLock(p).orElseThrow()) {
+                    h.settled();
+                }
+            }
+            assertThat(nodeB.unsettled()).isEmpty();
+            dying.close(); // the dead node's late release changes nothing
+            assertThat(nodeB.unsettled()).isEmpty();
+        }
+    }
+
+    /** Ends the leases {@code node} holds, as the database's clock would once it stopped renewing them. */
+    private static void endLeases(ClusterDatabase db, String node) {
+        db.run("ending leases", c -> {
+            try (java.sql.PreparedStatement s = c.prepareStatement("update medjava_write set expires_at ="
+                    + " clock_timestamp() - interval '1 second' where node = ?")) {
+                s.setString(1, node);
+                return s.executeUpdate();
+            }
+        });
     }
 
     @Test
@@ -170,7 +226,7 @@ class ClusterCoordinationTest {
              SharedState nodeA = new SharedState(a); SharedState nodeB = new SharedState(b)) {
             AtomicInteger seen = new AtomicInteger();
             nodeB.subscribe("restart", () -> seen.set(nodeB.all("restart").size()));
-            PathLocks locks = new PostgresPathLocks(a);
+            PathLocks locks = new PostgresPathLocks(a, "a");
             try (PathLocks.Held held = locks.lock(StorePath.parse("x.gif"))) {
                 assertThat(held).isNotNull();
             }

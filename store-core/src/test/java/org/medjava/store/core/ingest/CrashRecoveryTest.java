@@ -90,6 +90,10 @@ class CrashRecoveryTest {
             journal.close();
         }
         journal = IntentJournal.open(dir.resolve("journal"));
+        newIngest();
+    }
+
+    private void newIngest() {
         ingest = Ingest.builder(images, index, new UploadValidator(1 << 24), DuplicatePolicy.REPLACE)
                 .barrier(new WriteBarrier(java.time.Duration.ofSeconds(5))).journal(journal).build();
     }
@@ -175,18 +179,52 @@ class CrashRecoveryTest {
     }
 
     @Test
-    void aWriteWhoseIndexUpdateFailsIsRepairedAtTheNextStart() throws Exception {
+    void aWriteWhoseIndexUpdateFailsIsNotAcknowledgedAndIsIndexedOnceTheIndexIsBack() throws Exception {
         put("fail/a.dcm", ct("1.2.826.0.1.3680043.9.74", "old"), "application/dicom");
-        index.close(); // the database goes away: the PUT stands, the index lags behind
+        index.close(); // the database goes away after the object is stored
         byte[] fresh = ct("1.2.826.0.1.3680043.9.75", "new");
-        put("fail/a.dcm", fresh, "application/dicom");
-        assertThat(journal.openCount()).isEqualTo(1);
+        assertThatThrownBy(() -> put("fail/a.dcm", fresh, "application/dicom"))
+                .isInstanceOfSatisfying(org.medjava.store.core.StoreException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(org.medjava.store.core.StoreException.Kind.UNAVAILABLE);
+                    assertThat(e.getMessage()).contains("fail/a.dcm", "not confirmed");
+                });
+        assertThatThrownBy(() -> ingest.delete(StorePath.parse("fail/a.dcm"), Preconditions.NONE))
+                .isInstanceOfSatisfying(org.medjava.store.core.StoreException.class, e -> assertThat(e.kind())
+                        .isEqualTo(org.medjava.store.core.StoreException.Kind.UNAVAILABLE));
+        assertThat(journal.unsettled()).extracting(IntentJournal.Intent::path).containsExactly("fail/a.dcm",
+                "fail/a.dcm");
+        assertThat(ingest.settle().failed()).as("the index is still away").isEqualTo(1);
 
+        reopenIndex(); // the database is back: no restart, the next settling round indexes what the files hold
+        Reconciliation.Report report = ingest.settle();
+        assertThat(report.removed()).isEqualTo(1);
+        assertThat(journal.unsettled()).isEmpty();
+        assertThat(journal.openCount()).isZero();
+        assertAgreement();
+    }
+
+    @Test
+    void aWriteLeftUnindexedByACrashWhileTheIndexWasAwayIsSettledOnceItIsBack() throws Exception {
+        index.close();
+        byte[] fresh = ct("1.2.826.0.1.3680043.9.78", "new");
+        assertThatThrownBy(() -> put("fail/b.dcm", fresh, "application/dicom"))
+                .isInstanceOf(org.medjava.store.core.StoreException.class);
+        Reconciliation.Report atStart = restart(); // the node restarts while the index is still away
+        assertThat(atStart.failed()).isEqualTo(1);
+        assertThat(journal.unsettled()).extracting(IntentJournal.Intent::path).containsExactly("fail/b.dcm");
+
+        reopenIndex();
+        assertThat(ingest.settle().indexed()).isEqualTo(1);
+        assertThat(index.instance("fail/b.dcm")).get().extracting(InstanceSummary::sopInstanceUid)
+                .isEqualTo("1.2.826.0.1.3680043.9.78");
+        assertThat(restart().intents()).as("settled intents are forgotten").isZero();
+        assertAgreement();
+    }
+
+    /** The index database back: a new index, the same journal (no restart of the node). */
+    private void reopenIndex() {
         index = new DicomIndex(IndexDatabase.h2(dir.resolve("index")));
-        Reconciliation.Report report = restart();
-        assertThat(report.indexed()).isEqualTo(1);
-        assertThat(index.instance("fail/a.dcm")).get().extracting(InstanceSummary::sopInstanceUid)
-                .isEqualTo("1.2.826.0.1.3680043.9.75");
+        newIngest();
     }
 
     @Test

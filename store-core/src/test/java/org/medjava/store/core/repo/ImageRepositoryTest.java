@@ -264,7 +264,7 @@ class ImageRepositoryTest {
         @Test
         void aBodyOverTheLimitIsRefused() throws IOException {
             StagedBody big = staged(new byte[(int) MAX_UPLOAD + 1]);
-            assertThatThrownBy(() -> repo.install(StorePath.parse("net/big.png"), big, Preconditions.NONE, f -> { })).isInstanceOfSatisfying(StoreException.class,
+            assertThatThrownBy(() -> repo.install(StorePath.parse("net/big.png"), big, Preconditions.NONE, f -> true)).isInstanceOfSatisfying(StoreException.class,
                     e -> assertThat(e.kind()).isEqualTo(Kind.TOO_LARGE));
             assertThat(root.resolve("net/big.png")).doesNotExist();
             assertStagingEmpty();
