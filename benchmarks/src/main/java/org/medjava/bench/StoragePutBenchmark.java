@@ -14,14 +14,15 @@ import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.IndexDatabase;
 import org.medjava.store.core.ingest.DuplicatePolicy;
 import org.medjava.store.core.ingest.Ingest;
-import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.model.Preconditions;
 import org.medjava.store.core.model.StorePath;
+import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
 import org.medjava.store.core.storage.ObjectStorage;
-import org.medjava.store.core.storage.S3ProxyServer;
+import org.medjava.store.core.storage.S3Settings;
 import org.medjava.store.core.storage.S3Storage;
+import org.medjava.store.testkit.peers.S3ProxyServer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -40,7 +41,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * One HTTP PUT of a DICOM file as the image store performs it, without the HTTP layer: {@link Ingest#put} stages the
  * body, parses it once, validates it, installs it into the storage and indexes it (embedded H2). Storages: the local
  * file system ({@link LocalFileStorage}, fsync + atomic rename, in a temp directory) and S3-compatible object storage
- * ({@link S3Storage} on the AWS SDK) against a real S3Proxy process started in the set-up (store-core's test
+ * ({@link S3Storage} on the AWS SDK) against a real S3Proxy process started in the set-up (image-store-testkit's
  * {@link S3ProxyServer}, file-system backend, bucket {@value #BUCKET}, prefix
  * {@value #PREFIX}). Same repository, validator and index settings for both: the store's defaults.
  *
@@ -149,7 +150,8 @@ public class StoragePutBenchmark {
         }
         s3proxy = S3ProxyServer.start(dir.resolve("s3proxy"));
         s3proxy.createBucket(BUCKET);
-        return S3Storage.open(s3proxy.settings(BUCKET, PREFIX), dir.resolve("s3-staging"));
+        return S3Storage.open(new S3Settings(s3proxy.endpoint(), null, BUCKET, PREFIX, S3ProxyServer.ACCESS_KEY,
+                S3ProxyServer.SECRET_KEY), dir.resolve("s3-staging"));
     }
 
     @Benchmark

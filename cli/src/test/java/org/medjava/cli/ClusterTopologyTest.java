@@ -23,7 +23,7 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * The cluster is described once. {@code docker/compose.yaml} (with {@code docker/Dockerfile}, what every container
  * gets) is the deployment definition; {@code ./medjava cluster} ({@code deploy/local-cluster.sh}) and the tests'
- * {@code ClusterHarness} (store-core test support, with {@code PayaraStore}) must start the same parts and give a node
+ * {@code ClusterHarness} (image-store-testkit, with {@code PayaraStore}) must start the same parts and give a node
  * the same settings. What nginx does with a request is one file, {@code deploy/cluster/nginx-proxy.conf}, that all
  * three include. A difference that is meant is listed here with its reason (and must still exist); any other fails.
  */
@@ -67,7 +67,7 @@ class ClusterTopologyTest {
         assertThat(compose.keySet()).as("compose's services by role")
                 .containsExactlyInAnyOrder("PostgreSQL", "S3Proxy", "store node", "nginx", PEER);
         String script = read("deploy/local-cluster.sh");
-        String harness = read(harnessSource("ClusterHarness"));
+        String harness = read(harnessSource("cluster/ClusterHarness"));
         for (String role : compose.keySet()) {
             if (role.equals(PEER)) {
                 assertThat(script).as("./medjava cluster runs no " + PEER + " (compose's PACS peer)")
@@ -112,7 +112,7 @@ class ClusterTopologyTest {
         String dockerConf = read("docker/nginx.conf");
         String http = dockerConf.substring(0, dockerConf.indexOf("\nstream {"));
         String script = read("deploy/local-cluster.sh");
-        String harness = read(harnessSource("Nginx"));
+        String harness = read(harnessSource("peers/Nginx"));
         assertThat(http).contains("include /etc/nginx/medjava-proxy.conf;");
         assertThat(composeService("lb").get("volumes")).as("compose's lb mounts the shared rules")
                 .asList().contains("../deploy/cluster/nginx-proxy.conf:/etc/nginx/medjava-proxy.conf:ro");
@@ -212,7 +212,7 @@ class ClusterTopologyTest {
 
     /** ClusterHarness's nodeBuilder and what PayaraStore gives every store it launches. */
     private Map<String, String> harnessNodeSettings() throws IOException {
-        String cluster = read(harnessSource("ClusterHarness"));
+        String cluster = read(harnessSource("cluster/ClusterHarness"));
         Matcher constant = Pattern.compile("CLUSTER_PROPERTY = (\"[^\"]+\")").matcher(cluster);
         assertThat(constant.find()).isTrue();
         int start = cluster.indexOf("private PayaraStore.Builder nodeBuilder(");
@@ -220,7 +220,7 @@ class ClusterTopologyTest {
                 .replace("CLUSTER_PROPERTY", constant.group(1));
         Map<String, String> settings = new TreeMap<>();
         properties(JAVA_PROPERTY, nodeBuilder, settings);
-        String store = read(harnessSource("PayaraStore"));
+        String store = read(harnessSource("store/PayaraStore"));
         if (nodeBuilder.contains(".seedPlugins()")) {
             int seed = store.indexOf("public Builder seedPlugins()");
             properties(JAVA_PROPERTY, store.substring(seed, store.indexOf('}', seed)), settings);
@@ -265,8 +265,9 @@ class ClusterTopologyTest {
         return text.lines().filter(l -> !l.strip().startsWith("#")).collect(Collectors.joining("\n"));
     }
 
+    /** A harness's source by its path under image-store-testkit's package root, e.g. {@code peers/Nginx}. */
     private String harnessSource(String name) {
-        return "store-core/src/test/java/org/medjava/store/core/testsupport/" + name + ".java";
+        return "image-store-testkit/src/main/java/org/medjava/store/testkit/" + name + ".java";
     }
 
     private String read(String path) throws IOException {

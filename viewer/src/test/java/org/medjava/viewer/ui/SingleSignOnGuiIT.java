@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.medjava.store.core.testsupport.Keycloak;
+import org.medjava.store.testkit.peers.Keycloak;
 import org.medjava.viewer.store.SystemBrowser;
 import org.medjava.viewer.testsupport.LocalStore;
 

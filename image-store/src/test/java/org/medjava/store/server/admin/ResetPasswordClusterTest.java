@@ -16,10 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.core.cluster.ClusterDatabase;
 import org.medjava.store.core.cluster.SharedState;
 import org.medjava.store.core.index.IndexDatabase;
-import org.medjava.store.core.testsupport.LocalPostgres;
 import org.medjava.store.server.security.Role;
 import org.medjava.store.server.security.SharedAccounts;
 import org.medjava.store.server.security.UserStore;
+import org.medjava.store.testkit.peers.LocalPostgres;
 
 /** A cluster's accounts live in its PostgreSQL: a reset there reaches a running node at once, without a restart. */
 class ResetPasswordClusterTest {

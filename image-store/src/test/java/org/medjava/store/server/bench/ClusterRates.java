@@ -24,11 +24,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.medjava.store.core.testsupport.LocalPostgres;
-import org.medjava.store.core.testsupport.Nginx;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Ports;
-import org.medjava.store.core.testsupport.Samples;
+import org.medjava.store.testkit.Ports;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.peers.LocalPostgres;
+import org.medjava.store.testkit.peers.Nginx;
+import org.medjava.store.testkit.store.PayaraStore;
 
 /**
  * Throughput of the store through a load balancer with 1, 2 and 3 coordinated nodes (one PostgreSQL, one S3Proxy),

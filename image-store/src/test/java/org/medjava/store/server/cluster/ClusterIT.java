@@ -32,14 +32,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.medjava.store.core.testsupport.ClusterHarness;
-import org.medjava.store.core.testsupport.Command;
-import org.medjava.store.core.testsupport.Multipart;
-import org.medjava.store.core.testsupport.Nginx;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Samples;
 import org.medjava.store.core.testsupport.TestPlugins;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.cluster.ClusterHarness;
+import org.medjava.store.testkit.http.Multipart;
+import org.medjava.store.testkit.peers.Nginx;
+import org.medjava.store.testkit.store.PayaraStore;
 
 /**
  * Three coordinated store nodes (medjava.cluster.enabled) on one PostgreSQL and one S3Proxy behind nginx, all real

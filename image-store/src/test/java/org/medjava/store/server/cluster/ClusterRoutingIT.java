@@ -35,14 +35,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.medjava.store.core.testsupport.ClusterHarness;
-import org.medjava.store.core.testsupport.Multipart;
-import org.medjava.store.core.testsupport.Orthanc;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Ports;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.Ports;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.cluster.ClusterHarness;
+import org.medjava.store.testkit.http.Multipart;
+import org.medjava.store.testkit.peers.Orthanc;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * Routing and the change feed on three coordinated nodes (one PostgreSQL, one S3Proxy, real Payara processes): a rule

@@ -7,10 +7,10 @@ import java.net.http.HttpResponse;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.SharedStore;
-import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.SharedStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /** Authentication and roles: reads need a login by default, writes need uploader, administration admin. */
 @ExtendWith(SharedStore.class)

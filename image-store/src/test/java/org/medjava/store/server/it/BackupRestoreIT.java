@@ -38,10 +38,10 @@ import org.junit.jupiter.api.Timeout;
 import org.medjava.store.core.backup.BackupClient;
 import org.medjava.store.core.backup.BackupTool;
 import org.medjava.store.core.index.TestDicom;
-import org.medjava.store.core.testsupport.Command;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Ports;
-import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.Ports;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * Backup and restore with real stores: a store is backed up while HTTP PUTs, a path replaced again and again and

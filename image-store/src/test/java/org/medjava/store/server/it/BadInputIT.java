@@ -16,12 +16,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.medjava.store.core.testsupport.HostileBodies;
 import org.medjava.store.core.testsupport.HostileCase;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.RawHttp;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.SharedStore;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.StoreSnapshot;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.RawHttp;
+import org.medjava.store.testkit.store.SharedStore;
+import org.medjava.store.testkit.store.StoreClient;
+import org.medjava.store.testkit.store.StoreSnapshot;
 
 /**
  * The store probed as an attacker would, from a table ({@link #corpus}): malformed, truncated and wrong-type DICOM,
@@ -190,7 +190,7 @@ class BadInputIT {
                 "1.2.826.0.1.3680043.9.15.2")).expect(422));
         all.add(HostileCase.of(g, "STOW-RS of 2,000 nested sequences", "POST", "/dicomweb/studies")
                 .headers(authorization()).header("Content-Type", "multipart/related; type=\"application/dicom\"; "
-                        + "boundary=B15").body(() -> org.medjava.store.core.testsupport.Multipart.dicom("B15",
+                        + "boundary=B15").body(() -> org.medjava.store.testkit.http.Multipart.dicom("B15",
                         List.of(HostileBodies.nestedDicom(2000, "1.2.826.0.1.3680043.9.15.3")))));
     }
 
@@ -377,9 +377,9 @@ class BadInputIT {
                         "Content-Type: application/dicom\r\n\r\nnot DICOM")},
                 {"a text part", related, HostileBodies.multipart("B15", "Content-Type: text/plain\r\n\r\nhello")},
                 {"a part without headers", related, HostileBodies.multipart("B15", "\r\nnothing")},
-                {"a truncated DICOM part", related, org.medjava.store.core.testsupport.Multipart.dicom("B15",
+                {"a truncated DICOM part", related, org.medjava.store.testkit.http.Multipart.dicom("B15",
                         List.of(HostileBodies.cut(CT, CT.length - 50)))},
-                {"a DICOM part cut in its pixels", related, org.medjava.store.core.testsupport.Multipart.dicom("B15",
+                {"a DICOM part cut in its pixels", related, org.medjava.store.testkit.http.Multipart.dicom("B15",
                         List.of(HostileBodies.cut(MR, 5000)))},
                 {"boundary of 1,000 characters", "multipart/related; type=\"application/dicom\"; boundary="
                         + "b".repeat(1000), HostileBodies.multipart("b".repeat(1000), "\r\nx")},
@@ -392,7 +392,7 @@ class BadInputIT {
         }
         all.add(HostileCase.of(g, "to a study that disagrees with the part", "POST", stow + "/1.2.3.4.5")
                 .headers(authorization()).header("Content-Type", related)
-                .body(org.medjava.store.core.testsupport.Multipart.dicom("B15", List.of(CT))));
+                .body(org.medjava.store.testkit.http.Multipart.dicom("B15", List.of(CT))));
     }
 
     private static void json(List<HostileCase> all) {

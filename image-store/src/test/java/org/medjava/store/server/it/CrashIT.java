@@ -31,11 +31,11 @@ import javax.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.medjava.store.core.index.TestDicom;
-import org.medjava.store.core.testsupport.Command;
-import org.medjava.store.core.testsupport.Multipart;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Ports;
-import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.Ports;
+import org.medjava.store.testkit.http.Multipart;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * kill -9 rounds (issue 15, item 2): concurrent writers — HTTP PUT (DICOM and GIF over the same paths) and DELETE,

@@ -16,9 +16,9 @@ import org.medjava.codec.ImageCodec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.testkit.PluginJarBuilder;
 import org.medjava.store.core.testsupport.TestPlugins;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.SharedStore;
-import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.store.SharedStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /** The filter repository: manifest, downloads, and hot install/replace/suspend/resume/remove in the running store. */
 @ExtendWith(SharedStore.class)

@@ -6,11 +6,11 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.medjava.store.core.testsupport.Multipart;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.RawHttp;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.http.Multipart;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.RawHttp;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * A store without {@code medjava.public-url} (and without trusted forwarded headers) never builds a link from an

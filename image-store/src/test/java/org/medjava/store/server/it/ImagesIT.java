@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.SharedStore;
-import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.SharedStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /** The /images HTTP contract on a real Payara Micro: reads, conditional requests, ranges, writes, bad input. */
 @ExtendWith(SharedStore.class)

@@ -10,10 +10,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.SharedStore;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.store.SharedStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /** The DICOM index over HTTP, kept in step with PUT and DELETE, and rebuildable from the files. */
 @ExtendWith(SharedStore.class)

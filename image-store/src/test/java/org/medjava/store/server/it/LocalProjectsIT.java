@@ -17,9 +17,9 @@ import javax.json.JsonObject;
 import javax.json.JsonString;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * Access by project for local accounts (users.properties, {@code /admin/users}), without an OpenID provider: an

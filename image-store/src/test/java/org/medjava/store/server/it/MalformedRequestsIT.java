@@ -12,9 +12,9 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.RawHttp;
-import org.medjava.store.core.testsupport.SharedStore;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.RawHttp;
+import org.medjava.store.testkit.store.SharedStore;
 
 /**
  * Requests the servlet container could not decode or would wait on for ever: an address with a malformed percent

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.medjava.store.core.testsupport.GeneratedDicom;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * Memory and size limits on a real store (docs/operations/limits-and-guarantees.md, "Memory and size limits"): a small

@@ -13,12 +13,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.medjava.store.core.testsupport.Dcmtk;
-import org.medjava.store.core.testsupport.Multipart;
-import org.medjava.store.core.testsupport.PacsStore;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.http.Multipart;
+import org.medjava.store.testkit.pacs.Dcmtk;
+import org.medjava.store.testkit.pacs.PacsStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * What an administrator scrapes and probes on a running store (the PACS store: DICOM on, plugins seeded): after an

@@ -12,11 +12,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.medjava.store.core.testsupport.HostileBodies;
-import org.medjava.store.core.testsupport.MixedLoad;
-import org.medjava.store.core.testsupport.Multipart;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.http.MixedLoad;
+import org.medjava.store.testkit.http.Multipart;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * 50 connections for 60 s ({@code -Dmedjava.load.connections}, {@code -Dmedjava.load.seconds}) of mixed traffic on

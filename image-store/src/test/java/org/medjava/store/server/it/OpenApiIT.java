@@ -27,8 +27,8 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.medjava.store.core.testsupport.SharedStore;
-import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.testkit.store.SharedStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * The API browser's document and page: {@code /openapi} as JSON documents every operation the store's JAX-RS

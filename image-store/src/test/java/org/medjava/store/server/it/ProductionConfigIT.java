@@ -12,11 +12,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.medjava.store.core.testsupport.LocalPostgres;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TrustingTls;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.http.TrustingTls;
+import org.medjava.store.testkit.peers.LocalPostgres;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * The store as production runs it: the index in a real PostgreSQL server, a random first admin password printed

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.testkit.store.StoreClient;
 
 /** One scrape of a store's {@code /metrics} (Prometheus text format), its samples looked up by name and labels. */
 public final class Scrape {

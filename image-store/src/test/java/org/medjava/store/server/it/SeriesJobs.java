@@ -11,7 +11,7 @@ import java.time.Duration;
 import javax.json.Json;
 import javax.json.JsonObject;
 import org.medjava.store.core.index.TestDicom;
-import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.testkit.store.StoreClient;
 
 /** A CT series stored over HTTP, and the {@code /jobs} calls of the derive-series tests. */
 final class SeriesJobs {

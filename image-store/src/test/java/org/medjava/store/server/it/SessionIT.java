@@ -21,10 +21,10 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TrustingTls;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.http.TrustingTls;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * Browser sessions on a real store: login (JSON and form) with the accounts and roles of HTTP Basic, the cookie's

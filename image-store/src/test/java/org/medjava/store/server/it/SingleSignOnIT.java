@@ -22,13 +22,13 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import org.medjava.store.core.testsupport.Command;
-import org.medjava.store.core.testsupport.Dcmtk;
-import org.medjava.store.core.testsupport.Keycloak;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Ports;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.Ports;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.pacs.Dcmtk;
+import org.medjava.store.testkit.peers.Keycloak;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * Single sign-on against a real OpenID provider (Keycloak, its own process): the provider's access tokens as Bearer

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.medjava.store.core.testsupport.LargeDicom;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * Resumable uploads (tus 1.0 at /uploads) on a real store: a ~50 MB DICOM object sent in 8 MiB chunks, one of them

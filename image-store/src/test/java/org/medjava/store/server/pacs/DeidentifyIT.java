@@ -24,14 +24,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.medjava.store.core.testsupport.Command;
-import org.medjava.store.core.testsupport.Multipart;
-import org.medjava.store.core.testsupport.PacsStore;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Pydicom;
 import org.medjava.store.core.testsupport.PixelData;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.http.Multipart;
+import org.medjava.store.testkit.pacs.PacsStore;
+import org.medjava.store.testkit.peers.Pydicom;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * The {@code deidentify} job on a real store: a study of a CT and two MR instances of one series (one of them RLE

@@ -14,11 +14,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.filter.testkit.DcmtkTools;
-import org.medjava.store.core.testsupport.Command;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Ports;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.Ports;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * DICOM TLS on a real store against DCMTK (its default profile, {@code +py}: the non-downgrading BCP 195 one): the

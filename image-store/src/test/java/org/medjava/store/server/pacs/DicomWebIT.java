@@ -19,15 +19,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.core.ingest.Part10File;
-import org.medjava.store.core.testsupport.Command;
 import org.medjava.store.core.testsupport.DecodedPixels;
-import org.medjava.store.core.testsupport.Multipart;
-import org.medjava.store.core.testsupport.PacsStore;
-import org.medjava.store.core.testsupport.PayaraStore;
 import org.medjava.store.core.testsupport.PixelData;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.http.Multipart;
+import org.medjava.store.testkit.pacs.PacsStore;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * DICOMweb over HTTP with the JDK's client: STOW-RS (and what it refuses), QIDO-RS matching, WADO-RS retrieval,

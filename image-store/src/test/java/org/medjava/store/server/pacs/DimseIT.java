@@ -17,16 +17,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.core.ingest.Part10File;
-import org.medjava.store.core.testsupport.Command;
-import org.medjava.store.core.testsupport.Dcmtk;
 import org.medjava.store.core.testsupport.DecodedPixels;
-import org.medjava.store.core.testsupport.PacsStore;
 import org.medjava.store.core.testsupport.PixelData;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.Storescp;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TestStudy;
 import org.medjava.store.core.transcode.TransferSyntaxes;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.pacs.Dcmtk;
+import org.medjava.store.testkit.pacs.PacsStore;
+import org.medjava.store.testkit.peers.Storescp;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * The store's DICOM service against DCMTK: association control, C-ECHO, C-STORE in every transfer syntax the

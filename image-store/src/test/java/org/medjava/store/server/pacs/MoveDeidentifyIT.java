@@ -15,14 +15,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.medjava.store.core.testsupport.Command;
-import org.medjava.store.core.testsupport.Dcmtk;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Ports;
-import org.medjava.store.core.testsupport.Pydicom;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.Storescp;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.Ports;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.pacs.Dcmtk;
+import org.medjava.store.testkit.peers.Pydicom;
+import org.medjava.store.testkit.peers.Storescp;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * A C-MOVE destination that de-identifies, on a real store against DCMTK's storescp, checked by pydicom: the

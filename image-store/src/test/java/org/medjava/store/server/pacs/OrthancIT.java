@@ -24,14 +24,14 @@ import org.medjava.filter.Implementation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.PluginDirectory;
-import org.medjava.store.core.testsupport.Command;
-import org.medjava.store.core.testsupport.Dcmtk;
-import org.medjava.store.core.testsupport.Orthanc;
-import org.medjava.store.core.testsupport.PacsOrthanc;
-import org.medjava.store.core.testsupport.PacsStore;
 import org.medjava.store.core.testsupport.PixelData;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.pacs.Dcmtk;
+import org.medjava.store.testkit.pacs.PacsOrthanc;
+import org.medjava.store.testkit.pacs.PacsStore;
+import org.medjava.store.testkit.peers.Orthanc;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * The store against Orthanc, started here: the store's SCU (over its REST endpoints) echoes, queries, retrieves by

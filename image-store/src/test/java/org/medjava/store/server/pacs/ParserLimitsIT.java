@@ -15,12 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.filter.testkit.NestedDicom;
-import org.medjava.store.core.testsupport.Command;
-import org.medjava.store.core.testsupport.Dcmtk;
-import org.medjava.store.core.testsupport.Multipart;
-import org.medjava.store.core.testsupport.PacsStore;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.StoreClient;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.http.Multipart;
+import org.medjava.store.testkit.pacs.Dcmtk;
+import org.medjava.store.testkit.pacs.PacsStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * A DICOM object whose sequences nest 2,000 levels deep (the stack of a recursive reader overflows near 1,050), at

@@ -8,9 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.medjava.store.core.testsupport.Command;
-import org.medjava.store.core.testsupport.Nginx;
-import org.medjava.store.core.testsupport.Ports;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.Ports;
+import org.medjava.store.testkit.peers.Nginx;
 
 /**
  * A private nginx publishing one store under a path prefix, as a hospital's reverse proxy does

@@ -2,25 +2,25 @@ package org.medjava.store.server.pacs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import javax.json.Json;
-import javax.json.JsonObject;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
+import javax.json.Json;
+import javax.json.JsonObject;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.medjava.store.core.testsupport.Command;
-import org.medjava.store.core.testsupport.Dcmtk;
-import org.medjava.store.core.testsupport.PacsStore;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.Storescp;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.pacs.Dcmtk;
+import org.medjava.store.testkit.pacs.PacsStore;
+import org.medjava.store.testkit.peers.Storescp;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * The audit of reads on a real store, door by door: one study read by a reader through the front ({@code /images/},

@@ -3,6 +3,9 @@ package org.medjava.store.server.pacs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.medjava.store.server.pacs.DicomJson.object;
 
+import com.pixelmed.dicom.AttributeList;
+import com.pixelmed.dicom.TagFromName;
+import com.pixelmed.dicom.TransferSyntax;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,16 +16,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import com.pixelmed.dicom.AttributeList;
-import com.pixelmed.dicom.TagFromName;
-import com.pixelmed.dicom.TransferSyntax;
 import org.medjava.store.core.index.TestDicom;
-import org.medjava.store.core.testsupport.Dcmtk;
-import org.medjava.store.core.testsupport.PacsOrthanc;
-import org.medjava.store.core.testsupport.PacsStore;
 import org.medjava.store.core.testsupport.PixelData;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.pacs.Dcmtk;
+import org.medjava.store.testkit.pacs.PacsOrthanc;
+import org.medjava.store.testkit.pacs.PacsStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * Retrieves from a peer that does not transcode (Orthanc 1.10 with {@code TranscodeDicomProtocol} off, holding

@@ -19,13 +19,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.medjava.store.core.testsupport.Dcmtk;
-import org.medjava.store.core.testsupport.Orthanc;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Ports;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.Storescp;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.Ports;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.pacs.Dcmtk;
+import org.medjava.store.testkit.peers.Orthanc;
+import org.medjava.store.testkit.peers.Storescp;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * Routing rules on a real store: what storescu sends in is forwarded by C-STORE to Orthanc and by STOW-RS to a

@@ -34,14 +34,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.core.ingest.DicomRules;
 import org.medjava.store.core.ingest.Part10File;
-import org.medjava.store.core.testsupport.Command;
-import org.medjava.store.core.testsupport.Dcmtk;
-import org.medjava.store.core.testsupport.Multipart;
-import org.medjava.store.core.testsupport.PacsStore;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.Storescp;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.http.Multipart;
+import org.medjava.store.testkit.pacs.Dcmtk;
+import org.medjava.store.testkit.pacs.PacsStore;
+import org.medjava.store.testkit.peers.Storescp;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * Every storage SOP class family through every door: a corpus of public objects (structured reports, key object

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.medjava.store.server.pacs.DicomJson.array;
 import static org.medjava.store.server.pacs.DicomJson.object;
 
-import javax.json.JsonArray;
-import javax.json.JsonObject;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -14,17 +12,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import javax.json.JsonArray;
+import javax.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.core.testsupport.KeyObjectNote;
-import org.medjava.store.core.testsupport.Dcmtk;
-import org.medjava.store.core.testsupport.Multipart;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.Ports;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.Ports;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.http.Multipart;
+import org.medjava.store.testkit.pacs.Dcmtk;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * Deleting studies, series and instances on a real store: into the trash and out of every door at once (QIDO-RS,

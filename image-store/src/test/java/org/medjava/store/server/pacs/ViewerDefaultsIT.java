@@ -21,14 +21,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.medjava.store.core.testsupport.Command;
-import org.medjava.store.core.testsupport.Multipart;
-import org.medjava.store.core.testsupport.PacsStore;
-import org.medjava.store.core.testsupport.PayaraStore;
 import org.medjava.store.core.testsupport.PixelData;
-import org.medjava.store.core.testsupport.Samples;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.http.Multipart;
+import org.medjava.store.testkit.pacs.PacsStore;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * The store as DICOMweb viewers meet it with their default settings: the exact requests OHIF 3 sends (QIDO study
@@ -290,7 +290,7 @@ class ViewerDefaultsIT {
 
     @Test
     void linksUseThePublicUrlWithItsPrefixBehindAProxy() throws Exception {
-        int proxyPort = org.medjava.store.core.testsupport.Ports.free();
+        int proxyPort = org.medjava.store.testkit.Ports.free();
         String publicUrl = "http://127.0.0.1:" + proxyPort + "/medjava";
         try (PayaraStore store = PayaraStore.named("public-url").property("medjava.public-url", publicUrl)
                 .start(); PrefixProxy proxy = PrefixProxy.start(work.resolve("proxy"), proxyPort, "/medjava",

@@ -2,24 +2,24 @@ package org.medjava.store.server.webapp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import javax.json.Json;
-import javax.json.JsonObjectBuilder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import javax.json.Json;
+import javax.json.JsonObjectBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.core.index.TestDicom;
-import org.medjava.store.core.testsupport.Keycloak;
-import org.medjava.store.core.testsupport.PayaraStore;
-import org.medjava.store.core.testsupport.StoreClient;
-import org.medjava.store.core.testsupport.TestStudy;
+import org.medjava.store.testkit.TestStudy;
+import org.medjava.store.testkit.peers.Keycloak;
+import org.medjava.store.testkit.store.PayaraStore;
+import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * Single sign-on and access by project in a real browser: a real Keycloak (the test realm: alice, a reader of project

@@ -37,12 +37,12 @@ import org.medjava.store.core.ingest.DuplicatePolicy;
 import org.medjava.store.core.ingest.Ingest;
 import org.medjava.store.core.ingest.WriteBarrier;
 import org.medjava.store.core.jobs.JobKind;
-import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.model.Preconditions;
 import org.medjava.store.core.model.StorePath;
+import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
-import org.medjava.store.core.testsupport.Samples;
+import org.medjava.store.testkit.Samples;
 
 /**
  * A backup of a store in this JVM (files, embedded H2, the real ingest door) and its restore: the snapshot's versions

@@ -20,7 +20,7 @@ import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.IndexDatabase;
 import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.repo.PathLocks;
-import org.medjava.store.core.testsupport.LocalPostgres;
+import org.medjava.store.testkit.peers.LocalPostgres;
 
 /**
  * The coordination primitives of a cluster on a real PostgreSQL, with two "nodes" as two sets of objects on their

@@ -18,7 +18,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.medjava.store.core.testsupport.LocalPostgres;
+import org.medjava.store.testkit.peers.LocalPostgres;
 
 /**
  * The {@link DicomIndex} contract on a real PostgreSQL: one private server for the class ({@link LocalPostgres}),

@@ -8,7 +8,7 @@ import java.io.StringReader;
 import javax.json.Json;
 import javax.json.JsonObject;
 import org.junit.jupiter.api.Test;
-import org.medjava.store.core.testsupport.Samples;
+import org.medjava.store.testkit.Samples;
 
 /** The DICOM JSON model as PS3.18 F.2 has it, checked on a real header. */
 class DicomJsonTest {

@@ -7,8 +7,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.core.storage.ObjectStorage;
-import org.medjava.store.core.storage.S3ProxyServer;
+import org.medjava.store.core.storage.S3ProxySettings;
 import org.medjava.store.core.storage.S3Storage;
+import org.medjava.store.testkit.peers.S3ProxyServer;
 
 /** {@link CrashRecoveryTest} with the objects in S3 (S3Proxy): the journal and its reconciliation do not care. */
 class CrashRecoveryOnS3Test extends CrashRecoveryTest {
@@ -34,6 +35,6 @@ class CrashRecoveryOnS3Test extends CrashRecoveryTest {
     ObjectStorage openStorage(Path dir) throws IOException {
         String bucket = "crash-" + BUCKETS.incrementAndGet();
         server.createBucket(bucket);
-        return S3Storage.open(server.settings(bucket, "store"), dir.resolve("staging"));
+        return S3Storage.open(S3ProxySettings.of(server, bucket, "store"), dir.resolve("staging"));
     }
 }

@@ -13,21 +13,21 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.IndexDatabase;
 import org.medjava.store.core.index.InstanceSummary;
 import org.medjava.store.core.index.TestDicom;
-import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.model.Preconditions;
 import org.medjava.store.core.model.StorePath;
+import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
 import org.medjava.store.core.storage.ObjectStorage;
-import org.medjava.store.core.testsupport.Samples;
+import org.medjava.store.testkit.Samples;
 
 /**
  * Crash points injected through {@link Ingest.Seam} into PUT, C-STORE/STOW ({@link Ingest#receive}) and DELETE, then

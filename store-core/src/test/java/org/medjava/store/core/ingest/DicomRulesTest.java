@@ -16,12 +16,12 @@ import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.IndexDatabase;
 import org.medjava.store.core.index.InstanceQuery;
-import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.model.Preconditions;
 import org.medjava.store.core.model.StorePath;
+import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
-import org.medjava.store.core.testsupport.Samples;
+import org.medjava.store.testkit.Samples;
 
 /**
  * {@link DicomRules}, the one rule set of every door: each object of the SOP-class corpus and the bad samples gets

@@ -22,11 +22,11 @@ import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.IndexDatabase;
 import org.medjava.store.core.index.InstanceQuery;
 import org.medjava.store.core.index.TestDicom;
-import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.core.storage.LocalFileStorage;
 import org.medjava.store.core.model.StorePath;
+import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.UploadValidator;
-import org.medjava.store.core.testsupport.Samples;
+import org.medjava.store.core.storage.LocalFileStorage;
+import org.medjava.store.testkit.Samples;
 
 /** {@link Ingest#receive} (objects from the network) on a temp repository and an H2 index: placement, the duplicate policies, refusals. */
 class IngestReceiveTest {

@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.medjava.store.core.testsupport.Samples;
+import org.medjava.store.testkit.Samples;
 
 /** The file meta information walk that finds what to send and where the data set starts. */
 class Part10FileTest {

@@ -21,13 +21,13 @@ import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.IndexDatabase;
 import org.medjava.store.core.index.TestDicom;
 import org.medjava.store.core.memory.DecodeBudget;
-import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.model.Preconditions;
 import org.medjava.store.core.model.StorePath;
+import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
 import org.medjava.store.core.testsupport.GeneratedDicom;
-import org.medjava.store.core.testsupport.Samples;
+import org.medjava.store.testkit.Samples;
 
 /**
  * What is stored must be servable (issue 40, item 4): objects that no rendering could ever serve are refused at the

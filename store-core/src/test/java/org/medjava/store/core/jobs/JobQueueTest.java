@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.cluster.ClusterDatabase;
 import org.medjava.store.core.index.IndexDatabase;
-import org.medjava.store.core.testsupport.LocalPostgres;
+import org.medjava.store.testkit.peers.LocalPostgres;
 
 /**
  * The job queues and this node's workers: the shared queue on a real PostgreSQL with two "nodes" (two queues on

@@ -12,7 +12,7 @@ import org.medjava.store.core.StoreException;
 import org.medjava.store.core.memory.DecodeBudget;
 import org.medjava.store.core.metrics.StoreMetrics;
 import org.medjava.store.core.testsupport.DerivingStore;
-import org.medjava.store.core.testsupport.Samples;
+import org.medjava.store.testkit.Samples;
 
 /** Objects without pixels (reports, plans, waveforms) are kept; asked to render, they say what they are. */
 class NoPixelDataTest {

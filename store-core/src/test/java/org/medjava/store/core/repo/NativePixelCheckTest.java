@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.medjava.codec.ImageCodec;
 import org.medjava.codec.dicom.DicomCodec;
-import org.medjava.store.core.testsupport.Samples;
+import org.medjava.store.testkit.Samples;
 
 /**
  * {@link NativePixelCheck} never says "decodes" where image-codec's DicomCodec would not decode: checked on every

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.medjava.store.testkit.Ports;
+import org.medjava.store.testkit.peers.S3ProxyServer;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
 
 /** {@link S3Storage} when S3Proxy dies, refuses us, or is not there. Each test runs its own server process. */
@@ -51,7 +53,7 @@ class S3StorageFaultTest {
     }
 
     private S3Storage openStorage() throws IOException {
-        storage = S3Storage.open(server.settings(BUCKET, PREFIX).withMultipart(5L << 20, 5L << 20),
+        storage = S3Storage.open(S3ProxySettings.of(server, BUCKET, PREFIX).withMultipart(5L << 20, 5L << 20),
                 tempDir.resolve("staging"));
         return storage;
     }
@@ -147,7 +149,7 @@ class S3StorageFaultTest {
 
     @Test
     void wrongSecretKeyIsRefusedAtStart() {
-        S3Settings s = server.settings(BUCKET, PREFIX);
+        S3Settings s = S3ProxySettings.of(server, BUCKET, PREFIX);
         S3Settings wrong = new S3Settings(s.endpoint(), s.region(), s.bucket(), s.prefix(), s.accessKey(),
                 "not-the-secret");
         assertThatThrownBy(() -> S3Storage.open(wrong, tempDir.resolve("staging")))
@@ -160,7 +162,7 @@ class S3StorageFaultTest {
 
     @Test
     void missingBucketIsRefusedAtStart() {
-        assertThatThrownBy(() -> S3Storage.open(server.settings("no-such-bucket", PREFIX),
+        assertThatThrownBy(() -> S3Storage.open(S3ProxySettings.of(server, "no-such-bucket", PREFIX),
                 tempDir.resolve("staging")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(S3Settings.BUCKET + "=no-such-bucket");
@@ -168,8 +170,8 @@ class S3StorageFaultTest {
 
     @Test
     void endpointNotListeningIsRefusedAtStart() throws IOException {
-        S3Settings s = server.settings(BUCKET, PREFIX);
-        String nobody = "http://127.0.0.1:" + S3ProxyServer.freePort();
+        S3Settings s = S3ProxySettings.of(server, BUCKET, PREFIX);
+        String nobody = "http://127.0.0.1:" + Ports.free();
         S3Settings nowhere = new S3Settings(java.net.URI.create(nobody), null, s.bucket(), s.prefix(),
                 s.accessKey(), s.secretKey());
         assertThatThrownBy(() -> S3Storage.open(nowhere, tempDir.resolve("staging")))

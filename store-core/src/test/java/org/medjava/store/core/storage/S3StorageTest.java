@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.medjava.store.testkit.peers.S3ProxyServer;
 import software.amazon.awssdk.core.sync.RequestBody;
 
 /** {@link S3Storage} against a real S3Proxy process, held to the {@link ObjectStorageContract}. */
@@ -46,7 +47,7 @@ class S3StorageTest extends ObjectStorageContract {
     protected ObjectStorage newStorage(Path tempDir) throws IOException {
         bucket = "contract-" + buckets.incrementAndGet();
         server.createBucket(bucket);
-        return S3Storage.open(server.settings(bucket, PREFIX).withMultipart(PART_SIZE, PART_SIZE),
+        return S3Storage.open(S3ProxySettings.of(server, bucket, PREFIX).withMultipart(PART_SIZE, PART_SIZE),
                 tempDir.resolve("staging"));
     }
 

@@ -13,6 +13,7 @@ import com.pixelmed.dicom.TransferSyntax;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import org.medjava.store.testkit.TestStudy;
 
 /**
  * A Key Object Selection Document as a PACS sends one to reject instances (IHE IOCM): its title a code of CID 7011

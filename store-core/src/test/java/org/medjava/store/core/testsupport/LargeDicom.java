@@ -11,6 +11,7 @@ import com.pixelmed.dicom.TagFromName;
 import com.pixelmed.dicom.TransferSyntax;
 import java.io.ByteArrayOutputStream;
 import java.util.Random;
+import org.medjava.store.testkit.TestStudy;
 
 /** Big synthetic DICOM objects for tests of large transfers (uploads that resume, downloads cut short). */
 public final class LargeDicom {

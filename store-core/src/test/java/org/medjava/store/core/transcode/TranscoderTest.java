@@ -15,10 +15,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.medjava.filter.testkit.ByteSearch;
 import org.medjava.filter.testkit.LyingFrameHeader;
 import org.medjava.store.core.ingest.Part10File;
-import org.medjava.store.core.testsupport.Command;
 import org.medjava.store.core.testsupport.DecodedPixels;
 import org.medjava.store.core.testsupport.PixelData;
-import org.medjava.store.core.testsupport.Samples;
+import org.medjava.store.testkit.Command;
+import org.medjava.store.testkit.Samples;
 
 /**
  * {@link Transcoder} against references nobody here wrote: the original uncompressed pixels of the lossless samples
