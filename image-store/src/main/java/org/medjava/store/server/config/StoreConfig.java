@@ -91,6 +91,15 @@ public class StoreConfig {
     Optional<String> dbPassword;
 
     /**
+     * The most connections this node holds to a PostgreSQL index database, all pools together (at least 6; unused
+     * with H2). Size a cluster by nodes × this ≤ the server's {@code max_connections} − its reserved connections −
+     * other clients: PostgreSQL's default 100 with 3 reserved takes six nodes at 12, with room for backups and psql.
+     */
+    @Inject
+    @ConfigProperty(name = "medjava.db.max-connections", defaultValue = "12")
+    int dbMaxConnections;
+
+    /**
      * A directory whose files are stored under {@code samples/} on the first start (in a cluster: on its first start,
      * so set it on one node only); {@code ./medjava start} gives the sample images.
      */
@@ -814,6 +823,11 @@ public class StoreConfig {
 
     public String dbPassword() {
         return dbPassword.orElse("");
+    }
+
+    /** How this node's connections to a PostgreSQL index database are bounded and split. */
+    public org.medjava.store.core.index.ConnectionBudget dbConnections() {
+        return new org.medjava.store.core.index.ConnectionBudget(dbMaxConnections); // its message names the key
     }
 
     public Optional<Path> seedImages() {

@@ -184,7 +184,8 @@ public class StoreAssembly {
                             + ": stop it first, or give this one its own medjava.data-dir"));
             openLogs();
             IndexDatabase database = config.dbUrl() == null ? IndexDatabase.h2(data.resolve("index"))
-                    : IndexDatabase.of(config.dbUrl(), config.dbUser(), config.dbPassword());
+                    : IndexDatabase.of(config.dbUrl(), config.dbUser(), config.dbPassword())
+                            .withPoolSize(config.dbConnections().index(config.clusterEnabled()));
             storage = openStorage(data);
             // writes land first in the staging directory (under images/ with files, work/staging with S3); the
             // index and the plugins live in the data directory: the fuller disk of the two decides
@@ -381,7 +382,7 @@ public class StoreAssembly {
             throw new IllegalStateException("medjava.cluster.enabled=true needs the object storage all nodes share:"
                     + " set medjava.storage=s3 and medjava.storage.s3.*");
         }
-        clusterDatabase = new ClusterDatabase(database);
+        clusterDatabase = new ClusterDatabase(database, config.dbConnections().coordination());
         nodes = ClusterNodes.join(clusterDatabase, config.clusterNode(), storage.describe());
         sharedState = new SharedState(clusterDatabase);
         boolean first = sharedState.putIfAbsent("cluster", "initialized",

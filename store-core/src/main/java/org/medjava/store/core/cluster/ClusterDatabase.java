@@ -1,37 +1,41 @@
 package org.medjava.store.core.cluster;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import org.medjava.store.core.StoreException;
+import org.medjava.store.core.index.ConnectionBudget;
+import org.medjava.store.core.index.ConnectionPools;
 import org.medjava.store.core.index.IndexDatabase;
 
 /**
  * The connections the nodes of a cluster coordinate through: the shared PostgreSQL that also holds the index, used
- * directly over JDBC (advisory locks, LISTEN/NOTIFY, small shared tables) beside the index's JPA connections. A
- * small pool: connections are opened on demand, kept while they work, and dropped when a statement on them fails,
- * so a restarted database is reconnected to by the next caller without a manual step.
+ * directly over JDBC (write leases, LISTEN/NOTIFY, small shared tables) beside the index's JPA connections. A small
+ * bounded pool ({@link ConnectionPools}: its share of the node's {@link ConnectionBudget}, idle connections let go,
+ * a broken one dropped), so a restarted database is reconnected to by the next caller without a manual step.
  */
 public final class ClusterDatabase implements AutoCloseable {
 
-    private static final int MAX_CONNECTIONS = 24;
     private static final int CONNECT_TIMEOUT_SECONDS = 5;
 
     private final IndexDatabase database;
-    private final BlockingQueue<Connection> idle = new ArrayBlockingQueue<>(MAX_CONNECTIONS);
-    private final Semaphore open = new Semaphore(MAX_CONNECTIONS);
+    private final HikariDataSource pool;
     private volatile boolean closed;
 
+    /** With the coordination share of the default budget (tests, tools). */
     public ClusterDatabase(IndexDatabase database) {
-        if (!database.url().startsWith("jdbc:postgresql:")) {
+        this(database, ConnectionBudget.defaults().coordination());
+    }
+
+    /** @param poolSize the most pooled connections (the node's LISTEN session is extra) */
+    public ClusterDatabase(IndexDatabase database, int poolSize) {
+        if (!database.isPostgres()) {
             throw new IllegalArgumentException("a cluster coordinates through PostgreSQL; medjava.db.url is "
                     + database.describe());
         }
         this.database = database;
+        this.pool = ConnectionPools.open(database, "medjava-cluster", poolSize, true);
     }
 
     /** Opens a connection of its own (for a LISTEN session), not from the pool. */
@@ -50,8 +54,8 @@ public final class ClusterDatabase implements AutoCloseable {
         p.setProperty("password", database.password());
         p.setProperty("connectTimeout", Integer.toString(CONNECT_TIMEOUT_SECONDS));
         p.setProperty("socketTimeout", "60");
-        p.setProperty("ApplicationName", "medjava-cluster");
-        p.setProperty("tcpKeepAlive", "true"); // a dead link is noticed, and the session's locks released
+        p.setProperty("ApplicationName", "medjava-cluster-listen");
+        p.setProperty("tcpKeepAlive", "true"); // a dead link is noticed
         return p;
     }
 
@@ -67,7 +71,15 @@ public final class ClusterDatabase implements AutoCloseable {
      * @throws StoreException UNAVAILABLE when the database cannot be reached or the statement fails
      */
     public <T> T run(String what, Work<T> work) {
-        Connection c = borrow(what);
+        if (closed) {
+            throw new StoreException(StoreException.Kind.UNAVAILABLE, "the store is shutting down");
+        }
+        Connection c;
+        try {
+            c = pool.getConnection();
+        } catch (SQLException e) {
+            throw unavailable(what, e);
+        }
         boolean broken = true;
         try {
             T result = work.run(c);
@@ -76,46 +88,11 @@ public final class ClusterDatabase implements AutoCloseable {
         } catch (SQLException e) {
             throw unavailable(what, e);
         } finally {
-            giveBack(c, broken);
-        }
-    }
-
-    /** A pooled connection for a caller that holds it across calls (a path lock); give it back when done. */
-    Connection borrow(String what) {
-        if (closed) {
-            throw new StoreException(StoreException.Kind.UNAVAILABLE, "the store is shutting down");
-        }
-        Connection c = idle.poll();
-        if (c != null) {
-            return c;
-        }
-        try {
-            if (!open.tryAcquire(30, TimeUnit.SECONDS)) {
-                throw new StoreException(StoreException.Kind.UNAVAILABLE, what + ": all " + MAX_CONNECTIONS
-                        + " coordination connections are busy; try again");
+            if (broken) {
+                pool.evictConnection(c); // it may belong to a database that restarted
+            } else {
+                quietlyClose(c);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StoreException(StoreException.Kind.UNAVAILABLE, what + ": interrupted");
-        }
-        c = idle.poll(); // one may have come back meanwhile
-        if (c != null) {
-            open.release();
-            return c;
-        }
-        try {
-            return connect();
-        } catch (SQLException e) {
-            open.release();
-            throw unavailable(what, e);
-        }
-    }
-
-    /** Returns a connection to the pool, or drops it when it failed (it may belong to a database that restarted). */
-    void giveBack(Connection c, boolean broken) {
-        if (broken || closed || !idle.offer(c)) {
-            quietlyClose(c);
-            open.release();
         }
     }
 
@@ -157,8 +134,6 @@ public final class ClusterDatabase implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        for (Connection c; (c = idle.poll()) != null; ) {
-            quietlyClose(c);
-        }
+        pool.close();
     }
 }

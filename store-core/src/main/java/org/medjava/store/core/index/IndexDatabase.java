@@ -7,11 +7,12 @@ import java.util.Objects;
  * Where the index lives: a JDBC URL with its credentials. Embedded H2 ({@link #h2(Path)}) by default, PostgreSQL in
  * production ({@link #of(String, String, String)} with a {@code jdbc:postgresql:} URL).
  *
- * @param url      the JDBC URL
- * @param user     the database user (may be empty)
- * @param password the password (may be empty; never shown by {@link #toString()})
+ * @param url       the JDBC URL
+ * @param user      the database user (may be empty)
+ * @param password  the password (may be empty; never shown by {@link #toString()})
+ * @param poolSize  the most connections the index holds to a PostgreSQL server (see {@link ConnectionBudget})
  */
-public record IndexDatabase(String url, String user, String password) {
+public record IndexDatabase(String url, String user, String password, int poolSize) {
 
     public IndexDatabase {
         Objects.requireNonNull(url, "url");
@@ -20,6 +21,23 @@ public record IndexDatabase(String url, String user, String password) {
         }
         user = user == null ? "" : user;
         password = password == null ? "" : password;
+        if (poolSize < 1) {
+            throw new IllegalArgumentException("the index needs at least one connection, not " + poolSize);
+        }
+    }
+
+    public IndexDatabase(String url, String user, String password) {
+        this(url, user, password, ConnectionBudget.DEFAULT);
+    }
+
+    /** The same database, the index holding at most {@code size} connections to it. */
+    public IndexDatabase withPoolSize(int size) {
+        return new IndexDatabase(url, user, password, size);
+    }
+
+    /** Whether this is a PostgreSQL server (pooled by {@link ConnectionPools}; H2 is embedded). */
+    public boolean isPostgres() {
+        return url.startsWith("jdbc:postgresql:");
     }
 
     /** The database at {@code url}. */

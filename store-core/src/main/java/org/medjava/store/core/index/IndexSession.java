@@ -37,6 +37,8 @@ final class IndexSession {
 
     private final IndexDatabase database;
     private final EntityManagerFactory emf;
+    /** The connections to a PostgreSQL server (null on H2, which EclipseLink pools itself). */
+    private final com.zaxxer.hikari.HikariDataSource pool;
     private final ReentrantLock writeLock = new ReentrantLock(true);
     private volatile boolean closed;
 
@@ -56,9 +58,19 @@ final class IndexSession {
         if (database.driverClass() != null) {
             properties.put("jakarta.persistence.jdbc.driver", database.driverClass());
         }
-        if (database.url().startsWith("jdbc:postgresql:")) {
+        if (database.isPostgres()) {
             // PostgreSQL's error details quote key values (a patient key may hold a name): keep them out of messages
             properties.put("eclipselink.jdbc.property.logServerErrorDetail", "false");
+            // a bounded pool that lets idle connections go (EclipseLink's own keeps up to 32 reads and 32 writes)
+            pool = ConnectionPools.open(database, "medjava-index", database.poolSize(), true);
+            properties.put("jakarta.persistence.nonJtaDataSource", pool);
+            // the pool logs in: EclipseLink would ask it for a connection by user and password, which it refuses
+            properties.remove("jakarta.persistence.jdbc.url");
+            properties.remove("jakarta.persistence.jdbc.user");
+            properties.remove("jakarta.persistence.jdbc.password");
+            properties.remove("jakarta.persistence.jdbc.driver");
+        } else {
+            pool = null;
         }
         properties.put("eclipselink.classloader", DicomIndex.class.getClassLoader());
         long session = SESSIONS.incrementAndGet();
@@ -82,6 +94,9 @@ final class IndexSession {
                 } catch (RuntimeException suppressed) {
                     e.addSuppressed(suppressed);
                 }
+            }
+            if (pool != null) {
+                pool.close();
             }
             if (e instanceof IndexException) {
                 throw (IndexException) e;
@@ -167,6 +182,9 @@ final class IndexSession {
             if (!closed) {
                 closed = true;
                 emf.close();
+                if (pool != null) {
+                    pool.close();
+                }
                 LOG.log(System.Logger.Level.DEBUG, "DICOM index on {0} closed", database.describe());
             }
         } finally {
