@@ -36,14 +36,7 @@ public record AccessSettings(boolean byProject, Map<String, Set<String>> receive
     static final Key SHARE_MAX_DAYS = Key.of("medjava.share.max-days", "30");
 
     public static AccessSettings from(SettingsSource source) {
-        String labels = source.text(RECEIVE_LABELS).orElse("");
-        Map<String, Set<String>> rules;
-        try {
-            rules = ReceiveLabels.parse(labels);
-        } catch (IllegalArgumentException e) {
-            throw new SettingException(RECEIVE_LABELS, labels, e.getMessage());
-        }
-        return new AccessSettings(source.bool(BY_PROJECT), rules,
+        return new AccessSettings(source.bool(BY_PROJECT), source.parsed(RECEIVE_LABELS, ReceiveLabels::parse, null),
                 (int) SettingsSource.within(SHARE_MAX_DAYS, source.integer(SHARE_MAX_DAYS), 0, 3660));
     }
 

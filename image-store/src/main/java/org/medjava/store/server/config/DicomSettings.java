@@ -96,28 +96,12 @@ public record DicomSettings(Optional<Integer> port, String bind, String aeTitle,
                     + " serves beside the plain one, set both (or neither)", TLS_PORT);
         }
         return new DicomSettings(port, source.string(BIND).trim(), source.string(AE_TITLE).trim(),
-                source.text(ALLOWED_AETS).orElse(""), tlsPort, clientAuth(source),
+                source.text(ALLOWED_AETS).orElse(""), tlsPort,
+                source.parsed(TLS_CLIENT_AUTH, DicomTls.ClientAuth::parse, "write none, want or need"),
                 DataSettings.path(source, TLS_TRUSTSTORE).map(p -> Path.of(p.toString().trim())),
                 source.text(TLS_TRUSTSTORE_PASSWORD).orElse(""), source.text(MOVE_DESTINATIONS).orElse(""),
-                source.text(AE_PROJECTS).orElse(""), source.text(REMOTES).orElse(""), duplicatePolicy(source));
-    }
-
-    private static DicomTls.ClientAuth clientAuth(SettingsSource source) {
-        String text = source.string(TLS_CLIENT_AUTH);
-        try {
-            return DicomTls.ClientAuth.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new SettingException(TLS_CLIENT_AUTH, text, "write none, want or need");
-        }
-    }
-
-    private static DuplicatePolicy duplicatePolicy(SettingsSource source) {
-        String text = source.string(DUPLICATE_POLICY);
-        try {
-            return DuplicatePolicy.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new SettingException(DUPLICATE_POLICY, text, "write reject or replace");
-        }
+                source.text(AE_PROJECTS).orElse(""), source.text(REMOTES).orElse(""),
+                source.parsed(DUPLICATE_POLICY, DuplicatePolicy::parse, "write reject or replace"));
     }
 
     /** The DICOM TLS trust store and its password; empty: none configured. */

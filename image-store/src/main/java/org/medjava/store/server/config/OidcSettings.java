@@ -83,13 +83,8 @@ public record OidcSettings(Optional<URI> issuer, String clientId, String nativeC
     }
 
     private static Optional<URI> issuer(SettingsSource source) {
-        Optional<String> text = source.text(ISSUER).filter(s -> !s.isBlank()).map(String::trim);
-        try {
-            return text.map(URI::create);
-        } catch (IllegalArgumentException e) {
-            throw new SettingException(ISSUER, text.get(), "write the provider's issuer URL, e.g."
-                    + " https://keycloak.example.org/realms/medjava (" + e.getMessage() + ")");
-        }
+        return source.parsed(ISSUER, s -> s.isBlank() ? Optional.<URI>empty() : Optional.of(URI.create(s.trim())),
+                "write the provider's issuer URL, e.g. https://keycloak.example.org/realms/medjava");
     }
 
     @Override

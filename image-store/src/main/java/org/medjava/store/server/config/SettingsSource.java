@@ -95,6 +95,21 @@ public final class SettingsSource {
         throw new SettingException(key, value, "write a number, e.g. 2.5");
     }
 
+    /**
+     * A key whose text another class parses (a policy name, a list of rules): its parser's refusal becomes one that
+     * names the key and the value.
+     *
+     * @param advice what to write instead; null: the parser's own message
+     */
+    public <T> T parsed(Key key, Function<String, T> parser, String advice) {
+        String value = text(key).orElse("");
+        try {
+            return parser.apply(value);
+        } catch (IllegalArgumentException e) {
+            throw new SettingException(key, value, advice == null ? e.getMessage() : advice);
+        }
+    }
+
     /** {@code value}, when it is at least {@code min}. */
     static long atLeast(Key key, long value, long min) {
         if (value < min) {

@@ -61,12 +61,8 @@ public record StorageSettings(Optional<S3Settings> s3, long minFreeBytes) {
     }
 
     private static URI endpoint(SettingsSource source) {
-        Optional<String> text = source.text(S3_ENDPOINT).filter(s -> !s.isBlank());
-        try {
-            return text.map(s -> URI.create(s.trim())).orElse(null);
-        } catch (IllegalArgumentException e) {
-            throw new SettingException(S3_ENDPOINT, text.get(), "not a URL (" + e.getMessage() + ")");
-        }
+        return source.parsed(S3_ENDPOINT, s -> s.isBlank() ? null : URI.create(s.trim()),
+                "write an http:// or https:// URL, e.g. http://objects.example.org:9000");
     }
 
     /** Whether the objects live in S3-compatible object storage rather than under the data directory. */
