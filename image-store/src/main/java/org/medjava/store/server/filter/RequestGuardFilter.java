@@ -9,7 +9,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.LinkSettings;
 import org.medjava.store.server.http.ErrorBody;
 import org.medjava.store.server.http.FrontHeaders;
 import org.medjava.store.server.http.HostCheck;
@@ -33,7 +33,7 @@ public class RequestGuardFilter extends HttpFilter {
     public static final String SERVER = "MedJava";
 
     @Inject
-    StoreConfig config;
+    LinkSettings links;
 
     /** Built by the first request (the configuration is injected once, at the start, and never changes). */
     private volatile HostCheck hosts;
@@ -79,7 +79,7 @@ public class RequestGuardFilter extends HttpFilter {
     private HostCheck hosts() {
         HostCheck check = hosts;
         if (check == null) {
-            check = new HostCheck(config);
+            check = new HostCheck(links);
             hosts = check;
         }
         return check;

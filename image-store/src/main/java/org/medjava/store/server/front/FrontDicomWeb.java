@@ -36,7 +36,7 @@ import org.medjava.store.core.index.InstanceSummary;
 import org.medjava.store.net.dicomweb.AcceptHeader;
 import org.medjava.store.net.dicomweb.RenderedImages;
 import org.medjava.store.net.dicomweb.WadoService;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.RenderSettings;
 import org.medjava.store.server.filter.EndpointTemplate;
 import org.medjava.store.server.filter.FileDownload;
 import org.medjava.store.server.logging.AccessLog;
@@ -102,13 +102,13 @@ final class FrontDicomWeb {
     private final FrontReads reads;
     private final WadoService wado;
     private final RenderedImages rendering;
-    private final StoreConfig config;
+    private final RenderSettings config;
     private final AccessLog accessLog;
     private final Map<Resource, RegistryMetrics.EndpointTimers> timers = new java.util.EnumMap<>(Resource.class);
     private final ThreadPoolExecutor workers;
 
     FrontDicomWeb(String contextPath, FrontReads reads, WadoService wado, RenderedImages rendering,
-                  StoreConfig config, AccessLog accessLog, RegistryMetrics metrics) {
+                  RenderSettings config, AccessLog accessLog, RegistryMetrics metrics) {
         this.contextPath = contextPath;
         this.reads = reads;
         this.wado = wado;

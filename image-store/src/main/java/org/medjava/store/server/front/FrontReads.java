@@ -36,7 +36,9 @@ import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.model.StoredFile;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.HttpSettings;
+import org.medjava.store.server.config.LinkSettings;
+import org.medjava.store.server.config.StorageSettings;
 import org.medjava.store.server.health.LivenessFilter;
 import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.logging.AccessLog;
@@ -87,21 +89,22 @@ final class FrontReads {
     private final Function<Boolean, LivenessFilter.Report> liveness;
     private final ReadAudit audit;
 
-    FrontReads(String contextPath, StoreConfig config, ReadAuthentication callers, ImageRepository images,
+    FrontReads(String contextPath, LinkSettings links, HttpSettings http, StorageSettings storage,
+               ReadAuthentication callers, ImageRepository images,
                AccessLog accessLog, RegistryMetrics metrics, Function<Boolean, LivenessFilter.Report> liveness,
                ReadAudit audit) {
         this.contextPath = contextPath;
         this.audit = audit;
         this.liveness = liveness;
-        this.trustForwarded = config.trustForwarded();
+        this.trustForwarded = links.trustForwarded();
         // a file read on the event loop must not wait on a network: only local storage is served here
-        this.serveFiles = config.directReads() && !config.s3Storage();
-        this.hosts = new HostCheck(config);
+        this.serveFiles = http.directReads() && !storage.s3Storage();
+        this.hosts = new HostCheck(links);
         this.callers = callers;
         this.images = images;
         this.accessLog = accessLog;
         this.metrics = metrics;
-        this.cache = new SmallFileCache(config.readCacheBytes(), SMALL);
+        this.cache = new SmallFileCache(http.readCacheBytes(), SMALL);
         this.getTimers = metrics.endpointTimers("GET", FileDownloadFilter.ENDPOINT, true);
         this.headTimers = metrics.endpointTimers("HEAD", FileDownloadFilter.ENDPOINT, true);
     }

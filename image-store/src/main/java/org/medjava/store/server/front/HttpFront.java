@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.Liveness;
+import org.medjava.store.server.config.HttpSettings;
 import org.medjava.store.server.config.StoreConfig;
 import org.medjava.store.net.dicomweb.RenderedImages;
 import org.medjava.store.net.dicomweb.ThumbnailCache;
@@ -83,37 +84,38 @@ public class HttpFront implements ServletContextListener {
 
     @Override
     public void contextInitialized(ServletContextEvent event) {
-        if (config.httpPort().isEmpty()) {
+        HttpSettings http = config.http();
+        if (http.port().isEmpty()) {
             LOG.info("no front (medjava.http.port is not set): Payara's listener answers every request");
             return;
         }
-        int port = config.httpPort().get();
+        int port = http.port().get();
         List<HealthCheck> checks = livenessChecks.stream().toList(); // application-scoped: resolved once
-        reads = new FrontReads(event.getServletContext().getContextPath(), config,
+        reads = new FrontReads(event.getServletContext().getContextPath(), config.links(), http, config.storage(),
                 authentication.readAuthentication(), images, accessLog, metrics,
                 pretty -> LivenessFilter.report(checks, pretty), readAudit);
-        dicomWeb = !config.directReads() ? null : new FrontDicomWeb(event.getServletContext().getContextPath(),
-                reads, new WadoService(search, index, images, config.dicomAeTitle()),
-                new RenderedImages(images, renderer, thumbnails), config, accessLog, metrics);
+        dicomWeb = !http.directReads() ? null : new FrontDicomWeb(event.getServletContext().getContextPath(),
+                reads, new WadoService(search, index, images, config.dicom().aeTitle()),
+                new RenderedImages(images, renderer, thumbnails), config.render(), accessLog, metrics);
         try {
-            InetSocketAddress bind = config.httpBind().map(host -> new InetSocketAddress(host, port))
+            InetSocketAddress bind = http.bind().map(host -> new InetSocketAddress(host, port))
                     .orElseGet(() -> new InetSocketAddress(port));
-            InetSocketAddress payara = new InetSocketAddress(InetAddress.getLoopbackAddress(), config.backendPort());
-            InetSocketAddress tlsBind = config.httpsPort().map(tlsPort -> config.httpsBind()
+            InetSocketAddress payara = new InetSocketAddress(InetAddress.getLoopbackAddress(), http.backendPort());
+            InetSocketAddress tlsBind = http.httpsPort().map(tlsPort -> http.httpsBind()
                     .map(host -> new InetSocketAddress(host, tlsPort)).orElseGet(() -> new InetSocketAddress(tlsPort)))
                     .orElse(null);
             SslContext tls = null;
             if (tlsBind != null) {
-                Map.Entry<Path, char[]> keys = config.tlsKeystore();
+                Map.Entry<Path, char[]> keys = config.tls().keystoreOrJvms();
                 tls = FrontServer.tls(keys.getKey(), keys.getValue());
             }
-            server = new FrontServer(bind, tlsBind, tls, payara, config.maxRelayed(), config.maxWaiting(), reads, dicomWeb,
-                    Duration.ofSeconds(config.headerTimeoutSeconds()));
+            server = new FrontServer(bind, tlsBind, tls, payara, http.maxRelayed(), http.maxWaiting(), reads, dicomWeb,
+                    Duration.ofSeconds(http.headerTimeoutSeconds()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while opening the HTTP port " + port, e);
         } catch (java.net.BindException | io.netty.channel.unix.Errors.NativeIoException e) { // a port in use
-            throw new IllegalStateException("cannot open the store's HTTP port " + port + config.httpsPort()
+            throw new IllegalStateException("cannot open the store's HTTP port " + port + http.httpsPort()
                     .map(p -> " or its HTTPS port " + p).orElse("") + ": " + e.getMessage(), e);
         } catch (java.net.UnknownHostException e) {
             throw new IllegalStateException("medjava.http.bind or medjava.https.bind names no address of this "

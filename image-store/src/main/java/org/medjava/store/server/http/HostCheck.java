@@ -2,7 +2,7 @@ package org.medjava.store.server.http;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.LinkSettings;
 import org.medjava.store.server.http.AllowedHosts;
 
 /**
@@ -16,7 +16,7 @@ public final class HostCheck {
     private final boolean behindProxy;
     private final AllowedHosts allowed;
 
-    public HostCheck(StoreConfig config) {
+    public HostCheck(LinkSettings config) {
         this.behindProxy = config.trustForwarded();
         List<String> names = new ArrayList<>(config.allowedHosts());
         config.publicBaseUri().ifPresent(uri -> names.add(uri.getHost()));

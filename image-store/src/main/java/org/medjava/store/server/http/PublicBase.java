@@ -11,7 +11,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import org.medjava.store.core.StoreException;
 import java.util.regex.Pattern;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.LinkSettings;
 
 /**
  * The base of every absolute URI the store writes (DICOMweb RetrieveURL and BulkDataURI, Location headers): the
@@ -38,7 +38,7 @@ public final class PublicBase {
     }
 
     /** The base for this request, ending with {@code /}. */
-    public static URI of(StoreConfig config, UriInfo uri, HttpHeaders headers) {
+    public static URI of(LinkSettings config, UriInfo uri, HttpHeaders headers) {
         AllowedHosts hosts = AllowedHosts.of(config.allowedHosts());
         URI base = uri.getBaseUri();
         if (FrontHeaders.relayedSecure(headers::getHeaderString) && "http".equals(base.getScheme())) {
@@ -49,7 +49,7 @@ public final class PublicBase {
     }
 
     /** {@code path} (relative to the application, raw: {@code images/a%20b.dcm}) under this request's base. */
-    public static URI resolve(StoreConfig config, UriInfo uri, HttpHeaders headers, String path) {
+    public static URI resolve(LinkSettings config, UriInfo uri, HttpHeaders headers, String path) {
         return of(config, uri, headers).resolve(path.startsWith("/") ? path.substring(1) : path);
     }
 
@@ -122,7 +122,7 @@ public final class PublicBase {
     }
 
     /** The client of a request to the application: {@link #clientAddress} with the front's word for the peer. */
-    public static String clientAddress(StoreConfig config, HttpServletRequest request) {
+    public static String clientAddress(LinkSettings config, HttpServletRequest request) {
         return clientAddress(config.trustForwarded(), FrontHeaders.peer(request), request::getHeader);
     }
 

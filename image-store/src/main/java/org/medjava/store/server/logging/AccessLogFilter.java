@@ -14,7 +14,7 @@ import java.time.Instant;
 import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.LinkSettings;
 import org.medjava.store.server.http.PublicBase;
 
 /**
@@ -36,7 +36,7 @@ public class AccessLogFilter extends HttpFilter {
     AccessLog log;
 
     @Inject
-    StoreConfig config;
+    LinkSettings links;
 
     /** Looked up at the refusal: the trail opens after the filter is made. */
     @Inject
@@ -47,7 +47,7 @@ public class AccessLogFilter extends HttpFilter {
             throws IOException, ServletException {
         long start = start(request);
         CountingResponse counted = new CountingResponse(response);
-        Caller caller = Caller.account(request.getRemoteUser(), PublicBase.clientAddress(config, request));
+        Caller caller = Caller.account(request.getRemoteUser(), PublicBase.clientAddress(links, request));
         boolean failed = true;
         try (Caller.Binding bound = Caller.bind(caller)) {
             chain.doFilter(request, counted);
@@ -85,7 +85,7 @@ public class AccessLogFilter extends HttpFilter {
     }
 
     private void write(HttpServletRequest request, CountingResponse response, int status, long start) {
-        log.record(Instant.now(), PublicBase.clientAddress(config, request), request.getRemoteUser(),
+        log.record(Instant.now(), PublicBase.clientAddress(links, request), request.getRemoteUser(),
                 request.getMethod(), request.getRequestURI(), request.getQueryString(), status, response.bytes(),
                 (System.nanoTime() - start) / 1_000_000);
     }
@@ -101,9 +101,9 @@ public class AccessLogFilter extends HttpFilter {
     }
 
     /** Logs a request the authentication mechanism answered itself ({@code bytes}: the body it wrote). */
-    public static void logRefused(AccessLog log, StoreConfig config, HttpServletRequest request,
+    public static void logRefused(AccessLog log, LinkSettings links, HttpServletRequest request,
                                   HttpServletResponse response, long bytes) {
-        log.record(Instant.now(), PublicBase.clientAddress(config, request), null, request.getMethod(),
+        log.record(Instant.now(), PublicBase.clientAddress(links, request), null, request.getMethod(),
                 request.getRequestURI(), request.getQueryString(), response.getStatus(), bytes,
                 (System.nanoTime() - start(request)) / 1_000_000);
     }

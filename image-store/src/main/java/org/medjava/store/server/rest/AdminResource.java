@@ -26,7 +26,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.UriInfo;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.backup.StoreBackup;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.LinkSettings;
 import org.medjava.store.core.jobs.JobStatus;
 import org.medjava.store.core.jobs.JobWorkers;
 import org.medjava.store.server.security.Access;
@@ -85,7 +85,7 @@ public class AdminResource {
     JobWorkers jobs;
 
     @Inject
-    StoreConfig config;
+    LinkSettings links;
 
     @Context
     UriInfo uri;
@@ -148,7 +148,7 @@ public class AdminResource {
         java.nio.file.Path target = backup.prepareTarget(body == null ? null : body.directory());
         JobStatus job = jobs.submit(StoreBackup.JOB_KIND, Map.of("directory", target.toString()),
                 security.getUserPrincipal().getName());
-        return Response.accepted(job).location(PublicBase.resolve(config, uri, headers, "jobs/" + job.id())).build();
+        return Response.accepted(job).location(PublicBase.resolve(links, uri, headers, "jobs/" + job.id())).build();
     }
 
     @GET

@@ -181,7 +181,7 @@ public class ApiDocumentFilter implements OASFilter {
             return ConfigProvider.getConfig().getOptionalValue("medjava.public-url", String.class)
                     .filter(s -> !s.isBlank());
         } catch (IllegalArgumentException | IllegalStateException e) {
-            return Optional.empty(); // a malformed URL is StoreConfig's to report; the document stays usable
+            return Optional.empty(); // a malformed URL stops the start (LinkSettings); the document stays usable
         }
     }
 }

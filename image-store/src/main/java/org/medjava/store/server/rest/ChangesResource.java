@@ -22,7 +22,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.Change;
 import org.medjava.store.core.index.DicomIndex;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.AccessSettings;
 import org.medjava.store.server.security.StudyAccess;
 
 /**
@@ -50,7 +50,7 @@ public class ChangesResource {
     DicomIndex index;
 
     @Inject
-    StoreConfig config;
+    AccessSettings access;
 
     @Context
     HttpServletRequest request;
@@ -75,7 +75,7 @@ public class ChangesResource {
             String limit) {
         long from = number("since", since, 0, Long.MAX_VALUE);
         int max = (int) number("limit", limit, 1, MAX_LIMIT);
-        List<Change> page = index.changes(from, max, StudyAccess.of(request, security, config.accessByProject()));
+        List<Change> page = index.changes(from, max, StudyAccess.of(request, security, access.byProject()));
         long last = page.isEmpty() ? Math.max(from, 0) : page.get(page.size() - 1).seq();
         return new ChangeFeed(page, last, page.size() < max);
     }

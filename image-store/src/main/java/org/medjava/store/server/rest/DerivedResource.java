@@ -1,6 +1,8 @@
 package org.medjava.store.server.rest;
 
 import jakarta.enterprise.context.RequestScoped;
+import org.medjava.store.server.config.LinkSettings;
+import org.medjava.store.server.config.RenderSettings;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.ws.rs.Consumes;
@@ -77,7 +79,10 @@ public class DerivedResource {
     jakarta.ws.rs.core.HttpHeaders headers;
 
     @jakarta.inject.Inject
-    org.medjava.store.server.config.StoreConfig config;
+    LinkSettings links;
+
+    @jakarta.inject.Inject
+    RenderSettings renderLimits;
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
@@ -119,10 +124,10 @@ public class DerivedResource {
         }
         org.medjava.store.core.render.RenderQuery.check(query);
         RenderRequest render = RenderRequest.parse(query);
-        Ingested stored = FilterRuns.run(servletRequest, hangups, uri.getQueryParameters(), config,
+        Ingested stored = FilterRuns.run(servletRequest, hangups, uri.getQueryParameters(), renderLimits,
                 () -> derived.derive(StorePath.parse(body.source()), render));
         String path = stored.path().relative();
-        return Response.created(PublicBase.resolve(config, uri, headers, jakarta.ws.rs.core.UriBuilder.fromPath("images")
+        return Response.created(PublicBase.resolve(links, uri, headers, jakarta.ws.rs.core.UriBuilder.fromPath("images")
                         .path(path).build().getRawPath()))
                 .entity(Json.createObjectBuilder().add("path", path).add("studyUid", stored.studyInstanceUid())
                         .add("seriesUid", stored.seriesInstanceUid()).add("sopInstanceUid", stored.sopInstanceUid())

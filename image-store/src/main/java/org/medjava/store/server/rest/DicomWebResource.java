@@ -6,7 +6,11 @@ import org.medjava.store.core.ingest.Ingest;
 import org.medjava.store.core.memory.UploadSlots;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.repo.ImageRepository;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.AccessSettings;
+import org.medjava.store.server.config.LinkSettings;
+import org.medjava.store.server.config.UploadSettings;
+import org.medjava.store.server.config.DicomSettings;
+import org.medjava.store.server.config.RenderSettings;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -92,7 +96,19 @@ public class DicomWebResource {
             + "was not; objects are stored or refused one by one.";
 
     @Inject
-    StoreConfig config;
+    AccessSettings access;
+
+    @Inject
+    LinkSettings links;
+
+    @Inject
+    UploadSettings uploadLimits;
+
+    @Inject
+    DicomSettings dicom;
+
+    @Inject
+    RenderSettings renderLimits;
 
     @Inject
     ClientHangups hangups;
@@ -625,7 +641,7 @@ public class DicomWebResource {
         }
         org.medjava.store.server.security.StudyAccess.requireVisible(index, visibility(), named.studyInstanceUid(),
                 null);
-        return TrashResource.delete(trash, named, force, reason, security, config, uri, headers);
+        return TrashResource.delete(trash, named, force, reason, security, links, uri, headers);
     }
 
     @POST
@@ -677,7 +693,7 @@ public class DicomWebResource {
         String type = stowAnswerType();
         StowService.Answer answer;
         try (UploadSlots.Slot slot = uploads.admit(headers.getLength())) { // by Content-Length: 503 before any part
-            answer = new StowService(ingest, config.maxUploadBytes()).store(contentType, body, study, urls());
+            answer = new StowService(ingest, uploadLimits.maxBytes()).store(contentType, body, study, urls());
         }
         Response.ResponseBuilder r = Response.status(answer.status()).entity(answer.json()).type(type);
         if (answer.firstFailure() != null) {
@@ -705,12 +721,12 @@ public class DicomWebResource {
     }
 
     private WadoService wado() {
-        return new WadoService(search, index, images, config.dicomAeTitle(), visibility());
+        return new WadoService(search, index, images, dicom.aeTitle(), visibility());
     }
 
     /** The studies this caller may see (every one, unless access by project limits them). */
     private org.medjava.store.core.index.Visibility visibility() {
-        return org.medjava.store.server.security.StudyAccess.of(servletRequest, security, config.accessByProject());
+        return org.medjava.store.server.security.StudyAccess.of(servletRequest, security, access.byProject());
     }
 
     private RenderedImages rendering() {
@@ -723,7 +739,7 @@ public class DicomWebResource {
 
     /** The URLs of studies, series and instances under the store's public base ({@link PublicBase}). */
     private DicomWebUrls urls() {
-        return new DicomWebUrls(PublicBase.of(config, uri, headers).resolve("dicomweb").toString());
+        return new DicomWebUrls(PublicBase.of(links, uri, headers).resolve("dicomweb").toString());
     }
 
     /** The request's Accept header as {@link MediaTypeHeaderFilter} read it. */
@@ -807,7 +823,7 @@ public class DicomWebResource {
         }
         byte[] made;
         try {
-            made = FilterRuns.run(servletRequest, hangups, uri.getQueryParameters(), config,
+            made = FilterRuns.run(servletRequest, hangups, uri.getQueryParameters(), renderLimits,
                     () -> image.maker().make());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);

@@ -8,7 +8,7 @@ import java.util.Map;
 import org.medjava.filter.runtime.CallControl;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.render.FilterCallScope;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.RenderSettings;
 import org.medjava.store.server.http.ClientHangups;
 
 /**
@@ -30,7 +30,7 @@ public final class FilterRuns {
 
     /** Runs {@code work}; a {@code request} (null: none to watch) hanging up is noticed by {@code hangups}. */
     public static <T> T run(HttpServletRequest request, ClientHangups hangups, Map<String, List<String>> query,
-                     StoreConfig config, Rendering<T> work) throws IOException {
+                     RenderSettings config, Rendering<T> work) throws IOException {
         CallControl control = new CallControl(timeout(query, config));
         try (FilterCallScope bound = FilterCallScope.bind(control);
              ClientHangups.Watch watch = request == null ? null : hangups.watch(request.getRemoteAddr(),
@@ -45,7 +45,7 @@ public final class FilterRuns {
      *
      * @throws StoreException 400 for anything but one positive whole number
      */
-    static Duration timeout(Map<String, List<String>> query, StoreConfig config) {
+    static Duration timeout(Map<String, List<String>> query, RenderSettings config) {
         List<String> values = query.get(TIMEOUT);
         if (values == null || values.isEmpty()) {
             return Duration.ofSeconds(config.filterDeadlineSeconds());

@@ -1,6 +1,7 @@
 package org.medjava.store.server.rest;
 
 import jakarta.enterprise.context.RequestScoped;
+import org.medjava.store.server.config.LinkSettings;
 import jakarta.inject.Inject;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
@@ -66,7 +67,7 @@ public class FiltersResource {
     SecurityContext security;
 
     @Inject
-    org.medjava.store.server.config.StoreConfig config;
+    LinkSettings links;
 
     @Context
     UriInfo uri;
@@ -165,7 +166,7 @@ public class FiltersResource {
         String id = installed.plugin().id();
         Object entity = pluginEntry(id);
         return installed.replaced() ? Response.ok(entity).build()
-                : Response.created(PublicBase.resolve(config, uri, headers, "/filters/" + id + ".jar")).entity(entity)
+                : Response.created(PublicBase.resolve(links, uri, headers, "/filters/" + id + ".jar")).entity(entity)
                         .build();
     }
 

@@ -24,7 +24,8 @@ import jakarta.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.LinkSettings;
+import org.medjava.store.server.config.RenderSettings;
 import java.util.Date;
 import org.eclipse.microprofile.metrics.annotation.Counted;
 import org.medjava.codec.ImageFormat;
@@ -101,7 +102,10 @@ public class ImagesResource {
     DerivedImages derived;
 
     @Inject
-    StoreConfig config;
+    LinkSettings links;
+
+    @Inject
+    RenderSettings renderLimits;
 
     @Context
     UriInfo uri;
@@ -167,7 +171,7 @@ public class ImagesResource {
         if (file.directory()) {
             if (!slash) {
                 return Response.status(Response.Status.MOVED_PERMANENTLY)
-                        .location(PublicBase.resolve(config, uri, requestHeaders, uri.getPath(false) + "/"
+                        .location(PublicBase.resolve(links, uri, requestHeaders, uri.getPath(false) + "/"
                                 + (uri.getRequestUri().getRawQuery() == null ? "" : "?"
                                 + uri.getRequestUri().getRawQuery()))).build();
             }
@@ -177,7 +181,7 @@ public class ImagesResource {
             throw new StoreException(StoreException.Kind.NOT_FOUND, path.relative() + " is a file, not a directory");
         }
         if (uri.getQueryParameters().containsKey("render")) {
-            return FilterRuns.run(servletRequest, hangups, uri.getQueryParameters(), config,
+            return FilterRuns.run(servletRequest, hangups, uri.getQueryParameters(), renderLimits,
                     () -> render(file, request));
         }
         return download(file, request, headers);
@@ -290,7 +294,7 @@ public class ImagesResource {
         }
         StoredFile stored = result.file();
         Response.ResponseBuilder response = result.created()
-                ? Response.created(PublicBase.resolve(config, uri, requestHeaders, uri.getPath(false)))
+                ? Response.created(PublicBase.resolve(links, uri, requestHeaders, uri.getPath(false)))
                 : Response.noContent();
         return response.tag(EntityTag.valueOf(stored.etag())).lastModified(Date.from(stored.modified())).build();
     }

@@ -29,7 +29,7 @@ import org.medjava.store.core.index.StudyQuery;
 import org.medjava.store.core.index.StudySummary;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.query.ArchiveQuery;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.AccessSettings;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 import org.medjava.store.server.security.StudyAccess;
@@ -65,7 +65,7 @@ public class IndexResource {
     DicomIndex index;
 
     @Inject
-    StoreConfig config;
+    AccessSettings access;
 
     @Context
     UriInfo uri;
@@ -192,7 +192,7 @@ public class IndexResource {
 
     /** The studies this caller may see (every one, unless access by project limits them). */
     private org.medjava.store.core.index.Visibility visibility() {
-        return StudyAccess.of(request, security, config.accessByProject());
+        return StudyAccess.of(request, security, access.byProject());
     }
 
     private static void checkLabel(String label) {

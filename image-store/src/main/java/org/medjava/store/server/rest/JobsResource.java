@@ -1,6 +1,8 @@
 package org.medjava.store.server.rest;
 
 import jakarta.enterprise.context.RequestScoped;
+import org.medjava.store.server.config.AccessSettings;
+import org.medjava.store.server.config.LinkSettings;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -132,7 +134,10 @@ public class JobsResource {
     SecurityContext security;
 
     @Inject
-    org.medjava.store.server.config.StoreConfig config;
+    AccessSettings access;
+
+    @Inject
+    LinkSettings links;
 
     @Context
     UriInfo uri;
@@ -163,11 +168,11 @@ public class JobsResource {
         Access.require(security, submitter(body.kind()));
         Map<String, String> params = body.params() == null ? Map.of() : new TreeMap<>(body.params());
         if (ON_STORED_STUDIES.contains(body.kind())) { // under access by project: a study the caller may see
-            StudyAccess.requireVisible(index, StudyAccess.of(request, security, config.accessByProject()),
+            StudyAccess.requireVisible(index, StudyAccess.of(request, security, access.byProject()),
                     params.get("StudyInstanceUID"), params.get("SeriesInstanceUID"));
         }
         JobStatus job = jobs.submit(body.kind(), params, security.getUserPrincipal().getName());
-        return Response.accepted(job).location(PublicBase.resolve(config, uri, headers, "jobs/" + job.id())).build();
+        return Response.accepted(job).location(PublicBase.resolve(links, uri, headers, "jobs/" + job.id())).build();
     }
 
     /**

@@ -28,7 +28,8 @@ import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.index.Visibility;
 import org.medjava.store.server.http.FrontHeaders;
 import org.medjava.store.server.http.PublicBase;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.AccessSettings;
+import org.medjava.store.server.config.LinkSettings;
 import org.medjava.store.server.security.BrowserRequests;
 import org.medjava.store.server.security.LoginThrottle;
 import org.medjava.store.server.security.Role;
@@ -75,7 +76,10 @@ public class SessionResource {
     Sessions sessions;
 
     @Inject
-    StoreConfig config;
+    AccessSettings access;
+
+    @Inject
+    LinkSettings links;
 
     @Inject
     AuditTrail audit;
@@ -147,7 +151,7 @@ public class SessionResource {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "send a username and a password");
         }
         char[] secret = password.toCharArray();
-        String address = PublicBase.clientAddress(config, request);
+        String address = PublicBase.clientAddress(links, request);
         LoginThrottle.Attempt<Sessions.Issued> attempt = throttle.attempt(address, username,
                 users.remembers(username, secret), () -> sessions.login(username, secret));
         if (attempt.outcome() == LoginThrottle.Outcome.THROTTLED || attempt.outcome() == LoginThrottle.Outcome.BUSY) {
@@ -205,11 +209,11 @@ public class SessionResource {
         Sessions.Checked session = token == null ? null : sessions.check(token, false);
         if (sessions.logout(token) && session != null && session.valid()) { // the logout path is open: the token names the user
             audit.record(AuditEvents.logout(Caller.account(session.token().user(),
-                    PublicBase.clientAddress(config, request))));
+                    PublicBase.clientAddress(links, request))));
         }
         String clear = SessionCookie.clear(request.getContextPath(), secure());
         Optional<java.net.URI> atProvider = session != null && session.valid() && session.token().singleSignOn()
-                && oidc != null ? oidc.providerLogout(PublicBase.resolve(config, uri, headers, "")) : Optional.empty();
+                && oidc != null ? oidc.providerLogout(PublicBase.resolve(links, uri, headers, "")) : Optional.empty();
         if (atProvider.isPresent()) {
             return Response.ok(JSON.createObjectBuilder().add("providerLogout", atProvider.get().toString()).build())
                     .type(MediaType.APPLICATION_JSON_TYPE).cacheControl(NO_STORE).header("Set-Cookie", clear).build();
@@ -248,7 +252,7 @@ public class SessionResource {
             body.add("sharedStudy", request.getAttribute(StudyAccess.SHARED_STUDY_ATTRIBUTE).toString());
         } else {
             // access by project: the web application leaves out the sections such a caller may not read (Files, Trash)
-            Visibility visibility = StudyAccess.of(request, security, config.accessByProject());
+            Visibility visibility = StudyAccess.of(request, security, access.byProject());
             if (!visibility.all()) {
                 body.add("projects", JSON.createArrayBuilder(new java.util.TreeSet<>(visibility.labelSet())));
             }
@@ -267,6 +271,6 @@ public class SessionResource {
     }
 
     private boolean secure() {
-        return SessionCookie.secure(FrontHeaders.secure(request), config.publicUrl());
+        return SessionCookie.secure(FrontHeaders.secure(request), links.publicUrl());
     }
 }

@@ -24,7 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.LinkSettings;
 import org.medjava.store.server.http.FrontHeaders;
 import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.SessionCookie;
@@ -53,7 +53,7 @@ public class ShareLinkResource {
     AuditTrail audit;
 
     @Inject
-    StoreConfig config;
+    LinkSettings links;
 
     @Context
     HttpServletRequest request;
@@ -72,7 +72,7 @@ public class ShareLinkResource {
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "Refusal")))
     public Response open(@PathParam("token") String token) {
         ShareLinks.Opened opened = shares.open(token);
-        String address = PublicBase.clientAddress(config, request);
+        String address = PublicBase.clientAddress(links, request);
         String user = opened.share() == null ? null : "share:" + opened.share().id();
         if (!opened.live()) {
             audit.record(AuditEvents.login(Caller.account(user, address), false, "share link: "
@@ -87,7 +87,7 @@ public class ShareLinkResource {
                 .header("Referrer-Policy", "no-referrer") // the link is the credential: never sent on
                 .header("Set-Cookie", SessionCookie.set(issued.text(), issued.token().expires(), Instant.now(),
                         request.getContextPath(), SessionCookie.secure(FrontHeaders.secure(request),
-                                config.publicUrl())))
+                                links.publicUrl())))
                 .build();
     }
 

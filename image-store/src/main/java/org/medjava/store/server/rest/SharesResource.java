@@ -35,7 +35,8 @@ import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.Share;
 import org.medjava.store.core.index.StudyQuery;
 import org.medjava.store.core.index.StudySummary;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.AccessSettings;
+import org.medjava.store.server.config.LinkSettings;
 import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
@@ -77,7 +78,10 @@ public class SharesResource {
     AuditTrail audit;
 
     @Inject
-    StoreConfig config;
+    AccessSettings access;
+
+    @Inject
+    LinkSettings links;
 
     @Context
     SecurityContext security;
@@ -124,7 +128,7 @@ public class SharesResource {
         audit.record(AuditEvents.shareChanged(Caller.current().orElse(null), "create", share.studyUid(),
                 study.patientId(), "share link " + share.id() + " made, valid until " + share.expires()));
         ShareView view = view(share);
-        return Response.created(PublicBase.resolve(config, uri, headers, "shares/" + share.id())).entity(view)
+        return Response.created(PublicBase.resolve(links, uri, headers, "shares/" + share.id())).entity(view)
                 .build();
     }
 
@@ -174,14 +178,14 @@ public class SharesResource {
                     + "at most 64");
         }
         return index.studies(StudyQuery.all().studyInstanceUid(studyUid).limit(1)
-                        .visibleTo(StudyAccess.of(request, security, config.accessByProject()))).stream().findFirst()
+                        .visibleTo(StudyAccess.of(request, security, access.byProject()))).stream().findFirst()
                 .orElseThrow(() -> new StoreException(StoreException.Kind.NOT_FOUND, "no study " + studyUid
                         + " in the store"));
     }
 
     private ShareView view(Share s) {
         boolean live = s.live(Instant.now());
-        String url = live ? PublicBase.resolve(config, uri, headers, "share/" + shares.token(s)).toString() : null;
+        String url = live ? PublicBase.resolve(links, uri, headers, "share/" + shares.token(s)).toString() : null;
         return new ShareView(s.id(), s.studyUid(), url, s.createdBy(), s.created(), s.expires(), live, s.revoked(),
                 s.revokedBy(), s.note(), s.opens(), s.lastOpen());
     }

@@ -29,7 +29,8 @@ import org.medjava.store.core.StoreException;
 import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.LinkSettings;
+import org.medjava.store.server.config.OidcSettings;
 import org.medjava.store.server.http.FrontHeaders;
 import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.OidcLogin;
@@ -57,7 +58,10 @@ public class SingleSignOnResource {
     Sessions sessions;
 
     @Inject
-    StoreConfig config;
+    LinkSettings links;
+
+    @Inject
+    OidcSettings oidcSettings;
 
     @Inject
     AuditTrail audit;
@@ -83,9 +87,9 @@ public class SingleSignOnResource {
         var body = JSON.createObjectBuilder().add("enabled", login != null);
         if (login != null) {
             // native clients (the desktop viewer) run the flow themselves against the provider, as a public client
-            body.add("name", config.oidcDisplayName()).add("login", "auth/oidc/login")
-                    .add("issuer", config.oidcIssuer().orElseThrow().toString())
-                    .add("nativeClientId", config.oidcNativeClientId());
+            body.add("name", oidcSettings.displayName()).add("login", "auth/oidc/login")
+                    .add("issuer", oidcSettings.issuer().orElseThrow().toString())
+                    .add("nativeClientId", oidcSettings.nativeClientId());
         }
         return Response.ok(body.build()).cacheControl(NO_STORE).build();
     }
@@ -126,7 +130,7 @@ public class SingleSignOnResource {
                              @QueryParam("error") String error,
                              @QueryParam("error_description") String errorDescription) {
         OidcLogin sso = configured();
-        String address = PublicBase.clientAddress(config, request);
+        String address = PublicBase.clientAddress(links, request);
         OidcLogin.Finished finished;
         try {
             finished = sso.finish(callback(), code, state, error, errorDescription, cookie());
@@ -168,7 +172,7 @@ public class SingleSignOnResource {
 
     /** The redirect URI registered at the provider: this store's callback as the browser reaches it. */
     private URI callback() {
-        return PublicBase.resolve(config, uri, headers, "auth/oidc/callback");
+        return PublicBase.resolve(links, uri, headers, "auth/oidc/callback");
     }
 
     private String cookie() {
@@ -194,6 +198,6 @@ public class SingleSignOnResource {
     }
 
     private boolean secure() {
-        return SessionCookie.secure(FrontHeaders.secure(request), config.publicUrl());
+        return SessionCookie.secure(FrontHeaders.secure(request), links.publicUrl());
     }
 }

@@ -28,7 +28,7 @@ import org.medjava.store.core.index.TrashScope;
 import org.medjava.store.core.index.Trashed;
 import org.medjava.store.core.index.TrashedFile;
 import org.medjava.store.core.trash.Trash;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.LinkSettings;
 import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
@@ -77,7 +77,7 @@ public class TrashResource {
     Trash trash;
 
     @Inject
-    StoreConfig config;
+    LinkSettings links;
 
     @Context
     SecurityContext security;
@@ -149,7 +149,7 @@ public class TrashResource {
 
     /** Deletes what {@code scope} names into the trash, for the DICOMweb DELETE resources. */
     static Response delete(Trash trash, TrashScope scope, boolean force, String reason, SecurityContext security,
-            StoreConfig config, UriInfo uri, HttpHeaders headers) {
+            LinkSettings links, UriInfo uri, HttpHeaders headers) {
         Access.require(security, Role.UPLOADER);
         if (force) {
             Access.require(security, Role.ADMIN);
@@ -160,13 +160,13 @@ public class TrashResource {
         }
         Instant at = Instant.now();
         Trashed t = trash.delete(scope, reason, force);
-        String location = PublicBase.resolve(config, uri, headers, "trash/" + t.trashId()).toString();
+        String location = PublicBase.resolve(links, uri, headers, "trash/" + t.trashId()).toString();
         String by = security.getUserPrincipal() == null ? null : security.getUserPrincipal().getName();
         return Response.ok(Deletion.of(t, at, by, reason, location)).type(MediaType.APPLICATION_JSON_TYPE).build();
     }
 
     private String location(String id) {
-        return PublicBase.resolve(config, uri, headers, "trash/" + id).toString();
+        return PublicBase.resolve(links, uri, headers, "trash/" + id).toString();
     }
 
     private static String checked(String id) {

@@ -35,7 +35,7 @@ import org.medjava.store.core.StoreException;
 import org.medjava.store.core.ingest.ResumableUploads;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.model.StorePath;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.LinkSettings;
 import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
@@ -62,7 +62,7 @@ public class UploadsResource {
     ResumableUploads uploads;
 
     @Inject
-    StoreConfig config;
+    LinkSettings links;
 
     @Context
     UriInfo uri;
@@ -146,7 +146,7 @@ public class UploadsResource {
         ResumableUploads.Upload upload = uploads.create(StorePath.parse(target), bytes,
                 TusHeaders.sha256(meta, reprDigest), type == null || type.isBlank() ? null : type, user(),
                 "*".equals(meta.get("if-none-match")));
-        return tus(Response.created(PublicBase.resolve(config, uri, requestHeaders, "uploads/" + upload.id())))
+        return tus(Response.created(PublicBase.resolve(links, uri, requestHeaders, "uploads/" + upload.id())))
                 .header(TusHeaders.UPLOAD_OFFSET, upload.offset())
                 .header(TusHeaders.UPLOAD_EXPIRES, TusHeaders.httpDate(upload.expires()))
                 .build();
@@ -257,7 +257,7 @@ public class UploadsResource {
         ImageRepository.PutResult stored = appended.stored();
         if (stored != null) {
             response.tag(EntityTag.valueOf(stored.file().etag()))
-                    .header("Content-Location", PublicBase.resolve(config, uri, requestHeaders,
+                    .header("Content-Location", PublicBase.resolve(links, uri, requestHeaders,
                             "images/" + encoded(stored.file().path())));
         }
         return response.build();

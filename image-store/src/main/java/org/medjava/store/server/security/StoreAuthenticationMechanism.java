@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
 import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.AccessSettings;
+import org.medjava.store.server.config.LinkSettings;
+import org.medjava.store.server.config.AuthSettings;
 import org.medjava.store.server.http.FrontHeaders;
 import org.medjava.store.server.http.PathParams;
 import org.medjava.store.server.http.PublicBase;
@@ -97,7 +99,13 @@ public class StoreAuthenticationMechanism {
             "/auth/login", "/auth/logout", "/auth/oidc", "/share", "/favicon.ico");
 
     @Inject
-    StoreConfig config;
+    AccessSettings access;
+
+    @Inject
+    LinkSettings links;
+
+    @Inject
+    AuthSettings auth;
 
     @Inject
     Sessions sessions;
@@ -139,7 +147,7 @@ public class StoreAuthenticationMechanism {
         }
         if (status.answered()) {
             String length = response.getHeader("Content-Length");
-            AccessLogFilter.logRefused(accessLog, config, request, response,
+            AccessLogFilter.logRefused(accessLog, links, request, response,
                     length != null && length.matches("[0-9]{1,18}") ? Long.parseLong(length) : 0);
         }
         return status;
@@ -153,7 +161,7 @@ public class StoreAuthenticationMechanism {
     private Verdict studyAccess(HttpServletRequest request, HttpServletResponse response, Verdict status) {
         String path = request.getRequestURI().substring(request.getContextPath().length());
         boolean shared = shareOf(request) != null;
-        if (!shared && (!config.accessByProject() || status.groups().contains(Role.ADMIN.id()))) {
+        if (!shared && (!access.byProject() || status.groups().contains(Role.ADMIN.id()))) {
             return status;
         }
         String what = request.getMethod() + " " + request.getRequestURI();
@@ -204,7 +212,7 @@ public class StoreAuthenticationMechanism {
 
     /** The decision for plain reads taken in front of the container ({@link ReadAuthentication}). */
     public ReadAuthentication readAuthentication() {
-        return new ReadAuthentication(users, throttle, config.anonymousRead(), oidc);
+        return new ReadAuthentication(users, throttle, auth.anonymousRead(), oidc);
     }
 
     private Verdict decide(HttpServletRequest request, HttpServletResponse response) {
@@ -214,11 +222,11 @@ public class StoreAuthenticationMechanism {
         boolean open = isOpen(path);
         String preflightMethod = request.getHeader("Access-Control-Request-Method");
         if (CorsPolicy.isPreflight(method, origin, preflightMethod)) {
-            cors.preflight(origin, preflightMethod, open || (config.anonymousRead() && isRead(preflightMethod)))
+            cors.preflight(origin, preflightMethod, open || (auth.anonymousRead() && isRead(preflightMethod)))
                     .forEach(response::setHeader);
             return finish(response, HttpServletResponse.SC_NO_CONTENT, null);
         }
-        cors.actual(origin, method, open || (config.anonymousRead() && isRead(method))).forEach(response::setHeader);
+        cors.actual(origin, method, open || (auth.anonymousRead() && isRead(method))).forEach(response::setHeader);
         if (open) {
             if (path.startsWith("/auth/")) { // no logging in (or out) from another site's page
                 Optional<String> refused = CsrfGuard.refusal(method, origin, request.getHeader("Referer"),
@@ -251,7 +259,7 @@ public class StoreAuthenticationMechanism {
         if (cookie != null) {
             return session(cookie, request, response);
         }
-        if (isRead(method) && config.anonymousRead()) {
+        if (isRead(method) && auth.anonymousRead()) {
             return Verdict.ANONYMOUS;
         }
         return unauthenticated(request, response, "log in: this needs an account (POST /auth/login, or HTTP Basic)");
@@ -265,7 +273,7 @@ public class StoreAuthenticationMechanism {
     private Verdict providerToken(String token, HttpServletRequest request, HttpServletResponse response) {
         OidcTokens.Verified verified = oidc.verify(token);
         if (!verified.valid()) {
-            LOG.info(() -> "OpenID token refused from " + PublicBase.clientAddress(config, request) + ": "
+            LOG.info(() -> "OpenID token refused from " + PublicBase.clientAddress(links, request) + ": "
                     + verified.problem());
             audit.record(AuditEvents.login(caller(request, null), false, "OpenID token not accepted: "
                     + verified.problem()));
@@ -300,7 +308,7 @@ public class StoreAuthenticationMechanism {
             char[] password = credential.password().toCharArray();
             Optional<UserStore.User> remembered = users.rememberedUser(name, password); // one fingerprint, not two
             boolean known = remembered.isPresent();
-            LoginThrottle.Attempt<UserStore.User> attempt = throttle.attempt(PublicBase.clientAddress(config, request),
+            LoginThrottle.Attempt<UserStore.User> attempt = throttle.attempt(PublicBase.clientAddress(links, request),
                     name, known, () -> known ? remembered : users.authenticatedUser(name, password));
             if (attempt.outcome() == LoginThrottle.Outcome.ACCEPTED) {
                 if (!known) { // Basic sends the password with every request: only a fresh check is a login
@@ -364,7 +372,7 @@ public class StoreAuthenticationMechanism {
 
     /** Who is trying to log in, from where (the name as sent: the audit trail escapes it). */
     private Caller caller(HttpServletRequest request, String user) {
-        return Caller.account(user, PublicBase.clientAddress(config, request));
+        return Caller.account(user, PublicBase.clientAddress(links, request));
     }
 
     /** Credentials were sent and are wrong: 401 with the challenge that suits the client. */
@@ -428,11 +436,11 @@ public class StoreAuthenticationMechanism {
         // the front relays HTTPS to Payara as HTTP: the browser's origin is https then
         boolean tls = FrontHeaders.secure(request);
         String sentTo = (tls ? "https" : request.getScheme()) + "://" + request.getHeader("Host");
-        return config.publicUrl().map(url -> java.util.List.of(url, sentTo)).orElseGet(() -> java.util.List.of(sentTo));
+        return links.publicUrl().map(url -> java.util.List.of(url, sentTo)).orElseGet(() -> java.util.List.of(sentTo));
     }
 
     boolean secure(HttpServletRequest request) {
-        return SessionCookie.secure(FrontHeaders.secure(request), config.publicUrl());
+        return SessionCookie.secure(FrontHeaders.secure(request), links.publicUrl());
     }
 
     /**

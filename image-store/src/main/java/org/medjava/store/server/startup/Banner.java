@@ -19,7 +19,10 @@ import java.util.Collections;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
+import org.medjava.store.server.config.DataSettings;
+import org.medjava.store.server.config.HttpSettings;
 import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.TlsSettings;
 
 /**
  * What a person starting the store needs to see: where it is, how to log in, what it holds. Plain text, no colour
@@ -44,22 +47,23 @@ final class Banner {
 
     static Facts facts(StoreConfig config, Set<String> accounts, String newAdminPassword, int plugins, int seeded,
                        Duration startup, String dicom) {
-        return new Facts(config.publicUrl().orElseGet(() -> localUrl(config)),
-                System.getProperty("medjava.version", ""), config.dataDir(), dicom, newAdminPassword, accounts,
-                config.anonymousRead(), plugins, seeded, startup, config.httpsPort().map(port -> tls(config, port))
-                        .orElse(null));
+        HttpSettings http = config.http();
+        return new Facts(config.links().publicUrl().orElseGet(() -> localUrl(http)),
+                System.getProperty("medjava.version", ""), config.data().dataDir(), dicom, newAdminPassword, accounts,
+                config.auth().anonymousRead(), plugins, seeded, startup,
+                http.httpsPort().map(port -> tls(http, config.tls(), port)).orElse(null));
     }
 
     /** The front's plain HTTP as this machine reaches it (links follow each request when no public URL is set). */
-    private static String localUrl(StoreConfig config) {
-        String bind = config.httpBind().orElse("127.0.0.1");
+    private static String localUrl(HttpSettings config) {
+        String bind = config.bind().orElse("127.0.0.1");
         String host = bind.equals("127.0.0.1") || bind.equals("0.0.0.0") ? "localhost"
                 : bind.contains(":") ? "[" + bind + "]" : bind;
-        return config.httpPort().map(port -> "http://" + host + ":" + port).orElse("http://localhost:<port>");
+        return config.port().map(port -> "http://" + host + ":" + port).orElse("http://localhost:<port>");
     }
 
     /** The bind address when HTTPS has one, else this machine's name: what another machine would type. */
-    private static Tls tls(StoreConfig config, int port) {
+    private static Tls tls(HttpSettings config, TlsSettings keyStore, int port) {
         String host = config.httpsBind().filter(h -> !h.equals("0.0.0.0") && !h.equals("::")).orElseGet(() -> {
             try {
                 return InetAddress.getLocalHost().getHostName();
@@ -69,7 +73,7 @@ final class Banner {
         });
         String fingerprint = "";
         try {
-            Map.Entry<Path, char[]> keys = config.tlsKeystore();
+            Map.Entry<Path, char[]> keys = keyStore.keystoreOrJvms();
             fingerprint = fingerprint(KeyStore.getInstance(keys.getKey().toFile(), keys.getValue()));
         } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
             // the front reports an unreadable key store itself; the banner only leaves the fingerprint out
@@ -131,7 +135,7 @@ final class Banner {
     }
 
     /** Shows the banner: in {@code medjava.banner.file} when set, else on standard output. */
-    static void show(StoreConfig config, Facts facts) {
+    static void show(DataSettings config, Facts facts) {
         String text = text(facts);
         if (config.bannerFile().isEmpty()) {
             // A banner for the operator's console, deliberately not a log record: it carries a one-time password.

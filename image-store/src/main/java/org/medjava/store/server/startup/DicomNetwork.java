@@ -4,7 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.DicomSettings;
+import org.medjava.store.server.config.TlsSettings;
 import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.net.dimse.AllowedPeers;
@@ -37,16 +38,13 @@ final class DicomNetwork {
      * @param deidKey asked for only when a move destination de-identifies
      * @return the running service, or null when no port is configured
      */
-    static DimseServer start(StoreConfig config, Ingest ingest, ArchiveSearch search, DicomIndex index,
-            ImageRepository images, ReadAudit reads, Key deidKey) throws IOException {
-        if (config.dicomPort().isEmpty()) {
-            if (config.dicomTlsPort().isPresent()) {
-                throw new IllegalArgumentException("medjava.dicom.tls-port is set but medjava.dicom.port is not: the"
-                        + " TLS listener serves beside the plain one, set both (or neither)");
-            }
-            return null;
+    static DimseServer start(DicomSettings config, TlsSettings tls, boolean accessByProject, Ingest ingest,
+            ArchiveSearch search, DicomIndex index, ImageRepository images, ReadAudit reads, Key deidKey)
+            throws IOException {
+        if (config.port().isEmpty()) {
+            return null; // DicomSettings refuses a TLS port without this one
         }
-        DimseSettings settings = settings(config);
+        DimseSettings settings = settings(config, tls, accessByProject);
         if (settings.moveDestinations().values().stream().anyMatch(MoveDestination::deidentifies)) {
             settings = settings.withMoveKey(deidKey.get());
         }
@@ -63,47 +61,46 @@ final class DicomNetwork {
         return scp + (remotes.remotes().isEmpty() ? "" : "; remote PACS " + remotes.remotes());
     }
 
-    static RemotePacs remotePacs(StoreConfig config, Ingest ingest, ArchiveSearch search, ImageRepository images,
-            Path workDir) {
+    static RemotePacs remotePacs(DicomSettings config, TlsSettings tls, Ingest ingest, ArchiveSearch search,
+            ImageRepository images, Path workDir) {
         try {
-            return new RemotePacs(RemoteAe.parseList(config.dicomRemotes(), "medjava.dicom.remotes",
-                    () -> initiatorTls(config)),
-                    config.dicomAeTitle(), ingest, search, images, workDir);
+            return new RemotePacs(RemoteAe.parseList(config.remotes(), "medjava.dicom.remotes",
+                    () -> initiatorTls(config, tls)), config.aeTitle(), ingest, search, images, workDir);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("DICOM settings (medjava.dicom.remotes): " + e.getMessage(), e);
         }
     }
 
     /** The TLS listener's settings: the store's certificate, and the trust store for callers' certificates. */
-    private static DicomTls listenerTls(StoreConfig config) {
-        Map.Entry<Path, char[]> keys = config.tlsKeystoreIfAny().orElseThrow(() -> new IllegalArgumentException(
+    private static DicomTls listenerTls(DicomSettings config, TlsSettings tls) {
+        Map.Entry<Path, char[]> keys = tls.keystoreIfAny().orElseThrow(() -> new IllegalArgumentException(
                 "medjava.dicom.tls-port is set but no key store is: set medjava.tls.keystore (PKCS#12) and"
                         + " medjava.tls.keystore-password, the certificate HTTPS uses too"));
-        Optional<Map.Entry<Path, char[]>> trust = config.dicomTlsTruststore();
+        Optional<Map.Entry<Path, char[]>> trust = config.truststore();
         return DicomTls.listener(keys.getKey(), keys.getValue(), trust.map(Map.Entry::getKey).orElse(null),
-                trust.map(Map.Entry::getValue).orElse(null), DicomTls.ClientAuth.parse(config.dicomTlsClientAuth()));
+                trust.map(Map.Entry::getValue).orElse(null), config.tlsClientAuth());
     }
 
     /** For peers marked {@code tls}: the store's certificate when there is one, the JDK's CAs and the trust store. */
-    private static DicomTls initiatorTls(StoreConfig config) {
-        Optional<Map.Entry<Path, char[]>> keys = config.tlsKeystoreIfAny();
-        Optional<Map.Entry<Path, char[]>> trust = config.dicomTlsTruststore();
+    private static DicomTls initiatorTls(DicomSettings config, TlsSettings tls) {
+        Optional<Map.Entry<Path, char[]>> keys = tls.keystoreIfAny();
+        Optional<Map.Entry<Path, char[]>> trust = config.truststore();
         return DicomTls.initiator(keys.map(Map.Entry::getKey).orElse(null), keys.map(Map.Entry::getValue)
                 .orElse(null), trust.map(Map.Entry::getKey).orElse(null), trust.map(Map.Entry::getValue)
                 .orElse(null));
     }
 
-    static DimseSettings settings(StoreConfig config) {
+    static DimseSettings settings(DicomSettings config, TlsSettings tls, boolean accessByProject) {
         try {
-            return new DimseSettings(config.dicomPort().orElse(0), config.dicomBind(), config.dicomAeTitle(),
-                    AllowedPeers.parse(config.dicomAllowedAeTitles()),
-                    MoveDestination.parseList(config.dicomMoveDestinations(), "medjava.dicom.move-destinations",
-                            () -> initiatorTls(config)),
+            return new DimseSettings(config.port().orElse(0), config.bind(), config.aeTitle(),
+                    AllowedPeers.parse(config.allowedAeTitles()),
+                    MoveDestination.parseList(config.moveDestinations(), "medjava.dicom.move-destinations",
+                            () -> initiatorTls(config, tls)),
                     DimseSettings.DEFAULT_MAX_PDU, DimseSettings.DEFAULT_MAX_ASSOCIATIONS,
                     DimseSettings.DEFAULT_IDLE_TIMEOUT_MILLIS,
-                    config.accessByProject() ? DimseSettings.parseAeProjects(config.dicomAeProjects()) : null)
-                    .withTls(config.dicomTlsPort().orElse(0), config.dicomTlsPort().isEmpty() ? null
-                            : listenerTls(config));
+                    accessByProject ? DimseSettings.parseAeProjects(config.aeProjects()) : null)
+                    .withTls(config.tlsPort().orElse(0), config.tlsPort().isEmpty() ? null
+                            : listenerTls(config, tls));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("DICOM settings (medjava.dicom.*): " + e.getMessage(), e);
         }

@@ -23,6 +23,12 @@ import org.medjava.store.core.cluster.PostgresPathLocks;
 import org.medjava.store.core.cluster.SharedPlugins;
 import org.medjava.store.core.cluster.SharedRevocations;
 import org.medjava.store.core.cluster.SharedState;
+import org.medjava.store.server.config.AuthSettings;
+import org.medjava.store.server.config.DatabaseSettings;
+import org.medjava.store.server.config.LogSettings;
+import org.medjava.store.server.config.OidcSettings;
+import org.medjava.store.server.config.RenderSettings;
+import org.medjava.store.server.config.RouteSettings;
 import org.medjava.store.server.config.StoreConfig;
 import org.medjava.store.core.jobs.JobKind;
 import org.medjava.store.core.jobs.JobQueue;
@@ -42,7 +48,6 @@ import org.medjava.store.core.ingest.ResumableUploads;
 import org.medjava.store.core.ingest.IntentJournal;
 import org.medjava.store.core.ingest.Reconciliation;
 import org.medjava.store.core.ingest.WriteBarrier;
-import org.medjava.store.core.ingest.DuplicatePolicy;
 import org.medjava.store.core.query.ArchiveSearch;
 import org.medjava.store.net.scu.RemotePacs;
 import org.medjava.store.core.index.DicomIndex;
@@ -177,59 +182,62 @@ public class StoreAssembly {
     void start() {
         long t0 = System.nanoTime();
         try {
-            Path data = Files.createDirectories(config.dataDir());
+            Path data = Files.createDirectories(config.data().dataDir());
             dataLock = DataDirectoryLock.tryAcquire(data).orElseThrow(() -> new IllegalStateException(
                     "another image store" + DataDirectoryLock.holder(data).map(pid -> " (pid " + pid + ")").orElse("")
                             + " is using the data directory " + data
                             + ": stop it first, or give this one its own medjava.data-dir"));
             openLogs();
-            IndexDatabase database = config.dbUrl() == null ? IndexDatabase.h2(data.resolve("index"))
-                    : IndexDatabase.of(config.dbUrl(), config.dbUser(), config.dbPassword())
-                            .withPoolSize(config.dbConnections().index(config.clusterEnabled()));
+            DatabaseSettings db = config.database();
+            IndexDatabase database = db.url().isEmpty() ? IndexDatabase.h2(data.resolve("index"))
+                    : IndexDatabase.of(db.url().get(), db.user(), db.password())
+                            .withPoolSize(db.connections().index(config.cluster().enabled()));
             storage = openStorage(data);
             // writes land first in the staging directory (under images/ with files, work/staging with S3); the
             // index and the plugins live in the data directory: the fuller disk of the two decides
-            space = new DiskSpaceGuard(config.minFreeBytes(), List.of(config.s3Storage()
-                    ? data.resolve("work/staging") : config.imagesDir(), data));
-            boolean firstStart = config.clusterEnabled() ? joinCluster(database)
+            space = new DiskSpaceGuard(config.storage().minFreeBytes(), List.of(config.storage().s3Storage()
+                    ? data.resolve("work/staging") : config.data().imagesDir(), data));
+            boolean firstStart = config.cluster().enabled() ? joinCluster(database)
                     : !Files.exists(data.resolve(SEEDED_MARKER));
             String newAdminPassword;
             try (Caller.Binding operator = Caller.bind(Caller.account(operator(), null))) {
                 newAdminPassword = createUsers(data); // the first account is the operator's doing
             }
             startSessions(data);
-            filters = new FilterRepository(config.pluginsDir(), data.resolve("work/registry"),
-                    config.maxPluginBytes(), space);
+            filters = new FilterRepository(config.data().pluginsDir(), data.resolve("work/registry"),
+                    config.uploads().maxPluginBytes(), space);
             filters.auditTo(audit);
-            filters.registry().setLimits(new org.medjava.filter.runtime.CallLimits(config.filterMaxConcurrent(),
-                    java.time.Duration.ofSeconds(config.filterDeadlineSeconds()), FILTER_GRACE, FILTER_QUEUE_WAIT));
-            if (firstStart && config.seedPlugins().isPresent()) {
-                Seeder.seedPlugins(config.seedPlugins().get(), config.pluginsDir());
+            RenderSettings render = config.render();
+            filters.registry().setLimits(new org.medjava.filter.runtime.CallLimits(render.filterMaxConcurrent(),
+                    java.time.Duration.ofSeconds(render.filterDeadlineSeconds()), FILTER_GRACE, FILTER_QUEUE_WAIT));
+            if (firstStart && config.data().seedPlugins().isPresent()) {
+                Seeder.seedPlugins(config.data().seedPlugins().get(), config.data().pluginsDir());
             }
             filters.loadAll();
             if (sharedState != null) {
                 SharedPlugins.join(sharedState, filters, firstStart);
             }
             index = new DicomIndex(database);
-            shareLinks = new ShareLinks(sessionKey, index, java.time.Duration.ofDays(config.shareMaxDays()),
+            shareLinks = new ShareLinks(sessionKey, index, java.time.Duration.ofDays(config.access().shareMaxDays()),
                     java.time.Clock.systemUTC());
             audit.open(index::recordAudit);
-            readAudit = !config.auditReads() ? ReadAudit.OFF : new ReadAudit(audit, config.auditReadWindow(),
+            LogSettings logs = config.logs();
+            readAudit = !logs.auditReads() ? ReadAudit.OFF : new ReadAudit(audit, logs.auditReadWindow(),
                     path -> index.instance(path).map(i -> new ReadAudit.StudyRef(i.studyInstanceUid(), i.patientId()))
                             .orElse(null));
-            images = new ImageRepository(storage, config.maxUploadBytes(),
+            images = new ImageRepository(storage, config.uploads().maxBytes(),
                     clusterDatabase == null ? new LocalPathLocks() : (writeLeases = new PostgresPathLocks(
                             clusterDatabase, nodes.node())), space);
-            DecodeBudget decodeBudget = new DecodeBudget(config.decodeBudgetBytes(), config.decodeWaitMillis());
-            uploadSlots = new UploadSlots(config.largeUploadBytes(), config.maxConcurrentLargeUploads());
-            renderer = new RenderService(filters.registry(), config.maxPixels(), metrics, decodeBudget,
-                    config.maxFilterChain());
-            thumbnails = new ThumbnailCache(config.thumbnailCacheBytes());
+            DecodeBudget decodeBudget = new DecodeBudget(render.decodeBudgetBytes(), render.decodeWaitMillis());
+            uploadSlots = new UploadSlots(config.uploads().largeBytes(), config.uploads().maxConcurrentLarge());
+            renderer = new RenderService(filters.registry(), config.render().maxPixels(), metrics, decodeBudget,
+                    config.render().maxFilterChain());
+            thumbnails = new ThumbnailCache(config.http().thumbnailCacheBytes());
             hangups = new ClientHangups();
             validation = Ingest.validationThreads();
             IntentJournal journal = IntentJournal.open(data.resolve("work/journal"));
-            ingest = Ingest.builder(images, index, new UploadValidator(config.maxPixels(), decodeBudget),
-                    DuplicatePolicy.parse(config.duplicatePolicy())).barrier(new WriteBarrier(config.backupMaxPause()))
+            ingest = Ingest.builder(images, index, new UploadValidator(config.render().maxPixels(), decodeBudget),
+                    config.dicom().duplicatePolicy()).barrier(new WriteBarrier(config.data().backupMaxPause()))
                     .metrics(metrics).audit(audit).journal(journal).validation(validation).build();
             // before any request: what a crash of this node left half-done is settled first (see IntentJournal)
             Reconciliation.run(journal, images, index);
@@ -242,35 +250,37 @@ public class StoreAssembly {
                     java.util.concurrent.TimeUnit.SECONDS);
             // on a cluster the accounts, rules and keys are in the shared database, and so in its dump
             backup = new StoreBackup(sharedState == null ? StoreBackup.Sources.local(storage, database,
-                    ingest.barrier(), data, config.pluginsDir()) : new StoreBackup.Sources(storage, database,
-                    ingest.barrier(), data, null, config.pluginsDir(), List.of(), List.of()));
+                    ingest.barrier(), data, config.data().pluginsDir()) : new StoreBackup.Sources(storage, database,
+                    ingest.barrier(), data, null, config.data().pluginsDir(), List.of(), List.of()));
             derived = new DerivedImages(images, renderer, filters.registry(), ingest);
             startResumableUploads(data);
             startTrash();
             search = new ArchiveSearch(index);
             int seeded = 0;
-            if (firstStart && config.seedImages().isPresent()) {
-                seeded = Seeder.seedImages(config.seedImages().get(), StorePath.parse("samples/"), ingest);
+            if (firstStart && config.data().seedImages().isPresent()) {
+                seeded = Seeder.seedImages(config.data().seedImages().get(), StorePath.parse("samples/"), ingest);
             }
             if (index.count() == 0) {
                 index.rebuild(storage); // a new or emptied database (e.g. a fresh PostgreSQL) catches up
             }
             Files.writeString(data.resolve(SEEDED_MARKER), "first started " + java.time.Instant.now() + "\n");
-            remotePacs = DicomNetwork.remotePacs(config, ingest, search, images, data.resolve("work/scu"));
+            remotePacs = DicomNetwork.remotePacs(config.dicom(), config.tls(), ingest, search, images,
+                    data.resolve("work/scu"));
             startRouting(data); // before the DICOM service: every instance it receives is routed
-            dimse = DicomNetwork.start(config, ingest, search, index, images, readAudit, () -> sharedState == null
+            dimse = DicomNetwork.start(config.dicom(), config.tls(), config.access().byProject(),
+                    ingest, search, index, images, readAudit, () -> sharedState == null
                     ? StoreKeys.DEIDENTIFICATION.local(data) : StoreKeys.DEIDENTIFICATION.shared(sharedState));
             jobs = startJobs();
             metrics.watch(index, space, filters, jobs.queue());
             metrics.watchRoutes(routing);
             audit.record(AuditEvents.application(true, operator()));
-            Banner.show(config, Banner.facts(config, users.roles().keySet(), newAdminPassword,
+            Banner.show(config.data(), Banner.facts(config, users.roles().keySet(), newAdminPassword,
                     filters.plugins().size(), seeded, Duration.ofNanos(System.nanoTime() - t0),
                     DicomNetwork.describe(dimse, remotePacs)
                             + (nodes == null ? "" : "; cluster node " + nodes.node() + " of " + nodes.alive())));
 
         } catch (IOException e) {
-            throw new UncheckedIOException("the image store cannot start with data directory " + config.dataDir()
+            throw new UncheckedIOException("the image store cannot start with data directory " + config.data().dataDir()
                     + ": " + e.getMessage(), e);
         }
     }
@@ -280,17 +290,18 @@ public class StoreAssembly {
      * syslog when medjava.audit.syslog is set), all under {@code <data-dir>/logs}.
      */
     private void openLogs() throws IOException {
-        Path logs = Files.createDirectories(config.logsDir());
-        serverLog = ServerLog.install(logs, config.logMaxBytes(), config.logFiles());
-        accessLog = new AccessLog(new RotatingFile(logs.resolve("access.log"), config.logMaxBytes(),
-                config.logFiles(), false));
-        AuditSource source = AuditSource.of(config.dicomAeTitle(), config.auditSite().orElse(null));
-        SyslogSender syslog = config.auditSyslog().map(target -> new SyslogSender(target, source.host(), "MedJava"))
+        Path logs = Files.createDirectories(config.data().logsDir());
+        serverLog = ServerLog.install(logs, config.logs().logMaxBytes(), config.logs().logFiles());
+        accessLog = new AccessLog(new RotatingFile(logs.resolve("access.log"), config.logs().logMaxBytes(),
+                config.logs().logFiles(), false));
+        AuditSource source = AuditSource.of(config.dicom().aeTitle(), config.logs().auditSite().orElse(null));
+        SyslogSender syslog = config.logs().auditSyslog()
+                .map(target -> new SyslogSender(target, source.host(), "MedJava"))
                 .orElse(null);
-        auditLog = new AuditLog(source, new RotatingFile(logs.resolve("audit.log"), config.auditMaxBytes(),
-                config.auditFiles(), true), syslog);
+        auditLog = new AuditLog(source, new RotatingFile(logs.resolve("audit.log"), config.logs().auditMaxBytes(),
+                config.logs().auditFiles(), true), syslog);
         audit = new SearchableTrail(auditLog, source.id()); // written to the index once it is open
-        LOG.info("audit trail " + logs.resolve("audit.log") + config.auditSyslog().map(t -> " and syslog " + t)
+        LOG.info("audit trail " + logs.resolve("audit.log") + config.logs().auditSyslog().map(t -> " and syslog " + t)
                 .orElse("") + "; access log " + logs.resolve("access.log"));
     }
 
@@ -305,24 +316,24 @@ public class StoreAssembly {
      */
     private JobWorkers startJobs() {
         JobQueue queue = clusterDatabase == null ? new LocalJobQueue()
-                : new SharedJobQueue(clusterDatabase, config.jobLeaseSeconds());
+                : new SharedJobQueue(clusterDatabase, config.jobs().leaseSeconds());
         Jsonb json = JsonbBuilder.create();
         Corrector corrector = new Corrector(index, images, ingest, trash, metrics);
         Map<String, JobKind> kinds = Map.of(
                 "index-rebuild", (params, progress) -> json.toJson(index.rebuild(storage)),
                 RenderSeriesJob.KIND, new RenderSeriesJob(index, images, renderer, ingest),
                 DeriveSeriesJob.KIND, new DeriveSeriesJob(index, derived, renderer, ingest,
-                        config.maxSeriesInstances()),
-                DeidentifyJob.KIND, new DeidentifyJob(index, images, ingest, config.maxSeriesInstances()),
-                CorrectJob.KIND, new CorrectJob(false, index, corrector, config.maxSeriesInstances()),
-                CorrectJob.MERGE, new CorrectJob(true, index, corrector, config.maxSeriesInstances()),
+                        config.jobs().maxSeriesInstances()),
+                DeidentifyJob.KIND, new DeidentifyJob(index, images, ingest, config.jobs().maxSeriesInstances()),
+                CorrectJob.KIND, new CorrectJob(false, index, corrector, config.jobs().maxSeriesInstances()),
+                CorrectJob.MERGE, new CorrectJob(true, index, corrector, config.jobs().maxSeriesInstances()),
                 "retrieve", pacsJob((params, progress) -> json.toJson(retrieve(params, progress))),
                 "send", pacsJob((params, progress) -> json.toJson(send(params, progress))),
                 StoreBackup.JOB_KIND, (params, progress) -> {
                     Path target = backup.prepareTarget(params.get("directory"));
                     return backup.run(target, progress).toJson(target);
                 });
-        return new JobWorkers(queue, nodes == null ? config.clusterNode() : nodes.node(), kinds, 2);
+        return new JobWorkers(queue, nodes == null ? config.cluster().node() : nodes.node(), kinds, 2);
     }
 
     /** A retrieve job: {@code ae}, {@code method} (move or get) and the UIDs to retrieve; progress by instance. */
@@ -369,21 +380,14 @@ public class StoreAssembly {
 
     /**
      * Joins the cluster whose nodes share {@code database} (PostgreSQL: the index, the path locks, the accounts and
-     * the plugin catalog) and the object storage. Refuses, naming the setting, a node without either.
+     * the plugin catalog) and the object storage (StoreConfig refuses a node without either).
      *
      * @return whether this node initializes a new cluster (seeds it, publishes its plugins): exactly one node does
      */
     private boolean joinCluster(IndexDatabase database) {
-        if (!database.url().startsWith("jdbc:postgresql:")) {
-            throw new IllegalStateException("medjava.cluster.enabled=true needs the database all nodes share: set"
-                    + " medjava.db.url=jdbc:postgresql://host/db (and medjava.db.user, medjava.db.password)");
-        }
-        if (!config.s3Storage()) {
-            throw new IllegalStateException("medjava.cluster.enabled=true needs the object storage all nodes share:"
-                    + " set medjava.storage=s3 and medjava.storage.s3.*");
-        }
-        clusterDatabase = new ClusterDatabase(database, config.dbConnections().coordination());
-        nodes = ClusterNodes.join(clusterDatabase, config.clusterNode(), storage.describe());
+        // StoreConfig made sure of both already: a PostgreSQL medjava.db.url and S3 storage
+        clusterDatabase = new ClusterDatabase(database, config.database().connections().coordination());
+        nodes = ClusterNodes.join(clusterDatabase, config.cluster().node(), storage.describe());
         sharedState = new SharedState(clusterDatabase);
         boolean first = sharedState.putIfAbsent("cluster", "initialized",
                 nodes.node().getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -396,10 +400,10 @@ public class StoreAssembly {
      * under {@code work/staging}. Bad object-storage settings stop the start with a message naming the setting.
      */
     private ObjectStorage openStorage(Path data) throws IOException {
-        if (!config.s3Storage()) {
-            return new LocalFileStorage(config.imagesDir());
+        if (!config.storage().s3Storage()) {
+            return new LocalFileStorage(config.data().imagesDir());
         }
-        S3Storage s3 = S3Storage.open(config.s3Settings(), data.resolve("work/staging"));
+        S3Storage s3 = S3Storage.open(config.storage().s3().orElseThrow(), data.resolve("work/staging"));
         try {
             int aborted = s3.abortStaleUploads(Duration.ofDays(1));
             if (aborted > 0) {
@@ -419,7 +423,7 @@ public class StoreAssembly {
         if (!users.isEmpty()) {
             return null;
         }
-        String password = config.initialAdminPassword().orElseGet(PasswordHasher::randomPassword);
+        String password = config.auth().initialAdminPassword().orElseGet(PasswordHasher::randomPassword);
         if (!users.putIfAbsent("admin", password.toCharArray(), Role.ADMIN)) {
             return null; // another node of the cluster created it first
         }
@@ -435,24 +439,25 @@ public class StoreAssembly {
         byte[] key = sharedState == null ? StoreKeys.SESSION.local(data) : StoreKeys.SESSION.shared(sharedState);
         Revocations revocations = clusterDatabase == null ? Revocations.local()
                 : Revocations.shared(new SharedRevocations(clusterDatabase));
-        sessions = new Sessions(key, users, revocations, config.sessionIdle(), config.sessionMax(),
+        sessions = new Sessions(key, users, revocations, config.auth().sessionIdle(), config.auth().sessionMax(),
                 java.time.Clock.systemUTC(), (share, now) -> shareLinks == null ? "the store is starting"
                         : shareLinks.problem(share, now));
         sessionKey = key;
-        cors = CorsPolicy.parse(config.corsOrigins());
-        throttle = LoginThrottle.of(config.authMaxFailures(), config.authMaxAddressFailures(), config.authMaxDelay());
-        oidc = config.oidcIssuer().map(issuer -> new OidcTokens(new OidcTokens.Settings(issuer, config.oidcAudience(),
-                config.oidcUsernameClaim(), config.oidcRolesClaim(), OidcTokens.parseRoleMap(config.oidcRoleMap()),
-                config.oidcProjectsClaim(), config.oidcClockSkew(), java.time.Duration.ofSeconds(5)),
-                java.time.Clock.systemUTC())).orElse(null);
+        cors = CorsPolicy.parse(config.auth().corsOrigins());
+        AuthSettings auth = config.auth();
+        throttle = LoginThrottle.of(auth.maxFailures(), auth.maxAddressFailures(), auth.maxDelay());
+        OidcSettings sso = config.oidc();
+        oidc = sso.issuer().map(issuer -> new OidcTokens(new OidcTokens.Settings(issuer, sso.audience(),
+                sso.usernameClaim(), sso.rolesClaim(), OidcTokens.parseRoleMap(sso.roleMap()), sso.projectsClaim(),
+                sso.clockSkew(), java.time.Duration.ofSeconds(5)), java.time.Clock.systemUTC())).orElse(null);
         if (oidc != null) {
-            oidcLogin = new OidcLogin(oidc, key, config.oidcClientId(), config.oidcClientSecret(), config.oidcScopes(),
+            oidcLogin = new OidcLogin(oidc, key, sso.clientId(), sso.clientSecret(), sso.scopes(),
                     java.time.Clock.systemUTC());
             LOG.info("single sign-on: bearer tokens of " + oidc.settings().issuer() + " for audience "
                     + oidc.settings().audience() + ", roles from " + oidc.settings().rolesClaim());
         }
-        LOG.info("browser sessions: idle " + config.sessionIdle().toMinutes() + " min, at most "
-                + config.sessionMax().toHours() + " h; CORS: " + cors);
+        LOG.info("browser sessions: idle " + config.auth().sessionIdle().toMinutes() + " min, at most "
+                + config.auth().sessionMax().toHours() + " h; CORS: " + cors);
     }
 
     /**
@@ -460,7 +465,7 @@ public class StoreAssembly {
      * ones are removed now and then every tenth of the expiry (at most hourly).
      */
     private void startResumableUploads(Path data) throws IOException {
-        Duration expiry = config.resumableUploadExpiry();
+        Duration expiry = config.uploads().resumableExpiry();
         // A large object's chunks and its final ingest count against the same cap as a large PUT.
         ResumableUploads.Admission admission = bytes -> uploadSlots.admit(bytes)::close;
         uploads = new ResumableUploads(data.resolve("work/uploads"), ingest, expiry, java.time.Clock.systemUTC(),
@@ -480,18 +485,17 @@ public class StoreAssembly {
      * nodes each node follows the others' deletions every second (what its reads by path hide).
      */
     private void startTrash() {
-        trash = new Trash(index, images, config.trashSettings(), audit, metrics, java.time.Clock.systemUTC());
+        trash = new Trash(index, images, config.trash().trash(), audit, metrics, java.time.Clock.systemUTC());
         // an IOCM rejection note received by C-STORE or STOW-RS moves what it names to the trash
         ingest.afterReceive((stored, dataSet) -> RejectionNote.of(dataSet)
                 .ifPresent(note -> trash.reject(note, stored.sopInstanceUid())));
         // labels by sender (medjava.access.receive-labels): a modality's studies land in their project
-        java.util.Map<String, java.util.Set<String>> labelRules =
-                org.medjava.store.core.ingest.ReceiveLabels.parse(config.receiveLabels());
+        java.util.Map<String, java.util.Set<String>> labelRules = config.access().receiveLabels();
         if (!labelRules.isEmpty()) {
             ingest.afterReceive(new org.medjava.store.core.ingest.ReceiveLabels(index, labelRules));
             LOG.info("labels on receive: " + labelRules);
         }
-        retention = new Retention(index, trash, sharedState == null ? RuleBook.directory(config.dataDir()
+        retention = new Retention(index, trash, sharedState == null ? RuleBook.directory(config.data().dataDir()
                 .resolve("retention")) : RuleBook.shared(sharedState), java.time.Clock.systemUTC());
         // two threads: a long purge or retention run must not hold up following the other nodes' deletions
         trashKeeper = java.util.concurrent.Executors.newScheduledThreadPool(2, r -> {
@@ -499,14 +503,14 @@ public class StoreAssembly {
             t.setDaemon(true);
             return t;
         });
-        long every = config.trashPurgeInterval().toMillis();
+        long every = config.trash().purgeInterval().toMillis();
         trashKeeper.scheduleWithFixedDelay(() -> quietly("purging the trash", trash::purgeDue), every, every,
                 java.util.concurrent.TimeUnit.MILLISECONDS);
         if (clusterDatabase != null) {
             trashKeeper.scheduleWithFixedDelay(() -> quietly("following the trash", trash::refresh), 1, 1,
                     java.util.concurrent.TimeUnit.SECONDS);
         }
-        long rules = config.retentionInterval().toMillis();
+        long rules = config.trash().retentionInterval().toMillis();
         trashKeeper.scheduleWithFixedDelay(() -> quietly("running the retention rules", retention::runAll), rules,
                 rules, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
@@ -518,13 +522,14 @@ public class StoreAssembly {
     private void startRouting(Path data) {
         Map<String, org.medjava.store.net.dimse.RemoteAe> remotes = new java.util.LinkedHashMap<>();
         remotePacs.remotes().forEach(r -> remotes.put(r.aeTitle(), r));
-        NetworkRouteSender sender = new NetworkRouteSender(remotes, config.dicomAeTitle());
+        NetworkRouteSender sender = new NetworkRouteSender(remotes, config.dicom().aeTitle());
         routing = Routing.of(index, data.resolve("routes"), sharedState, sender, java.time.Clock.systemUTC());
         ingest.afterReceive(routing);
+        RouteSettings routes = config.routes();
         routeWorker = new RouteWorker(routing, index, images, sender, new RouteWorker.Settings(nodes == null
-                ? config.clusterNode() : nodes.node(), config.routeLease(), config.routeBatch(), config.routeBackoff(),
-                config.routePoll()), data.resolve("work/route"), audit, metrics, java.time.Clock.systemUTC()).start();
-        java.time.Duration history = config.routeHistory();
+                ? config.cluster().node() : nodes.node(), routes.lease(), routes.batch(), routes.backoff(),
+                routes.poll()), data.resolve("work/route"), audit, metrics, java.time.Clock.systemUTC()).start();
+        java.time.Duration history = config.routes().history();
         trashKeeper.scheduleWithFixedDelay(() -> quietly("forgetting the routing history", () -> routing.forgetSent(
                 history)), 1, 60, java.util.concurrent.TimeUnit.MINUTES);
     }
@@ -598,7 +603,7 @@ public class StoreAssembly {
             try {
                 dataLock.close();
             } catch (IOException e) {
-                LOG.warning("could not release " + config.dataDir() + "/store.lock: " + e.getMessage());
+                LOG.warning("could not release " + config.data().dataDir() + "/store.lock: " + e.getMessage());
             }
         }
         closeLogs();

@@ -29,10 +29,10 @@ class ConfigurationReferenceTest {
     private static final Pattern DOCUMENTED_KEY = Pattern.compile("(?m)^\\| `(medjava\\.[^`]+)` \\| `MEDJAVA_");
 
     @Test
-    void theKeysAreFoundInStoreConfig() {
+    void theKeysAreFoundInTheSettingsRecords() {
         assertThat(REFERENCE.keys).extracting(ConfigurationReference.Key::name)
                 .contains("medjava.data-dir", "medjava.upload.max-bytes", "medjava.dicom.port", "medjava.audit.site")
-                .as("a key declared on two fields: declare it once (StoreConfig) and read it from there")
+                .as("a key declared twice: declare it once (a settings record's Key) and read it from there")
                 .doesNotHaveDuplicates();
         assertThat(REFERENCE.unresolved).as("reads whose name the scan cannot tell").isEmpty();
     }
@@ -48,7 +48,7 @@ class ConfigurationReferenceTest {
     void everyKeyHasAMeaning() {
         assertThat(REFERENCE.keys.stream().filter(k -> k.meaning() == null)
                 .map(k -> k.name() + " (" + k.source() + ")").toList())
-                .as("keys without a javadoc on their @ConfigProperty field: write what the key means, its unit, and"
+                .as("keys without a javadoc on their Key constant: write what the key means, its unit, and"
                         + " what 0 or unset means")
                 .isEmpty();
     }
@@ -59,7 +59,7 @@ class ConfigurationReferenceTest {
                 .collect(Collectors.toSet());
         assertThat(REFERENCE.keyReads.entrySet().stream().filter(e -> !declared.contains(e.getKey()))
                 .map(e -> e.getKey() + " read in " + e.getValue()).toList())
-                .as("keys read by name but declared nowhere: declare them in StoreConfig with a javadoc")
+                .as("keys read by name but declared nowhere: declare them in a settings record with a javadoc")
                 .isEmpty();
         assertThat(REFERENCE.keyReads).as("the scan sees ApiDocumentFilter's and ResetPassword's reads")
                 .containsKeys("medjava.public-url", "medjava.db.url");

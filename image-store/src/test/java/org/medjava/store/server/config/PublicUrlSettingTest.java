@@ -10,17 +10,17 @@ class PublicUrlSettingTest {
 
     @Test
     void aBaseEndsWithASlashAndKeepsItsPrefix() {
-        assertThat(StoreConfig.baseUri("https://pacs.example.org/medjava")).hasToString(
+        assertThat(LinkSettings.baseUri("https://pacs.example.org/medjava")).hasToString(
                 "https://pacs.example.org/medjava/");
-        assertThat(StoreConfig.baseUri("http://127.0.0.1:8080/")).hasToString("http://127.0.0.1:8080/");
-        assertThat(StoreConfig.baseUri("https://pacs.example.org")).hasToString("https://pacs.example.org/");
+        assertThat(LinkSettings.baseUri("http://127.0.0.1:8080/")).hasToString("http://127.0.0.1:8080/");
+        assertThat(LinkSettings.baseUri("https://pacs.example.org")).hasToString("https://pacs.example.org/");
     }
 
     @Test
     void whatIsNotAnAbsoluteHttpUrlIsRefusedNamingTheSetting() {
         for (String bad : new String[] {"pacs.example.org/medjava", "ftp://pacs.example.org/", "/medjava",
                 "https://pacs.example.org/?x=1", "https://pacs example.org/"}) {
-            assertThatThrownBy(() -> StoreConfig.baseUri(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> LinkSettings.baseUri(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("medjava.public-url");
         }
     }

@@ -9,45 +9,26 @@ import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayOutputStream;
-import java.lang.reflect.Field;
 import java.lang.reflect.Proxy;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.medjava.store.server.config.StoreConfig;
+import org.medjava.store.server.config.LinkSettings;
+import org.medjava.store.server.config.SettingsSource;
 
 /**
- * The Host check of {@link RequestGuardFilter} follows the configured medjava.public-url, which the filter looks up
- * once (StoreConfig's values are fixed while the store runs) rather than on every request.
+ * The Host check of {@link RequestGuardFilter} follows the configured medjava.public-url.
  */
 class RequestGuardFilterTest {
 
     /** A name that is none of this machine's: refused unless a public URL is configured. */
     private static final String FOREIGN_HOST = "pacs.example.org";
 
-    /** StoreConfig as injected with these settings, counting how often the filter asks for the public base. */
-    static final class CountingConfig extends StoreConfig {
-        int publicBaseLookups;
-
-        CountingConfig(Optional<String> publicUrl) throws ReflectiveOperationException {
-            set("publicUrl", publicUrl);
-            set("allowedHosts", Optional.empty());
-        }
-
-        private void set(String field, Object value) throws ReflectiveOperationException {
-            Field f = StoreConfig.class.getDeclaredField(field);
-            f.setAccessible(true);
-            f.set(this, value);
-        }
-
-        @Override
-        public Optional<URI> publicBaseUri() {
-            publicBaseLookups++;
-            return super.publicBaseUri();
-        }
+    /** The link settings with this public URL (and no extra host names). */
+    private static LinkSettings links(String publicUrl) {
+        return LinkSettings.from(SettingsSource.of(publicUrl == null ? Map.of() : Map.of("medjava.public-url",
+                publicUrl)));
     }
 
     /** What the filter did with one request: passed it on, or answered with this status and body. */
@@ -108,16 +89,15 @@ class RequestGuardFilterTest {
         return RequestGuardFilterTest.class.getClassLoader();
     }
 
-    private static RequestGuardFilter filterWith(StoreConfig config) {
+    private static RequestGuardFilter filterWith(LinkSettings links) {
         RequestGuardFilter filter = new RequestGuardFilter();
-        filter.config = config;
+        filter.links = links;
         return filter;
     }
 
     @Test
-    void withThePublicUrlConfiguredItsHostIsServedAnotherIsRefusedAndTheSettingIsReadOnce() throws Exception {
-        CountingConfig config = new CountingConfig(Optional.of("https://pacs.example.org/medjava"));
-        RequestGuardFilter filter = filterWith(config);
+    void withThePublicUrlConfiguredItsHostIsServedAnotherIsRefused() throws Exception {
+        RequestGuardFilter filter = filterWith(links("https://pacs.example.org/medjava"));
         for (int i = 0; i < 3; i++) {
             assertThat(filter(filter, FOREIGN_HOST)).isEqualTo(new Outcome(true, 200, ""));
             assertThat(filter(filter, FOREIGN_HOST + ":443")).isEqualTo(new Outcome(true, 200, ""));
@@ -128,13 +108,11 @@ class RequestGuardFilterTest {
             assertThat(rebound.status()).isEqualTo(400);
             assertThat(rebound.body()).contains("unknown host");
         }
-        assertThat(config.publicBaseLookups).isEqualTo(1);
     }
 
     @Test
-    void withoutThePublicUrlAForeignHostIsRefusedAndTheSettingIsReadOnce() throws Exception {
-        CountingConfig config = new CountingConfig(Optional.empty());
-        RequestGuardFilter filter = filterWith(config);
+    void withoutThePublicUrlAForeignHostIsRefused() throws Exception {
+        RequestGuardFilter filter = filterWith(links(null));
         for (int i = 0; i < 3; i++) {
             Outcome refused = filter(filter, FOREIGN_HOST);
             assertThat(refused.passedOn()).isFalse();
@@ -142,13 +120,11 @@ class RequestGuardFilterTest {
             assertThat(refused.body()).contains("unknown host");
             assertThat(filter(filter, "localhost:8080")).isEqualTo(new Outcome(true, 200, ""));
         }
-        assertThat(config.publicBaseLookups).isEqualTo(1);
     }
 
     @Test
-    void aRequestWithoutHostDoesNotNeedTheSetting() throws Exception {
-        CountingConfig config = new CountingConfig(Optional.of("https://pacs.example.org/medjava"));
-        assertThat(filter(filterWith(config), null)).isEqualTo(new Outcome(true, 200, ""));
-        assertThat(config.publicBaseLookups).isZero();
+    void aRequestWithoutHostIsPassedOn() throws Exception {
+        assertThat(filter(filterWith(links("https://pacs.example.org/medjava")), null))
+                .isEqualTo(new Outcome(true, 200, ""));
     }
 }
