@@ -190,18 +190,27 @@ cluster_start() {
     printf '%s\n' "$DB_PASSWORD" >"$data/.pwfile"
     if [ "$(id -u)" -eq 0 ]; then chown postgres: "$pgdata" "$data/.pwfile"; fi
     chmod 700 "$pgdata"
-    pg_run "$pgbin/initdb" -D "$pgdata" -U medjava --pwfile="$data/.pwfile" -A scram-sha-256 \
+    # the superuser is the operator's (medjava_admin); the nodes log in as medjava, which only owns its database
+    pg_run "$pgbin/initdb" -D "$pgdata" -U medjava_admin --pwfile="$data/.pwfile" -A scram-sha-256 \
       -E UTF8 --locale=C >"$data/postgres-initdb.log" 2>&1 \
       || { rm -f "$data/.pwfile"; cat "$data/postgres-initdb.log" >&2; exit 1; }
     rm -f "$data/.pwfile"
+    echo medjava_admin >"$data/postgres-admin"
   fi
+  # clusters made before the nodes had a role of their own: medjava is the superuser there
+  pgadmin=$(cat "$data/postgres-admin" 2>/dev/null || echo medjava)
   echo "starting PostgreSQL on 127.0.0.1:$pgport..."
   pg_run "$pgbin/pg_ctl" -D "$pgdata" -l "$pgdata/server.log" -w -t 60 \
     -o "-p $pgport -k /tmp -c listen_addresses=127.0.0.1" start >/dev/null \
     || { tail -20 "$pgdata/server.log" >&2; exit 1; }
-  if ! PGPASSWORD=$DB_PASSWORD "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U medjava -d postgres -tAc \
+  if ! PGPASSWORD=$DB_PASSWORD "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U "$pgadmin" -d postgres -tAc \
+      "SELECT 1 FROM pg_roles WHERE rolname = 'medjava'" | grep -q 1; then
+    PGPASSWORD=$DB_PASSWORD "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U "$pgadmin" -d postgres -qc \
+      "CREATE ROLE medjava LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '$DB_PASSWORD'"
+  fi
+  if ! PGPASSWORD=$DB_PASSWORD "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U "$pgadmin" -d postgres -tAc \
       "SELECT 1 FROM pg_database WHERE datname = 'medjava'" | grep -q 1; then
-    PGPASSWORD=$DB_PASSWORD "$pgbin/createdb" -h 127.0.0.1 -p "$pgport" -U medjava medjava
+    PGPASSWORD=$DB_PASSWORD "$pgbin/createdb" -h 127.0.0.1 -p "$pgport" -U "$pgadmin" -O medjava medjava
   fi
 
   # S3Proxy: the objects as files under s3/data; the bucket is a directory of it.

@@ -47,6 +47,10 @@ public final class ClusterHarness implements AutoCloseable {
 
     public static final String BUCKET = "medjava-cluster";
     public static final String PREFIX = "images";
+    /** The nodes' database and their role, which owns it and is no superuser. */
+    public static final String DATABASE = "cluster";
+    public static final String NODE_ROLE = "medjava_node";
+    private static final String NODE_PASSWORD = "node-secret";
     public static final String CLUSTER_PROPERTY = "medjava.cluster.enabled";
 
     private final Builder settings;
@@ -54,6 +58,7 @@ public final class ClusterHarness implements AutoCloseable {
     private final List<PayaraStore> nodes = new ArrayList<>();
     private final Thread shutdownHook = new Thread(this::closeQuietly, "stop ClusterHarness");
     private LocalPostgres postgres;
+    private String databaseUrl;
     private S3ProxyServer s3Server;
     private S3Client s3;
     private Nginx nginx;
@@ -243,7 +248,9 @@ public final class ClusterHarness implements AutoCloseable {
             String explicit = System.getProperty("cluster.coordination");
             settings.coordination = explicit != null ? Boolean.parseBoolean(explicit) : warKnowsCluster();
         }
-        postgres = LocalPostgres.start();
+        // PostgreSQL's default max_connections, and a role that is no superuser: what a deployment should have
+        postgres = LocalPostgres.start(100);
+        databaseUrl = postgres.createOwnedDatabase(DATABASE, NODE_ROLE, NODE_PASSWORD);
         s3Server = S3ProxyServer.start(dir.resolve("s3"));
         s3Server.createBucket(BUCKET);
         s3 = s3Server.client();
@@ -275,9 +282,9 @@ public final class ClusterHarness implements AutoCloseable {
                 .dataDir(Files.createDirectories(dir.resolve(name)))
                 .port(Ports.free())
                 .property("medjava.public-url", "http://127.0.0.1:" + lbPort)
-                .property("medjava.db.url", postgres.jdbcUrl())
-                .property("medjava.db.user", postgres.user())
-                .property("medjava.db.password", postgres.password())
+                .property("medjava.db.url", databaseUrl)
+                .property("medjava.db.user", NODE_ROLE)
+                .property("medjava.db.password", NODE_PASSWORD)
                 .property("medjava.storage", "s3")
                 .property("medjava.storage.s3.endpoint", s3Server.endpoint().toString())
                 .property("medjava.storage.s3.bucket", BUCKET)

@@ -52,10 +52,12 @@ public final class LocalPostgres implements AutoCloseable {
     private final Path log;
     private final boolean asPostgresUser;
     private final int port;
+    private final int maxConnections;
     private final Thread shutdownHook;
     private boolean stopped;
 
-    private LocalPostgres(Path bin, Path dir, boolean asPostgresUser, int port) {
+    private LocalPostgres(Path bin, Path dir, boolean asPostgresUser, int port, int maxConnections) {
+        this.maxConnections = maxConnections;
         this.bin = bin;
         this.dir = dir;
         this.data = dir.resolve("data");
@@ -71,6 +73,14 @@ public final class LocalPostgres implements AutoCloseable {
      * @throws IllegalStateException when PostgreSQL is not installed or does not start (with its log)
      */
     public static LocalPostgres start() {
+        return start(200);
+    }
+
+    /**
+     * As {@link #start()}, with the server's {@code max_connections} (PostgreSQL's default is 100; the tests' servers
+     * take 200, as many test classes open their own index pools on one).
+     */
+    public static LocalPostgres start(int maxConnections) {
         Path bin = findBinaries();
         boolean root = isRoot();
         Path dir;
@@ -82,7 +92,7 @@ public final class LocalPostgres implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a directory for PostgreSQL under /tmp", e);
         }
-        LocalPostgres pg = new LocalPostgres(bin, dir, root, freePort());
+        LocalPostgres pg = new LocalPostgres(bin, dir, root, freePort(), maxConnections);
         Runtime.getRuntime().addShutdownHook(pg.shutdownHook);
         try {
             pg.initdb();
@@ -138,6 +148,49 @@ public final class LocalPostgres implements AutoCloseable {
                     + serverLog(), e);
         }
         return jdbcUrl(name);
+    }
+
+    /**
+     * Creates a role that may log in and nothing more (no superuser, no CREATEDB, no CREATEROLE: what a store node
+     * should connect as) and the database {@code name} it owns, and returns the database's JDBC URL.
+     */
+    public String createOwnedDatabase(String name, String role, String password) {
+        if (!NAME.matcher(name).matches() || !NAME.matcher(role).matches() || password.contains("'")) {
+            throw new IllegalArgumentException("not a plain name or password: " + name + ", " + role);
+        }
+        try (Connection c = DriverManager.getConnection(jdbcUrl("postgres"), USER, PASSWORD);
+                Statement s = c.createStatement()) { // checked plain names: identifiers cannot be bound
+            s.execute("CREATE ROLE " + role + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '" + password
+                    + "'");
+            s.execute("CREATE DATABASE " + name + " OWNER " + role);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create database " + name + " for " + role + " on " + this + ": "
+                    + e.getMessage() + serverLog(), e);
+        }
+        return jdbcUrl(name);
+    }
+
+    /** Runs SQL statements in database {@code name} as the superuser (a test's view behind the store's back). */
+    public void execute(String name, String... statements) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl(name), USER, PASSWORD);
+                Statement s = c.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot run " + List.of(statements) + " in " + name + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** The first column of the first row of {@code query} in database {@code name}, as the superuser. */
+    public String queryOne(String name, String query) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl(name), USER, PASSWORD);
+                Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(query)) {
+            return rs.next() ? rs.getString(1) : null;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot run " + query + " in " + name + ": " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -200,7 +253,7 @@ public final class LocalPostgres implements AutoCloseable {
 
     private void startServer() {
         String options = "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1"
-                + " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200";
+                + " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=" + maxConnections;
         run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", log.toString(), "-w",
                 "-t", String.valueOf(START_TIMEOUT_SECONDS), "-o", options, "start"), START_TIMEOUT_SECONDS + 10,
                 "pg_ctl start");

@@ -737,6 +737,111 @@ class ClusterIT {
                 + " indexed, " + (unacknowledged.size() - stored.size()) + " left nothing");
     }
 
+    @Test
+    @Order(21)
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void aWriteTheIndexRefusedIsNotAcknowledgedAndAnotherNodeIndexesItAfterItsWriterDied() throws Exception {
+        String study = TestStudy.newUid();
+        String sop = TestStudy.newUid();
+        Path file = work.resolve("refused.dcm");
+        byte[] body = Files.readAllBytes(org.medjava.store.core.index.TestDicom.ct().patient("REFUSED", "Refused^Ix")
+                .study(study, "20260102").series(TestStudy.newUid(), "CT", 1).instance(sop, 1).writeTo(file));
+        String path = "/images/cluster/refused/one.dcm";
+        // the index database refuses this node role's new rows: the object is stored, its row cannot be
+        cluster.postgres().execute(ClusterHarness.DATABASE, "REVOKE INSERT, UPDATE ON mj_instance FROM "
+                + ClusterHarness.NODE_ROLE);
+        HttpResponse<String> refused;
+        try {
+            refused = send(1, path, "PUT", body, Map.of("Content-Type", "application/dicom"));
+            assertThat(refused.statusCode()).as("%s", refused.body()).isEqualTo(503);
+            assertThat(refused.body()).contains("not confirmed");
+            assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+            cluster.kill(1); // its writer dies before the index is back: another node must settle the write
+        } finally {
+            cluster.postgres().execute(ClusterHarness.DATABASE, "GRANT INSERT, UPDATE ON mj_instance TO "
+                    + ClusterHarness.NODE_ROLE);
+        }
+        for (int node = 2; node <= 3; node++) {
+            assertThat(eventuallyIndexed(node, study, List.of(sop), Duration.ofSeconds(60)))
+                    .as("indexed by a surviving node, seen on node %d", node).contains(sop);
+        }
+        cluster.restart(1);
+        assertThat(eventuallyIndexed(1, study, List.of(sop), Duration.ofSeconds(10))).contains(sop);
+        assertThat(cluster.postgres().queryOne(ClusterHarness.DATABASE, "select count(*) from medjava_write"))
+                .as("no write left unsettled").isEqualTo("0");
+    }
+
+    @Test
+    @Order(22)
+    void theNodesLogInAsARoleThatIsNoSuperuserAndHoldFewConnections() {
+        assertThat(cluster.postgres().queryOne(ClusterHarness.DATABASE, "select rolsuper from pg_roles where"
+                + " rolname = '" + ClusterHarness.NODE_ROLE + "'")).isEqualTo("f");
+        String held = cluster.postgres().queryOne(ClusterHarness.DATABASE, "select count(*) from pg_stat_activity"
+                + " where usename = '" + ClusterHarness.NODE_ROLE + "'");
+        System.out.println("ClusterIT: the three nodes hold " + held + " connections to PostgreSQL after the tests");
+        assertThat(Integer.parseInt(held)).as("three nodes at medjava.db.max-connections=12")
+                .isLessThanOrEqualTo(3 * 12);
+    }
+
+    @Test
+    @Order(23)
+    @Timeout(value = 480, unit = TimeUnit.SECONDS)
+    void sixNodesShareOnePostgresAtItsDefaultConnectionLimitUnderConcurrentWrites() throws Exception {
+        List<PayaraStore> extra = new ArrayList<>();
+        try {
+            for (int n = 4; n <= 6; n++) {
+                extra.add(cluster.extraNode("node" + n).launch());
+            }
+            for (PayaraStore node : extra) {
+                node.awaitReady();
+            }
+            List<java.util.function.Function<String, java.net.URI>> nodes = new ArrayList<>();
+            for (int n = 1; n <= 3; n++) {
+                int i = n;
+                nodes.add(path -> cluster.nodeUri(i, path));
+            }
+            extra.forEach(node -> nodes.add(node::uri));
+            Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
+            ExecutorService pool = Executors.newFixedThreadPool(32);
+            List<Future<?>> writers = new ArrayList<>();
+            for (int t = 0; t < 32; t++) {
+                int thread = t;
+                writers.add(pool.submit(() -> {
+                    for (int n = 0; n < 6; n++) {
+                        java.net.URI uri = nodes.get((thread + n) % nodes.size())
+                                .apply("/images/cluster/six/t" + thread + "-" + n + ".gif");
+                        int status = http.send(HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT)
+                                .header("Authorization", PayaraStore.admin())
+                                .PUT(HttpRequest.BodyPublishers.ofByteArray(GIF)).build(),
+                                HttpResponse.BodyHandlers.discarding()).statusCode();
+                        statuses.merge(status, 1, Integer::sum);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : writers) {
+                f.get(300, TimeUnit.SECONDS);
+            }
+            pool.shutdownNow();
+            String held = cluster.postgres().queryOne(ClusterHarness.DATABASE, "select count(*) from"
+                    + " pg_stat_activity where usename = '" + ClusterHarness.NODE_ROLE + "'");
+            String limit = cluster.postgres().queryOne(ClusterHarness.DATABASE, "show max_connections");
+            System.out.println("ClusterIT: six nodes, 32 writers: " + statuses + "; the nodes hold " + held
+                    + " of PostgreSQL's " + limit + " connections");
+            assertThat(statuses).as("every write of 192 stored, none refused for want of a connection")
+                    .isEqualTo(Map.of(201, 192));
+            assertThat(limit).isEqualTo("100");
+            assertThat(Integer.parseInt(held)).as("six nodes at medjava.db.max-connections=12")
+                    .isLessThanOrEqualTo(6 * 12);
+            assertThat(cluster.postgres().queryOne(ClusterHarness.DATABASE, "select 1"))
+                    .as("an administrator still gets in").isEqualTo("1");
+        } finally {
+            for (PayaraStore node : extra) {
+                node.close();
+            }
+        }
+    }
+
     /** The SOP Instance UIDs node {@code node} finds in {@code study}, polled until they include {@code wanted}. */
     static Set<String> eventuallyIndexed(int node, String study, java.util.Collection<String> wanted,
                                          Duration within) throws Exception {
