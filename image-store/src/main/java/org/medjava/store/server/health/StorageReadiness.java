@@ -6,9 +6,13 @@ import java.io.IOException;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
+import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.repo.ImageRepository;
 
-/** Ready when the objects' storage (the image directory, or the S3 bucket) can be read and written. */
+/**
+ * The objects' storage (the image directory, or the S3 bucket): reachable when it can be read and written. While it
+ * cannot, the node stays ready as long as its index answers (queries go on; see {@link Capabilities}).
+ */
 @Readiness
 @ApplicationScoped
 public class StorageReadiness implements HealthCheck {
@@ -16,14 +20,19 @@ public class StorageReadiness implements HealthCheck {
     @Inject
     ImageRepository images;
 
+    @Inject
+    DicomIndex index;
+
     @Override
     public HealthCheckResponse call() {
         var response = HealthCheckResponse.named("storage").withData("storage", images.storage().describe());
         try {
             images.storage().checkAvailable();
-            return response.up().build();
+            return response.up().withData("reachable", true).build();
         } catch (IOException | RuntimeException e) {
-            return response.down().withData("error", String.valueOf(e.getMessage())).build();
+            Capabilities now = Capabilities.probe(images, index);
+            return response.status(now.serving()).withData("reachable", false)
+                    .withData("error", String.valueOf(e.getMessage())).withData("serves", now.serves()).build();
         }
     }
 }

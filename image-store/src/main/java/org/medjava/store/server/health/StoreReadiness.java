@@ -9,7 +9,10 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
-/** Ready when the data directory is writable and the index database answers. */
+/**
+ * Ready while the node can serve something: its storage or its index database answers ({@link Capabilities}); what
+ * it serves is in the data ({@code serves}), with the number of indexed instances when the index answers.
+ */
 @Readiness
 @ApplicationScoped
 public class StoreReadiness implements HealthCheck {
@@ -23,25 +26,18 @@ public class StoreReadiness implements HealthCheck {
     @Inject
     DicomIndex index;
 
-    private boolean storageAvailable() {
-        try {
-            images.storage().checkAvailable();
-            return true;
-        } catch (java.io.IOException e) {
-            return false;
-        }
-    }
-
     @Override
     public HealthCheckResponse call() {
         var response = HealthCheckResponse.named("image-store");
         try {
-            boolean writable = storageAvailable();
-            long indexed = index.count();
-            return response.status(writable).withData("imagesWritable", writable)
-                    .withData("storage", images.storage().describe())
-                    .withData("indexedInstances", indexed)
-                    .withData("plugins", filters.plugins().size()).build();
+            Capabilities now = Capabilities.probe(images, index);
+            response.status(now.serving()).withData("imagesWritable", now.storage())
+                    .withData("storage", images.storage().describe()).withData("serves", now.serves())
+                    .withData("plugins", filters.plugins().size());
+            if (now.index()) {
+                response.withData("indexedInstances", index.count());
+            }
+            return response.build();
         } catch (RuntimeException e) {
             return response.down().withData("error", String.valueOf(e.getMessage())).build();
         }

@@ -24,6 +24,9 @@ public class StoreExceptionMapper implements ExceptionMapper<StoreException> {
     @Context
     HttpServletRequest request;
 
+    /** When a client should try again after a dependency (storage, the shared database, a lease) was away. */
+    private static final int UNAVAILABLE_RETRY_SECONDS = 10;
+
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(
             StoreExceptionMapper.class.getName());
 
@@ -48,6 +51,8 @@ public class StoreExceptionMapper implements ExceptionMapper<StoreException> {
             response.header("Retry-After", busy.retryAfterSeconds());
         } else if (e instanceof FilterTimeException t && t.retryAfterSeconds() != null) {
             response.header("Retry-After", t.retryAfterSeconds());
+        } else if (e.kind() == StoreException.Kind.UNAVAILABLE) {
+            response.header("Retry-After", UNAVAILABLE_RETRY_SECONDS); // a dependency away: as the index's 503
         }
         if (e.kind() == StoreException.Kind.FORBIDDEN && request != null) {
             request.setAttribute(AccessLogFilter.REFUSAL, e.getMessage()); // audited as the request ends

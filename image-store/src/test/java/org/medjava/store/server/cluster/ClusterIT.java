@@ -388,6 +388,18 @@ class ClusterIT {
             assertThat(served.body()).isEqualTo(CT);
             assertThat(send(3, "/dicomweb/studies", "GET", null, Map.of("Accept", "application/dicom+json"))
                     .statusCode()).as("queries: 503, not 500").isEqualTo(503);
+            long t0 = System.nanoTime();
+            HttpResponse<String> query = send(3, "/dicomweb/studies", "GET", null,
+                    Map.of("Accept", "application/dicom+json"));
+            long queryMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertThat(query.statusCode()).isEqualTo(503);
+            assertThat(query.headers().firstValue("Retry-After")).isPresent();
+            assertThat(queryMillis).as("a query once the database is known to be away").isLessThan(1_000);
+            HttpResponse<String> ready = send(2, "/health/ready", "GET", null, Map.of());
+            assertThat(ready.statusCode()).as("still ready, for reads: %s", ready.body()).isEqualTo(200);
+            assertThat(ready.body()).contains("\"reachable\":false", "objects by path");
+            System.out.println("ClusterIT: with PostgreSQL down, a query answered 503 in " + queryMillis
+                    + " ms; readiness: " + ready.body().replaceAll("\\s+", " "));
         } finally {
             cluster.postgres().startAgain();
         }

@@ -8,6 +8,7 @@ import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.ConnectionBudget;
 import org.medjava.store.core.index.ConnectionPools;
 import org.medjava.store.core.index.IndexDatabase;
+import org.medjava.store.core.index.Reachability;
 
 /**
  * The connections the nodes of a cluster coordinate through: the shared PostgreSQL that also holds the index, used
@@ -21,6 +22,7 @@ public final class ClusterDatabase implements AutoCloseable {
 
     private final IndexDatabase database;
     private final HikariDataSource pool;
+    private final Reachability reachability;
     private volatile boolean closed;
 
     /** With the coordination share of the default budget (tests, tools). */
@@ -36,6 +38,7 @@ public final class ClusterDatabase implements AutoCloseable {
         }
         this.database = database;
         this.pool = ConnectionPools.open(database, "medjava-cluster", poolSize, true);
+        this.reachability = new Reachability(database);
     }
 
     /** Opens a connection of its own (for a LISTEN session), not from the pool. */
@@ -74,10 +77,17 @@ public final class ClusterDatabase implements AutoCloseable {
         if (closed) {
             throw new StoreException(StoreException.Kind.UNAVAILABLE, "the store is shutting down");
         }
+        try {
+            reachability.check(what);
+        } catch (org.medjava.store.core.index.IndexException e) { // known to be away: refused at once
+            throw new StoreException(StoreException.Kind.UNAVAILABLE, e.getMessage() + "; writes are refused until"
+                    + " it is back, stored objects can still be read", e);
+        }
         Connection c;
         try {
             c = pool.getConnection();
         } catch (SQLException e) {
+            reachability.failed(e);
             throw unavailable(what, e);
         }
         boolean broken = true;
@@ -86,6 +96,7 @@ public final class ClusterDatabase implements AutoCloseable {
             broken = false;
             return result;
         } catch (SQLException e) {
+            reachability.failed(e);
             throw unavailable(what, e);
         } finally {
             if (broken) {
@@ -135,5 +146,6 @@ public final class ClusterDatabase implements AutoCloseable {
     public void close() {
         closed = true;
         pool.close();
+        reachability.close();
     }
 }

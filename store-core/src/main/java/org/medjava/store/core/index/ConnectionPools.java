@@ -12,8 +12,12 @@ import java.time.Duration;
  */
 public final class ConnectionPools {
 
-    /** The longest a caller waits for a connection when the pool is busy or the server unreachable. */
-    public static final Duration WAIT = Duration.ofSeconds(5);
+    /**
+     * The longest a caller waits for a connection when the pool is busy or the server unreachable: then it is
+     * answered 503 with Retry-After (and, once the server is known to be away, at once: see {@link Reachability}).
+     * Long enough for a new connection to a server on a loaded machine (a backend's fork and authentication).
+     */
+    public static final Duration WAIT = Duration.ofSeconds(2);
     private static final Duration IDLE = Duration.ofMinutes(1);
 
     private ConnectionPools() {
@@ -37,7 +41,7 @@ public final class ConnectionPools {
         config.setAutoCommit(autoCommit);
         config.setInitializationFailTimeout(-1); // a node starts (and says why it cannot serve) with the server away
         config.addDataSourceProperty("ApplicationName", name);
-        config.addDataSourceProperty("connectTimeout", "5");
+        config.addDataSourceProperty("connectTimeout", "1");
         config.addDataSourceProperty("socketTimeout", "60"); // a server that stopped answering frees the caller
         config.addDataSourceProperty("tcpKeepAlive", "true"); // a dead link is noticed
         return new HikariDataSource(config);

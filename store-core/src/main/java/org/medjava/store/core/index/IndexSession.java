@@ -39,6 +39,8 @@ final class IndexSession {
     private final EntityManagerFactory emf;
     /** The connections to a PostgreSQL server (null on H2, which EclipseLink pools itself). */
     private final com.zaxxer.hikari.HikariDataSource pool;
+    /** Whether that server answers (null on H2): callers are refused at once while it does not. */
+    private final Reachability reachability;
     private final ReentrantLock writeLock = new ReentrantLock(true);
     private volatile boolean closed;
 
@@ -63,6 +65,8 @@ final class IndexSession {
             properties.put("eclipselink.jdbc.property.logServerErrorDetail", "false");
             // a bounded pool that lets idle connections go (EclipseLink's own keeps up to 32 reads and 32 writes)
             pool = ConnectionPools.open(database, "medjava-index", database.poolSize(), true);
+            reachability = new Reachability(database);
+            properties.put("eclipselink.session.customizer", NoQueryRetry.class.getName());
             properties.put("jakarta.persistence.nonJtaDataSource", pool);
             // the pool logs in: EclipseLink would ask it for a connection by user and password, which it refuses
             properties.remove("jakarta.persistence.jdbc.url");
@@ -71,6 +75,7 @@ final class IndexSession {
             properties.remove("jakarta.persistence.jdbc.driver");
         } else {
             pool = null;
+            reachability = null;
         }
         properties.put("eclipselink.classloader", DicomIndex.class.getClassLoader());
         long session = SESSIONS.incrementAndGet();
@@ -97,6 +102,7 @@ final class IndexSession {
             }
             if (pool != null) {
                 pool.close();
+                reachability.close();
             }
             if (e instanceof IndexException) {
                 throw (IndexException) e;
@@ -184,6 +190,7 @@ final class IndexSession {
                 emf.close();
                 if (pool != null) {
                     pool.close();
+                    reachability.close();
                 }
                 LOG.log(System.Logger.Level.DEBUG, "DICOM index on {0} closed", database.describe());
             }
@@ -198,6 +205,7 @@ final class IndexSession {
      */
     <T> T read(String what, Function<EntityManager, T> work) {
         ensureOpen();
+        checkReachable(what);
         for (int attempt = 1; ; attempt++) {
             EntityManager em = emf.createEntityManager();
             try {
@@ -209,6 +217,7 @@ final class IndexSession {
                     LOG.log(System.Logger.Level.DEBUG, "{0}: the connection was lost, trying another", what);
                     continue;
                 }
+                noteFailure(e);
                 throw new IndexException(what + " failed: " + reason(e), e);
             } finally {
                 em.close();
@@ -219,9 +228,11 @@ final class IndexSession {
     /** Runs {@code work} in a transaction under the writer lock, again when it hit a unique constraint. */
     <T> T write(String what, Function<EntityManager, T> work) {
         ensureOpen();
+        checkReachable(what);
         writeLock.lock();
         try {
             ensureOpen();
+            checkReachable(what); // the writer before may have waited out the server's going away
             for (int attempt = 1; ; attempt++) {
                 EntityManager em = emf.createEntityManager();
                 EntityTransaction tx = em.getTransaction();
@@ -241,6 +252,7 @@ final class IndexSession {
                         LOG.log(System.Logger.Level.DEBUG, "{0}: the connection was lost, trying another", what);
                         continue;
                     }
+                    noteFailure(e);
                     throw new IndexException(what + " failed: " + reason(e), e);
                 } finally {
                     if (tx.isActive()) {
@@ -256,6 +268,23 @@ final class IndexSession {
         } finally {
             writeLock.unlock();
         }
+    }
+
+    private void checkReachable(String what) {
+        if (reachability != null) {
+            reachability.check(what);
+        }
+    }
+
+    private void noteFailure(RuntimeException e) {
+        if (reachability != null) {
+            reachability.failed(e);
+        }
+    }
+
+    /** Whether the database is believed to answer (always, for the embedded H2). */
+    boolean reachable() {
+        return reachability == null || reachability.reachable();
     }
 
     /**

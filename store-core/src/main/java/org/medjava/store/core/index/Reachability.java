@@ -1,0 +1,125 @@
+package org.medjava.store.core.index;
+
+import java.net.ConnectException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Whether a PostgreSQL server answers, known without waiting for it: once a connection to it could not be made,
+ * every caller is refused at once ({@link #check}) instead of waiting out a connection timeout each, and a probe
+ * tries a fresh connection every {@link #PROBE} until the server is back. A busy pool is not a reason: only a
+ * connection refused, reset or timed out at the network.
+ */
+public final class Reachability implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(Reachability.class.getName());
+    static final Duration PROBE = Duration.ofMillis(500);
+
+    private final IndexDatabase database;
+    private final ScheduledExecutorService prober = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "database-probe");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile Instant downSince;
+    private volatile String error;
+    private ScheduledFuture<?> probing; // guarded by this
+
+    public Reachability(IndexDatabase database) {
+        this.database = database;
+    }
+
+    /** Whether the server is believed to answer. */
+    public boolean reachable() {
+        return downSince == null;
+    }
+
+    /**
+     * Refuses at once while the server is known to be away.
+     *
+     * @throws IndexException naming the server and since when
+     */
+    public void check(String what) {
+        Instant since = downSince;
+        if (since != null) {
+            throw new IndexException(what + ": the database " + database.describe() + " (medjava.db.url) has been"
+                    + " unreachable since "
+                    + since + " (" + error + "); try again when it is back");
+        }
+    }
+
+    /** Takes note of a failure: when it says the server cannot be reached, callers are refused until it is back. */
+    public void failed(Throwable failure) {
+        if (!isUnreachable(failure)) {
+            return;
+        }
+        synchronized (this) {
+            error = IndexSession.reason(failure);
+            if (downSince == null) {
+                downSince = Instant.now();
+                LOG.warning("the database " + database.describe() + " is unreachable (" + error + "): requests that"
+                        + " need it are answered 503 at once until it is back");
+                probing = prober.scheduleWithFixedDelay(this::probe, PROBE.toMillis(), PROBE.toMillis(),
+                        TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    private void probe() {
+        Properties p = new Properties();
+        p.setProperty("user", database.user());
+        p.setProperty("password", database.password());
+        p.setProperty("connectTimeout", "1");
+        p.setProperty("socketTimeout", "2");
+        p.setProperty("ApplicationName", "medjava-probe");
+        try (Connection c = new org.postgresql.Driver().connect(database.url(), p)) {
+            if (c != null && c.isValid(1)) {
+                synchronized (this) {
+                    LOG.info("the database " + database.describe() + " answers again (unreachable since "
+                            + downSince + ")");
+                    downSince = null;
+                    probing.cancel(false);
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(Level.FINE, "the database is still unreachable", e);
+        }
+    }
+
+    /**
+     * Whether {@code failure} says the server could not be reached: a connection refused or timed out (SQLState
+     * 08001, 08004, 08006 on connecting), not a statement that failed nor a pool that was busy.
+     */
+    static boolean isUnreachable(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ConnectException || t instanceof java.net.NoRouteToHostException) {
+                return true;
+            }
+            if (t instanceof SQLException sql) {
+                String state = sql.getSQLState();
+                if ("08001".equals(state) || "08004".equals(state)) {
+                    return true;
+                }
+                SQLException next = sql.getNextException();
+                if (next != null && next != sql && isUnreachable(next)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void close() {
+        prober.shutdownNow();
+    }
+}

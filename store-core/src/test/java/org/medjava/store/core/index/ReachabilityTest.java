@@ -1,0 +1,60 @@
+package org.medjava.store.core.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.medjava.store.testkit.peers.LocalPostgres;
+
+/**
+ * The index on a real PostgreSQL that goes away and comes back: the first query after it went fails within the
+ * pool's wait, the following ones at once (no wait per caller), and queries work again soon after it is back,
+ * without a manual step.
+ */
+class ReachabilityTest {
+
+    @Test
+    void onceTheServerIsKnownToBeAwayQueriesFailAtOnceAndWorkAgainWhenItIsBack() throws Exception {
+        try (LocalPostgres own = LocalPostgres.start(); DicomIndex index = new DicomIndex(IndexDatabase.of(
+                own.jdbcUrl(), own.user(), own.password()))) {
+            index.ping();
+            own.stopServer();
+            long t0 = System.nanoTime();
+            assertThatThrownBy(index::ping).isInstanceOf(IndexException.class);
+            long first = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertThat(first).as("the first caller waits at most the pool's wait").isLessThan(
+                    ConnectionPools.WAIT.toMillis() + 1_500);
+            t0 = System.nanoTime();
+            assertThatThrownBy(index::ping).isInstanceOfSatisfying(IndexException.class,
+                    e -> assertThat(e.getMessage()).contains("unreachable since", "medjava.db.url"));
+            long next = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertThat(next).as("the next ones are refused at once").isLessThan(200);
+            System.out.printf("ReachabilityTest: PostgreSQL down: first query refused after %d ms, the next after %d"
+                    + " ms%n", first, next);
+
+            own.startAgain();
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            boolean back = false;
+            while (!back && System.nanoTime() < end) {
+                try {
+                    index.ping();
+                    back = true;
+                } catch (IndexException e) {
+                    Thread.sleep(100);
+                }
+            }
+            assertThat(back).as("queries work again once the server is back").isTrue();
+        }
+    }
+
+    @Test
+    void onlyAFailureToConnectSaysTheServerIsAway() {
+        assertThat(Reachability.isUnreachable(new java.sql.SQLException("refused", "08001"))).isTrue();
+        assertThat(Reachability.isUnreachable(new RuntimeException(new java.net.ConnectException("refused"))))
+                .isTrue();
+        assertThat(Reachability.isUnreachable(new java.sql.SQLException("syntax", "42601"))).isFalse();
+        assertThat(Reachability.isUnreachable(new java.sql.SQLTransientConnectionException("pool busy")))
+                .as("a busy pool is not an absent server").isFalse();
+    }
+}
