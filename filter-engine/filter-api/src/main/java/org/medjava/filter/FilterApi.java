@@ -11,9 +11,10 @@ public final class FilterApi {
      * {@link FilterDescriptor#help()}); plugins built for 1.0 to 1.2 keep loading, their parameters labelled by name
      * with empty help, and hosts show the spec description instead. 1.4 added filters made from a declaration
      * ({@link DeclaredFilter}, {@link FilterDeclaration}, {@link Kernel}); plugins implementing {@link Filter}
-     * directly keep loading unchanged.
+     * directly keep loading unchanged. 1.5 added descriptors whose prose comes from a resource beside the filter's
+     * class ({@link FilterDescriptor.Builder#text}, parameters declared without texts); inline texts keep working.
      */
-    public static final String VERSION = "1.4";
+    public static final String VERSION = "1.5";
 
     private FilterApi() {
     }

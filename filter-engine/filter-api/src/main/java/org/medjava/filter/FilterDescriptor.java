@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -25,12 +26,12 @@ public final class FilterDescriptor {
     private final boolean parallelizable;
     private final List<ParamSpec> params;
 
-    private FilterDescriptor(Builder b) {
+    private FilterDescriptor(Builder b, String description, String help, List<ParamSpec> params) {
         if (b.id == null || !ID.matcher(b.id).matches()) {
             throw new IllegalArgumentException("filter id must be lower-case words joined by '-', got " + b.id);
         }
         Set<String> names = new HashSet<>();
-        for (ParamSpec p : b.params) {
+        for (ParamSpec p : params) {
             if (!names.add(p.name())) {
                 throw new IllegalArgumentException("filter " + b.id + " declares parameter " + p.name() + " twice");
             }
@@ -39,10 +40,10 @@ public final class FilterDescriptor {
         this.displayName = b.displayName == null ? b.id : b.displayName;
         this.version = b.version == null ? "0" : b.version;
         this.specSection = b.specSection == null ? "" : b.specSection;
-        this.description = b.description == null ? "" : b.description;
-        this.help = b.help == null ? "" : b.help.strip();
+        this.description = description == null ? "" : description;
+        this.help = help == null ? "" : help.strip();
         this.parallelizable = b.parallelizable;
-        this.params = List.copyOf(b.params);
+        this.params = List.copyOf(params);
     }
 
     public static Builder builder(String id) {
@@ -135,6 +136,7 @@ public final class FilterDescriptor {
         private String help;
         private boolean parallelizable = true;
         private final List<ParamSpec> params = new ArrayList<>();
+        private Class<?> textOwner;
 
         private Builder(String id) {
             this.id = id;
@@ -176,8 +178,30 @@ public final class FilterDescriptor {
             return this;
         }
 
+        /**
+         * Takes the prose from {@code <Owner>.properties} beside {@code owner} (API 1.5), read through its class
+         * loader, so a plugin's file comes from its own JAR: {@code description}, {@code help}, and for every
+         * parameter {@code param.<name>.label}, {@code param.<name>.description} and {@code param.<name>.help},
+         * UTF-8. The class then keeps only what is declaration; the parameters are declared without texts. Exactly
+         * these keys, none blank: a missing, unknown or repeated key, or a text also given inline, makes
+         * {@link #build()} throw, so the plugin fails to load.
+         */
+        public Builder text(Class<?> owner) {
+            this.textOwner = Objects.requireNonNull(owner, "owner");
+            return this;
+        }
+
+        /** @throws IllegalArgumentException for a malformed id, a parameter declared twice, or a bad text resource */
         public FilterDescriptor build() {
-            return new FilterDescriptor(this);
+            if (textOwner == null) {
+                return new FilterDescriptor(this, description, help, params);
+            }
+            if (description != null || help != null) {
+                throw new IllegalArgumentException("filter " + id + ": its description and help come from "
+                        + FilterText.resourceName(textOwner) + ", not inline");
+            }
+            FilterText text = FilterText.read(textOwner, id, params);
+            return new FilterDescriptor(this, text.description(), text.help(), text.params());
         }
     }
 }

@@ -82,6 +82,31 @@ public final class ParamSpec {
         return new ParamSpec(name, Type.BOOLEAN, Boolean.toString(defaultValue), description, 0, 0, false, List.of());
     }
 
+    /** {@link #integer(String, int, int, int, String)} whose texts come from the filter's resource (API 1.5). */
+    public static ParamSpec integer(String name, int defaultValue, int min, int max) {
+        return integer(name, defaultValue, min, max, null);
+    }
+
+    /** {@link #oddInteger(String, int, int, int, String)} whose texts come from the filter's resource (API 1.5). */
+    public static ParamSpec oddInteger(String name, int defaultValue, int min, int max) {
+        return oddInteger(name, defaultValue, min, max, null);
+    }
+
+    /** {@link #extent(String, String, int, int, String)} whose texts come from the filter's resource (API 1.5). */
+    public static ParamSpec extent(String name, String defaultValue, int min, int max) {
+        return extent(name, defaultValue, min, max, null);
+    }
+
+    /** {@link #choice(String, String, List, String)} whose texts come from the filter's resource (API 1.5). */
+    public static ParamSpec choice(String name, String defaultValue, List<String> choices) {
+        return choice(name, defaultValue, choices, null);
+    }
+
+    /** {@link #bool(String, boolean, String)} whose texts come from the filter's resource (API 1.5). */
+    public static ParamSpec bool(String name, boolean defaultValue) {
+        return bool(name, defaultValue, null);
+    }
+
     public String name() {
         return name;
     }
@@ -96,6 +121,16 @@ public final class ParamSpec {
      */
     public ParamSpec withHelp(String label, String help) {
         return new ParamSpec(name, type, defaultValue, description, min, max, oddOnly, choices, label, help);
+    }
+
+    /** This parameter with the texts read from its filter's resource (FilterText). */
+    ParamSpec withText(String description, String label, String help) {
+        return new ParamSpec(name, type, defaultValue, description, min, max, oddOnly, choices, label, help);
+    }
+
+    /** Whether the plugin wrote any of this parameter's texts inline (description, label or help). */
+    boolean hasInlineText() {
+        return !description.isEmpty() || hasHelp() || !label.equals(name);
     }
 
     /** A short human name for forms; the parameter's name when the plugin gave none. */

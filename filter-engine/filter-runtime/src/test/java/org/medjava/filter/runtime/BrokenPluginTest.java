@@ -69,6 +69,11 @@ class BrokenPluginTest {
                         "", "throw new IllegalStateException(\"cannot start\");"), "init failed"),
                 Arguments.of("init throws an Error", (JarMaker) d -> TestPlugins.fillJar(d.resolve("err.jar"), "broken",
                         "x5", 1, "", "throw new NoClassDefFoundError(\"com/acme/Gone\");"), "NoClassDefFoundError"),
+                Arguments.of("text resource lacks a key", (JarMaker) d -> TestPlugins.textedJar(d.resolve("t1.jar"),
+                        "broken", "x6", TestPlugins.texts("Greys.").replace("param.p.help", "param.q.help")),
+                        "lacks [param.p.help] has unknown keys [param.q.help]"),
+                Arguments.of("text resource not in the JAR", (JarMaker) d -> TestPlugins.textedJar(d.resolve("t2.jar"),
+                        "broken", "x7", null), "no Grey.properties beside the class"),
                 Arguments.of("duplicate filter id inside the JAR", (JarMaker) d -> duplicateIds(d), "offered twice"),
                 Arguments.of("filter id owned by another plugin", (JarMaker) d ->
                         TestPlugins.fillJar(d.resolve("clash.jar"), "broken", "good", 1, ""),

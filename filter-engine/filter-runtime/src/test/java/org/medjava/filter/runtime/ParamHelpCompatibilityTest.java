@@ -16,7 +16,8 @@ import org.medjava.filter.testkit.PluginJarBuilder;
 
 /**
  * API 1.3's plain-language parameter help is optional: a plugin built for 1.2 (no help) still loads and runs, its
- * parameters labelled by name with empty help; a 1.3 plugin's help reaches the host through the registry.
+ * parameters labelled by name with empty help; a 1.3 plugin's help reaches the host through the registry; API 1.5's
+ * text resources are read through each plugin's own class loader.
  */
 class ParamHelpCompatibilityTest {
     @TempDir
@@ -88,6 +89,32 @@ class ParamHelpCompatibilityTest {
         assertThat(p.help()).isEqualTo("How grey; higher is greyer.");
         assertThat(p.description()).as("the spec rule stays available").isEqualTo("p in percent of 255");
         assertThat(p.rule()).isEqualTo("an integer from 0 to 100");
+    }
+
+    /**
+     * Two plugins whose filters have the same class name, each with its own {@code Grey.properties}, show their own
+     * texts, also after a replacement.
+     */
+    @Test
+    void eachPluginReadsTheTextsInItsOwnJar() throws Exception {
+        registry.load("grey-a", TestPlugins.textedJar(dir.resolve("a.jar"), "grey-a", "grey-a",
+                TestPlugins.texts("Greys, from A.")), Map.of());
+        registry.load("grey-b", TestPlugins.textedJar(dir.resolve("b.jar"), "grey-b", "grey-b",
+                TestPlugins.texts("Greys, from B.")), Map.of());
+
+        assertThat(registry.descriptor("grey-a").help()).isEqualTo("Greys, from A.");
+        assertThat(registry.descriptor("grey-b").help()).isEqualTo("Greys, from B.");
+        FilterDescriptor a = registry.descriptor("grey-a");
+        assertThat(a.description()).isEqualTo("Sets the region to grey p (a test filter).");
+        ParamSpec p = a.params().get(0);
+        assertThat(p.label()).isEqualTo("Greyness");
+        assertThat(p.description()).isEqualTo("p in percent of 255");
+        assertThat(p.help()).isEqualTo("How grey; higher is lighter.");
+        assertThat(p.rule()).isEqualTo("an integer from 0 to 100");
+
+        registry.load("grey-a", TestPlugins.textedJar(dir.resolve("a2.jar"), "grey-a", "grey-a",
+                TestPlugins.texts("Greys, from A's second version.")), Map.of());
+        assertThat(registry.descriptor("grey-a").help()).isEqualTo("Greys, from A's second version.");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.medjava.filter.runtime;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.medjava.filter.testkit.PluginJarBuilder;
 
@@ -63,6 +64,48 @@ final class TestPlugins {
                     }
                 }
                 """.formatted(pkg, filterId, value, applyBody, initBody);
+    }
+
+    /** A complete text resource for {@link #textedJar}'s filter, its help saying {@code help}. */
+    static String texts(String help) {
+        return """
+                description = Sets the region to grey p (a test filter).
+                help = %s
+                param.p.label = Greyness
+                param.p.description = p in percent of 255
+                param.p.help = How grey; higher is lighter.
+                """.formatted(help);
+    }
+
+    /**
+     * A plugin (API 1.5) whose filter {@code test.texts.Grey}, the same class name in every such JAR, takes its texts
+     * from {@code test/texts/Grey.properties} in the JAR: {@code texts}, or none when null.
+     */
+    static Path textedJar(Path jar, String pluginId, String filterId, String texts) throws IOException {
+        String filter = """
+                package test.texts;
+                import org.medjava.filter.*;
+                public class Grey implements Filter {
+                    final FilterDescriptor d = FilterDescriptor.builder("%s").version("1").text(Grey.class)
+                            .param(ParamSpec.integer("p", 50, 0, 100)).build();
+                    public FilterDescriptor descriptor() { return d; }
+                    public void apply(Raster src, Raster dst, Region r, FilterParams p, Implementation i) {
+                    }
+                }
+                """.formatted(filterId);
+        PluginJarBuilder builder = PluginJarBuilder.plugin(pluginId).source("test.texts.Grey", filter)
+                .source("test.texts.Provider", """
+                        package test.texts;
+                        public class Provider implements org.medjava.filter.spi.FilterProvider {
+                            public java.util.List<org.medjava.filter.Filter> filters() {
+                                return java.util.List.of(new Grey());
+                            }
+                        }
+                        """).provider("test.texts.Provider");
+        if (texts != null) {
+            builder.entry("test/texts/Grey.properties", texts.getBytes(StandardCharsets.UTF_8));
+        }
+        return builder.build(jar);
     }
 
     static Path fillJar(Path jar, String pluginId, String filterId, int value, String applyBody) throws IOException {

@@ -2,6 +2,7 @@ package org.medjava.filter.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URL;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import org.medjava.filter.Extent;
@@ -33,9 +34,10 @@ public final class DescriptorContract {
     /**
      * Checks {@code filter} against {@code expectedSummary} and the rules of every descriptor: a spec section, a
      * description and help, every parameter labelled and helped, defaults that parse, choices and extents read in
-     * either case.
+     * either case; texts read from a resource ({@code FilterDescriptor.Builder.text}) come from the plugin itself.
      */
     public static void check(Filter filter, String expectedSummary) {
+        textsTravelWithTheClass(filter.getClass());
         FilterDescriptor d = filter.descriptor();
         assertThat(summary(d)).isEqualTo(expectedSummary);
         assertThat(d.specSection()).as("spec section").matches("\\d+\\.\\d+");
@@ -54,6 +56,21 @@ public final class DescriptorContract {
             if (p.type() == ParamSpec.Type.EXTENT) {
                 assertThat(p.parse(d.id(), p.min() + "X" + p.max())).isEqualTo(new Extent(p.min(), p.max(), true));
             }
+        }
+    }
+
+    /**
+     * A filter's {@code <Filter>.properties}, if it has one, sits in the same JAR or classes directory as its class:
+     * hosts load plugins in their own class loaders, which see only the plugin's JAR, so a file left in test
+     * resources would pass here and fail every host. (The file's keys are checked when the descriptor is built.)
+     */
+    static void textsTravelWithTheClass(Class<?> type) {
+        String name = type.getName().substring(type.getName().lastIndexOf('.') + 1);
+        URL texts = type.getResource(name + ".properties");
+        if (texts != null) {
+            String classFile = type.getResource(name + ".class").toString();
+            assertThat(texts.toString()).as("where %s.properties is", name)
+                    .isEqualTo(classFile.substring(0, classFile.length() - ".class".length()) + ".properties");
         }
     }
 }

@@ -17,14 +17,8 @@ public final class BlurFilter extends DeclaredFilter<Integer> {
 
     public BlurFilter() {
         super(FilterDeclaration.of(FilterDescriptor.builder(ID).displayName("Blur").version("1").specSection("2.1")
-                .description("Box blur: each channel becomes floor(sum / count) over the n×n window centred on the "
-                        + "pixel, clipped to the region (xv's Blur).")
-                .help("Smooths the image: each pixel becomes the average of its square neighbourhood. Reduces noise "
-                        + "and fine detail alike; edges get softer.")
-                .param(ParamSpec.oddInteger(N, 3, 1, 255, "mask size (1 = identity)")
-                        .withHelp("Neighbourhood size", "Width of the averaged square, in pixels (odd, 1 to 255). "
-                                + "Higher smooths more and blurs edges more; 1 leaves the image unchanged; 3 is a "
-                                + "light smoothing."))
+                .text(BlurFilter.class)
+                .param(ParamSpec.oddInteger(N, 3, 1, 255))
                 .build(), params -> params.getInt(N))
                 .rgb(BlurStraightforward::apply, BlurOptimized::apply)
                 .gray16(BlurGray16Straightforward::apply, BlurGray16Optimized::apply));

@@ -18,15 +18,8 @@ public final class DespeckleFilter extends DeclaredFilter<Integer> {
 
     public DespeckleFilter() {
         super(FilterDeclaration.of(FilterDescriptor.builder(ID).displayName("DeSpeckle").version("1").specSection("2.3")
-                .description("Median filter: each channel independently becomes the median of the n×n window "
-                        + "centred on the pixel, clipped to the region; an even count gives floor((a[k-1] + a[k]) / 2) "
-                        + "(xv's DeSpeckle).")
-                .help("Removes isolated bright or dark specks (salt-and-pepper noise) with a median: each pixel "
-                        + "takes the middle value of its neighbourhood, so edges stay sharper than with Blur.")
-                .param(ParamSpec.oddInteger(N, 3, 1, 255, "mask size")
-                        .withHelp("Neighbourhood size", "Width of the square whose middle value each pixel takes, in "
-                                + "pixels (odd, 1 to 255). Higher removes larger specks but also erases small "
-                                + "structures such as thin vessels or calcifications; 1 leaves the image unchanged."))
+                .text(DespeckleFilter.class)
+                .param(ParamSpec.oddInteger(N, 3, 1, 255))
                 .build(), params -> params.getInt(N))
                 .rgb(DespeckleStraightforward::apply, DespeckleOptimized::apply)
                 .gray16(DespeckleGray16Straightforward::apply, DespeckleGray16Optimized::apply));

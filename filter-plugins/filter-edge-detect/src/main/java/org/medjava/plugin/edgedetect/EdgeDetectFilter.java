@@ -18,19 +18,8 @@ public final class EdgeDetectFilter extends DeclaredFilter<Boolean> {
 
     public EdgeDetectFilter() {
         super(FilterDeclaration.of(FilterDescriptor.builder(ID).displayName("Edge Detect").version("1")
-                .specSection("2.4")
-                .description("Per-channel Prewitt edge magnitude max(|Gx|,|Gy|)/3 on the interior of the region, "
-                        + "then every channel is stretched by 255/maxv, maxv being the largest MONO luminance of the "
-                        + "region.")
-                .help("Shows only the outlines: bright where brightness changes quickly (organ borders, bone "
-                        + "cortex), dark in even areas, stretched so the strongest edge is full white.")
-                .param(ParamSpec.choice("frame", "xv", List.of("xv", "black"),
-                        "xv: the 1-pixel frame keeps the input and takes part in the maximum (xv's quirk); "
-                                + "black: the frame is set to 0 before the maximum and the rescale (non-xv)")
-                        .withHelp("Border pixels", "What happens to the outermost pixel ring of the region, which "
-                                + "has no full neighbourhood. xv (default): it keeps the original image, so a bright "
-                                + "border can dim the edges inside. black: it becomes black and only real edges set "
-                                + "the brightness."))
+                .specSection("2.4").text(EdgeDetectFilter.class)
+                .param(ParamSpec.choice("frame", "xv", List.of("xv", "black")))
                 .build(), params -> params.getChoice("frame").equals("black"))
                 .rgb(EdgeDetectStraightforward::apply, EdgeDetectOptimized::apply, EdgeDetectOptimized::applyParallel)
                 .gray16(EdgeDetectGray16Straightforward::apply, EdgeDetectGray16Optimized::apply));

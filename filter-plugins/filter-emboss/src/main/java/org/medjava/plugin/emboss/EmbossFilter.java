@@ -18,17 +18,8 @@ public final class EmbossFilter extends DeclaredFilter<Boolean> {
 
     public EmbossFilter() {
         super(FilterDeclaration.of(FilterDescriptor.builder(ID).displayName("Emboss").version("1").specSection("2.5")
-                .description("Grey relief: each interior channel becomes 128 + S/8 with the kernel "
-                        + "[-2 -1 0; -1 0 +1; 0 +1 +2], the frame becomes 128, and every region pixel becomes the "
-                        + "MONO luminance of its channels.")
-                .help("Turns the image into a grey relief, as if lit from the upper left: edges stand out as raised "
-                        + "or sunken ridges, even areas become mid-grey. Colour is dropped.")
-                .param(ParamSpec.choice("rounding", "xv", List.of("xv", "floor"),
-                        "xv: S / 8 truncated toward zero (dead zone -7..+7); floor: floor(S / 8), bins of equal "
-                                + "width (non-xv)")
-                        .withHelp("Faint edges", "How the faintest brightness steps are shown. xv (default): very "
-                                + "small steps are flattened to mid-grey, so the relief looks calmer. floor: every "
-                                + "step, however small, shows as relief (more detail, more visible noise)."))
+                .text(EmbossFilter.class)
+                .param(ParamSpec.choice("rounding", "xv", List.of("xv", "floor")))
                 .build(), params -> params.getChoice("rounding").equals("floor"))
                 .rgb(EmbossStraightforward::apply, EmbossOptimized::apply, EmbossOptimized::applyParallel)
                 .gray16(EmbossGray16Straightforward::apply, EmbossGray16Optimized::apply));

@@ -81,9 +81,9 @@ final class SpreadOptimized {
     private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class,
             ByteOrder.LITTLE_ENDIAN);
 
-    static void apply(Raster dst, Region region, Extent distance, int seed) {
+    static void apply(Raster src, Raster dst, Region region, SpreadArgs args) {
         final byte[] p = dst.rgb();
-        run(dst.width(), region, distance, seed, (first, target, count) -> {
+        run(dst.width(), region, args.distance(), args.seed(), (first, target, count) -> {
             for (int i = 3 * first, k = 0; k < count; k++, i += 3) {
                 int j = 3 * target[k];
                 short a01 = (short) SHORTS.get(p, i);
@@ -97,9 +97,9 @@ final class SpreadOptimized {
     }
 
     /** On grey data (docs/xv-filters-16bit.md 2.8): the same targets, whole words swapped. */
-    static void apply(GrayRaster16 dst, Region region, Extent distance, int seed) {
+    static void apply(GrayRaster16 src, GrayRaster16 dst, Region region, SpreadArgs args) {
         final short[] p = dst.words();
-        run(dst.width(), region, distance, seed, (first, target, count) -> {
+        run(dst.width(), region, args.distance(), args.seed(), (first, target, count) -> {
             for (int i = first, k = 0; k < count; k++, i++) {
                 int j = target[k];
                 short t = p[i];

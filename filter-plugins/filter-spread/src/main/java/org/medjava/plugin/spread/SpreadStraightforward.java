@@ -21,14 +21,15 @@ final class SpreadStraightforward {
         void swap(int i, int j);
     }
 
-    static void apply(Raster dst, Region region, Extent distance, int seed) {
+    /** A {@link org.medjava.filter.Kernel}: Spread works in place on {@code dst} and never reads {@code src}. */
+    static void apply(Raster src, Raster dst, Region region, SpreadArgs args) {
         byte[] p = dst.rgb();
-        walk(dst.width(), region, distance, seed, (i, j) -> swap(p, 3 * i, 3 * j));
+        walk(dst.width(), region, args.distance(), args.seed(), (i, j) -> swap(p, 3 * i, 3 * j));
     }
 
-    static void apply(GrayRaster16 dst, Region region, Extent distance, int seed) {
+    static void apply(GrayRaster16 src, GrayRaster16 dst, Region region, SpreadArgs args) {
         short[] p = dst.words();
-        walk(dst.width(), region, distance, seed, (i, j) -> {
+        walk(dst.width(), region, args.distance(), args.seed(), (i, j) -> {
             short t = p[i];
             p[i] = p[j];
             p[j] = t;
