@@ -125,7 +125,7 @@ public class DerivedResource {
         org.medjava.store.core.render.RenderQuery.check(query);
         RenderRequest render = RenderRequest.parse(query);
         Ingested stored = FilterRuns.run(servletRequest, hangups, uri.getQueryParameters(), renderLimits,
-                () -> derived.derive(StorePath.parse(body.source()), render));
+                control -> derived.derive(StorePath.parse(body.source()), render, control));
         String path = stored.path().relative();
         return Response.created(PublicBase.resolve(links, uri, headers, jakarta.ws.rs.core.UriBuilder.fromPath("images")
                         .path(path).build().getRawPath()))

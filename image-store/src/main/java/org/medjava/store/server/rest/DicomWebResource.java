@@ -824,7 +824,7 @@ public class DicomWebResource {
         byte[] made;
         try {
             made = FilterRuns.run(servletRequest, hangups, uri.getQueryParameters(), renderLimits,
-                    () -> image.maker().make());
+                    control -> image.maker().make(control));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

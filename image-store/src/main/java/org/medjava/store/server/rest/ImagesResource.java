@@ -1,5 +1,6 @@
 package org.medjava.store.server.rest;
 
+import org.medjava.filter.runtime.CallControl;
 import org.medjava.store.core.render.RenderService;
 import org.medjava.store.core.index.DicomIndex;
 import jakarta.enterprise.context.RequestScoped;
@@ -182,12 +183,12 @@ public class ImagesResource {
         }
         if (uri.getQueryParameters().containsKey("render")) {
             return FilterRuns.run(servletRequest, hangups, uri.getQueryParameters(), renderLimits,
-                    () -> render(file, request));
+                    control -> render(file, request, control));
         }
         return download(file, request, headers);
     }
 
-    private Response render(StoredFile file, Request request) throws IOException {
+    private Response render(StoredFile file, Request request, CallControl control) throws IOException {
         RenderQuery.check(uri.getQueryParameters());
         RenderRequest render = RenderRequest.parse(uri.getQueryParameters());
         EntityTag tag = new EntityTag(Integer.toHexString(uri.getRequestUri().getRawQuery().hashCode()) + "-"
@@ -201,12 +202,12 @@ public class ImagesResource {
         RenderService.Timings timings = new RenderService.Timings();
         if (render.format() == ImageFormat.DICOM) { // the filtered stored values, for a client that windows them
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-            derived.write(file.path(), render, out, timings);
+            derived.write(file.path(), render, out, timings, control);
             return Response.ok(out.toByteArray(), ImageFormat.DICOM.mediaType()).tag(tag)
                     .header("Server-Timing", timings.serverTiming()).build();
         }
         try (LocalCopy copy = images.localCopy(file.path())) {
-            bytes = renderer.render(copy.path(), dicom, render, timings);
+            bytes = renderer.render(copy.path(), dicom, render, timings, control);
         }
         return Response.ok(bytes, render.format().mediaType()).tag(tag)
                 .header("Server-Timing", timings.serverTiming()).build();

@@ -18,7 +18,6 @@ import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.InstanceSummary;
 import org.medjava.store.core.ingest.Ingest;
 import org.medjava.store.core.ingest.Ingested;
-import org.medjava.store.core.render.FilterCallScope;
 import org.medjava.store.core.render.RenderRequest;
 import org.medjava.store.core.render.RenderService;
 import org.medjava.store.core.model.Preconditions;
@@ -93,8 +92,8 @@ public final class DeriveSeriesJob implements JobKind {
             throw new JobQueue.Cancelled("cancelled after 0 of " + sources.size() + "; nothing had been written");
         }
         for (InstanceSummary source : sources) {
-            try (FilterCallScope bound = FilterCallScope.forJob()) {
-                Ingested d = derived.derive(StorePath.parse(source.path()), request);
+            try {
+                Ingested d = derived.derive(StorePath.parse(source.path()), request, RenderService.forJob());
                 if (written.isEmpty()) {
                     index.instances(d.seriesInstanceUid()).forEach(i -> before.add(i.path()));
                     before.remove(d.path().relative());

@@ -61,9 +61,8 @@ public final class RenderSeriesJob implements JobKind {
         progress.update(0, instances.size());
         for (InstanceSummary i : instances) {
             byte[] image;
-            try (LocalCopy copy = images.localCopy(StorePath.parse(i.path()));
-                 org.medjava.store.core.render.FilterCallScope bound = org.medjava.store.core.render.FilterCallScope.forJob()) {
-                image = renderer.render(copy.path(), true, request);
+            try (LocalCopy copy = images.localCopy(StorePath.parse(i.path()))) {
+                image = renderer.render(copy.path(), true, request, RenderService.forJob());
             }
             StorePath out = StorePath.parse("derived/" + series + "/" + i.sopInstanceUid() + "." + extension);
             ingest.put(out, new ByteArrayInputStream(image), image.length, null, Preconditions.NONE);

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.DicomImage;
+import org.medjava.filter.runtime.CallControl;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.derive.DerivedImages;
 import org.medjava.store.core.index.IndexEntry;
@@ -102,7 +103,7 @@ class DeriveSeriesJobTest {
         try {
             Map<String, List<String>> q = Map.of("filter", List.of("fill"), "region", List.of("0,0,8,8"),
                     "window", List.of("40,400"));
-            var probe = store.derived().derive(StorePath.parse("studies/ct1.dcm"), RenderRequest.parse(q));
+            var probe = store.derived().derive(StorePath.parse("studies/ct1.dcm"), RenderRequest.parse(q), CallControl.unlimited());
             store.ingest().delete(probe.path(), Preconditions.NONE);
             return probe.seriesInstanceUid();
         } catch (java.io.IOException e) {
