@@ -43,6 +43,7 @@ import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.model.StoredFile;
 import org.medjava.store.server.http.ClientHangups;
 import org.medjava.store.server.http.PublicBase;
+import org.medjava.store.server.http.RequestCaller;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 import org.medjava.store.server.http.ByteRange;
@@ -291,7 +292,8 @@ public class ImagesResource {
         StorePath path = StorePath.parse(raw);
         ImageRepository.PutResult result;
         try (UploadSlots.Slot slot = uploads.admit(length)) {
-            result = ingest.put(path, slot.watch(body), length, type, new Preconditions(ifMatch, ifNoneMatch));
+            result = ingest.put(path, slot.watch(body), length, type, new Preconditions(ifMatch, ifNoneMatch),
+                    RequestCaller.of(servletRequest));
         }
         StoredFile stored = result.file();
         Response.ResponseBuilder response = result.created()
@@ -314,7 +316,7 @@ public class ImagesResource {
     public Response delete(@PathParam("path") String raw, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch)
             throws IOException {
         Access.require(security, Role.UPLOADER);
-        ingest.delete(StorePath.parse(raw), new Preconditions(ifMatch, null));
+        ingest.delete(StorePath.parse(raw), new Preconditions(ifMatch, null), RequestCaller.of(servletRequest));
         return Response.noContent().build();
     }
 }

@@ -16,6 +16,7 @@ import org.medjava.codec.ImageFormat;
 import org.medjava.codec.dicom.DerivationCode;
 import org.medjava.codec.dicom.DerivedDicom;
 import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.memory.DecodeBudget;
 import org.medjava.store.core.memory.SmallReads;
 import org.medjava.codec.dicom.DicomImage;
@@ -63,12 +64,13 @@ public final class DerivedImages {
 
     /**
      * Renders {@code source} as {@code request} says, its filter calls under {@code control}, and stores the result
-     * as derived DICOM.
+     * as derived DICOM, received from {@code caller}.
      *
      * @throws StoreException 400 for a bad chain or a source that is not DICOM, 404 for a missing source, 409 for a
      *     suspended filter, 422 for pixels that cannot be decoded or a filter that cannot serve them
      */
-    public Ingested derive(StorePath source, RenderRequest request, CallControl control) throws IOException {
+    public Ingested derive(StorePath source, RenderRequest request, CallControl control, Caller caller)
+            throws IOException {
         Path staged = ingest.newStagingFile();
         try (OutputStream out = Files.newOutputStream(staged)) {
             write(source, request, out, new RenderService.Timings(), control);
@@ -77,7 +79,7 @@ public final class DerivedImages {
             throw e;
         }
         try {
-            return ingest.receive(staged, Expected.NOTHING);
+            return ingest.receive(staged, Expected.NOTHING, caller);
         } catch (IngestFailure e) {
             throw new StoreException(StoreException.Kind.UNPROCESSABLE, "the derived object was refused: "
                     + e.getMessage(), e);
