@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 import org.medjava.bench.setup.BenchPaths;
 import org.medjava.bench.transport.MultiFrameDicom;
 import org.medjava.codec.ImageCodec;
+import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.IndexDatabase;
 import org.medjava.store.core.ingest.DuplicatePolicy;
@@ -156,7 +157,8 @@ public class StoragePutBenchmark {
 
     @Benchmark
     public ImageRepository.PutResult put() throws IOException {
-        return ingest.put(path, new ByteArrayInputStream(body), body.length, CONTENT_TYPE, Preconditions.NONE);
+        return ingest.put(path, new ByteArrayInputStream(body), body.length, CONTENT_TYPE, Preconditions.NONE,
+                Caller.account("bench", "127.0.0.1")); // an HTTP PUT's caller, for its audit record
     }
 
     @TearDown(Level.Trial)

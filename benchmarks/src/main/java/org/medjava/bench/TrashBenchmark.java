@@ -17,6 +17,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.medjava.bench.setup.BenchPaths;
 import org.medjava.store.core.audit.AuditTrail;
+import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.IndexDatabase;
 import org.medjava.store.core.index.IndexEntry;
@@ -135,7 +136,8 @@ public class TrashBenchmark {
 
     @Benchmark
     public Trashed deleteStudy() {
-        Trashed trashed = trash.delete(TrashScope.study(study), "benchmark", true);
+        Trashed trashed = trash.delete(TrashScope.study(study), "benchmark", true, Caller.account("bench",
+                "127.0.0.1"));
         if (trashed.instances() != instances) {
             throw new IllegalStateException("deleted " + trashed.instances() + " of " + instances);
         }

@@ -9,8 +9,10 @@ package org.medjava.filter;
  * <p>The check is a thread-local lookup and one volatile read, cheap enough per row for kernels benchmarked against
  * C. Deadlines are the host's business: it cancels the token when one passes, so the check never reads a clock.
  *
- * <p>Why thread-bound instead of a parameter of {@code apply}: plugins compiled against API 1.0/1.1 keep the same
- * signatures and still load. The one static field is per-thread context, not shared mutable state: a thread with no
+ * <p>Why thread-bound instead of a parameter of {@code apply}: the check runs deep inside third-party kernels, a
+ * call chain the host does not own, and plugins compiled against API 1.0/1.1 keep the same signatures and still
+ * load. (The host's own request context is passed explicitly: its {@code CallControl}, which binds the token here
+ * only for the length of the plugin call.) The one static field is per-thread context, not shared mutable state: a thread with no
  * token bound (tests, benchmarks, a host that never cancels) passes every check.
  */
 public final class Cancellation {

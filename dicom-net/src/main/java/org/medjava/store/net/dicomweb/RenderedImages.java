@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.medjava.codec.ImageFormat;
+import org.medjava.filter.runtime.CallControl;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.InstanceSummary;
 import org.medjava.store.core.render.RenderQuery;
@@ -33,10 +34,10 @@ public final class RenderedImages {
     /** What to send, once the entity tag did not match: its media type, its tag (unquoted), and how to make it. */
     public record Image(String contentType, String etag, Maker maker) {
 
-        /** Renders the image; refusals are StoreExceptions. */
+        /** Renders the image, its filter calls under {@code control}; refusals are StoreExceptions. */
         @FunctionalInterface
         public interface Maker {
-            byte[] make();
+            byte[] make(CallControl control);
         }
     }
 
@@ -78,9 +79,9 @@ public final class RenderedImages {
         params.put("frame", List.of(Integer.toString(frame - 1)));
         RenderRequest request = RenderRequest.parse(params);
         String etag = etag(stat(i), "rendered", format, new TreeMap<>(params).toString());
-        return new Image(format.mediaType(), etag, () -> {
+        return new Image(format.mediaType(), etag, control -> {
             try (LocalCopy file = copy(i)) {
-                return renderer.render(file.path(), true, request);
+                return renderer.render(file.path(), true, request, control);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -102,7 +103,7 @@ public final class RenderedImages {
         String variant = viewport[0] + "x" + viewport[1] + "-" + n;
         StoredFile stored = stat(i);
         String key = format + "|" + variant + "|" + i.path() + "|" + stored.etag();
-        return new Image(format.mediaType(), etag(stored, "thumbnail", format, variant), () -> {
+        return new Image(format.mediaType(), etag(stored, "thumbnail", format, variant), control -> {
             byte[] made = thumbnails.get(key);
             if (made != null) {
                 return made;

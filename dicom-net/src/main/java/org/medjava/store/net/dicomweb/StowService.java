@@ -14,6 +14,7 @@ import java.util.logging.Logger;
 import javax.json.Json;
 import javax.json.stream.JsonGenerator;
 import javax.json.stream.JsonGeneratorFactory;
+import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.ingest.Part10File;
 import org.medjava.store.core.ingest.Ingest;
 import org.medjava.store.core.ingest.Expected;
@@ -53,7 +54,8 @@ public final class StowService {
         this.maxPartBytes = maxPartBytes;
     }
 
-    public Answer store(String contentType, InputStream body, String studyUid, DicomWebUrls urls) throws IOException {
+    public Answer store(String contentType, InputStream body, String studyUid, DicomWebUrls urls, Caller caller)
+            throws IOException {
         MediaRange type = mediaType(contentType);
         if (type == null || !type.type().equals("multipart/related")) {
             throw new StoreException(StoreException.Kind.UNSUPPORTED_MEDIA_TYPE, "STOW-RS takes multipart/related; "
@@ -78,7 +80,7 @@ public final class StowService {
         }
         try {
             for (MultipartReader.Part part; (part = reader.next()) != null; ) {
-                PartResult result = storePart(part, expected, results.isEmpty());
+                PartResult result = storePart(part, expected, results.isEmpty(), caller);
                 results.add(result);
                 ingest.metrics().dicomStored("stow-rs", IngestFailure.Reason.label(result.failureReason()));
             }
@@ -100,7 +102,8 @@ public final class StowService {
      * @param first whether no part came before: a nearly full disk then refuses the whole request (507) before
      *              anything is written; later parts fail with A700 and the parts stored before them stay
      */
-    private PartResult storePart(MultipartReader.Part part, Expected expected, boolean first) throws IOException {
+    private PartResult storePart(MultipartReader.Part part, Expected expected, boolean first, Caller caller)
+            throws IOException {
         String partType = part.contentType() == null || part.contentType().isBlank() ? DICOM
                 : mediaType(part.contentType()) == null ? part.contentType() : mediaType(part.contentType()).type();
         if (!partType.equals(DICOM)) {
@@ -125,7 +128,7 @@ public final class StowService {
             }
             Part10File meta = metaOf(staged);
             try {
-                Ingested stored = ingest.receive(staged, expected);
+                Ingested stored = ingest.receive(staged, expected, caller);
                 return new PartResult(stored, stored.sopClassUid(), stored.sopInstanceUid(), 0, null);
             } catch (IngestFailure e) {
                 LOG.log(Level.INFO, "STOW-RS part refused (0x{0}): {1}", new Object[] {

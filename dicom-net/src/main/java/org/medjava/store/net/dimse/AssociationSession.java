@@ -9,6 +9,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.medjava.store.core.audit.Caller;
 
 /**
  * One association, from the A-ASSOCIATE-RQ to its release or abort, on its own thread: requests are received one at
@@ -23,13 +24,19 @@ final class AssociationSession implements Runnable {
     private final AssociationRequest rq;
     private final DimseServices services;
     private final Runnable released;
+    private final Caller caller;
 
-    /** {@code released} is run once the association is over, before the A-RELEASE-RP is sent. */
-    AssociationSession(Socket socket, AssociationRequest rq, DimseServices services, Runnable released) {
+    /**
+     * {@code released} is run once the association is over, before the A-RELEASE-RP is sent; {@code caller} is the
+     * association's (calling AE title and address), handed to every request on it.
+     */
+    AssociationSession(Socket socket, AssociationRequest rq, DimseServices services, Runnable released,
+                       Caller caller) {
         this.socket = socket;
         this.rq = rq;
         this.services = services;
         this.released = released;
+        this.caller = caller;
     }
 
     /** The type of the peer's next PDU; a connection lost meanwhile ends the association as PixelMed would. */
@@ -71,7 +78,7 @@ final class AssociationSession implements Runnable {
                 association.setReceivedDataHandler(receiver);
                 try {
                     association.waitForPDataPDUsUntilHandlerReportsDone();
-                    Exchange x = new Exchange(association, receiver.request(), receiver);
+                    Exchange x = new Exchange(association, receiver.request(), receiver, caller);
                     requests++;
                     if (services.handle(x)) {
                         stored++;

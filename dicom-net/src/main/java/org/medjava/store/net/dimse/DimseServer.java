@@ -179,9 +179,7 @@ public final class DimseServer implements AutoCloseable {
             }
             audit.record(AuditEvents.login(caller, true, null));
             socket.setSoTimeout(settings.idleTimeoutMillis());
-            try (Caller.Binding bound = Caller.bind(caller)) {
-                new AssociationSession(socket, rq, services, () -> unreleased.remove(socket)).run();
-            }
+            new AssociationSession(socket, rq, services, () -> unreleased.remove(socket), caller).run();
         } catch (SocketTimeoutException e) {
             LOG.log(Level.FINE, "a DICOM connection sent no association request in time");
         } catch (IOException e) {

@@ -9,18 +9,26 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import org.medjava.codec.dicom.DicomPreScan;
 import org.medjava.codec.dicom.DicomStructureException;
+import org.medjava.store.core.audit.Caller;
 
-/** One request being answered on an association: what was asked, and the way back. */
+/** One request being answered on an association: what was asked, by whom, and the way back. */
 final class Exchange {
 
     private final Association association;
     private final Request request;
     private final RequestReceiver received;
+    private final Caller caller;
 
-    Exchange(Association association, Request request, RequestReceiver received) {
+    Exchange(Association association, Request request, RequestReceiver received, Caller caller) {
         this.association = association;
         this.request = request;
         this.received = received;
+        this.caller = caller;
+    }
+
+    /** Who asked: the association's calling AE title and address, the audit trail's requestor. */
+    Caller caller() {
+        return caller;
     }
 
     Request request() {

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.index.IndexException;
 import org.medjava.store.core.index.Visibility;
@@ -92,7 +91,7 @@ final class FindScp {
     private void audit(Exchange x, QueryIdentifier id) {
         String keys = "QueryRetrieveLevel=" + id.level() + id.query().keys().entrySet().stream()
                 .map(e -> "&" + e.getKey() + "=" + e.getValue()).collect(Collectors.joining());
-        reads.query(Caller.current().orElse(Caller.dicom(x.callingAe(), null)), DimseServer.DOOR,
+        reads.query(x.caller(), DimseServer.DOOR,
                 x.request().sopClassUid(), keys, id.exactValue("StudyInstanceUID"), id.exactValue("PatientID"));
     }
 

@@ -134,7 +134,7 @@ final class RetrieveScp {
                 : StorageSender.send(destination, aeTitle, files, x.callingAe(), x.request().messageId(), pending,
                         deid == null ? StorageSender.Preparation.AS_STORED : new Deidentifying(deid, studies));
         finish(x, counts, unreadable);
-        Caller caller = Caller.current().orElse(Caller.dicom(x.callingAe(), null));
+        Caller caller = x.caller();
         boolean export = move && !destination.aeTitle().equals(x.callingAe());
         if (deid != null) { // at once and always, as a routing rule's: what left, and as what
             sent.forEach((study, n) -> {

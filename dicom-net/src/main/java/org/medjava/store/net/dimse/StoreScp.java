@@ -59,7 +59,7 @@ final class StoreScp {
             return x.response(DimseStatus.UNABLE_TO_PROCESS).errorComment("the C-STORE request had no data set");
         }
         try {
-            ingest.receive(staged, Expected.sop(rq.sopClassUid(), rq.sopInstanceUid()));
+            ingest.receive(staged, Expected.sop(rq.sopClassUid(), rq.sopInstanceUid()), x.caller());
             return x.response(DimseStatus.SUCCESS);
         } catch (IngestFailure e) {
             LOG.log(Level.INFO, "C-STORE from {0} of {1} refused (0x{2}): {3}", new Object[] {x.callingAe(),

@@ -174,24 +174,26 @@ public final class RemotePacs {
 
     /**
      * Retrieves a study, series or instance ({@code keys}: StudyInstanceUID and optionally SeriesInstanceUID and
-     * SOPInstanceUID) into the store, by C-MOVE to the store's own AE title or by C-GET.
+     * SOPInstanceUID) into the store, by C-MOVE to the store's own AE title or by C-GET, at {@code caller}'s request
+     * (the audit trail's requestor; what arrives is recorded as coming from the remote).
      */
-    public RetrieveResult retrieve(RemoteAe r, Map<String, String> keys, boolean get) {
-        return retrieve(r, keys, get, Progress.NONE);
+    public RetrieveResult retrieve(RemoteAe r, Map<String, String> keys, boolean get, Caller caller) {
+        return retrieve(r, keys, get, Progress.NONE, caller);
     }
 
-    /** {@link #retrieve(RemoteAe, Map, boolean)}, telling {@code progress} as the remote's responses come. */
-    public RetrieveResult retrieve(RemoteAe r, Map<String, String> keys, boolean get, Progress progress) {
+    /** {@link #retrieve(RemoteAe, Map, boolean, Caller)}, telling {@code progress} as the remote's responses come. */
+    public RetrieveResult retrieve(RemoteAe r, Map<String, String> keys, boolean get, Progress progress,
+                                   Caller caller) {
         RetrieveResult result;
         try {
             result = get ? get(r, keys, progress) : move(r, keys, progress);
         } catch (RuntimeException e) {
-            audited(r, true, keys, false, e.getMessage());
+            audited(r, true, keys, false, e.getMessage(), caller);
             throw e;
         }
         audited(r, true, keys, result.complete(), result.method() + ": status 0x"
                 + Integer.toHexString(result.status()) + ", " + result.stored() + " stored, " + result.alreadyHeld()
-                + " already held, " + result.failed() + " failed");
+                + " already held, " + result.failed() + " failed", caller);
         LOG.log(Level.INFO, "{0} from {1}: status 0x{2}, {3} completed, {4} failed, {5} warning, {6} stored here, "
                 + "{7} held already", new Object[] {result.method(), r, Integer.toHexString(result.status()),
                         result.completed(), result.failed(), result.warning(), result.stored(), result.alreadyHeld()});
@@ -303,11 +305,11 @@ public final class RemotePacs {
             }
         }
         Set<String> heldBefore = held(keys);
-        Receiver receiver = new Receiver();
+        // what the remote sends back on this association is recorded as coming from it
+        Receiver receiver = new Receiver(Caller.dicom(r.aeTitle(), r.host()));
         Outcomes outcomes = new Outcomes(null);
         int[] doneBefore = {0};
-        // what the remote sends back on this association is recorded as coming from it
-        try (Caller.Binding bound = Caller.bind(Caller.dicom(r.aeTitle(), r.host()))) {
+        try {
             for (Map<String, String> k : requests) {
                 List<RemoteInstance> these = k == keys ? expected : bySeries.get(k.get("SeriesInstanceUID"));
                 Set<String> classes = new LinkedHashSet<>();
@@ -479,6 +481,11 @@ public final class RemotePacs {
         final Set<String> received = new java.util.HashSet<>();
         final Set<String> storedUids = new java.util.HashSet<>();
         final Map<String, FailedInstance> refusals = new LinkedHashMap<>();
+        final Caller from;
+
+        Receiver(Caller from) {
+            this.from = from;
+        }
 
         @Override
         public Path newFile() throws IOException {
@@ -489,7 +496,7 @@ public final class RemotePacs {
         public int received(Path file, String sopClassUid, String sopInstanceUid) {
             received.add(sopInstanceUid);
             try {
-                ingest.receive(file, Expected.sop(sopClassUid, sopInstanceUid));
+                ingest.receive(file, Expected.sop(sopClassUid, sopInstanceUid), from);
                 stored++;
                 storedUids.add(sopInstanceUid);
                 return 0;
@@ -511,28 +518,32 @@ public final class RemotePacs {
         }
     }
 
-    /** C-STORE of the store's instances selected by {@code keys} to the remote, as stored; audited. */
-    public SendResult send(RemoteAe r, Map<String, String> keys) {
-        return send(r, keys, Progress.NONE);
+    /**
+     * C-STORE of the store's instances selected by {@code keys} to the remote, as stored; audited as asked by
+     * {@code caller}.
+     */
+    public SendResult send(RemoteAe r, Map<String, String> keys, Caller caller) {
+        return send(r, keys, Progress.NONE, caller);
     }
 
-    /** {@link #send(RemoteAe, Map)}, telling {@code progress} after each instance. */
-    public SendResult send(RemoteAe r, Map<String, String> keys, Progress progress) {
+    /** {@link #send(RemoteAe, Map, Caller)}, telling {@code progress} after each instance. */
+    public SendResult send(RemoteAe r, Map<String, String> keys, Progress progress, Caller caller) {
         SendResult result;
         try {
             result = sendSelected(r, keys, progress);
         } catch (RuntimeException e) {
-            audited(r, false, keys, false, e.getMessage());
+            audited(r, false, keys, false, e.getMessage(), caller);
             throw e;
         }
         audited(r, false, keys, result.failed() == 0, "C-STORE: " + result.completed() + " sent, " + result.failed()
-                + " failed, " + result.warning() + " with warnings");
+                + " failed, " + result.warning() + " with warnings", caller);
         return result;
     }
 
     /** One audit record of a retrieve or send (PS3.15 DICOM Instances Transferred), for whoever asked. */
-    private void audited(RemoteAe r, boolean retrieve, Map<String, String> keys, boolean success, String what) {
-        ingest.auditTrail().record(AuditEvents.exchanged(Caller.current().orElse(null), retrieve, r.aeTitle(),
+    private void audited(RemoteAe r, boolean retrieve, Map<String, String> keys, boolean success, String what,
+                         Caller caller) {
+        ingest.auditTrail().record(AuditEvents.exchanged(caller, retrieve, r.aeTitle(),
                 r.host(), keys.get("StudyInstanceUID"), success, what));
     }
 

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.cluster.ClusterDatabase;
 import org.medjava.store.core.cluster.SharedState;
 import org.medjava.store.core.index.IndexDatabase;
@@ -167,7 +168,7 @@ public final class ResetPassword {
             err.println("no account named " + name + "; the accounts are " + users.roles().keySet());
             return BAD_INPUT;
         }
-        users.put(name, password, user.get().role());
+        users.put(name, password, user.get().role(), Caller.account(System.getProperty("user.name"), null));
         if (fromStdin) {
             out.println("the password of " + name + " (" + user.get().role().id() + ") was changed (" + where + ")");
         } else {

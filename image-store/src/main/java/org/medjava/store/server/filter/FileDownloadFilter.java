@@ -8,12 +8,12 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Optional;
-import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.model.StoredFile;
 import org.medjava.store.server.http.PathParams;
+import org.medjava.store.server.http.RequestCaller;
 
 /**
  * The path a viewer feels — hundreds of small GETs per study — answered on the servlet API: a GET or HEAD of a stored
@@ -46,7 +46,7 @@ public class FileDownloadFilter extends HttpFilter {
         request.setAttribute(EndpointTemplate.ATTRIBUTE, ENDPOINT);
         FileDownload.send(FileDownload.of(request, response), entity(images, file));
         if ("GET".equals(request.getMethod()) && response.getStatus() / 100 == 2) {
-            audit.file(Caller.current().orElse(null), DOOR, file.path().relative());
+            audit.file(RequestCaller.of(request), DOOR, file.path().relative());
         }
     }
 

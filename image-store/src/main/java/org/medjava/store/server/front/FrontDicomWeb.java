@@ -221,7 +221,7 @@ final class FrontDicomWeb {
             if (ifNoneMatch != null && FileDownload.matches(ifNoneMatch, etag, true)) {
                 return new Answer(304, null, etag, null, null, instances.get(0));
             }
-            byte[] made = FilterRuns.run(null, null, query, config, () -> image.maker().make());
+            byte[] made = FilterRuns.run(null, null, query, config, control -> image.maker().make(control));
             return new Answer(200, image.contentType(), etag, null, made, instances.get(0));
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.FINE, "a DICOMweb read goes to the container after: {0}", e.toString());

@@ -16,9 +16,11 @@ import org.medjava.store.core.audit.AuditTrail;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.server.config.LinkSettings;
 import org.medjava.store.server.http.PublicBase;
+import org.medjava.store.server.http.RequestCaller;
 
 /**
- * Every request the application serves, in the access log, and its caller bound for the audit trail while it runs.
+ * Every request the application serves, in the access log, and its caller noted on it for the audit trail
+ * ({@link RequestCaller}: resources pass it to the store's doors).
  * The requests the authentication mechanism answers itself (a 401, a CORS preflight, a redirect to the login page)
  * never get here: the mechanism logs them ({@link #logRefused}). A request refused with 403 (a role it lacks) is
  * also an audit event of its caller, with the request and the reason ({@link #REFUSAL}).
@@ -48,8 +50,9 @@ public class AccessLogFilter extends HttpFilter {
         long start = start(request);
         CountingResponse counted = new CountingResponse(response);
         Caller caller = Caller.account(request.getRemoteUser(), PublicBase.clientAddress(links, request));
+        request.setAttribute(RequestCaller.ATTRIBUTE, caller);
         boolean failed = true;
-        try (Caller.Binding bound = Caller.bind(caller)) {
+        try {
             chain.doFilter(request, counted);
             if (!request.isAsyncStarted()) {
                 counted.finish();

@@ -1,6 +1,7 @@
 package org.medjava.store.server.rest;
 
 import org.medjava.store.server.http.PublicBase;
+import org.medjava.store.server.http.RequestCaller;
 import org.medjava.store.server.security.UserStore;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.repo.ImageRepository;
@@ -102,6 +103,10 @@ public class AdminResource {
     @Context
     SecurityContext security;
 
+    /** Whose request this is, for the audit trail ({@link RequestCaller}). */
+    @Context
+    jakarta.servlet.http.HttpServletRequest servletRequest;
+
     @POST
     @Path("index/rebuild")
     @Operation(summary = "Rebuild the DICOM index from the stored files", description = "Reads every stored "
@@ -192,9 +197,11 @@ public class AdminResource {
         boolean exists = users.roles().containsKey(name);
         try {
             if (account.projects() == null) {
-                users.put(name, account.password().toCharArray(), Role.parse(account.role()));
+                users.put(name, account.password().toCharArray(), Role.parse(account.role()),
+                        RequestCaller.of(servletRequest));
             } else {
-                users.put(name, account.password().toCharArray(), Role.parse(account.role()), account.projects());
+                users.put(name, account.password().toCharArray(), Role.parse(account.role()), account.projects(),
+                        RequestCaller.of(servletRequest));
             }
         } catch (IllegalArgumentException e) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, e.getMessage());
@@ -216,7 +223,7 @@ public class AdminResource {
         if (name.equals(security.getUserPrincipal().getName())) {
             throw new StoreException(StoreException.Kind.CONFLICT, "you cannot delete your own account");
         }
-        if (!users.remove(name)) {
+        if (!users.remove(name, RequestCaller.of(servletRequest))) {
             throw new StoreException(StoreException.Kind.NOT_FOUND, "no user " + name);
         }
         return Response.noContent().build();

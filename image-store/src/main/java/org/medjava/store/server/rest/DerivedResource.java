@@ -27,6 +27,7 @@ import org.medjava.store.core.render.RenderRequest;
 import org.medjava.store.core.model.StorePath;
 import org.medjava.store.server.http.ClientHangups;
 import org.medjava.store.server.http.PublicBase;
+import org.medjava.store.server.http.RequestCaller;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -125,7 +126,8 @@ public class DerivedResource {
         org.medjava.store.core.render.RenderQuery.check(query);
         RenderRequest render = RenderRequest.parse(query);
         Ingested stored = FilterRuns.run(servletRequest, hangups, uri.getQueryParameters(), renderLimits,
-                () -> derived.derive(StorePath.parse(body.source()), render));
+                control -> derived.derive(StorePath.parse(body.source()), render, control,
+                        RequestCaller.of(servletRequest)));
         String path = stored.path().relative();
         return Response.created(PublicBase.resolve(links, uri, headers, jakarta.ws.rs.core.UriBuilder.fromPath("images")
                         .path(path).build().getRawPath()))

@@ -48,7 +48,6 @@ import org.medjava.store.net.dicomweb.StowService;
 import org.medjava.store.net.dicomweb.ThumbnailCache;
 import org.medjava.store.net.dicomweb.Uids;
 import org.medjava.store.net.dicomweb.WadoService;
-import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.index.InstanceSummary;
 import org.medjava.store.core.query.QueryLevel;
@@ -57,6 +56,7 @@ import org.medjava.store.core.index.TrashScope;
 import org.medjava.store.core.trash.Trash;
 import org.medjava.store.server.http.ClientHangups;
 import org.medjava.store.server.http.PublicBase;
+import org.medjava.store.server.http.RequestCaller;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 import org.medjava.store.server.filter.MediaTypeHeaderFilter;
@@ -641,7 +641,8 @@ public class DicomWebResource {
         }
         org.medjava.store.server.security.StudyAccess.requireVisible(index, visibility(), named.studyInstanceUid(),
                 null);
-        return TrashResource.delete(trash, named, force, reason, security, links, uri, headers);
+        return TrashResource.delete(trash, named, force, reason, security, RequestCaller.of(servletRequest), links,
+                uri, headers);
     }
 
     @POST
@@ -693,7 +694,8 @@ public class DicomWebResource {
         String type = stowAnswerType();
         StowService.Answer answer;
         try (UploadSlots.Slot slot = uploads.admit(headers.getLength())) { // by Content-Length: 503 before any part
-            answer = new StowService(ingest, uploadLimits.maxBytes()).store(contentType, body, study, urls());
+            answer = new StowService(ingest, uploadLimits.maxBytes()).store(contentType, body, study, urls(),
+                    RequestCaller.of(servletRequest));
         }
         Response.ResponseBuilder r = Response.status(answer.status()).entity(answer.json()).type(type);
         if (answer.firstFailure() != null) {
@@ -787,7 +789,7 @@ public class DicomWebResource {
         jakarta.ws.rs.core.MultivaluedMap<String, String> keys = uri.getQueryParameters();
         Map<String, String> path = uri.getPathParameters().entrySet().stream().collect(java.util.stream.Collectors
                 .toMap(Map.Entry::getKey, e -> e.getValue().get(0)));
-        audit.query(Caller.current().orElse(null), DOOR, "/" + uri.getPath(), uri.getRequestUri().getRawQuery(),
+        audit.query(RequestCaller.of(servletRequest), DOOR, "/" + uri.getPath(), uri.getRequestUri().getRawQuery(),
                 path.getOrDefault("study", keys.getFirst("StudyInstanceUID")), keys.getFirst("PatientID"));
         return answer;
     }
@@ -804,7 +806,7 @@ public class DicomWebResource {
     private List<InstanceSummary> read(List<InstanceSummary> instances, int read) {
         if (!instances.isEmpty()) {
             InstanceSummary first = instances.get(0);
-            audit.read(Caller.current().orElse(null), DOOR, first.studyInstanceUid(), first.patientId(), read);
+            audit.read(RequestCaller.of(servletRequest), DOOR, first.studyInstanceUid(), first.patientId(), read);
         }
         return instances;
     }
@@ -824,7 +826,7 @@ public class DicomWebResource {
         byte[] made;
         try {
             made = FilterRuns.run(servletRequest, hangups, uri.getQueryParameters(), renderLimits,
-                    () -> image.maker().make());
+                    control -> image.maker().make(control));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import org.medjava.filter.runtime.CallControl;
 import org.medjava.store.core.StoreException;
-import org.medjava.store.core.render.FilterCallScope;
 import org.medjava.store.server.config.RenderSettings;
 import org.medjava.store.server.http.ClientHangups;
 
@@ -22,20 +21,22 @@ public final class FilterRuns {
     private FilterRuns() {
     }
 
-    /** Work that renders; what it throws passes through. */
+    /** Work that renders, its filter calls under {@code control}; what it throws passes through. */
     @FunctionalInterface
     public interface Rendering<T> {
-        T run() throws IOException;
+        T run(CallControl control) throws IOException;
     }
 
-    /** Runs {@code work}; a {@code request} (null: none to watch) hanging up is noticed by {@code hangups}. */
+    /**
+     * Runs {@code work} with the request's {@link CallControl}; a {@code request} (null: none to watch) hanging up is
+     * noticed by {@code hangups}, which cancels it.
+     */
     public static <T> T run(HttpServletRequest request, ClientHangups hangups, Map<String, List<String>> query,
                      RenderSettings config, Rendering<T> work) throws IOException {
         CallControl control = new CallControl(timeout(query, config));
-        try (FilterCallScope bound = FilterCallScope.bind(control);
-             ClientHangups.Watch watch = request == null ? null : hangups.watch(request.getRemoteAddr(),
-                     request.getRemotePort(), request.getLocalPort(), control)) {
-            return work.run();
+        try (ClientHangups.Watch watch = request == null ? null : hangups.watch(request.getRemoteAddr(),
+                request.getRemotePort(), request.getLocalPort(), control)) {
+            return work.run(control);
         }
     }
 

@@ -31,6 +31,7 @@ import org.medjava.filter.runtime.PluginInfo;
 import org.medjava.store.core.filters.FilterRepository;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.server.http.PublicBase;
+import org.medjava.store.server.http.RequestCaller;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -65,6 +66,10 @@ public class FiltersResource {
 
     @Context
     SecurityContext security;
+
+    /** Whose request this is, for the audit trail ({@link RequestCaller}). */
+    @Context
+    jakarta.servlet.http.HttpServletRequest servletRequest;
 
     @Inject
     LinkSettings links;
@@ -135,7 +140,7 @@ public class FiltersResource {
     @APIResponse(responseCode = "507", ref = ApiDocs.INSUFFICIENT_STORAGE)
     public Response installFromManifest(InputStream body) throws IOException {
         Access.require(security, Role.ADMIN);
-        return installed(filters.install(body));
+        return installed(filters.install(body, RequestCaller.of(servletRequest)));
     }
 
     @PUT
@@ -158,7 +163,7 @@ public class FiltersResource {
     @APIResponse(responseCode = "507", ref = ApiDocs.INSUFFICIENT_STORAGE)
     public Response install(@PathParam("id") String id, InputStream body) throws IOException {
         Access.require(security, Role.ADMIN);
-        return installed(filters.install(id, body));
+        return installed(filters.install(id, body, RequestCaller.of(servletRequest)));
     }
 
     /** 200 with the plugin's entry when it replaced one, else 201 with its JAR's address. */
@@ -180,7 +185,7 @@ public class FiltersResource {
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     public Response remove(@PathParam("id") String id) throws IOException {
         Access.require(security, Role.ADMIN);
-        filters.remove(id);
+        filters.remove(id, RequestCaller.of(servletRequest));
         return Response.noContent().build();
     }
 
@@ -201,7 +206,7 @@ public class FiltersResource {
     public Response suspendOrResume(@PathParam("id") String id, @PathParam("action") String action)
             throws IOException {
         Access.require(security, Role.ADMIN);
-        filters.setSuspended(id, action.equals("suspend"));
+        filters.setSuspended(id, action.equals("suspend"), RequestCaller.of(servletRequest));
         return Response.ok(pluginEntry(id)).build();
     }
 

@@ -1,5 +1,6 @@
 package org.medjava.store.server.rest;
 
+import org.medjava.filter.runtime.CallControl;
 import org.medjava.store.core.render.RenderService;
 import org.medjava.store.core.index.DicomIndex;
 import jakarta.enterprise.context.RequestScoped;
@@ -42,6 +43,7 @@ import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.model.StoredFile;
 import org.medjava.store.server.http.ClientHangups;
 import org.medjava.store.server.http.PublicBase;
+import org.medjava.store.server.http.RequestCaller;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 import org.medjava.store.server.http.ByteRange;
@@ -182,12 +184,12 @@ public class ImagesResource {
         }
         if (uri.getQueryParameters().containsKey("render")) {
             return FilterRuns.run(servletRequest, hangups, uri.getQueryParameters(), renderLimits,
-                    () -> render(file, request));
+                    control -> render(file, request, control));
         }
         return download(file, request, headers);
     }
 
-    private Response render(StoredFile file, Request request) throws IOException {
+    private Response render(StoredFile file, Request request, CallControl control) throws IOException {
         RenderQuery.check(uri.getQueryParameters());
         RenderRequest render = RenderRequest.parse(uri.getQueryParameters());
         EntityTag tag = new EntityTag(Integer.toHexString(uri.getRequestUri().getRawQuery().hashCode()) + "-"
@@ -201,12 +203,12 @@ public class ImagesResource {
         RenderService.Timings timings = new RenderService.Timings();
         if (render.format() == ImageFormat.DICOM) { // the filtered stored values, for a client that windows them
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-            derived.write(file.path(), render, out, timings);
+            derived.write(file.path(), render, out, timings, control);
             return Response.ok(out.toByteArray(), ImageFormat.DICOM.mediaType()).tag(tag)
                     .header("Server-Timing", timings.serverTiming()).build();
         }
         try (LocalCopy copy = images.localCopy(file.path())) {
-            bytes = renderer.render(copy.path(), dicom, render, timings);
+            bytes = renderer.render(copy.path(), dicom, render, timings, control);
         }
         return Response.ok(bytes, render.format().mediaType()).tag(tag)
                 .header("Server-Timing", timings.serverTiming()).build();
@@ -290,7 +292,8 @@ public class ImagesResource {
         StorePath path = StorePath.parse(raw);
         ImageRepository.PutResult result;
         try (UploadSlots.Slot slot = uploads.admit(length)) {
-            result = ingest.put(path, slot.watch(body), length, type, new Preconditions(ifMatch, ifNoneMatch));
+            result = ingest.put(path, slot.watch(body), length, type, new Preconditions(ifMatch, ifNoneMatch),
+                    RequestCaller.of(servletRequest));
         }
         StoredFile stored = result.file();
         Response.ResponseBuilder response = result.created()
@@ -313,7 +316,7 @@ public class ImagesResource {
     public Response delete(@PathParam("path") String raw, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch)
             throws IOException {
         Access.require(security, Role.UPLOADER);
-        ingest.delete(StorePath.parse(raw), new Preconditions(ifMatch, null));
+        ingest.delete(StorePath.parse(raw), new Preconditions(ifMatch, null), RequestCaller.of(servletRequest));
         return Response.noContent().build();
     }
 }

@@ -23,6 +23,7 @@ import org.medjava.store.net.scu.RemotePacs;
 import org.medjava.store.net.dimse.RemoteAe;
 import org.medjava.store.core.query.QueryLevel;
 import org.medjava.store.core.StoreException;
+import org.medjava.store.server.http.RequestCaller;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -72,6 +73,10 @@ public class PacsResource {
 
     @Context
     SecurityContext security;
+
+    /** Whose request this is, for the audit trail ({@link RequestCaller}). */
+    @Context
+    jakarta.servlet.http.HttpServletRequest servletRequest;
 
     @GET
     @Path("remotes")
@@ -176,7 +181,8 @@ public class PacsResource {
         if (!method.equals("move") && !method.equals("get")) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "method \"" + method + "\": move or get");
         }
-        RemotePacs.RetrieveResult result = pacs().retrieve(pacs().remote(ae), uids(body), method.equals("get"));
+        RemotePacs.RetrieveResult result = pacs().retrieve(pacs().remote(ae), uids(body), method.equals("get"),
+                RequestCaller.of(servletRequest));
         return Response.status(result.complete() ? 200 : 202).entity(result).build();
     }
 
@@ -199,7 +205,7 @@ public class PacsResource {
     @APIResponse(responseCode = "502", ref = ApiDocs.BAD_GATEWAY)
     public Response send(@PathParam("ae") String ae, JsonObject body) {
         Access.require(security, Role.UPLOADER);
-        RemotePacs.SendResult result = pacs().send(pacs().remote(ae), uids(body));
+        RemotePacs.SendResult result = pacs().send(pacs().remote(ae), uids(body), RequestCaller.of(servletRequest));
         return Response.status(result.complete() ? 200 : 202).entity(result).build();
     }
 

@@ -30,7 +30,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
-import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.Share;
 import org.medjava.store.core.index.StudyQuery;
@@ -38,6 +37,7 @@ import org.medjava.store.core.index.StudySummary;
 import org.medjava.store.server.config.AccessSettings;
 import org.medjava.store.server.config.LinkSettings;
 import org.medjava.store.server.http.PublicBase;
+import org.medjava.store.server.http.RequestCaller;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 import org.medjava.store.server.security.ShareLinks;
@@ -125,7 +125,7 @@ public class SharesResource {
         StudySummary study = visibleStudy(body.study());
         Share share = shares.create(study.studyInstanceUid(), security.getUserPrincipal().getName(),
                 Duration.ofHours(hours), note);
-        audit.record(AuditEvents.shareChanged(Caller.current().orElse(null), "create", share.studyUid(),
+        audit.record(AuditEvents.shareChanged(RequestCaller.of(request), "create", share.studyUid(),
                 study.patientId(), "share link " + share.id() + " made, valid until " + share.expires()));
         ShareView view = view(share);
         return Response.created(PublicBase.resolve(links, uri, headers, "shares/" + share.id())).entity(view)
@@ -165,7 +165,7 @@ public class SharesResource {
         if (shares.revoke(share.id(), user)) {
             String patientId = index.studies(StudyQuery.all().studyInstanceUid(share.studyUid()).limit(1)).stream()
                     .findFirst().map(StudySummary::patientId).orElse(null);
-            audit.record(AuditEvents.shareChanged(Caller.current().orElse(null), "revoke", share.studyUid(),
+            audit.record(AuditEvents.shareChanged(RequestCaller.of(request), "revoke", share.studyUid(),
                     patientId, "share link " + share.id() + " revoked"));
         }
         return Response.noContent().build();

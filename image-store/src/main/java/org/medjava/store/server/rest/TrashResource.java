@@ -24,12 +24,14 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.medjava.store.core.StoreException;
+import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.index.TrashScope;
 import org.medjava.store.core.index.Trashed;
 import org.medjava.store.core.index.TrashedFile;
 import org.medjava.store.core.trash.Trash;
 import org.medjava.store.server.config.LinkSettings;
 import org.medjava.store.server.http.PublicBase;
+import org.medjava.store.server.http.RequestCaller;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 
@@ -82,6 +84,10 @@ public class TrashResource {
     @Context
     SecurityContext security;
 
+    /** Whose request this is, for the audit trail ({@link RequestCaller}). */
+    @Context
+    jakarta.servlet.http.HttpServletRequest servletRequest;
+
     @Context
     UriInfo uri;
 
@@ -129,7 +135,7 @@ public class TrashResource {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Trash.Outcome restore(@PathParam("id") String id) {
         Access.require(security, Role.UPLOADER);
-        return trash.restore(checked(id));
+        return trash.restore(checked(id), RequestCaller.of(servletRequest));
     }
 
     @DELETE
@@ -144,12 +150,12 @@ public class TrashResource {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Trash.Outcome purge(@PathParam("id") String id) {
         Access.require(security, Role.ADMIN);
-        return trash.purge(checked(id));
+        return trash.purge(checked(id), RequestCaller.of(servletRequest));
     }
 
-    /** Deletes what {@code scope} names into the trash, for the DICOMweb DELETE resources. */
+    /** Deletes what {@code scope} names into the trash at {@code caller}'s request, for DICOMweb DELETE. */
     static Response delete(Trash trash, TrashScope scope, boolean force, String reason, SecurityContext security,
-            LinkSettings links, UriInfo uri, HttpHeaders headers) {
+            Caller caller, LinkSettings links, UriInfo uri, HttpHeaders headers) {
         Access.require(security, Role.UPLOADER);
         if (force) {
             Access.require(security, Role.ADMIN);
@@ -159,7 +165,7 @@ public class TrashResource {
                     + " characters");
         }
         Instant at = Instant.now();
-        Trashed t = trash.delete(scope, reason, force);
+        Trashed t = trash.delete(scope, reason, force, caller);
         String location = PublicBase.resolve(links, uri, headers, "trash/" + t.trashId()).toString();
         String by = security.getUserPrincipal() == null ? null : security.getUserPrincipal().getName();
         return Response.ok(Deletion.of(t, at, by, reason, location)).type(MediaType.APPLICATION_JSON_TYPE).build();

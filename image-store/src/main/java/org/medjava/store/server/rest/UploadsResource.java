@@ -37,6 +37,7 @@ import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.model.StorePath;
 import org.medjava.store.server.config.LinkSettings;
 import org.medjava.store.server.http.PublicBase;
+import org.medjava.store.server.http.RequestCaller;
 import org.medjava.store.server.security.Access;
 import org.medjava.store.server.security.Role;
 
@@ -72,6 +73,10 @@ public class UploadsResource {
 
     @Context
     SecurityContext security;
+
+    /** Whose request this is, for the audit trail ({@link RequestCaller}). */
+    @Context
+    jakarta.servlet.http.HttpServletRequest servletRequest;
 
     @OPTIONS
     @Operation(summary = "What the store speaks of tus (no login needed)", description = RULES)
@@ -244,7 +249,8 @@ public class UploadsResource {
         ResumableUploads.Appended appended;
         try {
             appended = uploads.append(id, user(), at, body, declared,
-                    checksum == null ? null : ResumableUploads.ChunkChecksum.parse(checksum));
+                    checksum == null ? null : ResumableUploads.ChunkChecksum.parse(checksum),
+                            RequestCaller.of(servletRequest));
         } catch (StoreException refusal) {
             if (refusal.kind() != StoreException.Kind.BAD_REQUEST) { // not when the body itself broke off
                 discardUnread(body, declared);

@@ -98,8 +98,8 @@ public final class UserStore {
         this.audit = trail;
     }
 
-    private void audited(String name, String change, User user) {
-        audit.record(AuditEvents.accountChanged(Caller.current().orElse(null), name, change,
+    private void audited(String name, String change, User user, Caller caller) {
+        audit.record(AuditEvents.accountChanged(caller, name, change,
                 user == null ? null : user.role().id(), user == null ? null : user.projects()));
     }
 
@@ -118,10 +118,13 @@ public final class UserStore {
         return new TreeMap<>(users);
     }
 
-    /** Creates or replaces an account; one that exists keeps its projects (a new one has none). */
-    public synchronized void put(String name, char[] password, Role role) throws IOException {
+    /**
+     * Creates or replaces an account; one that exists keeps its projects (a new one has none). {@code caller} is who
+     * asked, for the audit trail (as for every change below).
+     */
+    public synchronized void put(String name, char[] password, Role role, Caller caller) throws IOException {
         User old = users.get(name);
-        put(name, password, role, old == null ? Set.of() : old.projects());
+        put(name, password, role, old == null ? Set.of() : old.projects(), caller);
     }
 
     /**
@@ -129,8 +132,8 @@ public final class UserStore {
      *
      * @throws IllegalArgumentException for a name, password or project that is not allowed (nothing changes)
      */
-    public synchronized void put(String name, char[] password, Role role, Collection<String> projects)
-            throws IOException {
+    public synchronized void put(String name, char[] password, Role role, Collection<String> projects,
+                                 Caller caller) throws IOException {
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("user names are 1 to 64 letters, digits, '.', '_' or '-'");
         }
@@ -146,7 +149,7 @@ public final class UserStore {
         users.put(name, user);
         verified.clear();
         book.put(name, entry(user), entries());
-        audited(name, existed ? "update" : "create", user);
+        audited(name, existed ? "update" : "create", user, caller);
     }
 
     /**
@@ -154,7 +157,8 @@ public final class UserStore {
      *
      * @return whether this call created it
      */
-    public synchronized boolean putIfAbsent(String name, char[] password, Role role) throws IOException {
+    public synchronized boolean putIfAbsent(String name, char[] password, Role role, Caller caller)
+            throws IOException {
         if (users.containsKey(name)) {
             return false;
         }
@@ -165,7 +169,7 @@ public final class UserStore {
         }
         users.put(name, user);
         verified.clear();
-        audited(name, "create", user);
+        audited(name, "create", user, caller);
         return true;
     }
 
@@ -175,12 +179,12 @@ public final class UserStore {
         return all;
     }
 
-    public synchronized boolean remove(String name) throws IOException {
+    public synchronized boolean remove(String name, Caller caller) throws IOException {
         boolean removed = users.remove(name) != null;
         verified.clear();
         book.remove(name, entries());
         if (removed) {
-            audited(name, "remove", null);
+            audited(name, "remove", null, caller);
         }
         return removed;
     }

@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.medjava.filter.runtime.PluginDirectory;
+import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.ingest.Ingest;
 import org.medjava.store.core.model.Preconditions;
 import org.medjava.store.core.StoreException;
@@ -53,7 +54,7 @@ public final class Seeder {
                 }
                 StorePath target = StorePath.parse(under.relative() + relative.toString().replace('\\', '/'));
                 try (InputStream in = Files.newInputStream(file)) {
-                    ingest.put(target, in, Files.size(file), null, Preconditions.NONE);
+                    ingest.put(target, in, Files.size(file), null, Preconditions.NONE, Caller.STORE); // start-up's own
                     stored++;
                 } catch (StoreException e) {
                     LOG.info("seed: " + target + " not stored (" + e.getMessage() + ")");

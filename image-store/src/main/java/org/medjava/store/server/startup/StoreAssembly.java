@@ -200,9 +200,7 @@ public class StoreAssembly {
             boolean firstStart = config.cluster().enabled() ? joinCluster(database)
                     : !Files.exists(data.resolve(SEEDED_MARKER));
             String newAdminPassword;
-            try (Caller.Binding operator = Caller.bind(Caller.account(operator(), null))) {
-                newAdminPassword = createUsers(data); // the first account is the operator's doing
-            }
+            newAdminPassword = createUsers(data);
             startSessions(data);
             filters = new FilterRepository(config.data().pluginsDir(), data.resolve("work/registry"),
                     config.uploads().maxPluginBytes(), space);
@@ -320,16 +318,16 @@ public class StoreAssembly {
         Jsonb json = JsonbBuilder.create();
         Corrector corrector = new Corrector(index, images, ingest, trash, metrics);
         Map<String, JobKind> kinds = Map.of(
-                "index-rebuild", (params, progress) -> json.toJson(index.rebuild(storage)),
+                "index-rebuild", (params, progress, owner) -> json.toJson(index.rebuild(storage)),
                 RenderSeriesJob.KIND, new RenderSeriesJob(index, images, renderer, ingest),
                 DeriveSeriesJob.KIND, new DeriveSeriesJob(index, derived, renderer, ingest,
                         config.jobs().maxSeriesInstances()),
                 DeidentifyJob.KIND, new DeidentifyJob(index, images, ingest, config.jobs().maxSeriesInstances()),
                 CorrectJob.KIND, new CorrectJob(false, index, corrector, config.jobs().maxSeriesInstances()),
                 CorrectJob.MERGE, new CorrectJob(true, index, corrector, config.jobs().maxSeriesInstances()),
-                "retrieve", pacsJob((params, progress) -> json.toJson(retrieve(params, progress))),
-                "send", pacsJob((params, progress) -> json.toJson(send(params, progress))),
-                StoreBackup.JOB_KIND, (params, progress) -> {
+                "retrieve", pacsJob((params, progress, owner) -> json.toJson(retrieve(params, progress, owner))),
+                "send", pacsJob((params, progress, owner) -> json.toJson(send(params, progress, owner))),
+                StoreBackup.JOB_KIND, (params, progress, owner) -> {
                     Path target = backup.prepareTarget(params.get("directory"));
                     return backup.run(target, progress).toJson(target);
                 });
@@ -337,15 +335,16 @@ public class StoreAssembly {
     }
 
     /** A retrieve job: {@code ae}, {@code method} (move or get) and the UIDs to retrieve; progress by instance. */
-    private RemotePacs.RetrieveResult retrieve(Map<String, String> params, JobKind.Progress progress) {
+    private RemotePacs.RetrieveResult retrieve(Map<String, String> params, JobKind.Progress progress, Caller owner) {
         String ae = params.getOrDefault("ae", "");
         return remotePacs.retrieve(remotePacs.remote(ae), uidsOf(params), "get".equalsIgnoreCase(params.get("method")),
-                progress::update);
+                progress::update, owner);
     }
 
     /** A send job: {@code ae} and the UIDs of the stored instances to send; progress by instance. */
-    private RemotePacs.SendResult send(Map<String, String> params, JobKind.Progress progress) {
-        return remotePacs.send(remotePacs.remote(params.getOrDefault("ae", "")), uidsOf(params), progress::update);
+    private RemotePacs.SendResult send(Map<String, String> params, JobKind.Progress progress, Caller owner) {
+        return remotePacs.send(remotePacs.remote(params.getOrDefault("ae", "")), uidsOf(params), progress::update,
+                owner);
     }
 
     /** A retrieve or send job, checked when submitted: a configured remote ({@code ae}) and a StudyInstanceUID. */
@@ -362,8 +361,8 @@ public class StoreAssembly {
             }
 
             @Override
-            public String run(Map<String, String> params, Progress progress) throws Exception {
-                return work.run(params, progress);
+            public String run(Map<String, String> params, Progress progress, Caller owner) throws Exception {
+                return work.run(params, progress, owner);
             }
         };
     }
@@ -424,7 +423,8 @@ public class StoreAssembly {
             return null;
         }
         String password = config.auth().initialAdminPassword().orElseGet(PasswordHasher::randomPassword);
-        if (!users.putIfAbsent("admin", password.toCharArray(), Role.ADMIN)) {
+        // the first account is the operator's doing
+        if (!users.putIfAbsent("admin", password.toCharArray(), Role.ADMIN, Caller.account(operator(), null))) {
             return null; // another node of the cluster created it first
         }
         LOG.info("created the first account, admin");
@@ -487,8 +487,8 @@ public class StoreAssembly {
     private void startTrash() {
         trash = new Trash(index, images, config.trash().trash(), audit, metrics, java.time.Clock.systemUTC());
         // an IOCM rejection note received by C-STORE or STOW-RS moves what it names to the trash
-        ingest.afterReceive((stored, dataSet) -> RejectionNote.of(dataSet)
-                .ifPresent(note -> trash.reject(note, stored.sopInstanceUid())));
+        ingest.afterReceive((stored, dataSet, from) -> RejectionNote.of(dataSet)
+                .ifPresent(note -> trash.reject(note, stored.sopInstanceUid(), from)));
         // labels by sender (medjava.access.receive-labels): a modality's studies land in their project
         java.util.Map<String, java.util.Set<String>> labelRules = config.access().receiveLabels();
         if (!labelRules.isEmpty()) {

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.core.cluster.ClusterDatabase;
 import org.medjava.store.core.cluster.SharedState;
 import org.medjava.store.core.index.IndexDatabase;
+import org.medjava.store.core.testsupport.TestCallers;
 import org.medjava.store.server.security.Role;
 import org.medjava.store.server.security.SharedAccounts;
 import org.medjava.store.server.security.UserStore;
@@ -34,7 +35,7 @@ class ResetPasswordClusterTest {
                      postgres.password()));
              SharedState node = new SharedState(db)) {
             UserStore running = new UserStore(new SharedAccounts(node));
-            running.put("admin", "old-admin-pw".toCharArray(), Role.ADMIN);
+            running.put("admin", "old-admin-pw".toCharArray(), Role.ADMIN, TestCallers.USER);
             Map<String, String> settings = Map.of("medjava.cluster.enabled", "true",
                     "medjava.db.url", postgres.jdbcUrl(), "medjava.db.user", postgres.user(),
                     "medjava.db.password", postgres.password());

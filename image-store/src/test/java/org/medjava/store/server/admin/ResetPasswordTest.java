@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.medjava.store.core.testsupport.TestCallers;
 import org.medjava.store.server.security.Role;
 import org.medjava.store.server.security.UserStore;
 
@@ -30,8 +31,8 @@ class ResetPasswordTest {
     @BeforeEach
     void accounts() throws Exception {
         UserStore users = new UserStore(data.resolve("users.properties"));
-        users.put("admin", "old-admin-pw".toCharArray(), Role.ADMIN);
-        users.put("reader1", "old-reader-pw".toCharArray(), Role.READER);
+        users.put("admin", "old-admin-pw".toCharArray(), Role.ADMIN, TestCallers.USER);
+        users.put("reader1", "old-reader-pw".toCharArray(), Role.READER, TestCallers.USER);
     }
 
     private int run(String stdin, String... args) {

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.core.testsupport.MovableClock;
+import org.medjava.store.core.testsupport.TestCallers;
 
 /**
  * {@link ReadAuthentication}: the direct read path decides only what needs no password hashing, no audit record and
@@ -29,7 +30,7 @@ class ReadAuthenticationTest {
     @BeforeEach
     void alice() throws Exception {
         users = new UserStore(dir.resolve("users.properties"));
-        users.put("alice", PASSWORD.toCharArray(), Role.READER);
+        users.put("alice", PASSWORD.toCharArray(), Role.READER, TestCallers.USER);
         throttle = new LoginThrottle(2, 10, Duration.ofMinutes(5), 100, 1, Duration.ofMillis(50),
                 new MovableClock(Instant.parse("2026-01-01T00:00:00Z")));
     }
@@ -80,13 +81,14 @@ class ReadAuthenticationTest {
         assertThat(reads.caller(basic("alice", PASSWORD), null, ADDRESS, connection)).as("held back").isNull();
         assertThat(reads.caller(basic("alice", PASSWORD), null, "203.0.113.9", connection)).isNotNull();
 
-        users.put("alice", "new-password".toCharArray(), Role.READER); // a password change: a new account record
+        users.put("alice", "new-password".toCharArray(), Role.READER,
+                TestCallers.USER); // a password change: a new account record
         assertThat(reads.caller(basic("alice", PASSWORD), null, "203.0.113.9", connection))
                 .as("the old password on the same connection").isNull();
         users.authenticate("alice", "new-password".toCharArray());
         assertThat(reads.caller(basic("alice", "new-password"), null, "203.0.113.9", connection).caller())
                 .isEqualTo("alice");
-        users.remove("alice");
+        users.remove("alice", TestCallers.USER);
         assertThat(reads.caller(basic("alice", "new-password"), null, "203.0.113.9", connection))
                 .as("a removed account").isNull();
     }

@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.medjava.store.core.testsupport.MovableClock;
+import org.medjava.store.core.testsupport.TestCallers;
 
 /**
  * {@link Sessions}: login, the idle timeout with its sliding renewal, the absolute limit, logout, and the account
@@ -173,16 +174,17 @@ class SessionsTest {
         String rita = sessions.login("rita", "rita-pass-1".toCharArray()).orElseThrow().text();
         String ulf = sessions.login("ulf", "ulf-pass-1".toCharArray()).orElseThrow().text();
 
-        users.put("rita", "rita-pass-1".toCharArray(), Role.READER); // the same password: a new salt, a new hash
+        users.put("rita", "rita-pass-1".toCharArray(), Role.READER,
+                TestCallers.USER); // the same password: a new salt, a new hash
         assertThat(sessions.check(rita, true).problem()).contains("account changed");
         assertThat(sessions.check(ulf, true).valid()).isTrue();
 
         String rita2 = sessions.login("rita", "rita-pass-1".toCharArray()).orElseThrow().text();
         assertThat(sessions.check(rita2, true).valid()).isTrue();
-        users.put("rita", "rita-pass-1".toCharArray(), Role.ADMIN);
+        users.put("rita", "rita-pass-1".toCharArray(), Role.ADMIN, TestCallers.USER);
         assertThat(sessions.check(rita2, true).valid()).as("a role change").isFalse();
 
-        users.remove("ulf");
+        users.remove("ulf", TestCallers.USER);
         assertThat(sessions.check(ulf, true).problem()).contains("account changed");
     }
 
@@ -196,7 +198,7 @@ class SessionsTest {
         assertThat(sessions.check(sessions.login("rita", "rita-pass-1".toCharArray()).orElseThrow().text(), true)
                 .projects()).isEmpty();
 
-        users.put("carla", "carla-pass-1".toCharArray(), Role.READER, java.util.List.of("neuro"));
+        users.put("carla", "carla-pass-1".toCharArray(), Role.READER, java.util.List.of("neuro"), TestCallers.USER);
         assertThat(sessions.check(issued.text(), true).problem()).as("a change of projects")
                 .contains("account changed");
         Sessions.Checked again = sessions.check(sessions.login("carla", "carla-pass-1".toCharArray()).orElseThrow()

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.medjava.store.core.testsupport.TestCallers;
 
 /**
  * {@link UserStore}: accounts in an owner-only properties file. {@code put} hashes with the production iteration
@@ -42,7 +43,7 @@ class UserStoreTest {
     void putThenAuthenticate() throws IOException {
         UserStore store = new UserStore(file());
 
-        store.put("alice", "alice-password".toCharArray(), Role.UPLOADER);
+        store.put("alice", "alice-password".toCharArray(), Role.UPLOADER, TestCallers.USER);
 
         assertThat(store.isEmpty()).isFalse();
         assertThat(store.roles()).containsExactlyEntriesOf(java.util.Map.of("alice", Role.UPLOADER));
@@ -58,7 +59,7 @@ class UserStoreTest {
     void fileIsOwnerOnlyAndHoldsNoPassword() throws IOException {
         UserStore store = new UserStore(file());
 
-        store.put("alice", "Sup3r-secret!".toCharArray(), Role.ADMIN);
+        store.put("alice", "Sup3r-secret!".toCharArray(), Role.ADMIN, TestCallers.USER);
 
         assertThat(Files.getPosixFilePermissions(file()))
                 .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
@@ -72,7 +73,7 @@ class UserStoreTest {
         writeUsers(new String[] {"alice", "admin", "alice-password"}, new String[] {"bob", "reader", "bob-password"});
         UserStore store = new UserStore(file());
 
-        store.remove("bob");
+        store.remove("bob", TestCallers.USER);
 
         assertThat(Files.getPosixFilePermissions(file()))
                 .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
@@ -82,7 +83,7 @@ class UserStoreTest {
     @Test
     void accountsAreReloadedFromTheFile() throws IOException {
         UserStore first = new UserStore(file());
-        first.put("carol", "carol-password".toCharArray(), Role.READER);
+        first.put("carol", "carol-password".toCharArray(), Role.READER, TestCallers.USER);
 
         UserStore reloaded = new UserStore(file());
 
@@ -109,8 +110,8 @@ class UserStoreTest {
         UserStore store = new UserStore(file());
         assertThat(store.authenticate("bob", "bob-password".toCharArray())).contains(Role.READER); // now remembered
 
-        assertThat(store.remove("bob")).isTrue();
-        assertThat(store.remove("bob")).isFalse();
+        assertThat(store.remove("bob", TestCallers.USER)).isTrue();
+        assertThat(store.remove("bob", TestCallers.USER)).isFalse();
 
         assertThat(store.authenticate("bob", "bob-password".toCharArray())).isEmpty();
         assertThat(store.roles()).containsOnlyKeys("alice");
@@ -123,7 +124,7 @@ class UserStoreTest {
         UserStore store = new UserStore(file());
         assertThat(store.authenticate("alice", "old-password".toCharArray())).contains(Role.UPLOADER); // remembered
 
-        store.put("alice", "new-password".toCharArray(), Role.UPLOADER);
+        store.put("alice", "new-password".toCharArray(), Role.UPLOADER, TestCallers.USER);
 
         assertThat(store.authenticate("alice", "old-password".toCharArray())).isEmpty();
         assertThat(store.authenticate("alice", "new-password".toCharArray())).contains(Role.UPLOADER);
@@ -136,7 +137,7 @@ class UserStoreTest {
         UserStore store = new UserStore(file());
         assertThat(store.authenticate("alice", "alice-password".toCharArray())).contains(Role.ADMIN);
 
-        store.put("alice", "alice-password".toCharArray(), Role.READER);
+        store.put("alice", "alice-password".toCharArray(), Role.READER, TestCallers.USER);
 
         assertThat(store.authenticate("alice", "alice-password".toCharArray())).contains(Role.READER);
     }
@@ -145,7 +146,7 @@ class UserStoreTest {
     void shortPasswordsAreRejected() throws IOException {
         UserStore store = new UserStore(file());
 
-        assertThatThrownBy(() -> store.put("alice", "1234567".toCharArray(), Role.READER))
+        assertThatThrownBy(() -> store.put("alice", "1234567".toCharArray(), Role.READER, TestCallers.USER))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 8 characters");
         assertThat(store.isEmpty()).isTrue();
         assertThat(file()).doesNotExist();
@@ -156,10 +157,10 @@ class UserStoreTest {
         UserStore store = new UserStore(file());
         char[] huge = "p".repeat(UserStore.MAX_PASSWORD + 1).toCharArray();
 
-        assertThatThrownBy(() -> store.put("alice", huge, Role.READER))
+        assertThatThrownBy(() -> store.put("alice", huge, Role.READER, TestCallers.USER))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 1024 characters");
         assertThat(store.isEmpty()).isTrue();
-        store.put("alice", "p".repeat(UserStore.MAX_PASSWORD).toCharArray(), Role.READER);
+        store.put("alice", "p".repeat(UserStore.MAX_PASSWORD).toCharArray(), Role.READER, TestCallers.USER);
         assertThat(store.authenticate("alice", "p".repeat(UserStore.MAX_PASSWORD).toCharArray()))
                 .contains(Role.READER);
         assertThat(store.authenticate("alice", huge)).isEmpty();
@@ -171,7 +172,7 @@ class UserStoreTest {
     void badNamesAreRejected(String name) throws IOException {
         UserStore store = new UserStore(file());
 
-        assertThatThrownBy(() -> store.put(name, "long-enough-pw".toCharArray(), Role.READER))
+        assertThatThrownBy(() -> store.put(name, "long-enough-pw".toCharArray(), Role.READER, TestCallers.USER))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("user names are 1 to 64");
         assertThat(store.isEmpty()).isTrue();
         assertThat(file()).doesNotExist();
@@ -183,7 +184,7 @@ class UserStoreTest {
         UserStore store = new UserStore(file());
         String name = "Dr.J_Smith-2" + "x".repeat(52); // 64 characters
 
-        store.put(name, "long-enough-pw".toCharArray(), Role.READER);
+        store.put(name, "long-enough-pw".toCharArray(), Role.READER, TestCallers.USER);
 
         assertThat(new UserStore(file()).roles()).containsOnlyKeys(name);
     }
@@ -215,7 +216,8 @@ class UserStoreTest {
         java.util.List<String> said = new java.util.ArrayList<>();
         store.auditTo(event -> said.add(event.objects().get(0).description()));
 
-        store.put("alice", "alice-password".toCharArray(), Role.READER, java.util.List.of("neuro", "cardiology"));
+        store.put("alice", "alice-password".toCharArray(), Role.READER, java.util.List.of("neuro", "cardiology"),
+                TestCallers.USER);
 
         assertThat(store.user("alice").orElseThrow().projects()).containsExactly("cardiology", "neuro");
         assertThat(Files.readString(file(), StandardCharsets.UTF_8))
@@ -232,12 +234,14 @@ class UserStoreTest {
     void aChangeWithoutProjectsKeepsThemAndAnEmptyListRemovesThem() throws IOException {
         writeUsers(new String[] {"alice", "reader", "alice-password"});
         UserStore store = new UserStore(file());
-        store.put("alice", "alice-password".toCharArray(), Role.READER, java.util.List.of("cardiology"));
+        store.put("alice", "alice-password".toCharArray(), Role.READER, java.util.List.of("cardiology"),
+                TestCallers.USER);
 
-        store.put("alice", "new-password".toCharArray(), Role.UPLOADER); // a password reset, an older client
+        // a password reset, an older client
+        store.put("alice", "new-password".toCharArray(), Role.UPLOADER, TestCallers.USER);
 
         assertThat(new UserStore(file()).user("alice").orElseThrow().projects()).containsExactly("cardiology");
-        store.put("alice", "new-password".toCharArray(), Role.UPLOADER, java.util.List.of());
+        store.put("alice", "new-password".toCharArray(), Role.UPLOADER, java.util.List.of(), TestCallers.USER);
         assertThat(new UserStore(file()).user("alice").orElseThrow().projects()).isEmpty();
         assertThat(Files.readString(file(), StandardCharsets.UTF_8)).as("written as before projects existed")
                 .containsPattern("alice=uploader\\\\:pbkdf2-sha256\\$[^:\\n]*\\n");
@@ -248,7 +252,7 @@ class UserStoreTest {
         writeUsers(new String[] {"alice", "admin", "alice-password"}, new String[] {"bob", "reader", "bob-password"});
 
         UserStore store = new UserStore(file());
-        store.put("carol", "carol-password".toCharArray(), Role.READER, java.util.List.of("neuro"));
+        store.put("carol", "carol-password".toCharArray(), Role.READER, java.util.List.of("neuro"), TestCallers.USER);
 
         assertThat(store.user("bob").orElseThrow().projects()).isEmpty();
         assertThat(store.authenticate("bob", "bob-password".toCharArray())).contains(Role.READER);
@@ -272,7 +276,8 @@ class UserStoreTest {
         UserStore store = new UserStore(file());
 
         assertThatThrownBy(() -> store.put("alice", "long-enough-pw".toCharArray(), Role.READER,
-                java.util.List.of("cardiology", project))).isInstanceOf(IllegalArgumentException.class)
+                java.util.List.of("cardiology", project),
+                        TestCallers.USER)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("1 to 64 letters, digits, _ or -");
         assertThat(store.isEmpty()).isTrue();
         assertThat(file()).doesNotExist();

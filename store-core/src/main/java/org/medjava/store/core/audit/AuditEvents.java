@@ -65,7 +65,7 @@ public final class AuditEvents {
         if (patientId != null && !patientId.isEmpty()) {
             objects.add(new ParticipantObject(patientId, 1, 1, Coded.PATIENT_NUMBER, null, List.of()));
         }
-        List<Participant> participants = caller == null ? List.of(self(Coded.APPLICATION, true))
+        List<Participant> participants = byStore(caller) ? List.of(self(Coded.APPLICATION, true))
                 : List.of(requestor(caller), self(Coded.APPLICATION));
         return new AuditEvent(restored ? Coded.INSTANCES_ACCESSED : Coded.STUDY_DELETED, List.of(),
                 restored ? 'C' : 'D', outcome(success), Instant.now(), success ? null : failure, participants,
@@ -87,7 +87,7 @@ public final class AuditEvents {
             }
         }
         objects.add(new ParticipantObject(studyInstanceUid, 2, 3, Coded.STUDY_INSTANCE_UID, description, List.of()));
-        List<Participant> participants = caller == null ? List.of(self(Coded.APPLICATION, true))
+        List<Participant> participants = byStore(caller) ? List.of(self(Coded.APPLICATION, true))
                 : List.of(requestor(caller), self(Coded.APPLICATION));
         return new AuditEvent(Coded.PATIENT_RECORD, List.of(), 'U', outcome(success), Instant.now(),
                 success ? null : failure, participants, objects);
@@ -100,10 +100,10 @@ public final class AuditEvents {
     public static AuditEvent exchanged(Caller caller, boolean retrieve, String remoteAe, String remoteHost,
                                        String studyInstanceUid, boolean success, String description) {
         List<Participant> participants = new ArrayList<>();
-        participants.add(self(retrieve ? Coded.DESTINATION : Coded.SOURCE, caller == null));
+        participants.add(self(retrieve ? Coded.DESTINATION : Coded.SOURCE, byStore(caller)));
         participants.add(new Participant(remoteAe, "AETITLES=" + remoteAe, false, remoteHost,
                 List.of(retrieve ? Coded.SOURCE : Coded.DESTINATION)));
-        if (caller != null) {
+        if (!byStore(caller)) {
             participants.add(requestor(caller));
         }
         List<ParticipantObject> objects = studyInstanceUid == null ? List.of()
@@ -128,7 +128,7 @@ public final class AuditEvents {
             objects.add(new ParticipantObject(sourcePatientId, 1, 1, Coded.PATIENT_NUMBER, null, List.of()));
         }
         objects.add(new ParticipantObject(newStudyUid, 2, 3, Coded.STUDY_INSTANCE_UID, description, List.of()));
-        List<Participant> participants = caller == null ? List.of(self(Coded.APPLICATION, true))
+        List<Participant> participants = byStore(caller) ? List.of(self(Coded.APPLICATION, true))
                 : List.of(requestor(caller), self(Coded.APPLICATION));
         return new AuditEvent(Coded.INSTANCES_ACCESSED, List.of(), 'C', outcome(success), Instant.now(),
                 success ? null : failure, participants, objects);
@@ -257,8 +257,13 @@ public final class AuditEvents {
         return success ? Outcome.SUCCESS : Outcome.MINOR_FAILURE;
     }
 
+    /** Whether the store itself asked ({@link Caller#STORE}, or nobody known). */
+    private static boolean byStore(Caller caller) {
+        return caller == null || caller.isStore();
+    }
+
     private static Participant requestor(Caller caller) {
-        Caller c = caller != null ? caller : Caller.account(null, null);
+        Caller c = !byStore(caller) ? caller : Caller.account(null, null);
         return new Participant(c.userId(), c.aeTitle() ? "AETITLES=" + c.user() : null, true, c.address(),
                 List.of());
     }

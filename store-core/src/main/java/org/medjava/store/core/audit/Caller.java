@@ -1,25 +1,17 @@
 package org.medjava.store.core.audit;
 
-import java.util.Optional;
-
 /**
  * Who asks the store to do something, as the audit trail names them: an account (HTTP) or a calling AE title
- * (DICOM), and the network address the request came from. The HTTP filter and the DICOM association bind the
- * caller to the thread that serves them, so store-core records who did what without every method taking it.
+ * (DICOM), and the network address the request came from. The store's doors take it as a parameter, passed from
+ * where the request is known: a resource from its HTTP request, a DIMSE service from its association, a job from
+ * its owner, the store's own background work {@link #STORE}. (No thread-bound "current caller": work handed to
+ * another thread would lose it, and a door that audits says so in its signature.)
  *
  * @param user    the account name or AE title; null when nobody logged in
  * @param address the peer's network address; null when unknown
  * @param aeTitle whether {@code user} is a DICOM AE title
  */
 public record Caller(String user, String address, boolean aeTitle) {
-
-    private static final ThreadLocal<Caller> CURRENT = new ThreadLocal<>();
-
-    /** A binding to undo when the request ends ({@code try (var b = Caller.bind(...))}). */
-    public interface Binding extends AutoCloseable {
-        @Override
-        void close();
-    }
 
     public static Caller account(String user, String address) {
         return new Caller(user, address, false);
@@ -29,22 +21,16 @@ public record Caller(String user, String address, boolean aeTitle) {
         return new Caller(aeTitle, address, true);
     }
 
-    /** The caller the current thread serves. */
-    public static Optional<Caller> current() {
-        return Optional.ofNullable(CURRENT.get());
-    }
+    /**
+     * The store itself: its own background work (recovery, retention's deletions, the trash's purge, start-up
+     * seeding, a job nobody submitted). Study changes, corrections and exchanges name the store as their requestor;
+     * other events name no account ("anonymous"), as for a request nobody logged in to.
+     */
+    public static final Caller STORE = new Caller(null, null, false);
 
-    /** Makes {@code caller} the current thread's until the binding is closed (the previous one comes back). */
-    public static Binding bind(Caller caller) {
-        Caller previous = CURRENT.get();
-        CURRENT.set(caller);
-        return () -> {
-            if (previous == null) {
-                CURRENT.remove();
-            } else {
-                CURRENT.set(previous);
-            }
-        };
+    /** Whether this is {@link #STORE}, the store acting on its own (no account, no AE title, no address). */
+    public boolean isStore() {
+        return user == null && address == null && !aeTitle;
     }
 
     /** The audit trail's name for this caller: the account, the AE title, or "anonymous". */

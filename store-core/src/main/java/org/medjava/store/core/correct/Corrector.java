@@ -124,26 +124,27 @@ public final class Corrector {
 
     /**
      * Corrects one study: {@code correction}'s values in every instance; {@code progress} hears the number of
-     * instances done.
+     * instances done; {@code caller} is who asked, for the audit trail and the trash.
      *
      * @throws StoreException as {@link #instances}; CONFLICT when an instance was written or deleted meanwhile,
      *                        UNPROCESSABLE or UNAVAILABLE when an instance could not be corrected (the message says
      *                        how many were)
      */
-    public Outcome correct(String studyInstanceUid, Correction correction, int maxInstances, IntConsumer progress) {
+    public Outcome correct(String studyInstanceUid, Correction correction, int maxInstances, IntConsumer progress,
+                           Caller caller) {
         if (!busy.add(studyInstanceUid)) {
             throw busy(studyInstanceUid);
         }
         try {
             List<InstanceSummary> instances = load(studyInstanceUid, maxInstances);
-            return correct(studyInstanceUid, instances, correction, progress);
+            return correct(studyInstanceUid, instances, correction, progress, caller);
         } finally {
             busy.remove(studyInstanceUid);
         }
     }
 
     private Outcome correct(String study, List<InstanceSummary> instances, Correction correction,
-                            IntConsumer progress) {
+                            IntConsumer progress, Caller caller) {
         String trashId = UUID.randomUUID().toString();
         Map<String, String> oldValues = new LinkedHashMap<>();
         String oldPatientId = instances.get(0).patientId();
@@ -152,14 +153,14 @@ public final class Corrector {
         int done = 0;
         for (InstanceSummary i : instances) {
             try {
-                correctOne(study, i, correction, oldValues, trashId, reason);
+                correctOne(study, i, correction, oldValues, trashId, reason, caller);
             } catch (IOException | RuntimeException e) {
                 metrics.corrected("corrected", done);
                 metrics.corrected("failed", instances.size() - done);
                 String failure = "failed at instance " + (done + 1) + " of " + instances.size() + " (" + i.path()
                         + "): " + e.getMessage() + "; " + done + " corrected (previous versions in the trash "
                         + trashId + "), the others keep their values: correct the study again to finish";
-                audit.record(AuditEvents.corrected(Caller.current().orElse(null), study, oldPatientId,
+                audit.record(AuditEvents.corrected(caller, study, oldPatientId,
                         newPatientId, describe(oldValues, correction, trashId), false, failure));
                 throw new StoreException(e instanceof StoreException s ? s.kind() : StoreException.Kind.UNAVAILABLE,
                         failure, e);
@@ -167,7 +168,7 @@ public final class Corrector {
             progress.accept(++done);
         }
         metrics.corrected("corrected", done);
-        audit.record(AuditEvents.corrected(Caller.current().orElse(null), study, oldPatientId, newPatientId,
+        audit.record(AuditEvents.corrected(caller, study, oldPatientId, newPatientId,
                 describe(oldValues, correction, trashId), true, null));
         return new Outcome(study, done, oldValues, correction.values(), trashId);
     }
@@ -182,7 +183,7 @@ public final class Corrector {
     }
 
     private void correctOne(String study, InstanceSummary i, Correction correction, Map<String, String> oldValues,
-                            String trashId, String reason) throws IOException {
+                            String trashId, String reason, Caller caller) throws IOException {
         StorePath path = StorePath.parse(i.path());
         StoredFile before = images.stat(path).orElseThrow(() -> new StoreException(StoreException.Kind.CONFLICT,
                 i.path() + " was deleted while the study was being corrected"));
@@ -201,8 +202,8 @@ public final class Corrector {
                     i.seriesInstanceUid(), i.sopInstanceUid()) : path;
             Expected same = new Expected(i.sopClassUid(), i.sopInstanceUid(), study);
             if (target.relative().equals(path.relative())) {
-                keepCopy(copy.path(), study, i, trashId, reason);
-                ingest.replace(staged, path, same, new Preconditions(before.etag(), null));
+                keepCopy(copy.path(), study, i, trashId, reason, caller);
+                ingest.replace(staged, path, same, new Preconditions(before.etag(), null), caller);
             } else {
                 TrashedFile kept = images.withPathLock(path, () -> {
                     StoredFile now = images.stat(path).orElse(null);
@@ -211,10 +212,10 @@ public final class Corrector {
                                 + " while the study was being corrected; it was left as that made it");
                     }
                     return trash.keep(i.path(), trashId, study, i.seriesInstanceUid(), i.sopInstanceUid(),
-                            now.size(), now.modified().toEpochMilli(), reason);
+                            now.size(), now.modified().toEpochMilli(), reason, caller);
                 });
                 try {
-                    ingest.replace(staged, target, same, Preconditions.NONE);
+                    ingest.replace(staged, target, same, Preconditions.NONE, caller);
                 } catch (RuntimeException e) {
                     trash.giveBack(kept); // the previous version is the instance again
                     throw e;
@@ -226,14 +227,14 @@ public final class Corrector {
     }
 
     /** A copy of the previous version under {@value #KEPT}, in the trash before the corrected version replaces it. */
-    private void keepCopy(Path previous, String study, InstanceSummary i, String trashId, String reason)
-            throws IOException {
+    private void keepCopy(Path previous, String study, InstanceSummary i, String trashId, String reason,
+                          Caller caller) throws IOException {
         StorePath kept = StorePath.parse(KEPT + "/" + trashId + "/" + i.sopInstanceUid() + ".dcm");
         Path staged = images.newStagingFile("kept-");
         Files.copy(previous, staged, StandardCopyOption.REPLACE_EXISTING);
         StoredFile file = images.install(kept, images.stage(staged), Preconditions.NONE, stored -> true).file();
         trash.keep(kept.relative(), trashId, study, i.seriesInstanceUid(), i.sopInstanceUid(), file.size(),
-                file.modified().toEpochMilli(), reason);
+                file.modified().toEpochMilli(), reason, caller);
     }
 
     /** Puts the new values in {@code list}; the first instance's old values are noted. */

@@ -16,11 +16,13 @@ import org.medjava.codec.ImageFormat;
 import org.medjava.codec.dicom.DerivationCode;
 import org.medjava.codec.dicom.DerivedDicom;
 import org.medjava.codec.dicom.DicomCodec;
+import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.memory.DecodeBudget;
 import org.medjava.store.core.memory.SmallReads;
 import org.medjava.codec.dicom.DicomImage;
 import org.medjava.filter.Raster;
 import org.medjava.filter.runtime.FilterInfo;
+import org.medjava.filter.runtime.CallControl;
 import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.PluginInfo;
 import org.medjava.store.core.StoreException;
@@ -61,21 +63,23 @@ public final class DerivedImages {
     }
 
     /**
-     * Renders {@code source} as {@code request} says and stores the result as derived DICOM.
+     * Renders {@code source} as {@code request} says, its filter calls under {@code control}, and stores the result
+     * as derived DICOM, received from {@code caller}.
      *
      * @throws StoreException 400 for a bad chain or a source that is not DICOM, 404 for a missing source, 409 for a
      *     suspended filter, 422 for pixels that cannot be decoded or a filter that cannot serve them
      */
-    public Ingested derive(StorePath source, RenderRequest request) throws IOException {
+    public Ingested derive(StorePath source, RenderRequest request, CallControl control, Caller caller)
+            throws IOException {
         Path staged = ingest.newStagingFile();
         try (OutputStream out = Files.newOutputStream(staged)) {
-            write(source, request, out, new RenderService.Timings());
+            write(source, request, out, new RenderService.Timings(), control);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(staged);
             throw e;
         }
         try {
-            return ingest.receive(staged, Expected.NOTHING);
+            return ingest.receive(staged, Expected.NOTHING, caller);
         } catch (IngestFailure e) {
             throw new StoreException(StoreException.Kind.UNPROCESSABLE, "the derived object was refused: "
                     + e.getMessage(), e);
@@ -89,8 +93,8 @@ public final class DerivedImages {
      *
      * @throws StoreException as {@link #derive}, before anything is written to {@code out}
      */
-    public void write(StorePath source, RenderRequest request, OutputStream out, RenderService.Timings timings)
-            throws IOException {
+    public void write(StorePath source, RenderRequest request, OutputStream out, RenderService.Timings timings,
+                      CallControl control) throws IOException {
         renderer.validate(request);
         StoredFile file = images.stat(source).orElseThrow(() -> new StoreException(StoreException.Kind.NOT_FOUND,
                 "no stored file " + source.relative()));
@@ -101,12 +105,12 @@ public final class DerivedImages {
         // the decode budget is held until the derived object is written: the pixels live that long
         try (LocalCopy copy = images.localCopy(source);
              DecodeBudget.Permit permit = renderer.admit(copy.path(), request)) {
-            write(source, copy.path(), request, out, timings);
+            write(source, copy.path(), request, out, timings, control);
         }
     }
 
     private void write(StorePath source, Path copy, RenderRequest request, OutputStream out,
-                       RenderService.Timings timings) throws IOException {
+                       RenderService.Timings timings, CallControl control) throws IOException {
         long t0 = System.nanoTime();
         DicomImage image;
         try {
@@ -120,8 +124,9 @@ public final class DerivedImages {
         // (Grey of more than 16 bits, unfiltered, is kept windowed to 8 bits as before.)
         RenderService.requireFilterable(image, request);
         boolean grey = image.isGray16();
-        DicomImage filteredGrey = grey ? renderer.filterStoredValues(image, request) : null;
-        Raster filteredColour = grey ? null : renderer.filter(RenderService.window(image, request), request);
+        DicomImage filteredGrey = grey ? renderer.filterStoredValues(image, request, control) : null;
+        Raster filteredColour = grey ? null : renderer.filter(RenderService.window(image, request), request,
+                control);
         long t2 = System.nanoTime();
 
         String chain = describe(request.filters());

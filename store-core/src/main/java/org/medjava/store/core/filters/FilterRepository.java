@@ -69,8 +69,8 @@ public final class FilterRepository implements AutoCloseable {
         this.audit = trail;
     }
 
-    private void audited(String id, String change, boolean success, String failure) {
-        audit.record(AuditEvents.pluginChanged(Caller.current().orElse(null), id, change, success, failure));
+    private void audited(String id, String change, boolean success, String failure, Caller caller) {
+        audit.record(AuditEvents.pluginChanged(caller, id, change, success, failure));
     }
 
     public void announceTo(PluginCatalog catalog) {
@@ -132,9 +132,9 @@ public final class FilterRepository implements AutoCloseable {
      * the JAR says it is; no one has to type it).
      *
      * @throws StoreException UNPROCESSABLE when the upload is not a JAR whose manifest names a valid Plugin-Id, or
-     *                        when it does not load (as {@link #install(String, InputStream)})
+     *                        when it does not load (as {@link #install(String, InputStream, Caller)})
      */
-    public synchronized Installed install(InputStream body) throws IOException {
+    public synchronized Installed install(InputStream body, Caller caller) throws IOException {
         space.checkWritable();
         Path temp = Files.createTempFile(staging, "upload-", ".jar");
         try {
@@ -149,7 +149,7 @@ public final class FilterRepository implements AutoCloseable {
                         + id + "\", which is not a plugin id: lower-case letters, digits and '-', at most 64 "
                         + "characters, starting with a letter or digit");
             }
-            return installAudited(id, temp);
+            return installAudited(id, temp, caller);
         } finally {
             Files.deleteIfExists(temp);
         }
@@ -164,7 +164,7 @@ public final class FilterRepository implements AutoCloseable {
      *                        BAD_REQUEST, INSUFFICIENT_STORAGE (before anything is written when the disk is nearly
      *                        full)
      */
-    public synchronized Installed install(String id, InputStream body) throws IOException {
+    public synchronized Installed install(String id, InputStream body, Caller caller) throws IOException {
         checkId(id);
         space.checkWritable();
         Path temp = Files.createTempFile(staging, id + "-", ".jar");
@@ -172,10 +172,10 @@ public final class FilterRepository implements AutoCloseable {
             try {
                 copyLimited(body, temp);
             } catch (IOException | RuntimeException e) {
-                audited(id, isActive(id) ? "replace" : "install", false, e.getMessage());
+                audited(id, isActive(id) ? "replace" : "install", false, e.getMessage(), caller);
                 throw e;
             }
-            return installAudited(id, temp);
+            return installAudited(id, temp, caller);
         } finally {
             Files.deleteIfExists(temp);
         }
@@ -185,7 +185,7 @@ public final class FilterRepository implements AutoCloseable {
         return registry.plugin(id).map(p -> p.state() == PluginInfo.State.ACTIVE).orElse(false);
     }
 
-    private Installed installAudited(String id, Path jar) throws IOException {
+    private Installed installAudited(String id, Path jar, Caller caller) throws IOException {
         boolean replacing = isActive(id);
         try {
             String declared = PluginDirectory.pluginId(jar);
@@ -196,10 +196,10 @@ public final class FilterRepository implements AutoCloseable {
                         + (replacing ? "; the running version stays active" : ""));
             }
             Installed installed = load(id, jar);
-            audited(id, installed.replaced() ? "replace" : "install", true, null);
+            audited(id, installed.replaced() ? "replace" : "install", true, null, caller);
             return installed;
         } catch (IOException | RuntimeException e) {
-            audited(id, replacing ? "replace" : "install", false, e.getMessage());
+            audited(id, replacing ? "replace" : "install", false, e.getMessage(), caller);
             throw e;
         }
     }
@@ -246,20 +246,20 @@ public final class FilterRepository implements AutoCloseable {
         }
     }
 
-    public synchronized void remove(String id) throws IOException {
+    public synchronized void remove(String id, Caller caller) throws IOException {
         requirePlugin(id);
         registry.remove(id);
         Files.deleteIfExists(pluginsDir.resolve(id + ".jar"));
         Files.deleteIfExists(suspendedMarker(id));
         catalog.removed(id);
-        audited(id, "remove", true, null);
+        audited(id, "remove", true, null, caller);
     }
 
     /** Suspends (or resumes) every filter of a plugin; remembered across restarts. */
-    public synchronized PluginInfo setSuspended(String id, boolean suspended) throws IOException {
+    public synchronized PluginInfo setSuspended(String id, boolean suspended, Caller caller) throws IOException {
         PluginInfo plugin = requirePlugin(id);
         if (plugin.state() != PluginInfo.State.ACTIVE) {
-            audited(id, suspended ? "suspend" : "resume", false, "plugin is " + plugin.state());
+            audited(id, suspended ? "suspend" : "resume", false, "plugin is " + plugin.state(), caller);
             throw new StoreException(StoreException.Kind.CONFLICT, "plugin " + id + " is " + plugin.state()
                     + (plugin.failure() == null ? "" : " (" + plugin.failure() + ")") + "; install a working JAR");
         }
@@ -270,7 +270,7 @@ public final class FilterRepository implements AutoCloseable {
             Files.deleteIfExists(suspendedMarker(id));
         }
         catalog.suspended(id, suspended);
-        audited(id, suspended ? "suspend" : "resume", true, null);
+        audited(id, suspended ? "suspend" : "resume", true, null, caller);
         return plugin;
     }
 

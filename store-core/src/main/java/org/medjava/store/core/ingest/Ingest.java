@@ -210,24 +210,25 @@ public final class Ingest {
      *
      * @param declaredLength the Content-Length, or -1 when the body is chunked
      * @param declaredType   the Content-Type, or null
+     * @param caller         who stores it, for the audit trail
      * @throws StoreException TOO_LARGE, BAD_REQUEST, CONFLICT, PRECONDITION_FAILED, UNSUPPORTED_MEDIA_TYPE,
      *                        UNPROCESSABLE or UNAVAILABLE as the case may be; the stored file is unchanged
      */
     public ImageRepository.PutResult put(StorePath path, InputStream body, long declaredLength, String declaredType,
-                                         Preconditions preconditions) throws IOException {
+                                         Preconditions preconditions, Caller caller) throws IOException {
         StoredObject[] what = {StoredObject.file(path.relative())};
         try {
             ImageRepository.PutResult result = write(path, body, declaredLength, declaredType, preconditions, what);
             metrics.ingested(StoreMetrics.PUT, result.file().size());
-            audit.record(AuditEvents.stored(caller(), what[0], !result.created()));
+            audit.record(AuditEvents.stored(caller, what[0], !result.created()));
             return result;
         } catch (StoreException e) {
             metrics.ingestRefused(StoreMetrics.PUT, e.kind().name().toLowerCase(java.util.Locale.ROOT));
-            audit.record(AuditEvents.storeRefused(caller(), what[0], e.kind().status >= 500, e.getMessage()));
+            audit.record(AuditEvents.storeRefused(caller, what[0], e.kind().status >= 500, e.getMessage()));
             throw e;
         } catch (IOException | RuntimeException e) {
             metrics.ingestRefused(StoreMetrics.PUT, "failure");
-            audit.record(AuditEvents.storeRefused(caller(), what[0], true, String.valueOf(e.getMessage())));
+            audit.record(AuditEvents.storeRefused(caller, what[0], true, String.valueOf(e.getMessage())));
             throw e;
         }
     }
@@ -292,10 +293,6 @@ public final class Ingest {
         }
     }
 
-    private static Caller caller() {
-        return Caller.current().orElse(null);
-    }
-
     private static String transferSyntax(ReceivedDataSet received) {
         return com.pixelmed.dicom.Attribute.getSingleStringValueOrEmptyString(received.dataSet(),
                 com.pixelmed.dicom.TagFromName.TransferSyntaxUID).trim();
@@ -304,11 +301,11 @@ public final class Ingest {
     // ------------------------------------------------------------------------------------------------ DELETE
 
     /**
-     * Deletes a file (and takes it out of the index), or an empty directory.
+     * Deletes a file (and takes it out of the index), or an empty directory, at {@code caller}'s request.
      *
      * @throws StoreException NOT_FOUND, CONFLICT (a directory that is not empty), PRECONDITION_FAILED, UNAVAILABLE
      */
-    public void delete(StorePath path, Preconditions preconditions) {
+    public void delete(StorePath path, Preconditions preconditions, Caller caller) {
         StoredObject[] what = {StoredObject.file(path.relative())};
         try (WriteBarrier.Pass pass = barrier.pass()) {
             IntentJournal.Intent intent = begin(IntentJournal.Op.DELETE, path, null);
@@ -337,10 +334,10 @@ public final class Ingest {
                 journal.done(intent);
             }
         } catch (RuntimeException e) {
-            audit.record(AuditEvents.deleted(caller(), what[0], false, String.valueOf(e.getMessage())));
+            audit.record(AuditEvents.deleted(caller, what[0], false, String.valueOf(e.getMessage())));
             throw e;
         }
-        audit.record(AuditEvents.deleted(caller(), what[0], true, null));
+        audit.record(AuditEvents.deleted(caller, what[0], true, null));
     }
 
     /** The audit trail's description of a stored file, from the index (just a path when it is not DICOM). */
@@ -367,16 +364,18 @@ public final class Ingest {
      * while the header is checked. A SOP Instance UID the store holds already is refused or replaced by the
      * {@link DuplicatePolicy}. When this returns, the object is durable and indexed.
      *
+     * @param caller who sent it (an AE title, an account, a job's owner): the audit trail's requestor and what the
+     *               {@link AfterReceive} hooks see
      * @throws IngestFailure with the DICOM status and a reason; nothing was stored
      */
-    public Ingested receive(Path staged, Expected expected) throws IngestFailure {
+    public Ingested receive(Path staged, Expected expected, Caller caller) throws IngestFailure {
         StoredObject[] what = {new StoredObject(null, null, null, null, null)};
         try {
-            Ingested done = store(staged, expected, what);
-            audit.record(AuditEvents.stored(caller(), what[0], done.replaced()));
+            Ingested done = store(staged, expected, what, caller);
+            audit.record(AuditEvents.stored(caller, what[0], done.replaced()));
             return done;
         } catch (IngestFailure e) {
-            audit.record(AuditEvents.storeRefused(caller(), what[0], serious(e), e.getMessage()));
+            audit.record(AuditEvents.storeRefused(caller, what[0], serious(e), e.getMessage()));
             throw e;
         }
     }
@@ -398,18 +397,19 @@ public final class Ingest {
      * @throws StoreException CONFLICT when the object at the path changed since, UNPROCESSABLE when the corrected
      *                        object is refused, UNAVAILABLE when the store fails; nothing was changed
      */
-    public Ingested replace(Path staged, StorePath at, Expected expected, Preconditions preconditions) {
+    public Ingested replace(Path staged, StorePath at, Expected expected, Preconditions preconditions,
+                            Caller caller) {
         StoredObject[] what = {new StoredObject(at.relative(), null, null, null, null)};
         try {
-            Ingested done = file(staged, expected, what, new Replacing(at, preconditions));
-            audit.record(AuditEvents.stored(caller(), what[0], true));
+            Ingested done = file(staged, expected, what, new Replacing(at, preconditions), caller);
+            audit.record(AuditEvents.stored(caller, what[0], true));
             return done;
         } catch (IngestFailure e) {
-            audit.record(AuditEvents.storeRefused(caller(), what[0], serious(e), e.getMessage()));
+            audit.record(AuditEvents.storeRefused(caller, what[0], serious(e), e.getMessage()));
             throw new StoreException(serious(e) ? StoreException.Kind.UNAVAILABLE : StoreException.Kind.UNPROCESSABLE,
                     "the corrected object was not stored: " + e.getMessage(), e);
         } catch (StoreException e) {
-            audit.record(AuditEvents.storeRefused(caller(), what[0], e.kind().status >= 500, e.getMessage()));
+            audit.record(AuditEvents.storeRefused(caller, what[0], e.kind().status >= 500, e.getMessage()));
             if (e.kind() == StoreException.Kind.PRECONDITION_FAILED) {
                 throw new StoreException(StoreException.Kind.CONFLICT, what[0].path() + " was written while it was"
                         + " being corrected; it was left as that write made it", e);
@@ -419,10 +419,11 @@ public final class Ingest {
     }
 
     /** Stores the object and counts what entered or why it was refused. */
-    private Ingested store(Path staged, Expected expected, StoredObject[] what) throws IngestFailure {
+    private Ingested store(Path staged, Expected expected, StoredObject[] what, Caller caller)
+            throws IngestFailure {
         try {
             long size = Files.size(staged);
-            Ingested stored = file(staged, expected, what, null);
+            Ingested stored = file(staged, expected, what, null, caller);
             metrics.ingested(StoreMetrics.RECEIVE, size);
             return stored;
         } catch (IngestFailure e) {
@@ -442,7 +443,7 @@ public final class Ingest {
      * @param replacing null for an object received; else where and under what preconditions a correction is stored
      *                  (see {@link #replace}), whose store failures are thrown as they are
      */
-    private Ingested file(Path staged, Expected expected, StoredObject[] what, Replacing replacing)
+    private Ingested file(Path staged, Expected expected, StoredObject[] what, Replacing replacing, Caller caller)
             throws IngestFailure {
         try {
             StagedBody stage = images.stage(staged);
@@ -475,9 +476,9 @@ public final class Ingest {
             boolean replaced = replacing != null || !existing.isEmpty();
             if (replacing == null) {
                 if (replaced) {
-                    removeOtherCopies(header.sopInstanceUid(), existing, path);
+                    removeOtherCopies(header.sopInstanceUid(), existing, path, caller);
                 }
-                afterReceive(header, path, received);
+                afterReceive(header, path, received, caller);
             }
             LOG.log(Level.FINE, "stored {0} at {1}{2}", new Object[] {header.sopInstanceUid(), path,
                     replaced ? " (replaced)" : ""});
@@ -509,7 +510,8 @@ public final class Ingest {
     /** What is done with an object once it is stored from the network (e.g. an IOCM rejection note applied). */
     @FunctionalInterface
     public interface AfterReceive {
-        void received(Ingested stored, com.pixelmed.dicom.AttributeList dataSet);
+        /** @param from who sent it (the caller {@link #receive} was given) */
+        void received(Ingested stored, com.pixelmed.dicom.AttributeList dataSet, Caller from);
     }
 
     private final List<AfterReceive> afterReceive = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -522,11 +524,11 @@ public final class Ingest {
         afterReceive.add(hook);
     }
 
-    private void afterReceive(ReceivedHeader header, StorePath path, ReceivedDataSet received) {
+    private void afterReceive(ReceivedHeader header, StorePath path, ReceivedDataSet received, Caller from) {
         for (AfterReceive hook : afterReceive) {
             try {
                 hook.received(new Ingested(header.sopClassUid(), header.sopInstanceUid(), header.studyInstanceUid(),
-                        header.seriesInstanceUid(), path, false), received.dataSet());
+                        header.seriesInstanceUid(), path, false), received.dataSet(), from);
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "after storing " + header.sopInstanceUid() + ": " + e.getMessage(), e);
             }
@@ -558,11 +560,11 @@ public final class Ingest {
     }
 
     /** Copies of a replaced object that the network put elsewhere (an earlier Patient ID) go; others stay. */
-    private void removeOtherCopies(String sopInstanceUid, List<String> existing, StorePath kept) {
+    private void removeOtherCopies(String sopInstanceUid, List<String> existing, StorePath kept, Caller caller) {
         for (String copy : existing) {
             if (!copy.equals(kept.relative()) && copy.startsWith(ArchivePath.ROOT + "/")) {
                 try {
-                    delete(StorePath.parse(copy), Preconditions.NONE);
+                    delete(StorePath.parse(copy), Preconditions.NONE, caller);
                 } catch (StoreException e) {
                     LOG.log(Level.WARNING, "replaced {0}, but its older copy {1} could not be removed: {2}",
                             new Object[] {sopInstanceUid, copy, e.getMessage()});

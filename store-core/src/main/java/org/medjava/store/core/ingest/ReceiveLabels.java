@@ -61,8 +61,8 @@ public final class ReceiveLabels implements Ingest.AfterReceive {
     }
 
     @Override
-    public void received(Ingested stored, com.pixelmed.dicom.AttributeList dataSet) {
-        Set<String> labels = Caller.current().map(c -> bySender.get(c.user())).orElse(null);
+    public void received(Ingested stored, com.pixelmed.dicom.AttributeList dataSet, Caller from) {
+        Set<String> labels = from == null || from.user() == null ? null : bySender.get(from.user());
         if (labels == null || stored.studyInstanceUid() == null) {
             return;
         }

@@ -30,6 +30,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
 import org.medjava.store.core.StoreException;
+import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.model.Preconditions;
 import org.medjava.store.core.model.StorePath;
@@ -248,12 +249,13 @@ public final class ResumableUploads {
      *
      * @param declaredLength the chunk's Content-Length, or -1
      * @param checksum       the chunk's checksum, or null
+     * @param caller         who sends the chunk: the audit trail's requestor of the object stored at the end
      * @throws StoreException NOT_FOUND, GONE, LOCKED (another append in progress), CONFLICT (offset is not the
      *                        upload's), TOO_LARGE (beyond Upload-Length), CHECKSUM_MISMATCH (the chunk: discarded; the
      *                        whole object: the upload is discarded), and whatever {@link Ingest#put} refuses
      */
     public Appended append(String id, String owner, long offset, InputStream body, long declaredLength,
-                           ChunkChecksum checksum) throws IOException {
+                           ChunkChecksum checksum, Caller caller) throws IOException {
         Upload upload = status(id, owner);
         if (!busy.add(id)) {
             throw new StoreException(StoreException.Kind.LOCKED, "another request is appending to this upload;"
@@ -280,7 +282,7 @@ public final class ResumableUploads {
                 return new Appended(upload, null);
             }
             try (Permit permit = admission.admit(upload.length())) {
-                return new Appended(upload, complete(upload));
+                return new Appended(upload, complete(upload, caller));
             }
         } finally {
             busy.remove(id);
@@ -343,7 +345,7 @@ public final class ResumableUploads {
     }
 
     /** Verifies the whole object and hands it to the ingest door; the upload goes unless the store was only busy. */
-    private ImageRepository.PutResult complete(Upload upload) throws IOException {
+    private ImageRepository.PutResult complete(Upload upload, Caller caller) throws IOException {
         Path part = dir.resolve(upload.id() + PART);
         MessageDigest sha256 = digest("SHA-256");
         try (InputStream in = Files.newInputStream(part)) {
@@ -362,7 +364,7 @@ public final class ResumableUploads {
         try (InputStream in = Files.newInputStream(part)) {
             ImageRepository.PutResult stored = ingest.put(upload.target(), in, upload.length(),
                     upload.contentType().isEmpty() ? null : upload.contentType(),
-                    upload.createOnly() ? new Preconditions(null, "*") : Preconditions.NONE);
+                    upload.createOnly() ? new Preconditions(null, "*") : Preconditions.NONE, caller);
             remove(upload.id());
             return stored;
         } catch (StoreException e) {

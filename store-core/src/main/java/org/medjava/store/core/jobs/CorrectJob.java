@@ -8,6 +8,7 @@ import javax.json.Json;
 import javax.json.JsonArrayBuilder;
 import javax.json.JsonObjectBuilder;
 import org.medjava.store.core.StoreException;
+import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.correct.Correction;
 import org.medjava.store.core.correct.Corrector;
 import org.medjava.store.core.index.DicomIndex;
@@ -63,7 +64,7 @@ public final class CorrectJob implements JobKind {
     }
 
     @Override
-    public String run(Map<String, String> params, Progress progress) {
+    public String run(Map<String, String> params, Progress progress, Caller owner) {
         Plan plan = plan(params);
         int total = 0;
         for (String study : plan.studies()) {
@@ -86,7 +87,7 @@ public final class CorrectJob implements JobKind {
                 } catch (JobQueue.Cancelled e) {
                     cancelAsked[0] = true;
                 }
-            });
+            }, owner);
             instances += o.instances();
             JsonObjectBuilder old = Json.createObjectBuilder();
             o.oldValues().forEach(old::add);

@@ -105,7 +105,7 @@ public final class DeidentifyJob implements JobKind {
     }
 
     @Override
-    public String run(Map<String, String> params, Progress progress) {
+    public String run(Map<String, String> params, Progress progress, Caller owner) {
         Plan plan = plan(params);
         List<InstanceSummary> sources = sources(plan); // it may have changed since the submission
         byte[] secret = new byte[32];
@@ -117,7 +117,7 @@ public final class DeidentifyJob implements JobKind {
         Deidentifier engine = new Deidentifier(plan.options().withPseudonym(plan.patientName(), patientId), uids);
         String newStudy = uids.map(plan.study());
         String sourcePatientId = sources.get(0).patientId();
-        Outcome outcome = new Outcome();
+        Outcome outcome = new Outcome(owner);
         int total = sources.size();
         try {
             progress.update(0, total);
@@ -128,7 +128,7 @@ public final class DeidentifyJob implements JobKind {
             try {
                 deidentify(engine, source, outcome);
             } catch (RuntimeException | IOException e) {
-                String undone = undo(outcome.written);
+                String undone = undo(outcome.written, owner);
                 audit(plan, sourcePatientId, newStudy, outcome, false, "failed; " + undone);
                 throw new StoreException(e instanceof StoreException s ? s.kind() : StoreException.Kind.UNPROCESSABLE,
                         "failed at instance " + (outcome.done() + 1) + " of " + total + " (" + source.path() + "): "
@@ -137,11 +137,11 @@ public final class DeidentifyJob implements JobKind {
             try {
                 progress.update(outcome.done(), total);
             } catch (JobQueue.Cancelled e) {
-                String undone = undo(outcome.written);
+                String undone = undo(outcome.written, owner);
                 audit(plan, sourcePatientId, newStudy, outcome, false, "cancelled; " + undone);
                 throw new JobQueue.Cancelled("cancelled after " + outcome.done() + " of " + total + "; " + undone);
             } catch (JobQueue.Lost e) {
-                LOG.warning(e.getMessage() + "; " + undo(outcome.written));
+                LOG.warning(e.getMessage() + "; " + undo(outcome.written, owner));
                 throw e;
             }
         }
@@ -151,13 +151,18 @@ public final class DeidentifyJob implements JobKind {
         return result(plan, newStudy, patientId, total, outcome);
     }
 
-    /** What a run did so far. */
+    /** What a run did so far, for whom. */
     private static final class Outcome {
+        final Caller owner;
         final List<Ingested> written = new ArrayList<>();
         final JsonArrayBuilder refusals = Json.createArrayBuilder();
         final JsonArrayBuilder review = Json.createArrayBuilder();
         int refused;
         int needsReview;
+
+        Outcome(Caller owner) {
+            this.owner = owner;
+        }
         final Set<String> series = new LinkedHashSet<>();
 
         int done() {
@@ -182,7 +187,7 @@ public final class DeidentifyJob implements JobKind {
         }
         Ingested stored;
         try {
-            stored = ingest.receive(staged, Expected.NOTHING);
+            stored = ingest.receive(staged, Expected.NOTHING, outcome.owner);
         } catch (IngestFailure e) {
             if (e.reason() == IngestFailure.Reason.OUT_OF_RESOURCES
                     || e.reason() == IngestFailure.Reason.PROCESSING_FAILURE) {
@@ -345,14 +350,14 @@ public final class DeidentifyJob implements JobKind {
     }
 
     /** Removes what this run wrote; says what was removed and what was left. */
-    private String undo(List<Ingested> written) {
+    private String undo(List<Ingested> written, Caller owner) {
         if (written.isEmpty()) {
             return "nothing had been written";
         }
         List<String> left = new ArrayList<>();
         for (Ingested w : written) {
             try {
-                ingest.delete(w.path(), Preconditions.NONE);
+                ingest.delete(w.path(), Preconditions.NONE, owner);
             } catch (StoreException e) {
                 if (e.kind() != StoreException.Kind.NOT_FOUND) {
                     LOG.log(Level.WARNING, "de-identified instance " + w.path().relative() + " could not be removed",
@@ -375,7 +380,7 @@ public final class DeidentifyJob implements JobKind {
         String description = KIND + " job: " + outcome.written.size() + " instances stored, " + outcome.refused
                 + " refused" + (plan.series() == null ? "" : ", of series " + plan.series()) + "; options: basic"
                 + (plan.optionNames().isEmpty() ? "" : "," + plan.optionNames());
-        ingest.auditTrail().record(AuditEvents.deidentified(Caller.current().orElse(null), plan.study(),
+        ingest.auditTrail().record(AuditEvents.deidentified(outcome.owner, plan.study(),
                 sourcePatientId, newStudy, description, success, failure));
     }
 

@@ -13,12 +13,12 @@ import javax.json.JsonArrayBuilder;
 import javax.json.JsonObjectBuilder;
 import org.medjava.filter.UnsupportedDataException;
 import org.medjava.store.core.StoreException;
+import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.derive.DerivedImages;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.InstanceSummary;
 import org.medjava.store.core.ingest.Ingest;
 import org.medjava.store.core.ingest.Ingested;
-import org.medjava.store.core.render.FilterCallScope;
 import org.medjava.store.core.render.RenderRequest;
 import org.medjava.store.core.render.RenderService;
 import org.medjava.store.core.model.Preconditions;
@@ -82,7 +82,7 @@ public final class DeriveSeriesJob implements JobKind {
     }
 
     @Override
-    public String run(Map<String, String> params, Progress progress) {
+    public String run(Map<String, String> params, Progress progress, Caller owner) {
         RenderRequest request = request(params);
         List<InstanceSummary> sources = sources(params.get("SeriesInstanceUID"), request); // it may have changed
         List<Ingested> written = new ArrayList<>();
@@ -93,8 +93,8 @@ public final class DeriveSeriesJob implements JobKind {
             throw new JobQueue.Cancelled("cancelled after 0 of " + sources.size() + "; nothing had been written");
         }
         for (InstanceSummary source : sources) {
-            try (FilterCallScope bound = FilterCallScope.forJob()) {
-                Ingested d = derived.derive(StorePath.parse(source.path()), request);
+            try {
+                Ingested d = derived.derive(StorePath.parse(source.path()), request, RenderService.forJob(), owner);
                 if (written.isEmpty()) {
                     index.instances(d.seriesInstanceUid()).forEach(i -> before.add(i.path()));
                     before.remove(d.path().relative());
@@ -104,19 +104,19 @@ public final class DeriveSeriesJob implements JobKind {
                 StoreException.Kind kind = e instanceof StoreException s ? s.kind() : StoreException.Kind.UNPROCESSABLE;
                 throw new StoreException(kind, "failed at instance " + (written.size() + 1) + " of "
                         + sources.size() + " (" + source.path() + "): " + e.getMessage() + "; "
-                        + undo(written, before), e);
+                        + undo(written, before, owner), e);
             }
             try {
                 progress.update(written.size(), sources.size());
             } catch (JobQueue.Cancelled e) {
                 throw new JobQueue.Cancelled("cancelled after " + written.size() + " of " + sources.size() + "; "
-                        + undo(written, before));
+                        + undo(written, before, owner));
             } catch (JobQueue.Lost e) {
-                LOG.warning(e.getMessage() + "; " + undo(written, before));
+                LOG.warning(e.getMessage() + "; " + undo(written, before, owner));
                 throw e;
             }
         }
-        List<String> notReplaced = remove(before);
+        List<String> notReplaced = remove(before, owner);
         return result(written, before.size() - notReplaced.size(), notReplaced);
     }
 
@@ -194,12 +194,12 @@ public final class DeriveSeriesJob implements JobKind {
     }
 
     /** Removes what this run wrote; says what was removed, what was left, and what the series held before. */
-    private String undo(List<Ingested> written, Set<String> before) {
+    private String undo(List<Ingested> written, Set<String> before, Caller owner) {
         if (written.isEmpty()) {
             return "nothing had been written";
         }
         List<String> paths = written.stream().map(w -> w.path().relative()).toList();
-        List<String> left = remove(paths);
+        List<String> left = remove(paths, owner);
         String series = written.get(0).seriesInstanceUid();
         String text = left.isEmpty() ? "the " + written.size() + " derived instances written were removed"
                 : (written.size() - left.size()) + " of the " + written.size() + " derived instances written were"
@@ -209,11 +209,11 @@ public final class DeriveSeriesJob implements JobKind {
     }
 
     /** Removes stored objects (gone already counts as removed); returns "path (why)" of those that remain. */
-    private List<String> remove(java.util.Collection<String> paths) {
+    private List<String> remove(java.util.Collection<String> paths, Caller owner) {
         List<String> left = new ArrayList<>();
         for (String path : paths) {
             try {
-                ingest.delete(StorePath.parse(path), Preconditions.NONE);
+                ingest.delete(StorePath.parse(path), Preconditions.NONE, owner);
             } catch (StoreException e) {
                 if (e.kind() != StoreException.Kind.NOT_FOUND) {
                     LOG.log(Level.WARNING, "derived instance " + path + " could not be removed", e);

@@ -1,6 +1,7 @@
 package org.medjava.store.core.jobs;
 
 import java.util.Map;
+import org.medjava.store.core.audit.Caller;
 
 /** The work behind one kind of job. Runs again from the start when a node died running it: make it idempotent. */
 @FunctionalInterface
@@ -28,8 +29,10 @@ public interface JobKind {
     /**
      * Runs a job.
      *
+     * @param owner who submitted it ({@link Caller#STORE} when the store did): what the job stores or deletes is
+     *              recorded in the audit trail as done by them
      * @return a short JSON text describing the result
      * @throws Exception the job fails with the exception's message ({@link JobQueue.Cancelled}: it is cancelled)
      */
-    String run(Map<String, String> params, Progress progress) throws Exception;
+    String run(Map<String, String> params, Progress progress, Caller owner) throws Exception;
 }

@@ -112,13 +112,14 @@ public final class JobWorkers implements AutoCloseable {
         beat.setDaemon(true);
         beat.start();
         // what the job stores or deletes is recorded in the audit trail as done by its submitter
-        try (Caller.Binding owner = job.owner() == null ? () -> { } : Caller.bind(Caller.account(job.owner(), null))) {
+        Caller owner = job.owner() == null ? Caller.STORE : Caller.account(job.owner(), null);
+        try {
             String result = kind.run(job.params(), (done, total) -> {
                 last[0] = done;
                 last[1] = total;
                 lastBeat[0] = System.nanoTime();
                 queue.progress(job.id(), node, done, total);
-            });
+            }, owner);
             queue.finish(job.id(), node, JobStatus.State.DONE, result);
             LOG.info("job " + job.id() + " (" + job.kind() + ") done on " + node);
         } catch (JobQueue.Lost e) {

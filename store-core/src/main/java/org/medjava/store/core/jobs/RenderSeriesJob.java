@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.medjava.store.core.StoreException;
+import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.InstanceSummary;
 import org.medjava.store.core.ingest.Ingest;
@@ -40,7 +41,7 @@ public final class RenderSeriesJob implements JobKind {
     }
 
     @Override
-    public String run(Map<String, String> params, Progress progress) throws Exception {
+    public String run(Map<String, String> params, Progress progress, Caller owner) throws Exception {
         String series = params.get("SeriesInstanceUID");
         if (series == null || series.isBlank()) {
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "render-series needs SeriesInstanceUID");
@@ -61,12 +62,11 @@ public final class RenderSeriesJob implements JobKind {
         progress.update(0, instances.size());
         for (InstanceSummary i : instances) {
             byte[] image;
-            try (LocalCopy copy = images.localCopy(StorePath.parse(i.path()));
-                 org.medjava.store.core.render.FilterCallScope bound = org.medjava.store.core.render.FilterCallScope.forJob()) {
-                image = renderer.render(copy.path(), true, request);
+            try (LocalCopy copy = images.localCopy(StorePath.parse(i.path()))) {
+                image = renderer.render(copy.path(), true, request, RenderService.forJob());
             }
             StorePath out = StorePath.parse("derived/" + series + "/" + i.sopInstanceUid() + "." + extension);
-            ingest.put(out, new ByteArrayInputStream(image), image.length, null, Preconditions.NONE);
+            ingest.put(out, new ByteArrayInputStream(image), image.length, null, Preconditions.NONE, owner);
             written.add(out.relative());
             progress.update(written.size(), instances.size());
         }

@@ -16,6 +16,7 @@ import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.InvalidParameterException;
 import org.medjava.filter.UnsupportedDataException;
 import org.medjava.filter.Raster;
+import org.medjava.filter.runtime.CallControl;
 import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.RegistryException;
 import org.medjava.store.core.StoreException;
@@ -27,13 +28,18 @@ import org.medjava.store.core.metrics.StoreMetrics;
 /**
  * Server-side rendering: decode a stored image, run a filter chain through the registry, encode as PNG, GIF or JPEG.
  * Grey DICOM is filtered on its stored values, then windowed; everything else is windowed (DICOM colour ignores
- * windows) or decoded to 8-bit RGB, then filtered (see {@link #render(Path, boolean, RenderRequest, Timings)}). The chain is validated before the image is read, so a typo costs nothing.
+ * windows) or decoded to 8-bit RGB, then filtered (see {@link #render(Path, boolean, RenderRequest, Timings,
+ * CallControl)}). The chain is validated before the image is read, so a typo costs nothing.
  *
- * <p>Every filter call runs on the registry's bounded pool under its deadline and the {@link FilterCallScope}
- * bound to the calling thread (a request's {@code timeout=}, a cancel when its client hangs up): 503 when every
- * slot is busy (with Retry-After) or the deadline passed, 409 when the plugin went away during the call.
+ * <p>Every filter call runs on the registry's bounded pool under its deadline and the {@link CallControl} its
+ * caller passes (a request's {@code timeout=} and a cancel when its client hangs up, {@link #forJob()} for a
+ * background job, {@link CallControl#unlimited()} for the registry's deadline alone): 503 when every slot is busy
+ * (with Retry-After) or the deadline passed, 409 when the plugin went away during the call.
  */
 public final class RenderService {
+
+    /** How long a background job's filter call waits for a free slot: a job would rather wait than fail. */
+    public static final java.time.Duration JOB_SLOT_WAIT = java.time.Duration.ofMinutes(2);
 
     private final FilterRegistry registry;
     private final long maxPixels;
@@ -63,28 +69,41 @@ public final class RenderService {
         this.maxChain = maxChain;
     }
 
-    /** @param dicom whether the stored file is DICOM (then window and frame apply) */
-    public byte[] render(Path file, boolean dicom, RenderRequest request) throws IOException {
-        return render(file, dicom, request, new Timings());
+    /**
+     * For background jobs: each call under the registry's deadline, waiting up to {@link #JOB_SLOT_WAIT} for a
+     * slot where a request would be refused with 503 after a short wait.
+     */
+    public static CallControl forJob() {
+        return new CallControl(null, JOB_SLOT_WAIT);
     }
 
     /**
-     * As {@link #render(Path, boolean, RenderRequest)}, noting in {@code timings} how long each phase took.
+     * @param dicom   whether the stored file is DICOM (then window and frame apply)
+     * @param control the deadline and cancellation of the rendering's filter calls
+     */
+    public byte[] render(Path file, boolean dicom, RenderRequest request, CallControl control) throws IOException {
+        return render(file, dicom, request, new Timings(), control);
+    }
+
+    /**
+     * As {@link #render(Path, boolean, RenderRequest, CallControl)}, noting in {@code timings} how long each phase
+     * took.
      *
      * <p>Order: a grey DICOM frame with filters is filtered on its stored values (a 16-bit grey raster, so
      * Hounsfield units survive), then windowed (the request's window, else the image's own, else the range of the
      * filtered values) to 8 bits. Everything else (colour DICOM, PNG, GIF, ...) is decoded to 8-bit RGB (DICOM
      * through its window), then filtered.
      */
-    public byte[] render(Path file, boolean dicom, RenderRequest request, Timings timings) throws IOException {
+    public byte[] render(Path file, boolean dicom, RenderRequest request, Timings timings, CallControl control)
+            throws IOException {
         validate(request);
         try (DecodeBudget.Permit permit = admit(file, request)) {
-            return renderAdmitted(file, dicom, request, timings);
+            return renderAdmitted(file, dicom, request, timings, control);
         }
     }
 
-    private byte[] renderAdmitted(Path file, boolean dicom, RenderRequest request, Timings timings)
-            throws IOException {
+    private byte[] renderAdmitted(Path file, boolean dicom, RenderRequest request, Timings timings,
+                                  CallControl control) throws IOException {
         if (request.format() == ImageFormat.DICOM) { // a derived object, made by DerivedImages
             throw new StoreException(StoreException.Kind.BAD_REQUEST, "render=dicom is not an image rendering here;"
                     + " ask GET /images/{path}?render=dicom for a derived DICOM object");
@@ -97,18 +116,18 @@ public final class RenderService {
             DicomImage image = read(file, request);
             t1 = System.nanoTime();
             if (!request.filters().isEmpty() && image.isGrey()) {
-                DicomImage filtered = filterStoredValues(image, request);
+                DicomImage filtered = filterStoredValues(image, request, control);
                 t2 = System.nanoTime();
                 raster = window(filtered, request);
             } else {
                 requireFilterable(image, request);
-                raster = filter(window(image, request), request);
+                raster = filter(window(image, request), request, control);
                 t2 = System.nanoTime();
             }
         } else {
             raster = decode(file, false, request);
             t1 = System.nanoTime();
-            raster = filter(raster, request);
+            raster = filter(raster, request, control);
             t2 = System.nanoTime();
         }
         long t3 = System.nanoTime();
@@ -127,7 +146,7 @@ public final class RenderService {
      * @throws StoreException 422 for data no filter serves (grey of more than 16 bits) or a filter that does not
      *     filter grey data, naming the data and the filter; 400 for a bad parameter; 409 for a suspended filter
      */
-    public DicomImage filterStoredValues(DicomImage image, RenderRequest request) {
+    public DicomImage filterStoredValues(DicomImage image, RenderRequest request, CallControl control) {
         RenderQuery.requireInside(request.region(), image.width(), image.height());
         if (request.filters().isEmpty()) {
             return image;
@@ -144,7 +163,7 @@ public final class RenderService {
         for (RenderRequest.FilterStep step : request.filters()) {
             GrayRaster16 in = raster;
             raster = call(step, request, () -> registry.apply(step.filterId(), in, request.region(), step.params(),
-                    request.implementation(), FilterCallScope.current()));
+                    request.implementation(), control));
         }
         return image.withStoredValues(raster);
     }
@@ -205,11 +224,11 @@ public final class RenderService {
         }
     }
 
-    /** Runs the request's filter chain, in order, over {@code raster} (within its region). */
-    public Raster filter(Raster raster, RenderRequest request) {
+    /** Runs the request's filter chain, in order, over {@code raster} (within its region), under {@code control}. */
+    public Raster filter(Raster raster, RenderRequest request, CallControl control) {
         RenderQuery.requireInside(request.region(), raster.width(), raster.height());
         for (RenderRequest.FilterStep step : request.filters()) {
-            raster = apply(step, raster, request);
+            raster = apply(step, raster, request, control);
         }
         return raster;
     }
@@ -298,9 +317,9 @@ public final class RenderService {
         }
     }
 
-    private Raster apply(RenderRequest.FilterStep step, Raster raster, RenderRequest request) {
+    private Raster apply(RenderRequest.FilterStep step, Raster raster, RenderRequest request, CallControl control) {
         return call(step, request, () -> registry.apply(step.filterId(), raster, request.region(), step.params(),
-                request.implementation(), FilterCallScope.current()));
+                request.implementation(), control));
     }
 
     /** A registry call, timed when it succeeds, its failures as the store's statuses. */

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.medjava.store.core.StoreException;
+import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.index.AgedStudy;
 import org.medjava.store.core.index.AgedStudyQuery;
 import org.medjava.store.core.index.DicomIndex;
@@ -159,7 +160,7 @@ public final class Retention {
         for (AgedStudy study : preview.studies()) {
             try {
                 var trashed = trash.delete(TrashScope.study(study.studyInstanceUid()), "retention rule "
-                        + rule.name(), true);
+                        + rule.name(), true, Caller.STORE);
                 if (trashed.instances() > 0) { // 0: another node's run took it first
                     trashIds.add(trashed.trashId());
                     instances += trashed.instances();

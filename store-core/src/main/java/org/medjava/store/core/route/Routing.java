@@ -120,10 +120,10 @@ public final class Routing implements Ingest.AfterReceive {
         rules = null;
     }
 
-    /** Queues the instances that match an enabled rule, as each arrives (who sent it: the current caller). */
+    /** Queues the instances that match an enabled rule, as each arrives (who sent it: {@code from}). */
     @Override
-    public void received(Ingested stored, AttributeList dataSet) {
-        String source = Caller.current().map(Caller::user).orElse(null);
+    public void received(Ingested stored, AttributeList dataSet, Caller from) {
+        String source = from == null ? null : from.user();
         for (RouteRule.Kept kept : freshRules().values()) {
             RouteRule rule = kept.rule();
             if (rule.enabled() && rule.matches(keyword -> values(dataSet, keyword), source)) {

@@ -103,14 +103,14 @@ public final class Trash implements Hidden {
     }
 
     /**
-     * Moves what {@code scope} names into the trash.
+     * Moves what {@code scope} names into the trash, at {@code caller}'s request.
      *
      * @param force  whether a deletion over the guard goes ahead (the caller checks that an administrator asked)
      * @param reason why, for the trash listing and the audit trail (may be null)
      * @throws StoreException NOT_FOUND when nothing matches, CONFLICT (naming the share and how to force it) when
      *                        the guard holds it
      */
-    public Trashed delete(TrashScope scope, String reason, boolean force) {
+    public Trashed delete(TrashScope scope, String reason, boolean force, Caller caller) {
         long files = index.count(scope);
         if (files == 0) {
             throw new StoreException(StoreException.Kind.NOT_FOUND, "no " + scope + " in the store");
@@ -123,7 +123,6 @@ public final class Trash implements Hidden {
                     + " an administrator can repeat the request with force=true");
         }
         String patientId = patientOf(scope.studyInstanceUid());
-        Caller caller = Caller.current().orElse(null);
         Instant now = clock.instant();
         Trashed trashed = index.trash(scope, UUID.randomUUID().toString(), caller == null ? null : caller.user(),
                 reason, now, now.plus(settings.grace()));
@@ -140,11 +139,10 @@ public final class Trash implements Hidden {
     /**
      * Moves the instances an IOCM rejection note names to the trash, as one deletion (whatever is still there; the
      * guard does not hold a rejection: the sender has decided). {@code noteSopInstanceUid} is the note's own UID,
-     * for the reason.
+     * for the reason; {@code caller} is who sent the note.
      */
-    public Trashed reject(RejectionNote note, String noteSopInstanceUid) {
+    public Trashed reject(RejectionNote note, String noteSopInstanceUid, Caller caller) {
         String trashId = UUID.randomUUID().toString();
-        Caller caller = Caller.current().orElse(null);
         Instant now = clock.instant();
         String reason = "IOCM rejection note " + noteSopInstanceUid + ": " + note.title();
         int instances = 0;
@@ -169,11 +167,11 @@ public final class Trash implements Hidden {
      * Keeps the previous version of an instance that a correction rewrote, as a file of the deletion
      * {@code trashId} (level {@link TrashedFile#VERSION}): hidden from reads, restorable and purged like any trashed
      * file. {@code path} is the file (still at the instance's path when the correction moved it, else a copy); an
-     * instance indexed there leaves the index. The caller audits the correction as a whole.
+     * instance indexed there leaves the index. The caller audits the correction as a whole; {@code caller} is named
+     * as who deleted the version.
      */
     public TrashedFile keep(String path, String trashId, String studyInstanceUid, String seriesInstanceUid,
-            String sopInstanceUid, long size, long modifiedMillis, String reason) {
-        Caller caller = Caller.current().orElse(null);
+            String sopInstanceUid, long size, long modifiedMillis, String reason, Caller caller) {
         Instant now = clock.instant();
         TrashedFile file = new TrashedFile(path, trashId, TrashedFile.VERSION, studyInstanceUid, seriesInstanceUid,
                 sopInstanceUid, size, modifiedMillis, now, now.plus(settings.grace()),
@@ -217,8 +215,9 @@ public final class Trash implements Hidden {
      * replaced since (a new file at its path) leaves the trash as purged. A previous version a correction kept
      * ({@link TrashedFile#VERSION}) becomes the instance again: the version that replaced it goes to the trash first
      * (a deletion of its own, so that it can be restored in turn), so each SOP Instance is indexed once.
+     * {@code caller} is who asked, for the audit trail.
      */
-    public Outcome restore(String trashId) {
+    public Outcome restore(String trashId, Caller caller) {
         List<TrashedFile> files = files(trashId);
         int restored = 0;
         int replaced = 0;
@@ -227,7 +226,7 @@ public final class Trash implements Hidden {
         for (TrashedFile f : files) {
             try {
                 if (f.level().equals(TrashedFile.VERSION)) {
-                    supersede(f, superseding, "replaced by the previous version restored from " + trashId);
+                    supersede(f, superseding, "replaced by the previous version restored from " + trashId, caller);
                 }
                 Boolean done = images.withPathLock(StorePath.parse(f.path()), () -> {
                     if (!stillThere(f)) {
@@ -252,7 +251,7 @@ public final class Trash implements Hidden {
         refresh();
         metrics.trash(Change.RESTORED, restored);
         TrashedFile first = files.get(0);
-        audit.record(AuditEvents.studyChanged(Caller.current().orElse(null), true, first.studyInstanceUid(),
+        audit.record(AuditEvents.studyChanged(caller, true, first.studyInstanceUid(),
                 patientOf(first.studyInstanceUid()), "restored from the trash " + trashId + ": " + restored
                         + " instances" + (replaced > 0 ? ", " + replaced + " replaced since" : "")
                         + (failed > 0 ? ", " + failed + " failed" : ""), failed == 0, failed == 0 ? null
@@ -261,7 +260,7 @@ public final class Trash implements Hidden {
     }
 
     /** Moves the other files of {@code kept}'s SOP Instance, if it is still there, to the trash {@code trashId}. */
-    private void supersede(TrashedFile kept, String trashId, String reason) throws IOException {
+    private void supersede(TrashedFile kept, String trashId, String reason, Caller caller) throws IOException {
         if (!images.withPathLock(StorePath.parse(kept.path()), () -> stillThere(kept))) {
             return;
         }
@@ -273,16 +272,16 @@ public final class Trash implements Hidden {
                 Optional<StorageEntry> entry = images.storage().stat(other);
                 if (entry.isPresent() && !entry.get().directory()) {
                     keep(other, trashId, kept.studyInstanceUid(), kept.seriesInstanceUid(), kept.sopInstanceUid(),
-                            entry.get().size(), entry.get().modified().toEpochMilli(), reason);
+                            entry.get().size(), entry.get().modified().toEpochMilli(), reason, caller);
                 }
                 return null;
             });
         }
     }
 
-    /** Purges one deletion now, before its grace period ends. */
-    public Outcome purge(String trashId) {
-        return purgeAll(trashId, files(trashId), Caller.current().orElse(null));
+    /** Purges one deletion now, before its grace period ends, at {@code caller}'s request. */
+    public Outcome purge(String trashId, Caller caller) {
+        return purgeAll(trashId, files(trashId), caller);
     }
 
     /**
@@ -297,7 +296,7 @@ public final class Trash implements Hidden {
         while (!(due = index.dueForPurge(clock.instant(), PURGE_BATCH)).isEmpty()) {
             int before = total;
             for (Map.Entry<String, List<TrashedFile>> e : byDeletion(due).entrySet()) {
-                Outcome o = purgeAll(e.getKey(), e.getValue(), null);
+                Outcome o = purgeAll(e.getKey(), e.getValue(), Caller.STORE);
                 total += o.purged() + o.replaced();
             }
             if (total == before) {

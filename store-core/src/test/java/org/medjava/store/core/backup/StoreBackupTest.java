@@ -42,6 +42,7 @@ import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
+import org.medjava.store.core.testsupport.TestCallers;
 import org.medjava.store.testkit.Samples;
 
 /**
@@ -103,7 +104,8 @@ class StoreBackupTest {
     }
 
     private void put(String path, byte[] bytes) throws IOException {
-        ingest.put(StorePath.parse(path), new ByteArrayInputStream(bytes), bytes.length, null, Preconditions.NONE);
+        ingest.put(StorePath.parse(path), new ByteArrayInputStream(bytes), bytes.length, null, Preconditions.NONE,
+                TestCallers.USER);
     }
 
     private BackupInfo backUp(Path target, JobKind.Progress progress) throws IOException {
@@ -125,7 +127,7 @@ class StoreBackupTest {
             if (changed.compareAndSet(false, true)) { // after the snapshot, before the objects are copied
                 try {
                     put("cases/a.dcm", a2);
-                    ingest.delete(StorePath.parse("cases/b.dcm"), Preconditions.NONE);
+                    ingest.delete(StorePath.parse("cases/b.dcm"), Preconditions.NONE, TestCallers.USER);
                     put("cases/d.dcm", dicom(newUid()));
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);

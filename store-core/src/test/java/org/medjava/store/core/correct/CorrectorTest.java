@@ -40,6 +40,7 @@ import org.medjava.store.core.metrics.StoreMetrics;
 import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.testsupport.DerivingStore;
+import org.medjava.store.core.testsupport.TestCallers;
 import org.medjava.store.core.trash.Trash;
 
 /**
@@ -96,7 +97,7 @@ class CorrectorTest {
     private void receive(TestDicom dicom, String name) throws Exception {
         Path staged = ingest.newStagingFile();
         Files.copy(dicom.writeTo(dir.resolve(name + ".dcm")), staged, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        ingest.receive(staged, Expected.NOTHING);
+        ingest.receive(staged, Expected.NOTHING, TestCallers.USER);
     }
 
     private static Map<String, String> params(String... keyValues) {
@@ -129,12 +130,11 @@ class CorrectorTest {
         }
         long since = store.index().lastChange();
         JsonObject result;
-        try (Caller.Binding b = Caller.bind(Caller.account("ulf", null))) {
-            Map<String, String> p = params("StudyInstanceUID", STUDY, "PatientID", "RIGHT-1", "PatientName",
-                    "Right^Name", "AccessionNumber", "A2", "reason", "wrong patient at registration");
-            correct.validate(p);
-            result = Json.createReader(new StringReader(correct.run(p, (d, t) -> { }))).readObject();
-        }
+        Map<String, String> p = params("StudyInstanceUID", STUDY, "PatientID", "RIGHT-1", "PatientName",
+                "Right^Name", "AccessionNumber", "A2", "reason", "wrong patient at registration");
+        correct.validate(p);
+        result = Json.createReader(new StringReader(correct.run(p, (d, t) -> { }, Caller.account("ulf", null))))
+                .readObject();
 
         assertThat(result.getInt("corrected")).isEqualTo(3);
         JsonObject studyResult = result.getJsonArray("studies").getJsonObject(0);
@@ -177,7 +177,7 @@ class CorrectorTest {
         assertThat(counted).anyMatch(c -> c[0] == 1 && c[1] == 3);
 
         // restored, the previous versions are the instances again; the corrected ones go to the trash in turn
-        Trash.Outcome restored = trash.restore(trashId);
+        Trash.Outcome restored = trash.restore(trashId, TestCallers.USER);
         assertThat(restored.restored()).isEqualTo(3);
         assertThat(instances()).extracting(InstanceSummary::path).containsExactlyInAnyOrder(
                 "dicom/WRONG-1/" + STUDY + "/" + CT + "/" + CT + ".1.dcm",
@@ -196,7 +196,7 @@ class CorrectorTest {
                 .series(OTHER + ".1", "CT", 1).instance(OTHER + ".1.1", 1), "other");
         Map<String, String> p = params("sourcePatientID", "WRONG-1", "PatientID", "KEEP-9", "reason", "duplicate");
         merge.validate(p);
-        merge.run(p, (d, t) -> { });
+        merge.run(p, (d, t) -> { }, TestCallers.USER);
 
         assertThat(store.index().patients(PatientQuery.all())).singleElement().satisfies(patient -> {
             assertThat(patient.patientId()).isEqualTo("KEEP-9");
@@ -226,7 +226,7 @@ class CorrectorTest {
         assertThatThrownBy(() -> correct.validate(params("StudyInstanceUID", "1.2.3", "PatientID", "X")))
                 .isInstanceOfSatisfying(StoreException.class,
                         e -> assertThat(e.kind()).isEqualTo(StoreException.Kind.NOT_FOUND));
-        trash.delete(TrashScope.study(STUDY), null, true);
+        trash.delete(TrashScope.study(STUDY), null, true, TestCallers.USER);
         assertThatThrownBy(() -> correct.validate(params("StudyInstanceUID", STUDY, "PatientID", "X")))
                 .isInstanceOfSatisfying(StoreException.class, e -> {
                     assertThat(e.kind()).isEqualTo(StoreException.Kind.CONFLICT);

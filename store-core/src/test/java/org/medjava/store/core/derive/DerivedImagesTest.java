@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.DicomImage;
 import org.medjava.codec.dicom.Window;
+import org.medjava.filter.runtime.CallControl;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.TestDicom;
 import org.medjava.store.core.ingest.Ingested;
@@ -25,6 +26,7 @@ import org.medjava.store.core.render.RenderService;
 import org.medjava.store.core.model.Preconditions;
 import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.testsupport.DerivingStore;
+import org.medjava.store.core.testsupport.TestCallers;
 import org.medjava.store.core.testsupport.TestPlugins;
 
 /** {@link DerivedImages}: a filtered rendering kept as derived DICOM that records where it came from. */
@@ -56,7 +58,8 @@ class DerivedImagesTest {
     @Test
     void keepsTheFilteredStoredValuesAsADerivedCtReferencingTheSource() throws Exception {
         Ingested r = derived.derive(StorePath.parse("studies/ct.dcm"),
-                request("window", "40,400", "filter", "fill", "region", "0,0,10,10"));
+                request("window", "40,400", "filter", "fill", "region", "0,0,10,10"), CallControl.unlimited(),
+                        TestCallers.USER);
 
         assertThat(r.studyInstanceUid()).isEqualTo(STUDY);
         assertThat(r.seriesInstanceUid()).isNotEqualTo(SERIES).startsWith("2.25.");
@@ -101,19 +104,22 @@ class DerivedImagesTest {
     void aFilterWithoutGreyKernelsIsRefusedNamingDataAndFilter() throws Exception {
         // replaces v77
         store.registry().load("it-fill", TestPlugins.fill(dir.resolve("rgb.jar"), 5, false), Map.of());
-        assertThatThrownBy(() -> derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill")))
+        assertThatThrownBy(() -> derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill"),
+                CallControl.unlimited(), TestCallers.USER))
                 .isInstanceOf(StoreException.class).hasMessageContaining("fill cannot filter 16-bit signed grey")
                 .extracting(e -> ((StoreException) e).kind()).isEqualTo(StoreException.Kind.UNPROCESSABLE);
     }
 
     @Test
     void theSameChainOverOneSeriesGivesOneDerivedSeriesWhateverTheWindowOfAGreySource() throws Exception {
-        Ingested a = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill"));
-        Ingested b = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill"));
+        Ingested a = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill"),
+                CallControl.unlimited(), TestCallers.USER);
+        Ingested b = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill"),
+                CallControl.unlimited(), TestCallers.USER);
         Ingested bone = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill", "window",
-                "400,1800"));
+                "400,1800"), CallControl.unlimited(), TestCallers.USER);
         Ingested otherChain = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill",
-                "region", "0,0,4,4"));
+                "region", "0,0,4,4"), CallControl.unlimited(), TestCallers.USER);
 
         assertThat(b.seriesInstanceUid()).isEqualTo(a.seriesInstanceUid());
         assertThat(b.sopInstanceUid()).isNotEqualTo(a.sopInstanceUid());
@@ -127,8 +133,9 @@ class DerivedImagesTest {
         var out = new java.io.ByteArrayOutputStream();
         RenderService.Timings timings = new RenderService.Timings();
         derived.write(StorePath.parse("studies/ct.dcm"), request("render", "dicom", "filter", "fill", "window",
-                "40,400"), out, timings);
-        Ingested stored = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill"));
+                "40,400"), out, timings, CallControl.unlimited());
+        Ingested stored = derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "fill"),
+                CallControl.unlimited(), TestCallers.USER);
 
         DicomImage written = DicomCodec.read(out.toByteArray(), 0, 1 << 24);
         DicomImage kept = DicomCodec.read(
@@ -149,13 +156,17 @@ class DerivedImagesTest {
                 "png", bytes);
         byte[] png = bytes.toByteArray();
         try (var in = new ByteArrayInputStream(png)) {
-            store.ingest().put(StorePath.parse("pics/grey.png"), in, png.length, null, Preconditions.NONE);
+            store.ingest().put(StorePath.parse("pics/grey.png"), in, png.length, null, Preconditions.NONE,
+                    TestCallers.USER);
         }
-        assertThatThrownBy(() -> derived.derive(StorePath.parse("pics/grey.png"), request("filter", "fill")))
+        assertThatThrownBy(() -> derived.derive(StorePath.parse("pics/grey.png"), request("filter", "fill"),
+                CallControl.unlimited(), TestCallers.USER))
                 .isInstanceOf(StoreException.class).hasMessageContaining("not DICOM");
-        assertThatThrownBy(() -> derived.derive(StorePath.parse("studies/nope.dcm"), request()))
+        assertThatThrownBy(() -> derived.derive(StorePath.parse("studies/nope.dcm"), request(),
+                CallControl.unlimited(), TestCallers.USER))
                 .isInstanceOf(StoreException.class).hasMessageContaining("no stored file");
-        assertThatThrownBy(() -> derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "nonesuch")))
+        assertThatThrownBy(() -> derived.derive(StorePath.parse("studies/ct.dcm"), request("filter", "nonesuch"),
+                CallControl.unlimited(), TestCallers.USER))
                 .isInstanceOf(StoreException.class).extracting(e -> ((StoreException) e).kind())
                 .isEqualTo(StoreException.Kind.BAD_REQUEST);
     }

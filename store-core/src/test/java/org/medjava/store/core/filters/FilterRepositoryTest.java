@@ -31,6 +31,7 @@ import org.medjava.filter.testkit.PluginJarBuilder;
 import org.medjava.store.core.filters.FilterRepository.Installed;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.StoreException.Kind;
+import org.medjava.store.core.testsupport.TestCallers;
 
 /**
  * {@link FilterRepository} on temp directories, with throw-away plugins compiled by {@link PluginJarBuilder}. The
@@ -66,7 +67,7 @@ class FilterRepositoryTest {
     void installsANewPlugin() throws IOException {
         byte[] jar = fillJar("fill", "fill", 1);
 
-        Installed installed = repo.install("fill", new ByteArrayInputStream(jar));
+        Installed installed = repo.install("fill", new ByteArrayInputStream(jar), TestCallers.USER);
 
         assertThat(installed.replaced()).isFalse();
         assertThat(installed.plugin().id()).isEqualTo("fill");
@@ -83,10 +84,10 @@ class FilterRepositoryTest {
 
     @Test
     void replacesARunningPlugin() throws IOException {
-        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 1)));
+        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 1)), TestCallers.USER);
         byte[] v2 = fillJar("fill", "fill", 2);
 
-        Installed installed = repo.install("fill", new ByteArrayInputStream(v2));
+        Installed installed = repo.install("fill", new ByteArrayInputStream(v2), TestCallers.USER);
 
         assertThat(installed.replaced()).isTrue();
         assertThat(installed.plugin().version()).isEqualTo("2");
@@ -100,9 +101,10 @@ class FilterRepositoryTest {
     @Test
     void garbageJarIsRejectedAndTheRunningVersionKept() throws IOException {
         byte[] v1 = fillJar("fill", "fill", 1);
-        repo.install("fill", new ByteArrayInputStream(v1));
+        repo.install("fill", new ByteArrayInputStream(v1), TestCallers.USER);
 
-        assertRefused(() -> repo.install("fill", new ByteArrayInputStream("this is not a zip".getBytes())),
+        assertRefused(() -> repo.install("fill", new ByteArrayInputStream("this is not a zip".getBytes()),
+                TestCallers.USER),
                 Kind.UNPROCESSABLE)
                 .hasMessageContaining("plugin fill rejected")
                 .hasMessageContaining("not a readable JAR")
@@ -120,7 +122,8 @@ class FilterRepositoryTest {
     void brokenNewPluginIsRejectedAndLeavesNoEntry() throws IOException {
         byte[] broken = fillJar("fill", "fill", 1, "throw new IllegalStateException(\"cannot start\");");
 
-        assertRefused(() -> repo.install("fill", new ByteArrayInputStream(broken)), Kind.UNPROCESSABLE)
+        assertRefused(() -> repo.install("fill", new ByteArrayInputStream(broken), TestCallers.USER),
+                Kind.UNPROCESSABLE)
                 .hasMessageContaining("plugin fill rejected")
                 .hasMessageContaining("cannot start")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("stays active"));
@@ -136,7 +139,7 @@ class FilterRepositoryTest {
     void jarWhosePluginIdDiffersIsRejected() throws IOException {
         byte[] other = fillJar("other", "fill", 1);
 
-        assertRefused(() -> repo.install("fill", new ByteArrayInputStream(other)), Kind.UNPROCESSABLE)
+        assertRefused(() -> repo.install("fill", new ByteArrayInputStream(other), TestCallers.USER), Kind.UNPROCESSABLE)
                 .hasMessageContaining("the JAR's manifest names Plugin-Id \"other\", not \"fill\"");
         assertThat(repo.plugins()).isEmpty();
         assertStagingEmpty();
@@ -144,14 +147,14 @@ class FilterRepositoryTest {
 
     @Test
     void aJarWithoutAnIdIsInstalledUnderItsManifestsPluginId() throws IOException {
-        Installed installed = repo.install(new ByteArrayInputStream(fillJar("fill", "fill", 1)));
+        Installed installed = repo.install(new ByteArrayInputStream(fillJar("fill", "fill", 1)), TestCallers.USER);
 
         assertThat(installed.replaced()).isFalse();
         assertThat(installed.plugin().id()).isEqualTo("fill");
         assertThat(repo.jar("fill")).isEqualTo(dir.resolve("plugins/fill.jar"));
         assertThat(render("fill")).isEqualTo(1);
 
-        Installed again = repo.install(new ByteArrayInputStream(fillJar("fill", "fill", 2)));
+        Installed again = repo.install(new ByteArrayInputStream(fillJar("fill", "fill", 2)), TestCallers.USER);
         assertThat(again.replaced()).isTrue();
         assertThat(render("fill")).isEqualTo(2);
         assertStagingEmpty();
@@ -159,7 +162,7 @@ class FilterRepositoryTest {
 
     @Test
     void aFileWithoutAPluginIdInItsManifestIsRefusedWithoutAnId() throws IOException {
-        assertRefused(() -> repo.install(new ByteArrayInputStream("this is not a zip".getBytes())),
+        assertRefused(() -> repo.install(new ByteArrayInputStream("this is not a zip".getBytes()), TestCallers.USER),
                 Kind.UNPROCESSABLE).hasMessageContaining("not a filter plugin");
         assertThat(repo.plugins()).isEmpty();
         assertStagingEmpty();
@@ -168,17 +171,17 @@ class FilterRepositoryTest {
     @Test
     void jarOverTheLimitIsTooLarge() throws IOException {
         byte[] v1 = fillJar("fill", "fill", 1);
-        repo.install("fill", new ByteArrayInputStream(v1));
+        repo.install("fill", new ByteArrayInputStream(v1), TestCallers.USER);
         FilterRepository small = open(dir.resolve("small-plugins"), 100);
 
-        assertRefused(() -> small.install("fill", new ByteArrayInputStream(v1)), Kind.TOO_LARGE)
+        assertRefused(() -> small.install("fill", new ByteArrayInputStream(v1), TestCallers.USER), Kind.TOO_LARGE)
                 .hasMessageContaining("limited to 100 bytes");
         assertThat(small.plugins()).isEmpty();
         assertThat(list(dir.resolve("small-plugins/.staging"))).isEmpty();
 
         // an endless upload is cut off too, and the running version is untouched
         FilterRepository limited = open(dir.resolve("plugins"), 10_000);
-        assertRefused(() -> limited.install("fill", endless()), Kind.TOO_LARGE);
+        assertRefused(() -> limited.install("fill", endless(), TestCallers.USER), Kind.TOO_LARGE);
         assertThat(Files.readAllBytes(repo.jar("fill"))).isEqualTo(v1);
         assertStagingEmpty();
     }
@@ -187,9 +190,9 @@ class FilterRepositoryTest {
 
     @Test
     void suspensionIsRememberedAcrossRestarts() throws IOException {
-        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 1)));
+        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 1)), TestCallers.USER);
 
-        repo.setSuspended("fill", true);
+        repo.setSuspended("fill", true, TestCallers.USER);
 
         assertThat(filterState(repo, "fill")).isEqualTo(FilterInfo.State.SUSPENDED);
         assertThat(dir.resolve("plugins/fill.suspended")).exists();
@@ -198,7 +201,7 @@ class FilterRepositoryTest {
         restarted.loadAll();
         assertThat(filterState(restarted, "fill")).isEqualTo(FilterInfo.State.SUSPENDED);
 
-        restarted.setSuspended("fill", false);
+        restarted.setSuspended("fill", false, TestCallers.USER);
         assertThat(filterState(restarted, "fill")).isEqualTo(FilterInfo.State.ACTIVE);
         assertThat(dir.resolve("plugins/fill.suspended")).doesNotExist();
         assertThat(render(restarted, "fill")).isEqualTo(1);
@@ -210,10 +213,10 @@ class FilterRepositoryTest {
 
     @Test
     void installingANewVersionOfASuspendedPluginResumesIt() throws IOException {
-        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 1)));
-        repo.setSuspended("fill", true);
+        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 1)), TestCallers.USER);
+        repo.setSuspended("fill", true, TestCallers.USER);
 
-        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 2)));
+        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 2)), TestCallers.USER);
 
         // the marker is gone, so after a restart the plugin is active: it must be active now as well
         assertThat(dir.resolve("plugins/fill.suspended")).doesNotExist();
@@ -223,11 +226,11 @@ class FilterRepositoryTest {
 
     @Test
     void reinstallingARemovedSuspendedPluginStartsActive() throws IOException {
-        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 1)));
-        repo.setSuspended("fill", true);
-        repo.remove("fill");
+        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 1)), TestCallers.USER);
+        repo.setSuspended("fill", true, TestCallers.USER);
+        repo.remove("fill", TestCallers.USER);
 
-        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 1)));
+        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 1)), TestCallers.USER);
 
         assertThat(filterState(repo, "fill")).isEqualTo(FilterInfo.State.ACTIVE);
         assertThat(render("fill")).isEqualTo(1);
@@ -235,13 +238,13 @@ class FilterRepositoryTest {
 
     @Test
     void suspendingTwiceAndResumingAnActivePluginAreHarmless() throws IOException {
-        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 1)));
+        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 1)), TestCallers.USER);
 
-        repo.setSuspended("fill", true);
-        repo.setSuspended("fill", true);
+        repo.setSuspended("fill", true, TestCallers.USER);
+        repo.setSuspended("fill", true, TestCallers.USER);
         assertThat(filterState(repo, "fill")).isEqualTo(FilterInfo.State.SUSPENDED);
-        repo.setSuspended("fill", false);
-        repo.setSuspended("fill", false);
+        repo.setSuspended("fill", false, TestCallers.USER);
+        repo.setSuspended("fill", false, TestCallers.USER);
         assertThat(filterState(repo, "fill")).isEqualTo(FilterInfo.State.ACTIVE);
     }
 
@@ -255,22 +258,23 @@ class FilterRepositoryTest {
 
         assertThat(repo.plugin("bad").orElseThrow().state()).isEqualTo(PluginInfo.State.FAILED);
         assertThat(repo.plugin("fill").orElseThrow().state()).isEqualTo(PluginInfo.State.ACTIVE);
-        assertRefused(() -> repo.setSuspended("bad", true), Kind.CONFLICT)
+        assertRefused(() -> repo.setSuspended("bad", true, TestCallers.USER), Kind.CONFLICT)
                 .hasMessageContaining("plugin bad is FAILED").hasMessageContaining("install a working JAR");
     }
 
     @Test
     void removeUnloadsAndDeletesTheJarAndMarker() throws IOException {
-        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 1)));
-        repo.setSuspended("fill", true);
+        repo.install("fill", new ByteArrayInputStream(fillJar("fill", "fill", 1)), TestCallers.USER);
+        repo.setSuspended("fill", true, TestCallers.USER);
 
-        repo.remove("fill");
+        repo.remove("fill", TestCallers.USER);
 
         assertThat(repo.plugin("fill")).isEmpty();
         assertThat(repo.filters()).isEmpty();
         assertThat(dir.resolve("plugins/fill.jar")).doesNotExist();
         assertThat(dir.resolve("plugins/fill.suspended")).doesNotExist();
-        assertRefused(() -> repo.remove("fill"), Kind.NOT_FOUND).hasMessageContaining("no plugin fill");
+        assertRefused(() -> repo.remove("fill", TestCallers.USER),
+                Kind.NOT_FOUND).hasMessageContaining("no plugin fill");
         assertRefused(() -> repo.jar("fill"), Kind.NOT_FOUND);
 
         FilterRepository restarted = open();
@@ -283,11 +287,11 @@ class FilterRepositoryTest {
     @ParameterizedTest
     @ValueSource(strings = {"../x", "A", "", "-x", "a/b", "a.b", "fill.jar", "x ", "ünicode"})
     void badIdsAreBadRequests(String id) {
-        assertRefused(() -> repo.install(id, new ByteArrayInputStream(new byte[0])), Kind.BAD_REQUEST)
+        assertRefused(() -> repo.install(id, new ByteArrayInputStream(new byte[0]), TestCallers.USER), Kind.BAD_REQUEST)
                 .hasMessageContaining("plugin ids are lower-case letters, digits and '-'");
         assertRefused(() -> repo.jar(id), Kind.BAD_REQUEST);
-        assertRefused(() -> repo.remove(id), Kind.BAD_REQUEST);
-        assertRefused(() -> repo.setSuspended(id, true), Kind.BAD_REQUEST);
+        assertRefused(() -> repo.remove(id, TestCallers.USER), Kind.BAD_REQUEST);
+        assertRefused(() -> repo.setSuspended(id, true, TestCallers.USER), Kind.BAD_REQUEST);
         assertThat(repo.plugin(id)).isEmpty();
         assertStagingEmpty();
     }
@@ -300,15 +304,16 @@ class FilterRepositoryTest {
 
     @Test
     void nullIdIsABadRequest() {
-        assertRefused(() -> repo.install(null, new ByteArrayInputStream(new byte[0])), Kind.BAD_REQUEST);
+        assertRefused(() -> repo.install(null, new ByteArrayInputStream(new byte[0]), TestCallers.USER),
+                Kind.BAD_REQUEST);
     }
 
     @Test
     void missingPluginIsNotFound() {
         assertRefused(() -> repo.jar("missing"), Kind.NOT_FOUND).hasMessageContaining("no plugin missing");
-        assertRefused(() -> repo.setSuspended("missing", true), Kind.NOT_FOUND)
+        assertRefused(() -> repo.setSuspended("missing", true, TestCallers.USER), Kind.NOT_FOUND)
                 .hasMessageContaining("no plugin missing");
-        assertRefused(() -> repo.remove("missing"), Kind.NOT_FOUND);
+        assertRefused(() -> repo.remove("missing", TestCallers.USER), Kind.NOT_FOUND);
         assertThat(repo.plugin("missing")).isEmpty();
     }
 

@@ -27,6 +27,7 @@ import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
 import org.medjava.store.core.storage.ObjectStorage;
+import org.medjava.store.core.testsupport.TestCallers;
 import org.medjava.store.testkit.Samples;
 
 /**
@@ -123,7 +124,8 @@ class CrashRecoveryTest {
     }
 
     private void put(String path, byte[] body, String type) throws IOException {
-        ingest.put(StorePath.parse(path), new ByteArrayInputStream(body), body.length, type, Preconditions.NONE);
+        ingest.put(StorePath.parse(path), new ByteArrayInputStream(body), body.length, type, Preconditions.NONE,
+                TestCallers.USER);
     }
 
     enum Write { PUT_DICOM_OVER_DICOM, PUT_GIF_OVER_DICOM, PUT_NEW_DICOM, RECEIVE, DELETE }
@@ -148,9 +150,9 @@ class CrashRecoveryTest {
                     case RECEIVE -> {
                         Path staged = images.newStagingFile("net-");
                         Files.write(staged, fresh);
-                        ingest.receive(staged, Expected.NOTHING);
+                        ingest.receive(staged, Expected.NOTHING, TestCallers.USER);
                     }
-                    case DELETE -> ingest.delete(StorePath.parse(path), Preconditions.NONE);
+                    case DELETE -> ingest.delete(StorePath.parse(path), Preconditions.NONE, TestCallers.USER);
                 }
                 throw new AssertionError("no crash at " + point);
             } catch (SimulatedCrash expected) {
@@ -188,7 +190,7 @@ class CrashRecoveryTest {
                     assertThat(e.kind()).isEqualTo(org.medjava.store.core.StoreException.Kind.UNAVAILABLE);
                     assertThat(e.getMessage()).contains("fail/a.dcm", "not confirmed");
                 });
-        assertThatThrownBy(() -> ingest.delete(StorePath.parse("fail/a.dcm"), Preconditions.NONE))
+        assertThatThrownBy(() -> ingest.delete(StorePath.parse("fail/a.dcm"), Preconditions.NONE, TestCallers.USER))
                 .isInstanceOfSatisfying(org.medjava.store.core.StoreException.class, e -> assertThat(e.kind())
                         .isEqualTo(org.medjava.store.core.StoreException.Kind.UNAVAILABLE));
         assertThat(journal.unsettled()).extracting(IntentJournal.Intent::path).containsExactly("fail/a.dcm",
@@ -231,12 +233,14 @@ class CrashRecoveryTest {
     void aRefusedWriteLeavesNoOpenIntent() throws Exception {
         assertThatThrownBy(() -> put("refused/a.dcm", "not dicom".getBytes(), "application/dicom"))
                 .isInstanceOf(org.medjava.store.core.StoreException.class);
-        assertThatThrownBy(() -> ingest.delete(StorePath.parse("refused/none.dcm"), Preconditions.NONE))
+        assertThatThrownBy(() -> ingest.delete(StorePath.parse("refused/none.dcm"), Preconditions.NONE,
+                TestCallers.USER))
                 .isInstanceOf(org.medjava.store.core.StoreException.class);
         put("refused/b.dcm", ct("1.2.826.0.1.3680043.9.76", "x"), "application/dicom");
         assertThatThrownBy(() -> ingest.put(StorePath.parse("refused/b.dcm"),
                 new ByteArrayInputStream(ct("1.2.826.0.1.3680043.9.77", "y")), -1, "application/dicom",
-                new Preconditions("\"other\"", null))).isInstanceOf(org.medjava.store.core.StoreException.class);
+                new Preconditions("\"other\"", null),
+                        TestCallers.USER)).isInstanceOf(org.medjava.store.core.StoreException.class);
         assertThat(journal.openCount()).isZero();
     }
 

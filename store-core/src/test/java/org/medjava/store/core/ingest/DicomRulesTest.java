@@ -21,6 +21,7 @@ import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
+import org.medjava.store.core.testsupport.TestCallers;
 import org.medjava.store.testkit.Samples;
 
 /**
@@ -157,7 +158,7 @@ class DicomRulesTest {
     private String put(String name, byte[] bytes) throws IOException {
         try {
             http.ingest().put(StorePath.parse("x/" + name), new ByteArrayInputStream(bytes), bytes.length,
-                    "application/dicom", Preconditions.NONE);
+                    "application/dicom", Preconditions.NONE, TestCallers.USER);
             return null;
         } catch (StoreException e) {
             assertThat(e.kind()).isIn(StoreException.Kind.UNPROCESSABLE, StoreException.Kind.UNSUPPORTED_MEDIA_TYPE);
@@ -170,7 +171,7 @@ class DicomRulesTest {
         Path staged = network.images().newStagingFile("test-");
         Files.write(staged, bytes);
         try {
-            network.ingest().receive(staged, Expected.NOTHING);
+            network.ingest().receive(staged, Expected.NOTHING, TestCallers.USER);
             return null;
         } catch (IngestFailure e) {
             return e.getMessage();

@@ -26,6 +26,7 @@ import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
+import org.medjava.store.core.testsupport.TestCallers;
 import org.medjava.store.testkit.Samples;
 
 /** {@link Ingest#receive} (objects from the network) on a temp repository and an H2 index: placement, the duplicate policies, refusals. */
@@ -68,7 +69,7 @@ class IngestReceiveTest {
     @Test
     void storesUnderTheArchivePathAndIndexes() throws Exception {
         Ingested r = ingest(DuplicatePolicy.REJECT).receive(staged(ct("P/1", "1.2.826.0.1.3680043.9.3")),
-                Expected.NOTHING);
+                Expected.NOTHING, TestCallers.USER);
 
         assertThat(r.path().relative()).isEqualTo("dicom/P_1/1.2.826.0.1.3680043.9.1/1.2.826.0.1.3680043.9.2/"
                 + "1.2.826.0.1.3680043.9.3.dcm");
@@ -81,12 +82,14 @@ class IngestReceiveTest {
     @Test
     void rejectPolicyRefusesASecondCopyAndKeepsTheFirst() throws Exception {
         Ingest ingest = ingest(DuplicatePolicy.REJECT);
-        Ingested first = ingest.receive(staged(ct("P1", "1.2.826.0.1.3680043.9.4")), Expected.NOTHING);
+        Ingested first = ingest.receive(staged(ct("P1", "1.2.826.0.1.3680043.9.4")), Expected.NOTHING,
+                TestCallers.USER);
         Path file = storage.root().resolve(first.path().relative());
         byte[] before = Files.readAllBytes(file);
 
         Path again = staged(ct("P1", "1.2.826.0.1.3680043.9.4").set("StudyDescription", "changed"));
-        assertThatThrownBy(() -> ingest.receive(again, Expected.NOTHING)).isInstanceOfSatisfying(IngestFailure.class,
+        assertThatThrownBy(() -> ingest.receive(again, Expected.NOTHING,
+                TestCallers.USER)).isInstanceOfSatisfying(IngestFailure.class,
                 e -> {
                     assertThat(e.status()).isEqualTo(0x0111);
                     assertThat(e.getMessage()).contains("duplicate", "reject");
@@ -98,14 +101,16 @@ class IngestReceiveTest {
     @Test
     void replacePolicySwapsTheFileAndDropsCopiesStoredUnderAnOldPatientId() throws Exception {
         Ingest ingest = ingest(DuplicatePolicy.REPLACE);
-        Ingested first = ingest.receive(staged(ct("OLD", "1.2.826.0.1.3680043.9.5")), Expected.NOTHING);
+        Ingested first = ingest.receive(staged(ct("OLD", "1.2.826.0.1.3680043.9.5")), Expected.NOTHING,
+                TestCallers.USER);
         Ingested sameId = ingest.receive(staged(ct("OLD", "1.2.826.0.1.3680043.9.5").set("StudyDescription", "v2")),
-                Expected.NOTHING);
+                Expected.NOTHING, TestCallers.USER);
         assertThat(sameId.replaced()).isTrue();
         assertThat(sameId.path()).isEqualTo(first.path());
         assertThat(index.studies(org.medjava.store.core.index.StudyQuery.all()).get(0).studyDescription()).isEqualTo("v2");
 
-        Ingested newId = ingest.receive(staged(ct("NEW", "1.2.826.0.1.3680043.9.5")), Expected.NOTHING);
+        Ingested newId = ingest.receive(staged(ct("NEW", "1.2.826.0.1.3680043.9.5")), Expected.NOTHING,
+                TestCallers.USER);
         assertThat(storage.root().resolve(newId.path().relative())).exists();
         assertThat(storage.root().resolve(first.path().relative())).doesNotExist();
         assertThat(index.instances(null, InstanceQuery.all().sopInstanceUid("1.2.826.0.1.3680043.9.5"))).hasSize(1);
@@ -115,7 +120,7 @@ class IngestReceiveTest {
     void aDataSetThatIsNotWhatWasAnnouncedIsRefused() throws Exception {
         Path file = staged(ct("P2", "1.2.826.0.1.3680043.9.6"));
         assertThatThrownBy(() -> ingest(DuplicatePolicy.REJECT).receive(file,
-                Expected.sop("1.2.840.10008.5.1.4.1.1.2", "1.2.826.0.1.3680043.9.999")))
+                Expected.sop("1.2.840.10008.5.1.4.1.1.2", "1.2.826.0.1.3680043.9.999"), TestCallers.USER))
                 .isInstanceOfSatisfying(IngestFailure.class, e -> assertThat(e.status()).isEqualTo(0xA900));
         assertThat(index.count()).isZero();
         assertStagingEmpty();
@@ -149,7 +154,7 @@ class IngestReceiveTest {
         for (NestedDicom.Syntax syntax : NestedDicom.Syntax.values()) {
             Path staged = images.newStagingFile("test-");
             Files.write(staged, NestedDicom.part10(2000, syntax, syntax.ordinal() % 2 == 0, "1.2.826.0.1.3680043.9.7"));
-            assertThatThrownBy(() -> ingest(DuplicatePolicy.REJECT).receive(staged, Expected.NOTHING))
+            assertThatThrownBy(() -> ingest(DuplicatePolicy.REJECT).receive(staged, Expected.NOTHING, TestCallers.USER))
                     .isInstanceOfSatisfying(IngestFailure.class, e -> {
                         assertThat(e.status()).isEqualTo(0xC000);
                         assertThat(e.getMessage()).isEqualTo("malformed: DICOM sequence nesting deeper than 64 levels");
@@ -181,7 +186,7 @@ class IngestReceiveTest {
         list.write(staged.toFile(), Attribute.getSingleStringValueOrEmptyString(list,
                 TagFromName.TransferSyntaxUID), true, true);
 
-        assertThatThrownBy(() -> ingest(DuplicatePolicy.REJECT).receive(staged, Expected.NOTHING))
+        assertThatThrownBy(() -> ingest(DuplicatePolicy.REJECT).receive(staged, Expected.NOTHING, TestCallers.USER))
                 .isInstanceOfSatisfying(IngestFailure.class, e -> {
                     assertThat(e.status()).isEqualTo(0xC000);
                     assertThat(e.getMessage()).contains("pixel data do not decode",
@@ -198,7 +203,8 @@ class IngestReceiveTest {
     }
 
     private static void assertFailure(Ingest ingest, Path staged, int status) {
-        assertThatThrownBy(() -> ingest.receive(staged, Expected.NOTHING)).isInstanceOfSatisfying(IngestFailure.class,
+        assertThatThrownBy(() -> ingest.receive(staged, Expected.NOTHING,
+                TestCallers.USER)).isInstanceOfSatisfying(IngestFailure.class,
                 e -> assertThat(e.status()).as(e.getMessage()).isEqualTo(status));
     }
 
@@ -210,8 +216,9 @@ class IngestReceiveTest {
         Path first = staged(ct("P9", "1.2.826.0.1.3680043.9.90"));
         long size = Files.size(first);
 
-        ingest.receive(first, Expected.NOTHING);
-        assertThatThrownBy(() -> ingest.receive(staged(ct("P9", "1.2.826.0.1.3680043.9.90")), Expected.NOTHING))
+        ingest.receive(first, Expected.NOTHING, TestCallers.USER);
+        assertThatThrownBy(() -> ingest.receive(staged(ct("P9", "1.2.826.0.1.3680043.9.90")), Expected.NOTHING,
+                TestCallers.USER))
                 .isInstanceOf(IngestFailure.class);
 
         assertThat(metrics.events()).containsExactly("ingested receive " + size,

@@ -24,6 +24,7 @@ import org.medjava.store.core.model.Preconditions;
 import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
+import org.medjava.store.core.testsupport.TestCallers;
 
 /**
  * The documentation's statements of what is refused and why are what the code does: every committed sample the
@@ -87,7 +88,8 @@ class ReadmeRefusalsTest {
     private int put(Path sample) throws Exception {
         try (InputStream body = Files.newInputStream(sample)) {
             StoreException refused = catchThrowableOfType(() -> ingest.put(StorePath.parse("dicom/readme/"
-                    + sample.getFileName()), body, Files.size(sample), "application/dicom", Preconditions.NONE),
+                    + sample.getFileName()), body, Files.size(sample), "application/dicom", Preconditions.NONE,
+                            TestCallers.USER),
                     StoreException.class);
             return refused == null ? 201 : refused.kind().status;
         }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.index.DicomIndex;
 import org.medjava.store.core.index.IndexDatabase;
+import org.medjava.store.core.testsupport.TestCallers;
 
 /** {@link ReceiveLabels}: a study sent by a listed sender gets the sender's labels; others get none. */
 class ReceiveLabelsTest {
@@ -22,15 +23,15 @@ class ReceiveLabelsTest {
         try (DicomIndex index = new DicomIndex(IndexDatabase.h2(dir.resolve("index")))) {
             ReceiveLabels rules = new ReceiveLabels(index, ReceiveLabels.parse("CARDIO_CT=cardiology|trials, "
                     + "uma=research"));
-            try (Caller.Binding bound = Caller.bind(Caller.dicom("CARDIO_CT", "127.0.0.1"))) {
-                for (int i = 0; i < 3; i++) {
-                    rules.received(new Ingested("1.2", "1.2.3." + i, "1.2.826.5", "1.2.826.5.1", null, false), null);
-                }
+            Caller cardio = Caller.dicom("CARDIO_CT", "127.0.0.1");
+            for (int i = 0; i < 3; i++) {
+                rules.received(new Ingested("1.2", "1.2.3." + i, "1.2.826.5", "1.2.826.5.1", null, false), null,
+                        cardio);
             }
-            try (Caller.Binding bound = Caller.bind(Caller.dicom("OTHER", "127.0.0.1"))) {
-                rules.received(new Ingested("1.2", "1.2.4.1", "1.2.826.6", "1.2.826.6.1", null, false), null);
-            }
-            rules.received(new Ingested("1.2", "1.2.4.2", "1.2.826.7", "1.2.826.7.1", null, false), null);
+            rules.received(new Ingested("1.2", "1.2.4.1", "1.2.826.6", "1.2.826.6.1", null, false), null,
+                    Caller.dicom("OTHER", "127.0.0.1"));
+            rules.received(new Ingested("1.2", "1.2.4.2", "1.2.826.7", "1.2.826.7.1", null, false), null,
+                    TestCallers.USER);
 
             assertThat(index.labels("1.2.826.5")).containsExactly("cardiology", "trials");
             assertThat(index.labels("1.2.826.6")).isEmpty();

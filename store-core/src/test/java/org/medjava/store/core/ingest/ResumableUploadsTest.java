@@ -31,6 +31,7 @@ import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
 import org.medjava.store.core.testsupport.MovableClock;
+import org.medjava.store.core.testsupport.TestCallers;
 
 /**
  * The state machine behind tus uploads ({@link ResumableUploads}) on a temp repository and an H2 index: chunks at the
@@ -78,7 +79,8 @@ class ResumableUploadsTest {
 
     private static ResumableUploads.Appended append(ResumableUploads uploads, String id, byte[] all, int from, int to)
             throws IOException {
-        return uploads.append(id, "alice", from, new ByteArrayInputStream(all, from, to - from), to - from, null);
+        return uploads.append(id, "alice", from, new ByteArrayInputStream(all, from, to - from), to - from, null,
+                TestCallers.USER);
     }
 
     @Test
@@ -125,7 +127,7 @@ class ResumableUploadsTest {
         String id = create(uploads, object).id();
         byte[] first = Arrays.copyOfRange(object, 0, 1000);
         uploads.append(id, "alice", 0, new ByteArrayInputStream(first), first.length,
-                ResumableUploads.ChunkChecksum.parse("sha1 " + base64("SHA-1", first)));
+                ResumableUploads.ChunkChecksum.parse("sha1 " + base64("SHA-1", first)), TestCallers.USER);
         assertThat(uploads.status(id, "alice").offset()).isEqualTo(1000);
 
         byte[] second = Arrays.copyOfRange(object, 1000, 2000);
@@ -134,13 +136,13 @@ class ResumableUploadsTest {
         ResumableUploads.ChunkChecksum checksum = ResumableUploads.ChunkChecksum.parse(
                 "sha256 " + base64("SHA-256", second));
         assertThatThrownBy(() -> uploads.append(id, "alice", 1000, new ByteArrayInputStream(tampered),
-                tampered.length, checksum)).isInstanceOfSatisfying(StoreException.class, e -> {
+                tampered.length, checksum, TestCallers.USER)).isInstanceOfSatisfying(StoreException.class, e -> {
                     assertThat(e.kind()).isEqualTo(StoreException.Kind.CHECKSUM_MISMATCH);
                     assertThat(e.kind().status).isEqualTo(460);
                 });
         assertThat(uploads.status(id, "alice").offset()).isEqualTo(1000);
 
-        uploads.append(id, "alice", 1000, new ByteArrayInputStream(second), second.length, checksum);
+        uploads.append(id, "alice", 1000, new ByteArrayInputStream(second), second.length, checksum, TestCallers.USER);
         assertThat(uploads.status(id, "alice").offset()).isEqualTo(2000);
     }
 
@@ -161,7 +163,8 @@ class ResumableUploadsTest {
         ResumableUploads uploads = uploads();
         String id = create(uploads, object).id();
 
-        assertThatThrownBy(() -> uploads.append(id, "alice", 0, breaksOffAfter(object, 0, 700), 2000, null))
+        assertThatThrownBy(() -> uploads.append(id, "alice", 0, breaksOffAfter(object, 0, 700), 2000, null,
+                TestCallers.USER))
                 .isInstanceOfSatisfying(StoreException.class, e -> {
                     assertThat(e.kind()).isEqualTo(StoreException.Kind.BAD_REQUEST);
                     assertThat(e.getMessage()).contains("broke off at byte 700", "what arrived was kept");
@@ -170,7 +173,7 @@ class ResumableUploadsTest {
 
         byte[] chunk = Arrays.copyOfRange(object, 700, 2700);
         assertThatThrownBy(() -> uploads.append(id, "alice", 700, breaksOffAfter(object, 700, 1500), 2000,
-                ResumableUploads.ChunkChecksum.parse("sha256 " + base64("SHA-256", chunk))))
+                ResumableUploads.ChunkChecksum.parse("sha256 " + base64("SHA-256", chunk)), TestCallers.USER))
                 .isInstanceOfSatisfying(StoreException.class,
                         e -> assertThat(e.getMessage()).contains("none of it was kept"));
         assertThat(uploads.status(id, "alice").offset()).isEqualTo(700);
@@ -273,7 +276,7 @@ class ResumableUploadsTest {
         };
         CompletableFuture<ResumableUploads.Appended> first = CompletableFuture.supplyAsync(() -> {
             try {
-                return uploads.append(id, "alice", 0, slow, 10, null);
+                return uploads.append(id, "alice", 0, slow, 10, null, TestCallers.USER);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }

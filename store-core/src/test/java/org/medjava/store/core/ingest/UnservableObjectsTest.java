@@ -27,6 +27,7 @@ import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.LocalFileStorage;
 import org.medjava.store.core.testsupport.GeneratedDicom;
+import org.medjava.store.core.testsupport.TestCallers;
 import org.medjava.store.testkit.Samples;
 
 /**
@@ -71,7 +72,8 @@ class UnservableObjectsTest {
             GeneratedDicom object = new GeneratedDicom(frames);
             Counting body = new Counting(object);
             StorePath path = StorePath.parse("it/large-" + frames + ".dcm");
-            assertThatThrownBy(() -> ingest.put(path, body, object.size(), "application/dicom", Preconditions.NONE))
+            assertThatThrownBy(() -> ingest.put(path, body, object.size(), "application/dicom", Preconditions.NONE,
+                    TestCallers.USER))
                     .isInstanceOfSatisfying(StoreException.class, e -> {
                         assertThat(e.kind().status).isEqualTo(413);
                         assertThat(e.getMessage()).contains("512x512 x " + frames + " frames",
@@ -89,7 +91,7 @@ class UnservableObjectsTest {
     @Test
     void theSameObjectFromTheNetworkIsRefusedOutOfResourcesBeforeItIsParsed() throws Exception {
         Path staged = new GeneratedDicom(2047).writeSparse(images.newStagingFile("test-"));
-        assertThatThrownBy(() -> ingest.receive(staged, Expected.NOTHING)).isInstanceOfSatisfying(
+        assertThatThrownBy(() -> ingest.receive(staged, Expected.NOTHING, TestCallers.USER)).isInstanceOfSatisfying(
                 IngestFailure.class, e -> {
                     assertThat(e.status()).isEqualTo(0xA700);
                     assertThat(e.getMessage()).contains("x 2047 frames", "decode budget", "could never be rendered");
@@ -139,12 +141,13 @@ class UnservableObjectsTest {
         for (Path file : new Path[] {sr, cmyk, ct}) {
             try (InputStream in = Files.newInputStream(file)) {
                 assertThat(ingest.put(StorePath.parse("kept/" + file.getFileName()), in, Files.size(file),
-                        "application/dicom", Preconditions.NONE).created()).as(file.getFileName().toString()).isTrue();
+                        "application/dicom", Preconditions.NONE,
+                                TestCallers.USER).created()).as(file.getFileName().toString()).isTrue();
             }
         }
         GeneratedDicom pdf = GeneratedDicom.pdf(8 << 20); // MemoryLimitsIT's large object, smaller
         assertThat(ingest.put(StorePath.parse("kept/document.dcm"), pdf, pdf.size(), "application/dicom",
-                Preconditions.NONE).created()).isTrue();
+                Preconditions.NONE, TestCallers.USER).created()).isTrue();
         assertThat(index.count()).isEqualTo(4);
     }
 
@@ -166,7 +169,8 @@ class UnservableObjectsTest {
     private void assertRefused(Path file, DicomRules.Problem problem, String... details) throws Exception {
         StorePath path = StorePath.parse("bad/" + file.getFileName());
         try (InputStream in = Files.newInputStream(file)) {
-            assertThatThrownBy(() -> ingest.put(path, in, Files.size(file), "application/dicom", Preconditions.NONE))
+            assertThatThrownBy(() -> ingest.put(path, in, Files.size(file), "application/dicom", Preconditions.NONE,
+                    TestCallers.USER))
                     .isInstanceOfSatisfying(StoreException.class, e -> {
                         assertThat(e.kind().status).as(e.getMessage()).isEqualTo(422);
                         assertThat(e.getMessage()).startsWith(problem.words + ": ").contains(details);
@@ -174,7 +178,7 @@ class UnservableObjectsTest {
         }
         Path staged = images.newStagingFile("test-");
         Files.copy(file, staged, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        assertThatThrownBy(() -> ingest.receive(staged, Expected.NOTHING)).isInstanceOfSatisfying(
+        assertThatThrownBy(() -> ingest.receive(staged, Expected.NOTHING, TestCallers.USER)).isInstanceOfSatisfying(
                 IngestFailure.class, e -> {
                     assertThat(e.status()).as(e.getMessage()).isEqualTo(0xC000);
                     assertThat(e.getMessage()).startsWith(problem.words + ": ").contains(details);

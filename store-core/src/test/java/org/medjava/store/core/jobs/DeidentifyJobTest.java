@@ -29,6 +29,7 @@ import org.medjava.store.core.ingest.DuplicatePolicy;
 import org.medjava.store.core.ingest.Ingest;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.testsupport.DerivingStore;
+import org.medjava.store.core.testsupport.TestCallers;
 
 /**
  * {@link DeidentifyJob}: a study of a CT series (two instances) and an MR series copied as a new de-identified study
@@ -98,11 +99,9 @@ class DeidentifyJobTest {
     void copiesTheStudyAsANewDeidentifiedStudyWithItsSeriesAndPixelsAndLeavesTheSourceAlone() throws Exception {
         List<String> reports = new ArrayList<>();
         JsonObject result;
-        try (Caller.Binding b = Caller.bind(Caller.account("ulf", null))) {
-            result = json(job.run(params("options", "retain-longitudinal-modified-dates,clean-descriptors",
-                    "dateShiftDays", "-10", "patientId", "SUBJ-7", "patientName", "SUBJECT^7"),
-                    (d, t) -> reports.add(d + "/" + t)));
-        }
+        result = json(job.run(params("options", "retain-longitudinal-modified-dates,clean-descriptors",
+                "dateShiftDays", "-10", "patientId", "SUBJ-7", "patientName", "SUBJECT^7"),
+                (d, t) -> reports.add(d + "/" + t), Caller.account("ulf", null)));
 
         assertThat(reports).containsExactly("0/3", "1/3", "2/3", "3/3");
         assertThat(result.getInt("stored")).isEqualTo(3);
@@ -149,7 +148,7 @@ class DeidentifyJobTest {
         put("us1", TestDicom.ct().patient("DEID-1", "Doe^John").study(STUDY, "20240101").series(us, "US", 3)
                 .instance(us + ".1", 1));
 
-        JsonObject result = json(job.run(params("options", "clean-descriptors"), (d, t) -> { }));
+        JsonObject result = json(job.run(params("options", "clean-descriptors"), (d, t) -> { }, TestCallers.USER));
 
         assertThat(result.getInt("instances")).isEqualTo(5);
         assertThat(result.getInt("stored")).isEqualTo(4);
@@ -175,7 +174,7 @@ class DeidentifyJobTest {
                         .filter(s -> !s.equals(STUDY)).findFirst().orElseThrow();
                 throw new JobQueue.Cancelled("asked to stop");
             }
-        })).isInstanceOf(JobQueue.Cancelled.class)
+        }, TestCallers.USER)).isInstanceOf(JobQueue.Cancelled.class)
                 .hasMessageContaining("cancelled after 1 of 2")
                 .hasMessageContaining("the 1 de-identified instances written were removed");
         assertThat(store.index().series(study[0])).isEmpty();

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.codec.dicom.DicomImage;
+import org.medjava.filter.runtime.CallControl;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.derive.DerivedImages;
 import org.medjava.store.core.index.IndexEntry;
@@ -31,6 +32,7 @@ import org.medjava.store.core.render.RenderRequest;
 import org.medjava.store.core.model.Preconditions;
 import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.testsupport.DerivingStore;
+import org.medjava.store.core.testsupport.TestCallers;
 
 /**
  * {@link DeriveSeriesJob}: a filter chain over every instance of a CT series, kept as one derived series at the
@@ -102,8 +104,9 @@ class DeriveSeriesJobTest {
         try {
             Map<String, List<String>> q = Map.of("filter", List.of("fill"), "region", List.of("0,0,8,8"),
                     "window", List.of("40,400"));
-            var probe = store.derived().derive(StorePath.parse("studies/ct1.dcm"), RenderRequest.parse(q));
-            store.ingest().delete(probe.path(), Preconditions.NONE);
+            var probe = store.derived().derive(StorePath.parse("studies/ct1.dcm"), RenderRequest.parse(q),
+                    CallControl.unlimited(), TestCallers.USER);
+            store.ingest().delete(probe.path(), Preconditions.NONE, TestCallers.USER);
             return probe.seriesInstanceUid();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -113,7 +116,7 @@ class DeriveSeriesJobTest {
     @Test
     void derivesEveryInstanceInOrderIntoOneSixteenBitSeriesReportingProgress() throws Exception {
         Reports reports = new Reports((d, t) -> { });
-        JsonObject result = json(job.run(params(), reports));
+        JsonObject result = json(job.run(params(), reports, TestCallers.USER));
 
         assertThat(reports.seen).containsExactly("0/4", "1/4", "2/4", "3/4", "4/4");
         assertThat(result.getInt("derived")).isEqualTo(INSTANCES);
@@ -146,16 +149,16 @@ class DeriveSeriesJobTest {
 
     @Test
     void aRunAgainReplacesWhatAnEarlierRunOrCutOffAttemptLeft() throws Exception {
-        job.run(params(), new Reports((d, t) -> { }));
+        job.run(params(), new Reports((d, t) -> { }), TestCallers.USER);
         // an attempt cut off (its node died) after two instances left them: written, never cleaned up
         assertThatThrownBy(() -> job.run(params(), new Reports((d, t) -> {
             if (d == 2) {
                 throw new Error("node died");
             }
-        }))).hasMessage("node died");
+        }), TestCallers.USER)).hasMessage("node died");
         assertThat(derivedSeries()).hasSize(INSTANCES + 2);
 
-        JsonObject again = json(job.run(params(), new Reports((d, t) -> { })));
+        JsonObject again = json(job.run(params(), new Reports((d, t) -> { }), TestCallers.USER));
         assertThat(again.getInt("replaced")).isEqualTo(INSTANCES + 2);
         assertThat(derivedSeries()).as("one derived instance per source instance").hasSize(INSTANCES)
                 .extracting(InstanceSummary::instanceNumber).containsExactly(1, 2, 3, 4);
@@ -163,11 +166,11 @@ class DeriveSeriesJobTest {
 
     @Test
     void aFailurePartWayRemovesWhatTheRunWroteAndKeepsAnEarlierResult() throws Exception {
-        job.run(params(), new Reports((d, t) -> { }));
+        job.run(params(), new Reports((d, t) -> { }), TestCallers.USER);
         List<String> earlier = derivedSeries().stream().map(InstanceSummary::path).toList();
         Files.delete(store.storage().root().resolve("studies/ct3.dcm")); // gone behind the index's back
 
-        assertThatThrownBy(() -> job.run(params(), new Reports((d, t) -> { })))
+        assertThatThrownBy(() -> job.run(params(), new Reports((d, t) -> { }), TestCallers.USER))
                 .isInstanceOf(StoreException.class)
                 .hasMessageStartingWith("failed at instance 3 of 4 (studies/ct3.dcm): ")
                 .hasMessageContaining("the 2 derived instances written were removed")
@@ -182,14 +185,15 @@ class DeriveSeriesJobTest {
                 throw new JobQueue.Cancelled("job x was cancelled");
             }
         });
-        assertThatThrownBy(() -> job.run(params(), reports)).isInstanceOf(JobQueue.Cancelled.class)
+        assertThatThrownBy(() -> job.run(params(), reports, TestCallers.USER)).isInstanceOf(JobQueue.Cancelled.class)
                 .hasMessage("cancelled after 2 of 4; the 2 derived instances written were removed");
         assertThat(derivedSeries()).isEmpty();
         assertThat(store.index().instances(SERIES)).as("the source is untouched").hasSize(INSTANCES);
 
         assertThatThrownBy(() -> job.run(params(), new Reports((d, t) -> {
             throw new JobQueue.Cancelled("job x was cancelled");
-        }))).isInstanceOf(JobQueue.Cancelled.class).hasMessage("cancelled after 0 of 4; nothing had been written");
+        }), TestCallers.USER)).isInstanceOf(JobQueue.Cancelled.class)
+                .hasMessage("cancelled after 0 of 4; nothing had been written");
     }
 
     @Test

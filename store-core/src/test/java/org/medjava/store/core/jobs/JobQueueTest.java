@@ -142,8 +142,8 @@ class JobQueueTest {
     @Test
     void aJobRunsAsItsSubmitterForTheAuditTrail() throws Exception {
         JobQueue queue = new LocalJobQueue();
-        Map<String, JobKind> kinds = Map.of("who", (params, progress) ->
-                org.medjava.store.core.audit.Caller.current().map(c -> c.userId()).orElse("nobody"));
+        Map<String, JobKind> kinds = Map.of("who", (params, progress, owner) ->
+                owner.isStore() ? "nobody" : owner.userId());
         try (JobWorkers workers = new JobWorkers(queue, "node-u", kinds, 1)) {
             assertThat(awaitEnd(queue, workers.submit("who", Map.of(), "ulf").id()).result()).isEqualTo("ulf");
             assertThat(awaitEnd(queue, workers.submit("who", Map.of()).id()).result()).isEqualTo("nobody");
@@ -154,14 +154,14 @@ class JobQueueTest {
     void workersRunJobsReportProgressAndFailThemWithTheReason() throws Exception {
         for (JobQueue queue : List.of(new LocalJobQueue(), new SharedJobQueue(nodeA, 60))) {
             Map<String, JobKind> kinds = Map.of(
-                    "count", (params, progress) -> {
+                    "count", (params, progress, owner) -> {
                         int n = Integer.parseInt(params.get("n"));
                         for (int i = 1; i <= n; i++) {
                             progress.update(i, n);
                         }
                         return "{\"counted\":" + n + "}";
                     },
-                    "broken", (params, progress) -> {
+                    "broken", (params, progress, owner) -> {
                         throw new IllegalStateException("the input is gone");
                     });
             try (JobWorkers workers = new JobWorkers(queue, "node-w", kinds, 2)) {
@@ -254,7 +254,7 @@ class JobQueueTest {
         for (JobQueue queue : List.of(new LocalJobQueue(), new SharedJobQueue(nodeA, 60))) {
             java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
             java.util.concurrent.CountDownLatch cancelled = new java.util.concurrent.CountDownLatch(1);
-            Map<String, JobKind> kinds = Map.of("slow", (params, progress) -> {
+            Map<String, JobKind> kinds = Map.of("slow", (params, progress, owner) -> {
                 progress.update(1, 3);
                 started.countDown();
                 assertThat(cancelled.await(30, TimeUnit.SECONDS)).isTrue();
@@ -291,7 +291,8 @@ class JobQueueTest {
             }
 
             @Override
-            public String run(Map<String, String> params, Progress progress) {
+            public String run(Map<String, String> params, Progress progress,
+                              org.medjava.store.core.audit.Caller owner) {
                 return "{}";
             }
         };

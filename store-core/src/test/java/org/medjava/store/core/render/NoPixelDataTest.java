@@ -8,6 +8,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.medjava.filter.runtime.CallControl;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.memory.DecodeBudget;
 import org.medjava.store.core.metrics.StoreMetrics;
@@ -36,7 +37,7 @@ class NoPixelDataTest {
         for (DecodeBudget budget : new DecodeBudget[] {DecodeBudget.UNLIMITED, new DecodeBudget(64 << 20, 0)}) {
             RenderService renderer = new RenderService(store.registry(), DerivingStore.LIMIT, StoreMetrics.NONE,
                     budget, 3);
-            assertThatThrownBy(() -> renderer.render(Samples.sopClass("test-SR.dcm"), true, request("render", "png")))
+            assertThatThrownBy(() -> renderer.render(Samples.sopClass("test-SR.dcm"), true, request("render", "png"), CallControl.unlimited()))
                     .isInstanceOfSatisfying(StoreException.class, e -> org.assertj.core.api.Assertions
                             .assertThat(e.kind()).isEqualTo(StoreException.Kind.UNPROCESSABLE))
                     .hasMessageStartingWith("no pixel data: structured report (Comprehensive SR Storage)");
@@ -48,7 +49,7 @@ class NoPixelDataTest {
     @Test
     void aBrokenImageKeepsTheDecodersReason() {
         RenderService renderer = new RenderService(store.registry(), DerivingStore.LIMIT);
-        assertThatThrownBy(() -> renderer.render(Samples.dicom("badVR.dcm"), true, request("render", "png")))
+        assertThatThrownBy(() -> renderer.render(Samples.dicom("badVR.dcm"), true, request("render", "png"), CallControl.unlimited()))
                 .hasMessageStartingWith("cannot render: ");
     }
 }

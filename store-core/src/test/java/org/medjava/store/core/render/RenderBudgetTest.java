@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.medjava.filter.runtime.CallControl;
 import org.medjava.store.core.BusyException;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.memory.DecodeBudget;
@@ -41,7 +42,7 @@ class RenderBudgetTest {
     @Test
     void aRenderTakesItsEstimateAndGivesItBack() throws Exception {
         Path png = BlankPng.write(dir.resolve("small.png"), 300, 200, 2);
-        byte[] out = renderer.render(png, false, request("render", "png", "filter", "fill"));
+        byte[] out = renderer.render(png, false, request("render", "png", "filter", "fill"), CallControl.unlimited());
         assertThat(out).isNotEmpty();
         assertThat(budget.inUse()).isZero();
     }
@@ -49,7 +50,7 @@ class RenderBudgetTest {
     @Test
     void anImageBeyondTheWholeBudgetIs413BeforeDecoding() throws Exception {
         Path png = BlankPng.write(dir.resolve("large.png"), 2000, 2000, 2); // about 34 MiB to render
-        assertThatThrownBy(() -> renderer.render(png, false, request("render", "png")))
+        assertThatThrownBy(() -> renderer.render(png, false, request("render", "png"), CallControl.unlimited()))
                 .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.kind())
                         .isEqualTo(StoreException.Kind.TOO_LARGE))
                 .hasMessageContaining("PNG 2000x2000").hasMessageContaining("decode budget of 8.0 MiB");
@@ -68,7 +69,7 @@ class RenderBudgetTest {
     void aChainOverTheCapIs400BeforeTheImageIsRead() {
         Path missing = dir.resolve("not-there.png");
         assertThatThrownBy(() -> renderer.render(missing, false, request("render", "png", "filter",
-                "fill|fill|fill|fill")))
+                "fill|fill|fill|fill"), CallControl.unlimited()))
                 .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.kind())
                         .isEqualTo(StoreException.Kind.BAD_REQUEST))
                 .hasMessageContaining("4 steps").hasMessageContaining("at most 3");

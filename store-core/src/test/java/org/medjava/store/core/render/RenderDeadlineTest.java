@@ -58,9 +58,7 @@ class RenderDeadlineTest {
     }
 
     private byte[] render(String filter, CallControl control) throws Exception {
-        try (FilterCallScope bound = FilterCallScope.bind(control)) {
-            return store.renderer().render(png, false, request("render", "png", "filter", filter));
-        }
+        return store.renderer().render(png, false, request("render", "png", "filter", filter), control);
     }
 
     @Test

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.medjava.filter.runtime.CallControl;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.testsupport.DerivingStore;
 import org.medjava.store.core.testsupport.RecordingMetrics;
@@ -46,7 +47,7 @@ class RenderMetricsTest {
         Path png = png(dir.resolve("in.png"));
 
         renderer.render(png, false, request("render", "png", "filter", "fill", "filter", "fill",
-                "impl", "straightforward"));
+                "impl", "straightforward"), CallControl.unlimited());
 
         assertThat(metrics.events()).containsExactly("filtered fill straightforward",
                 "filtered fill straightforward", "rendered png");
@@ -56,7 +57,7 @@ class RenderMetricsTest {
     void anUnfilteredRenderingRecordsOnlyItsFormat() throws Exception {
         Path png = png(dir.resolve("in.png"));
 
-        renderer.render(png, false, request("render", "jpeg"));
+        renderer.render(png, false, request("render", "jpeg"), CallControl.unlimited());
 
         assertThat(metrics.events()).containsExactly("rendered jpeg");
     }
@@ -64,7 +65,7 @@ class RenderMetricsTest {
     @Test
     void aRefusedRenderingRecordsNoTime() {
         assertThatThrownBy(() -> renderer.render(dir.resolve("none.png"), false, request("render", "png",
-                "filter", "no-such-filter"))).isInstanceOf(StoreException.class);
+                "filter", "no-such-filter"), CallControl.unlimited())).isInstanceOf(StoreException.class);
 
         assertThat(metrics.events()).isEmpty();
     }

@@ -34,6 +34,7 @@ import org.medjava.store.core.storage.ObjectStorage;
 import org.medjava.store.core.storage.StagedBody;
 import org.medjava.store.core.storage.StorageEntry;
 import org.medjava.store.core.testsupport.RecordingMetrics;
+import org.medjava.store.core.testsupport.TestCallers;
 
 /**
  * A nearly full disk: writes are refused with 507 before they start (nothing read, nothing staged), reads go on, and
@@ -77,7 +78,7 @@ class FullDiskTest {
 
     private ImageRepository.PutResult put(String path, byte[] body) throws IOException {
         return ingest.put(StorePath.parse(path), new ByteArrayInputStream(body), body.length, "image/png",
-                Preconditions.NONE);
+                Preconditions.NONE, TestCallers.USER);
     }
 
     private void assertStagingEmpty() throws IOException {
@@ -98,7 +99,7 @@ class FullDiskTest {
         };
 
         assertThatThrownBy(() -> ingest.put(StorePath.parse("a/old.png"), untouchable, png2.length, "image/png",
-                Preconditions.NONE)).isInstanceOfSatisfying(StoreException.class, e -> {
+                Preconditions.NONE, TestCallers.USER)).isInstanceOfSatisfying(StoreException.class, e -> {
                     assertThat(e.kind()).isEqualTo(StoreException.Kind.INSUFFICIENT_STORAGE);
                     assertThat(e.getMessage()).contains("free on the disk of " + files.root(), "floor 1.0 GiB");
                 });

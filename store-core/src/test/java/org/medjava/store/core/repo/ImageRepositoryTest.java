@@ -37,6 +37,7 @@ import org.medjava.store.core.ingest.DuplicatePolicy;
 import org.medjava.store.core.ingest.Ingest;
 import org.medjava.store.core.storage.LocalFileStorage;
 import org.medjava.store.core.storage.StagedBody;
+import org.medjava.store.core.testsupport.TestCallers;
 
 /**
  * {@link ImageRepository} on local files, written through the ingest door ({@link Ingest}) as the store writes: writes,
@@ -117,7 +118,7 @@ class ImageRepositoryTest {
         @Test
         void declaredLengthOverTheLimitIsRefusedBeforeReading() {
             assertRefused(() -> ingest.put(StorePath.parse("big.png"), unreadable(), MAX_UPLOAD + 1, "image/png",
-                    Preconditions.NONE), Kind.TOO_LARGE)
+                    Preconditions.NONE, TestCallers.USER), Kind.TOO_LARGE)
                     .hasMessageContaining((MAX_UPLOAD + 1) + " bytes")
                     .hasMessageContaining("upload limit of " + MAX_UPLOAD);
             assertThat(repo.stat(StorePath.parse("big.png"))).isEmpty();
@@ -128,7 +129,8 @@ class ImageRepositoryTest {
         void bodyGrowingPastTheLimitIsRefusedWithoutReadingItAll() {
             EndlessStream endless = new EndlessStream();
 
-            assertRefused(() -> ingest.put(StorePath.parse("big.png"), endless, -1, null, Preconditions.NONE),
+            assertRefused(() -> ingest.put(StorePath.parse("big.png"), endless, -1, null, Preconditions.NONE,
+                    TestCallers.USER),
                     Kind.TOO_LARGE)
                     .hasMessageContaining("more than " + MAX_UPLOAD + " bytes");
             assertThat(endless.read).isLessThanOrEqualTo(MAX_UPLOAD + (1 << 16));
@@ -141,7 +143,7 @@ class ImageRepositoryTest {
             put("a.png", png1);
 
             assertRefused(() -> ingest.put(StorePath.parse("a.png"), new EndlessStream(), 100, null,
-                    Preconditions.NONE), Kind.TOO_LARGE);
+                    Preconditions.NONE, TestCallers.USER), Kind.TOO_LARGE);
             assertThat(Files.readAllBytes(root.resolve("a.png"))).isEqualTo(png1);
             assertStagingEmpty();
         }
@@ -149,7 +151,7 @@ class ImageRepositoryTest {
         @Test
         void bodyShorterThanItsContentLengthIsABadRequest() {
             assertRefused(() -> ingest.put(StorePath.parse("a.png"), new ByteArrayInputStream(png1), png1.length + 10,
-                    "image/png", Preconditions.NONE), Kind.BAD_REQUEST)
+                    "image/png", Preconditions.NONE, TestCallers.USER), Kind.BAD_REQUEST)
                     .hasMessageContaining("ended after " + png1.length + " of the " + (png1.length + 10) + " bytes");
             assertThat(repo.stat(StorePath.parse("a.png"))).isEmpty();
             assertStagingEmpty();
@@ -210,7 +212,7 @@ class ImageRepositoryTest {
         void directoryPathIsABadRequest() {
             assertRefused(() -> put("dir/", png1), Kind.BAD_REQUEST).hasMessageContaining("ends with /");
             assertRefused(() -> ingest.put(StorePath.ROOT, new ByteArrayInputStream(png1), png1.length, null,
-                    Preconditions.NONE), Kind.BAD_REQUEST);
+                    Preconditions.NONE, TestCallers.USER), Kind.BAD_REQUEST);
             assertThat(repo.stat(StorePath.parse("dir/"))).isEmpty();
         }
 
@@ -289,12 +291,12 @@ class ImageRepositoryTest {
         @Test
         void ifNoneMatchStarCreatesButDoesNotReplace() throws IOException {
             PutResult created = ingest.put(StorePath.parse("a.png"), new ByteArrayInputStream(png1), png1.length, null,
-                    new Preconditions(null, "*"));
+                    new Preconditions(null, "*"), TestCallers.USER);
             assertThat(created.created()).isTrue();
 
             // refused before the body is read
             assertRefused(() -> ingest.put(StorePath.parse("a.png"), unreadable(), png2.length, null,
-                    new Preconditions(null, "*")), Kind.PRECONDITION_FAILED)
+                    new Preconditions(null, "*"), TestCallers.USER), Kind.PRECONDITION_FAILED)
                     .hasMessageContaining("already exists");
             assertThat(Files.readAllBytes(root.resolve("a.png"))).isEqualTo(png1);
             assertStagingEmpty();
@@ -305,7 +307,7 @@ class ImageRepositoryTest {
             String etag = put("a.png", png1).file().etag();
 
             PutResult r = ingest.put(StorePath.parse("a.png"), new ByteArrayInputStream(png2), png2.length, null,
-                    new Preconditions(etag, null));
+                    new Preconditions(etag, null), TestCallers.USER);
 
             assertThat(r.created()).isFalse();
             assertThat(Files.readAllBytes(root.resolve("a.png"))).isEqualTo(png2);
@@ -317,7 +319,7 @@ class ImageRepositoryTest {
             put("a.png", png2);
 
             assertRefused(() -> ingest.put(StorePath.parse("a.png"), unreadable(), png1.length, null,
-                    new Preconditions(stale, null)), Kind.PRECONDITION_FAILED)
+                    new Preconditions(stale, null), TestCallers.USER), Kind.PRECONDITION_FAILED)
                     .hasMessageContaining("has changed");
             assertThat(Files.readAllBytes(root.resolve("a.png"))).isEqualTo(png2);
         }
@@ -325,7 +327,7 @@ class ImageRepositoryTest {
         @Test
         void ifMatchOnAMissingFileIsRefused() {
             assertRefused(() -> ingest.put(StorePath.parse("a.png"), unreadable(), png1.length, null,
-                    new Preconditions("*", null)), Kind.PRECONDITION_FAILED)
+                    new Preconditions("*", null), TestCallers.USER), Kind.PRECONDITION_FAILED)
                     .hasMessageContaining("does not exist");
             assertThat(repo.stat(StorePath.parse("a.png"))).isEmpty();
         }
@@ -335,7 +337,8 @@ class ImageRepositoryTest {
             String stale = put("a.png", png1).file().etag();
             put("a.png", png2);
 
-            assertRefused(() -> ingest.delete(StorePath.parse("a.png"), new Preconditions(stale, null)),
+            assertRefused(() -> ingest.delete(StorePath.parse("a.png"), new Preconditions(stale, null),
+                    TestCallers.USER),
                     Kind.PRECONDITION_FAILED);
             assertThat(root.resolve("a.png")).exists();
         }
@@ -350,7 +353,7 @@ class ImageRepositoryTest {
         void deletesAFile() throws IOException {
             put("d/a.png", png1);
 
-            ingest.delete(StorePath.parse("d/a.png"), Preconditions.NONE);
+            ingest.delete(StorePath.parse("d/a.png"), Preconditions.NONE, TestCallers.USER);
 
             assertThat(root.resolve("d/a.png")).doesNotExist();
             assertThat(repo.stat(StorePath.parse("d/a.png"))).isEmpty();
@@ -358,7 +361,8 @@ class ImageRepositoryTest {
 
         @Test
         void missingIsNotFound() {
-            assertRefused(() -> ingest.delete(StorePath.parse("nope.png"), Preconditions.NONE), Kind.NOT_FOUND)
+            assertRefused(() -> ingest.delete(StorePath.parse("nope.png"), Preconditions.NONE, TestCallers.USER),
+                    Kind.NOT_FOUND)
                     .hasMessageContaining("no nope.png in the store");
         }
 
@@ -366,25 +370,27 @@ class ImageRepositoryTest {
         void nonEmptyDirectoryIsAConflict() throws IOException {
             put("d/a.png", png1);
 
-            assertRefused(() -> ingest.delete(StorePath.parse("d/"), Preconditions.NONE), Kind.CONFLICT)
+            assertRefused(() -> ingest.delete(StorePath.parse("d/"), Preconditions.NONE, TestCallers.USER),
+                    Kind.CONFLICT)
                     .hasMessageContaining("d/ is not empty");
-            assertRefused(() -> ingest.delete(StorePath.parse("d"), Preconditions.NONE), Kind.CONFLICT);
+            assertRefused(() -> ingest.delete(StorePath.parse("d"), Preconditions.NONE, TestCallers.USER),
+                    Kind.CONFLICT);
             assertThat(root.resolve("d/a.png")).exists();
         }
 
         @Test
         void emptyDirectoryIsDeleted() throws IOException {
             put("d/a.png", png1);
-            ingest.delete(StorePath.parse("d/a.png"), Preconditions.NONE);
+            ingest.delete(StorePath.parse("d/a.png"), Preconditions.NONE, TestCallers.USER);
 
-            ingest.delete(StorePath.parse("d/"), Preconditions.NONE);
+            ingest.delete(StorePath.parse("d/"), Preconditions.NONE, TestCallers.USER);
 
             assertThat(root.resolve("d")).doesNotExist();
         }
 
         @Test
         void rootCannotBeDeleted() {
-            assertRefused(() -> ingest.delete(StorePath.ROOT, Preconditions.NONE), Kind.BAD_REQUEST)
+            assertRefused(() -> ingest.delete(StorePath.ROOT, Preconditions.NONE, TestCallers.USER), Kind.BAD_REQUEST)
                     .hasMessageContaining("root");
             assertThat(root).isDirectory();
         }
@@ -451,9 +457,9 @@ class ImageRepositoryTest {
         put("b/c", ct);
         assertRefused(() -> put("b/c", TestImages.truncated(ct)), Kind.UNPROCESSABLE);
         assertThat(index.instance("b/c")).get().extracting(i -> i.size()).isEqualTo((long) ct.length);
-        ingest.delete(StorePath.parse("b/c"), Preconditions.NONE);
+        ingest.delete(StorePath.parse("b/c"), Preconditions.NONE, TestCallers.USER);
         assertThat(index.instance("b/c")).isEmpty();
-        ingest.delete(StorePath.parse("b/"), Preconditions.NONE);
+        ingest.delete(StorePath.parse("b/"), Preconditions.NONE, TestCallers.USER);
         assertThat(index.count()).isZero();
     }
 
@@ -472,7 +478,8 @@ class ImageRepositoryTest {
             for (byte[] body : bodies) {
                 results.add(pool.submit(() -> {
                     start.await();
-                    return ingest.put(path, new ByteArrayInputStream(body), body.length, "image/png", Preconditions.NONE);
+                    return ingest.put(path, new ByteArrayInputStream(body), body.length, "image/png",
+                            Preconditions.NONE, TestCallers.USER);
                 }));
             }
             start.countDown();
@@ -520,7 +527,8 @@ class ImageRepositoryTest {
     }
 
     private PutResult put(String path, byte[] body) throws IOException {
-        return ingest.put(StorePath.parse(path), new ByteArrayInputStream(body), body.length, null, Preconditions.NONE);
+        return ingest.put(StorePath.parse(path), new ByteArrayInputStream(body), body.length, null,
+                Preconditions.NONE, TestCallers.USER);
     }
 
     private void assertStagingEmpty() {

@@ -33,6 +33,7 @@ import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.retention.RetentionRule.Basis;
 import org.medjava.store.core.storage.LocalFileStorage;
 import org.medjava.store.core.testsupport.MovableClock;
+import org.medjava.store.core.testsupport.TestCallers;
 import org.medjava.store.core.trash.Trash;
 
 /**
@@ -83,7 +84,7 @@ class RetentionTest {
         Path file = dicom.writeTo(tmp.resolve("src-" + uid + ".dcm"));
         try (InputStream in = Files.newInputStream(file)) {
             ingest.put(StorePath.parse("r/" + uid + ".dcm"), in, Files.size(file), "application/dicom",
-                    Preconditions.NONE);
+                    Preconditions.NONE, TestCallers.USER);
         }
     }
 
@@ -160,7 +161,7 @@ class RetentionTest {
 
         // 2 of 4: not over half
         RetentionRule tenYears = retention.add(draft("ten years", Basis.STUDY_DATE, 3652, null, true), false, "admin");
-        trash.delete(TrashScope.study("1.2.826.41.4"), null, true); // now 2 of 3
+        trash.delete(TrashScope.study("1.2.826.41.4"), null, true, TestCallers.USER); // now 2 of 3
         Retention.Run held = retention.run(tenYears.id());
         assertThat(held.outcome()).isEqualTo("held");
         assertThat(held.message()).contains("66.7%", "confirm=true");

@@ -122,9 +122,7 @@ class RoutingTest {
                     .series(study + ".1", modality, 1).instance(study + ".1." + i, i);
             Path staged = images.newStagingFile("test-");
             dicom.writeTo(staged);
-            try (Caller.Binding b = Caller.bind(Caller.dicom(sender, "127.0.0.1"))) {
-                ingest.receive(staged, Expected.NOTHING);
-            }
+            ingest.receive(staged, Expected.NOTHING, Caller.dicom(sender, "127.0.0.1"));
         }
     }
 

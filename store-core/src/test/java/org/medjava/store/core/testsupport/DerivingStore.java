@@ -68,7 +68,7 @@ public record DerivingStore(DicomIndex index, LocalFileStorage storage, ImageRep
     /** Stores {@code file} at {@code path} through the ingest door. */
     public ImageRepository.PutResult put(String path, Path file) throws IOException {
         try (var in = Files.newInputStream(file)) {
-            return ingest.put(StorePath.parse(path), in, Files.size(file), null, Preconditions.NONE);
+            return ingest.put(StorePath.parse(path), in, Files.size(file), null, Preconditions.NONE, TestCallers.USER);
         }
     }
 

@@ -39,6 +39,7 @@ import org.medjava.store.core.storage.LocalFileStorage;
 import org.medjava.store.core.testsupport.KeyObjectNote;
 import org.medjava.store.core.testsupport.MovableClock;
 import org.medjava.store.core.testsupport.RecordingMetrics;
+import org.medjava.store.core.testsupport.TestCallers;
 
 /**
  * The trash on one node with files and H2: a deletion hides a study from the index and from reads by path at once,
@@ -88,7 +89,8 @@ class TrashTest {
     private void put(String path, TestDicom dicom) throws IOException {
         Path file = dicom.writeTo(tmp.resolve("src-" + path.replace('/', '-')));
         try (InputStream in = Files.newInputStream(file)) {
-            ingest.put(StorePath.parse(path), in, Files.size(file), "application/dicom", Preconditions.NONE);
+            ingest.put(StorePath.parse(path), in, Files.size(file), "application/dicom", Preconditions.NONE,
+                    TestCallers.USER);
         }
     }
 
@@ -98,7 +100,7 @@ class TrashTest {
 
     @Test
     void aDeletedStudyIsGoneForReadersAtOnceButItsFilesStayUntilThePurge() {
-        Trashed trashed = trash.delete(TrashScope.study(STUDY), "wrong patient", false);
+        Trashed trashed = trash.delete(TrashScope.study(STUDY), "wrong patient", false, TestCallers.USER);
 
         assertThat(trashed.instances()).isEqualTo(3);
         assertThat(trashed.purgeAfter()).isEqualTo(clock.instant().plus(Duration.ofHours(72)));
@@ -122,9 +124,9 @@ class TrashTest {
 
     @Test
     void aRestoreGivesTheStudyBackAsItWas() {
-        Trashed trashed = trash.delete(TrashScope.series(STUDY, STUDY + ".1"), null, false);
+        Trashed trashed = trash.delete(TrashScope.series(STUDY, STUDY + ".1"), null, false, TestCallers.USER);
 
-        Trash.Outcome outcome = trash.restore(trashed.trashId());
+        Trash.Outcome outcome = trash.restore(trashed.trashId(), TestCallers.USER);
 
         assertThat(outcome.restored()).isEqualTo(3);
         assertThat(outcome.failed()).isZero();
@@ -133,13 +135,14 @@ class TrashTest {
         assertThat(trash.size()).isZero();
         assertThat(index.changes(0, 100)).extracting(Change::kind).endsWith(Change.RESTORED, Change.RESTORED,
                 Change.RESTORED);
-        assertThatThrownBy(() -> trash.restore(trashed.trashId())).isInstanceOfSatisfying(StoreException.class,
+        assertThatThrownBy(() -> trash.restore(trashed.trashId(),
+                TestCallers.USER)).isInstanceOfSatisfying(StoreException.class,
                 e -> assertThat(e.kind()).isEqualTo(StoreException.Kind.NOT_FOUND));
     }
 
     @Test
     void thePurgeRemovesTheFilesOnceTheGracePeriodHasEndedButNeverAFileWrittenThereSince() throws IOException {
-        trash.delete(TrashScope.study(STUDY), null, false);
+        trash.delete(TrashScope.study(STUDY), null, false, TestCallers.USER);
         put("s/a3.dcm", TestDicom.ct().patient("T3", "Trash^Three").study("1.2.826.31.3", "20220105")
                 .series("1.2.826.31.3.1", "CT", 1).instance("1.2.826.31.3.1.1", 1));
         assertThat(readable("s/a3.dcm")).isTrue(); // a new file at a trashed path is not hidden
@@ -158,9 +161,10 @@ class TrashTest {
 
     @Test
     void anAdministratorPurgesADeletionBeforeItsTime() {
-        Trashed trashed = trash.delete(TrashScope.instance(STUDY, STUDY + ".1", STUDY + ".1.2"), null, false);
+        Trashed trashed = trash.delete(TrashScope.instance(STUDY, STUDY + ".1", STUDY + ".1.2"), null, false,
+                TestCallers.USER);
 
-        Trash.Outcome outcome = trash.purge(trashed.trashId());
+        Trash.Outcome outcome = trash.purge(trashed.trashId(), TestCallers.USER);
 
         assertThat(outcome.purged()).isEqualTo(1);
         assertThat(Files.exists(tmp.resolve("images/s/a2.dcm"))).isFalse();
@@ -170,19 +174,19 @@ class TrashTest {
     @Test
     void theGuardHoldsADeletionOfTooLargeAShareUnlessForced() {
         Trash trash = newTrash(new Trash.Settings(Duration.ofHours(72), 0.5, 2));
-        assertThatThrownBy(() -> trash.delete(TrashScope.study(STUDY), null, false))
+        assertThatThrownBy(() -> trash.delete(TrashScope.study(STUDY), null, false, TestCallers.USER))
                 .isInstanceOfSatisfying(StoreException.class, e -> {
                     assertThat(e.kind()).isEqualTo(StoreException.Kind.CONFLICT);
                     assertThat(e.getMessage()).contains("3 of the store's 4 instances (75%)", "force=true");
                 });
         assertThat(index.count()).isEqualTo(4);
 
-        assertThat(trash.delete(TrashScope.study(STUDY), null, true).instances()).isEqualTo(3);
+        assertThat(trash.delete(TrashScope.study(STUDY), null, true, TestCallers.USER).instances()).isEqualTo(3);
     }
 
     @Test
     void nothingToDeleteIsNotFound() {
-        assertThatThrownBy(() -> trash.delete(TrashScope.study("1.2.3.4"), null, false))
+        assertThatThrownBy(() -> trash.delete(TrashScope.study("1.2.3.4"), null, false, TestCallers.USER))
                 .isInstanceOfSatisfying(StoreException.class,
                         e -> assertThat(e.kind()).isEqualTo(StoreException.Kind.NOT_FOUND));
         assertThatThrownBy(() -> TrashScope.study("1.2.x")).isInstanceOf(IllegalArgumentException.class);
@@ -191,7 +195,7 @@ class TrashTest {
     @Test
     void anotherNodesTrashIsSeenAfterARefresh() {
         Trash other = newTrash(trash.settings()); // a second node on the same index
-        trash.delete(TrashScope.study(OTHER), null, false);
+        trash.delete(TrashScope.study(OTHER), null, false, TestCallers.USER);
         other.refresh();
         assertThat(other.size()).isEqualTo(1);
         assertThat(other.hides("s/b1.dcm", 0, Instant.EPOCH)).isFalse(); // a different file at that path
@@ -199,8 +203,8 @@ class TrashTest {
 
     @Test
     void anIocmRejectionNoteMovesTheInstancesItNamesToTheTrash() throws Exception {
-        ingest.afterReceive((stored, dataSet) -> RejectionNote.of(dataSet)
-                .ifPresent(note -> trash.reject(note, stored.sopInstanceUid())));
+        ingest.afterReceive((stored, dataSet, from) -> RejectionNote.of(dataSet)
+                .ifPresent(note -> trash.reject(note, stored.sopInstanceUid(), from)));
         String ctClass = "1.2.840.10008.5.1.4.1.1.2";
         Path ofInterest = tmp.resolve("of-interest.dcm");
         KeyObjectNote.write(ofInterest, "T1", STUDY, "113000", "Of Interest", STUDY + ".1", ctClass,
@@ -209,9 +213,9 @@ class TrashTest {
         String note = KeyObjectNote.write(rejection, "T1", STUDY, "113001", "Rejected for Quality Reasons",
                 STUDY + ".1", ctClass, List.of(STUDY + ".1.1", STUDY + ".1.3", STUDY + ".1.99"));
 
-        ingest.receive(staged(ofInterest), Expected.NOTHING);
+        ingest.receive(staged(ofInterest), Expected.NOTHING, TestCallers.USER);
         assertThat(index.instances(STUDY + ".1")).hasSize(3);
-        ingest.receive(staged(rejection), Expected.NOTHING);
+        ingest.receive(staged(rejection), Expected.NOTHING, TestCallers.USER);
 
         assertThat(index.instances(STUDY + ".1")).extracting(i -> i.sopInstanceUid()).containsExactly(STUDY + ".1.2");
         assertThat(readable("s/a1.dcm")).isFalse();
