@@ -43,23 +43,9 @@ public final class ClusterDatabase implements AutoCloseable {
 
     /** Opens a connection of its own (for a LISTEN session), not from the pool. */
     Connection connect() throws SQLException {
-        Connection c = new org.postgresql.Driver().connect(database.url(), credentials());
-        if (c == null) {
-            throw new SQLException("not a PostgreSQL URL: " + database.describe());
-        }
+        Connection c = database.connectPostgres("medjava-cluster-listen", CONNECT_TIMEOUT_SECONDS, 60);
         c.setAutoCommit(true);
         return c;
-    }
-
-    private java.util.Properties credentials() {
-        java.util.Properties p = new java.util.Properties();
-        p.setProperty("user", database.user());
-        p.setProperty("password", database.password());
-        p.setProperty("connectTimeout", Integer.toString(CONNECT_TIMEOUT_SECONDS));
-        p.setProperty("socketTimeout", "60");
-        p.setProperty("ApplicationName", "medjava-cluster-listen");
-        p.setProperty("tcpKeepAlive", "true"); // a dead link is noticed
-        return p;
     }
 
     /** Work done on a pooled connection. */

@@ -35,6 +35,26 @@ public record IndexDatabase(String url, String user, String password, int poolSi
         return new IndexDatabase(url, user, password, size);
     }
 
+    /**
+     * A connection of its own to this PostgreSQL server, outside any pool (a LISTEN session, a probe), named
+     * {@code applicationName} in its {@code pg_stat_activity}; TCP keep-alive on, so a dead link is noticed.
+     */
+    public java.sql.Connection connectPostgres(String applicationName, int connectTimeoutSeconds,
+                                               int socketTimeoutSeconds) throws java.sql.SQLException {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("user", user);
+        p.setProperty("password", password);
+        p.setProperty("connectTimeout", Integer.toString(connectTimeoutSeconds));
+        p.setProperty("socketTimeout", Integer.toString(socketTimeoutSeconds));
+        p.setProperty("ApplicationName", applicationName);
+        p.setProperty("tcpKeepAlive", "true");
+        java.sql.Connection c = new org.postgresql.Driver().connect(url, p);
+        if (c == null) {
+            throw new java.sql.SQLException("not a PostgreSQL URL: " + describe());
+        }
+        return c;
+    }
+
     /** Whether this is a PostgreSQL server (pooled by {@link ConnectionPools}; H2 is embedded). */
     public boolean isPostgres() {
         return url.startsWith("jdbc:postgresql:");

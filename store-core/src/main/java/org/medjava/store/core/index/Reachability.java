@@ -5,7 +5,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -75,14 +74,8 @@ public final class Reachability implements AutoCloseable {
     }
 
     private void probe() {
-        Properties p = new Properties();
-        p.setProperty("user", database.user());
-        p.setProperty("password", database.password());
-        p.setProperty("connectTimeout", "1");
-        p.setProperty("socketTimeout", "2");
-        p.setProperty("ApplicationName", "medjava-probe");
-        try (Connection c = new org.postgresql.Driver().connect(database.url(), p)) {
-            if (c != null && c.isValid(1)) {
+        try (Connection c = database.connectPostgres("medjava-probe", 1, 2)) {
+            if (c.isValid(1)) {
                 synchronized (this) {
                     LOG.info("the database " + database.describe() + " answers again (unreachable since "
                             + downSince + ")");
@@ -97,7 +90,7 @@ public final class Reachability implements AutoCloseable {
 
     /**
      * Whether {@code failure} says the server could not be reached: a connection refused or timed out (SQLState
-     * 08001, 08004, 08006 on connecting), not a statement that failed nor a pool that was busy.
+     * 08001, 08004, or the network's own exception), not a statement that failed nor a pool that was busy.
      */
     static boolean isUnreachable(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
