@@ -27,6 +27,8 @@ import org.medjava.filter.InvalidParameterException;
 import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 import org.medjava.filter.UnsupportedDataException;
+import org.medjava.filter.runtime.isolation.IsolationReport;
+import org.medjava.filter.runtime.isolation.WorkerOptions;
 
 /**
  * The Service Configurator: filter plugins are loaded, replaced, suspended, resumed and removed while the host
@@ -57,18 +59,28 @@ public final class FilterRegistry implements AutoCloseable {
     private final List<RegistryListener> listeners = new CopyOnWriteArrayList<>();
     private volatile boolean timing;
     private final BoundedCalls calls = new BoundedCalls(CallLimits.defaults(), this::quarantine);
+    /** Null when plugin code runs in this process. */
+    private final FilterWorkers workers;
 
-    /** A registry keeping private JAR copies in a temporary directory it deletes on {@link #close()}. */
+    /** A registry running plugins in this process, with private JAR copies in a temporary directory. */
     public FilterRegistry() {
-        this(createTempDir(), true);
+        this(createTempDir(), true, null);
     }
 
-    /** A registry keeping private JAR copies in {@code workDir} (created if missing). */
+    /** A registry running plugins in this process, with private JAR copies in {@code workDir} (created if missing). */
     public FilterRegistry(Path workDir) {
-        this(workDir, false);
+        this(workDir, false, null);
     }
 
-    private FilterRegistry(Path workDir, boolean ownsWorkDir) {
+    /**
+     * A registry whose plugins run in confined filter worker processes ({@link FilterWorkers}): no plugin code runs
+     * in this process, not even to load it; calls pass their rasters through shared memory.
+     */
+    public FilterRegistry(Path workDir, WorkerOptions isolation) {
+        this(workDir, false, java.util.Objects.requireNonNull(isolation, "isolation"));
+    }
+
+    private FilterRegistry(Path workDir, boolean ownsWorkDir, WorkerOptions isolation) {
         try {
             Files.createDirectories(workDir);
         } catch (IOException e) {
@@ -76,7 +88,22 @@ public final class FilterRegistry implements AutoCloseable {
         }
         this.workDir = workDir;
         this.ownsWorkDir = ownsWorkDir;
-        this.loader = new PluginLoader(workDir);
+        this.workers = isolation == null ? null : new FilterWorkers(isolation, this::quarantine);
+        this.loader = new PluginLoader(workDir, workers);
+    }
+
+    /** A filter worker's own registry: plugins read in place (the host copied them), one call at a time. */
+    static FilterRegistry forWorker() {
+        return new FilterRegistry(true);
+    }
+
+    private FilterRegistry(boolean inWorker) {
+        this.workDir = null;
+        this.ownsWorkDir = false;
+        this.workers = null;
+        this.loader = new PluginLoader(null, null);
+        // the host bounds the call (it kills the worker); here it only must never be abandoned
+        calls.setLimits(new CallLimits(1, null, java.time.Duration.ofDays(1)));
     }
 
     private static Path createTempDir() {
@@ -363,6 +390,14 @@ public final class FilterRegistry implements AutoCloseable {
 
     /** What a filter threw: the plugin is FAILED, except for lack of memory, a limit and not a defect. */
     private RegistryException failed(LoadedPlugin plugin, String filterId, int width, int height, Throwable thrown) {
+        if (thrown instanceof WorkerFault fault && !fault.pluginThrew()) {
+            return new RegistryException.FilterFailedException(fault.getMessage(), fault); // the workers count it
+        }
+        if (thrown instanceof WorkerFault fault) {
+            markFailed(plugin, fault.getMessage());
+            return new RegistryException.FilterFailedException(fault.getMessage() + "; plugin " + plugin.id
+                    + " is now FAILED until it is loaded again", fault);
+        }
         if (thrown instanceof OutOfMemoryError) {
             return new RegistryException.FilterFailedException(filterId + ": not enough memory to filter a "
                     + width + "x" + height + " image", thrown);
@@ -377,6 +412,15 @@ public final class FilterRegistry implements AutoCloseable {
     private void quarantine(LoadedPlugin plugin, String reason) {
         markFailed(plugin, reason);
         fire(new RegistryEvent.PluginQuarantined(plugin.id, plugin.version, reason));
+    }
+
+    /** The filter workers' verdict on a plugin version that faulted too often (see {@link FilterWorkers}). */
+    private void quarantine(String pluginId, String key, String reason) {
+        Slot slot = slots.get(pluginId);
+        LoadedPlugin plugin = slot == null ? null : slot.active;
+        if (plugin != null && plugin.runsInWorkersAs(key)) {
+            quarantine(plugin, reason);
+        }
     }
 
     private LoadedPlugin acquire(String filterId) {
@@ -493,6 +537,11 @@ public final class FilterRegistry implements AutoCloseable {
         return workDir;
     }
 
+    /** Where plugin code runs and what confines it. */
+    public IsolationReport isolation() {
+        return workers == null ? IsolationReport.inProcess() : workers.report();
+    }
+
     /** Bounds for calls that start from now (pool size, deadline, grace). */
     public void setLimits(CallLimits limits) {
         calls.setLimits(java.util.Objects.requireNonNull(limits, "limits"));
@@ -537,6 +586,9 @@ public final class FilterRegistry implements AutoCloseable {
             }
         } finally {
             mutation.unlock();
+        }
+        if (workers != null) {
+            workers.close();
         }
         if (ownsWorkDir) {
             try (var files = Files.list(workDir)) {

@@ -33,6 +33,7 @@ final class LoadedPlugin {
     final String sha256;
     final Map<String, String> properties;
     final Instant loadedAt = Instant.now();
+    /** Null when the plugin's code runs in filter workers ({@link WorkerFilter}). */
     final URLClassLoader loader;
     final List<FilterProvider> providers;
     final Map<String, Filter> filters;
@@ -44,10 +45,11 @@ final class LoadedPlugin {
     private final java.util.Set<RunningCall> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile String retiredBecause;
     private final AtomicBoolean finalized = new AtomicBoolean();
+    private final Runnable afterFinish;
 
     LoadedPlugin(String id, String version, Path sourceJar, Path privateCopy, String sha256,
                  Map<String, String> properties, URLClassLoader loader, List<FilterProvider> providers,
-                 Map<String, Filter> filters) {
+                 Map<String, Filter> filters, Runnable afterFinish) {
         this.id = id;
         this.version = version;
         this.sourceJar = sourceJar;
@@ -60,6 +62,7 @@ final class LoadedPlugin {
         Map<String, FilterDescriptor> read = new TreeMap<>();
         filters.forEach((filterId, filter) -> read.put(filterId, filter.descriptor()));
         this.descriptors = Collections.unmodifiableMap(read);
+        this.afterFinish = afterFinish;
     }
 
     /** Registers a call; false once retired (the caller then looks up the current version again). */
@@ -113,6 +116,11 @@ final class LoadedPlugin {
         }
     }
 
+    /** Whether this is the version filter workers know by {@code key}. */
+    boolean runsInWorkersAs(String key) {
+        return filters.values().stream().anyMatch(f -> f instanceof WorkerFilter w && w.pluginKey().equals(key));
+    }
+
     int callsInFlight() {
         return calls.get() & ~RETIRED;
     }
@@ -129,17 +137,22 @@ final class LoadedPlugin {
             PluginCalls.quietly(loader, () -> provider.fini(), "fini of plugin " + id + " " + version);
         }
         close(loader, privateCopy);
+        afterFinish.run();
     }
 
     /** Closes a loader and deletes the private JAR copy it was reading. */
     static void close(URLClassLoader loader, Path privateCopy) {
         try {
-            loader.close();
+            if (loader != null) {
+                loader.close();
+            }
         } catch (IOException e) {
             LOG.log(Level.WARNING, "closing class loader " + loader.getName() + ": " + e);
         }
         try {
-            Files.deleteIfExists(privateCopy);
+            if (privateCopy != null) {
+                Files.deleteIfExists(privateCopy);
+            }
         } catch (IOException e) {
             LOG.log(Level.WARNING, "deleting " + privateCopy + ": " + e);
         }

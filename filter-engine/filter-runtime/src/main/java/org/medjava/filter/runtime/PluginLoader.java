@@ -34,20 +34,28 @@ final class PluginLoader {
     static final String SERVICE_FILE = "META-INF/services/" + FilterProvider.class.getName();
 
     private final Path workDir;
+    private final FilterWorkers workers;
     private final AtomicLong copies = new AtomicLong();
 
-    PluginLoader(Path workDir) {
+    /**
+     * @param workDir where private copies go; null to read JARs in place (a worker, whose host made the copy)
+     * @param workers where plugin code runs; null for this process
+     */
+    PluginLoader(Path workDir, FilterWorkers workers) {
         this.workDir = workDir;
+        this.workers = workers;
     }
 
     LoadedPlugin load(String pluginId, Path jar, Map<String, String> properties) {
         if (!Files.isRegularFile(jar)) {
             throw failure(pluginId, "JAR " + jar + " does not exist or is not a file", null);
         }
-        Path copy = workDir.resolve(pluginId + "-" + copies.incrementAndGet() + ".jar");
+        Path copy = workDir == null ? jar : workDir.resolve(pluginId + "-" + copies.incrementAndGet() + ".jar");
         String sha256;
         try {
-            Files.copy(jar, copy, StandardCopyOption.REPLACE_EXISTING);
+            if (workDir != null) {
+                Files.copy(jar, copy, StandardCopyOption.REPLACE_EXISTING);
+            }
             sha256 = sha256(copy);
         } catch (IOException e) {
             deleteQuietly(copy);
@@ -59,6 +67,9 @@ final class PluginLoader {
         } catch (RegistryException e) {
             deleteQuietly(copy);
             throw e;
+        }
+        if (workers != null) {
+            return loadInWorkers(pluginId, version, jar, copy, sha256, properties);
         }
         URLClassLoader loader;
         try {
@@ -83,12 +94,13 @@ final class PluginLoader {
             if (filters.isEmpty()) {
                 throw failure(pluginId, "its providers offer no filters", null);
             }
-            return new LoadedPlugin(pluginId, version, jar, copy, sha256, properties, loader, initialized, filters);
+            return new LoadedPlugin(pluginId, version, jar, workDir == null ? null : copy, sha256, properties, loader,
+                    initialized, filters, () -> { });
         } catch (Throwable t) {
             for (FilterProvider provider : initialized) {
                 PluginCalls.quietly(loader, provider::fini, "fini of rejected plugin " + pluginId);
             }
-            LoadedPlugin.close(loader, copy);
+            LoadedPlugin.close(loader, workDir == null ? null : copy);
             if (t instanceof RegistryException) {
                 throw (RegistryException) t;
             }
@@ -97,6 +109,33 @@ final class PluginLoader {
             }
             throw failure(pluginId, "init failed: " + PluginCalls.reason(t), t);
         }
+    }
+
+    /** The plugin's code runs in the workers only: the host keeps stand-ins with the descriptors they read. */
+    private LoadedPlugin loadInWorkers(String pluginId, String version, Path jar, Path copy, String sha256,
+                                       Map<String, String> properties) {
+        FilterWorkers.Loaded loaded;
+        try {
+            loaded = workers.load(pluginId, version, copy, properties);
+        } finally {
+            deleteQuietly(copy); // the workers read their own copy
+        }
+        Map<String, Filter> filters = new LinkedHashMap<>();
+        try {
+            if (loaded.filters().isEmpty()) {
+                throw failure(pluginId, "its providers offer no filters", null);
+            }
+            for (FilterWorkers.Offered offered : loaded.filters()) {
+                offered.descriptor().defaults(); // as in-process: defaults that break their own rules are refused
+                filters.put(offered.descriptor().id(), new WorkerFilter(workers, loaded.plugin(),
+                        offered.descriptor(), offered.gray16()));
+            }
+        } catch (RuntimeException e) {
+            workers.retire(loaded.plugin());
+            throw e instanceof RegistryException r ? r : failure(pluginId, PluginCalls.reason(e), e);
+        }
+        return new LoadedPlugin(pluginId, version, jar, null, sha256, properties, null, List.of(), filters,
+                () -> workers.retire(loaded.plugin()));
     }
 
     private static String checkManifest(String pluginId, Path jar) {
@@ -184,7 +223,10 @@ final class PluginLoader {
         return new RegistryException.PluginLoadException("plugin " + pluginId + ": " + reason, cause);
     }
 
-    private static void deleteQuietly(Path path) {
+    private void deleteQuietly(Path path) {
+        if (path == null || workDir == null) {
+            return; // a JAR read in place is not ours
+        }
         try {
             Files.deleteIfExists(path);
         } catch (IOException ignored) {

@@ -27,8 +27,13 @@ class FilterRegistryGray16Test {
 
     @BeforeEach
     void setUp() {
-        registry = new FilterRegistry(dir.resolve("work"));
+        registry = newRegistry(dir.resolve("work"));
         registry.addListener(events::add);
+    }
+
+    /** The registry under test: plugins in this process; a subclass runs the same tests in filter workers. */
+    FilterRegistry newRegistry(Path workDir) {
+        return new FilterRegistry(workDir);
     }
 
     @AfterEach
