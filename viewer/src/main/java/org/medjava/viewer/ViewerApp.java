@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import javax.swing.SwingUtilities;
 import org.medjava.filter.runtime.FilterRegistry;
+import org.medjava.filter.runtime.PluginTrust;
 import org.medjava.viewer.filters.FilterCatalog;
 import org.medjava.viewer.store.Credentials;
 import org.medjava.viewer.store.StoreClient;
@@ -21,10 +22,23 @@ public final class ViewerApp {
     public static FilterCatalog catalog(ViewerOptions options) throws IOException {
         Path work = Files.createTempDirectory("medjava-viewer-");
         FilterCatalog catalog = new FilterCatalog(new FilterRegistry(work.resolve("registry")),
-                work.resolve("downloads"));
+                work.resolve("downloads"), trust(options));
         List<String> problems = catalog.loadBundled(options.pluginsDir());
         problems.forEach(p -> System.err.println("viewer: bundled plugin not loaded: " + p));
         return catalog;
+    }
+
+    /**
+     * Whose plugins the viewer runs: the certificates in {@code medjava.viewer.trusted-publishers} (default: the
+     * bundled plugins' {@code trusted-publishers/}), policy {@code medjava.viewer.plugin-signatures} (require).
+     */
+    static PluginTrust trust(ViewerOptions options) throws IOException {
+        String dir = System.getProperty("medjava.viewer.trusted-publishers");
+        Path publishers = dir != null ? Path.of(dir)
+                : options.pluginsDir() == null ? null : options.pluginsDir().resolve("trusted-publishers");
+        PluginTrust.Policy policy = PluginTrust.Policy.parse(System.getProperty("medjava.viewer.plugin-signatures",
+                "require"));
+        return publishers == null ? PluginTrust.of(policy, List.of()) : PluginTrust.load(policy, publishers);
     }
 
     /** Creates and shows the main window (event thread), then connects or opens files as the options say. */

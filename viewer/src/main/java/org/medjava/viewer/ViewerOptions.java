@@ -31,7 +31,9 @@ public record ViewerOptions(String server, String user, char[] password, Path be
               --benchmark[=FILE]  benchmark mode: every filter application is appended to FILE
                                   (default data/viewer-benchmark.csv) as well as shown in the status bar
               FILE                images to open (DICOM, GIF, PNG, JPEG, PPM)
-            system properties: medjava.plugins (bundled plugin directory), medjava.viewer.manifest-seconds (5)""";
+            system properties: medjava.plugins (bundled plugin directory), medjava.viewer.manifest-seconds (5),
+              medjava.viewer.trusted-publishers (plugin publishers' certificates; default: the bundled plugins'
+              trusted-publishers/), medjava.viewer.plugin-signatures (require, quarantine or off; require)""";
 
     /** Parses the command line; the password comes from {@code MEDJAVA_PASSWORD} when set. */
     public static ViewerOptions parse(String[] args, String passwordFromEnvironment) {

@@ -18,6 +18,8 @@ import org.medjava.filter.runtime.FilterInfo;
 import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.PluginDirectory;
 import org.medjava.filter.runtime.PluginInfo;
+import org.medjava.filter.runtime.PluginSignatures;
+import org.medjava.filter.runtime.PluginTrust;
 import org.medjava.filter.runtime.RegistryEvent;
 import org.medjava.filter.runtime.RegistryException;
 import org.medjava.viewer.model.FilterStep;
@@ -26,7 +28,9 @@ import org.medjava.viewer.store.Manifest;
 /**
  * The viewer's filters: one {@link FilterRegistry} (the Service Configurator) holding the plugins bundled with the
  * viewer and those of the store's filter repository. {@link #follow} makes the registry match a manifest: plugins
- * the store installs or replaces are downloaded, verified by SHA-256 and (re)loaded; suspensions are mirrored;
+ * the store installs or replaces are downloaded, verified by SHA-256 and by their publisher's signature
+ * ({@link PluginTrust}; a refused JAR is dropped or, by policy, kept in {@code quarantine/}) and (re)loaded;
+ * suspensions are mirrored;
  * plugins the store removes are unloaded (a bundled version of the same plugin comes back). Listeners hear about
  * every change, on the thread that made it.
  */
@@ -46,7 +50,14 @@ public final class FilterCatalog implements AutoCloseable {
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final List<String> problems = new CopyOnWriteArrayList<>();
 
+    /** A catalog that checks signatures as {@code registry} does already (no check unless it was given a trust). */
     public FilterCatalog(FilterRegistry registry, Path downloads) {
+        this(registry, downloads, registry.trust());
+    }
+
+    /** A catalog whose bundled and downloaded plugins must be signed as {@code trust} says. */
+    public FilterCatalog(FilterRegistry registry, Path downloads, PluginTrust trust) {
+        registry.setTrust(trust);
         this.registry = registry;
         this.downloads = downloads;
         registry.addListener(event -> {
@@ -167,6 +178,19 @@ public final class FilterCatalog implements AutoCloseable {
         Files.createDirectories(downloads);
         Path file = downloads.resolve(plugin.id() + "-" + want.substring(0, 16) + ".jar");
         Files.write(file, jar);
+        try {
+            PluginSignatures.verify(file, registry.trust()); // as well as the SHA-256: the store may be wrong
+        } catch (RegistryException.PluginLoadException e) {
+            String kept = "";
+            if (registry.trust().policy() == PluginTrust.Policy.QUARANTINE) {
+                Path quarantined = Files.createDirectories(downloads.resolve("quarantine")).resolve(file.getFileName());
+                Files.move(file, quarantined, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                kept = "; kept, not loaded, as " + quarantined;
+            }
+            Files.deleteIfExists(file);
+            throw new SecurityException("plugin " + plugin.id() + " from the store refused: " + e.getMessage()
+                    + kept, e);
+        }
         String before = fromStore.put(plugin.id(), want); // before loading: listeners see the right origin
         try {
             registry.load(plugin.id(), file, Map.of());

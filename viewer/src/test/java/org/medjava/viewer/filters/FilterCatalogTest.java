@@ -17,7 +17,9 @@ import org.medjava.filter.Implementation;
 import org.medjava.filter.Raster;
 import org.medjava.filter.runtime.FilterInfo;
 import org.medjava.filter.runtime.FilterRegistry;
+import org.medjava.filter.runtime.PluginTrust;
 import org.medjava.filter.testkit.PluginJarBuilder;
+import org.medjava.filter.testkit.TestPublisher;
 import org.medjava.viewer.store.Manifest;
 
 /** The catalog following a store's manifest, with JARs served from memory instead of HTTP. */
@@ -32,7 +34,8 @@ class FilterCatalogTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        catalog = new FilterCatalog(new FilterRegistry(dir.resolve("work")), dir.resolve("downloads"));
+        catalog = new FilterCatalog(new FilterRegistry(dir.resolve("work")), dir.resolve("downloads"), trust(
+                PluginTrust.Policy.REQUIRE)); // PluginJarBuilder signs as TestPublisher.standard()
         catalog.addListener(changes::incrementAndGet);
     }
 
@@ -41,8 +44,17 @@ class FilterCatalogTest {
         catalog.close();
     }
 
+    private static PluginTrust trust(PluginTrust.Policy policy) {
+        return PluginTrust.of(policy, List.of(TestPublisher.standard().certificate()));
+    }
+
     /** A plugin whose one filter fills its region with {@code value}: the result tells which version ran. */
     private byte[] fillJar(String pluginId, String filterId, int value) throws IOException {
+        return fillJar(pluginId, filterId, value, b -> b);
+    }
+
+    private byte[] fillJar(String pluginId, String filterId, int value,
+                           java.util.function.UnaryOperator<PluginJarBuilder> signing) throws IOException {
         String pkg = "test." + pluginId.replace("-", "") + ".v" + value;
         String source = """
                 package %1$s;
@@ -62,8 +74,9 @@ class FilterCatalogTest {
                     }
                 }
                 """.formatted(pkg, filterId, value);
-        Path jar = PluginJarBuilder.plugin(pluginId).version(Integer.toString(value)).source(pkg + ".Provider", source)
-                .provider(pkg + ".Provider").build(dir.resolve(pluginId + "-" + value + ".jar"));
+        Path jar = signing.apply(PluginJarBuilder.plugin(pluginId).version(Integer.toString(value))
+                .source(pkg + ".Provider", source).provider(pkg + ".Provider"))
+                .build(dir.resolve(pluginId + "-" + value + ".jar"));
         return Files.readAllBytes(jar);
     }
 
@@ -132,6 +145,37 @@ class FilterCatalogTest {
         assertThat(problems).singleElement().asString().contains("SHA-256").contains("not loaded");
         assertThat(run("invert")).isEqualTo(1);
         assertThat(catalog.problems()).hasSize(1);
+    }
+
+    @Test
+    void aJarWithTheRightDigestButNoTrustedSignatureIsRefusedAndTheRunningVersionStays() throws IOException {
+        follow(serve("invert", fillJar("invert", "invert", 1)));
+
+        List<String> unsigned = follow(serve("invert", fillJar("invert", "invert", 2, PluginJarBuilder::unsigned)));
+        assertThat(unsigned).singleElement().asString()
+                .startsWith("plugin invert from the store refused: the JAR is not signed");
+        TestPublisher stranger = TestPublisher.create("CN=Not the viewer's publisher");
+        List<String> untrusted = follow(serve("invert", fillJar("invert", "invert", 3, b -> b.signedBy(stranger))));
+        assertThat(untrusted).singleElement().asString()
+                .contains("CN=Not the viewer's publisher", "a publisher this host does not trust");
+
+        assertThat(run("invert")).isEqualTo(1);
+        assertThat(dir.resolve("downloads/quarantine")).doesNotExist();
+    }
+
+    @Test
+    void underTheQuarantinePolicyARefusedJarIsKeptButNotLoaded() throws IOException {
+        catalog.close();
+        catalog = new FilterCatalog(new FilterRegistry(dir.resolve("work-q")), dir.resolve("downloads"),
+                trust(PluginTrust.Policy.QUARANTINE));
+
+        List<String> problems = follow(serve("invert", fillJar("invert", "invert", 4, PluginJarBuilder::unsigned)));
+
+        assertThat(problems).singleElement().asString().contains("not signed", "kept, not loaded");
+        assertThat(entry("invert")).isNull();
+        try (var kept = Files.list(dir.resolve("downloads/quarantine"))) {
+            assertThat(kept.toList()).singleElement().asString().contains("invert-");
+        }
     }
 
     @Test

@@ -94,6 +94,9 @@ public final class LocalStore {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx1g"));
         command.add("-Dmedjava.data-dir=" + data);
+        // filter-testkit's plugin JARs are signed by its test publisher: trusted here as an administrator adds one
+        org.medjava.filter.testkit.TestPublisher.standard()
+                .writeCertificate(data.resolve("trusted-publishers/medjava-test-publisher.pem"));
         command.add("-Dmedjava.public-url=http://127.0.0.1:" + port);
         command.add("-Dmedjava.admin.initial-password=" + ADMIN_PASSWORD);
         command.add("-Dmedjava.upload.max-bytes=" + (64L << 20));

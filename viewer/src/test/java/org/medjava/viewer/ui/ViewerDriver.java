@@ -66,9 +66,25 @@ final class ViewerDriver implements AutoCloseable {
         return launch(home, url, user, null, null);
     }
 
+    /** The bundled plugins' publisher and filter-testkit's (whose JARs the tests install on the store). */
+    private static Path trustedPublishers() throws IOException {
+        Path dir = Files.createTempDirectory("viewer-trusted-");
+        Path bundled = Path.of(System.getProperty("medjava.plugins")).resolve("trusted-publishers");
+        if (Files.isDirectory(bundled)) {
+            try (var certificates = Files.list(bundled)) {
+                for (Path c : certificates.toList()) {
+                    Files.copy(c, dir.resolve(c.getFileName()));
+                }
+            }
+        }
+        org.medjava.filter.testkit.TestPublisher.standard().writeCertificate(dir.resolve("test-publisher.pem"));
+        return dir;
+    }
+
     private static ViewerDriver launch(Path home, String url, String user, String password, Path benchmarkCsv)
             throws IOException {
         System.setProperty("medjava.viewer.home", home.toString());
+        System.setProperty("medjava.viewer.trusted-publishers", trustedPublishers().toString());
         ViewerOptions options = new ViewerOptions(url, user, password == null ? null : password.toCharArray(),
                 benchmarkCsv, Path.of(System.getProperty("medjava.plugins")), Duration.ofMillis(300), List.of());
         FilterCatalog catalog = ViewerApp.catalog(options);

@@ -58,6 +58,7 @@ public final class FilterRegistry implements AutoCloseable {
     private final Set<String> suspended = ConcurrentHashMap.newKeySet();
     private final List<RegistryListener> listeners = new CopyOnWriteArrayList<>();
     private volatile boolean timing;
+    private volatile PluginTrust trust = PluginTrust.off();
     private final BoundedCalls calls = new BoundedCalls(CallLimits.defaults(), this::quarantine);
     /** Null when plugin code runs in this process. */
     private final FilterWorkers workers;
@@ -128,6 +129,7 @@ public final class FilterRegistry implements AutoCloseable {
             LoadedPlugin previous = slot == null ? null : slot.active;
             LoadedPlugin next;
             try {
+                verifySignature(pluginId, jar); // before any of the plugin's code runs
                 next = loader.load(pluginId, jar.toAbsolutePath(), properties);
                 checkNoConflicts(next);
             } catch (RegistryException.PluginLoadException e) {
@@ -155,6 +157,17 @@ public final class FilterRegistry implements AutoCloseable {
             return next.info(null);
         } finally {
             mutation.unlock();
+        }
+    }
+
+    private void verifySignature(String pluginId, Path jar) {
+        try {
+            PluginSignatures.Signer signer = PluginSignatures.verify(jar, trust);
+            if (signer != null) {
+                LOG.log(Level.DEBUG, "plugin " + pluginId + " is signed by " + signer);
+            }
+        } catch (RegistryException.PluginLoadException e) {
+            throw new RegistryException.PluginLoadException("plugin " + pluginId + ": " + e.getMessage(), e);
         }
     }
 
@@ -540,6 +553,18 @@ public final class FilterRegistry implements AutoCloseable {
     /** Where plugin code runs and what confines it. */
     public IsolationReport isolation() {
         return workers == null ? IsolationReport.inProcess() : workers.report();
+    }
+
+    /**
+     * Whose plugins {@link #load} accepts from now on ({@link PluginTrust#off()} until set: no check); plugins
+     * already loaded stay.
+     */
+    public void setTrust(PluginTrust trust) {
+        this.trust = java.util.Objects.requireNonNull(trust, "trust");
+    }
+
+    public PluginTrust trust() {
+        return trust;
     }
 
     /** Bounds for calls that start from now (pool size, deadline, grace). */

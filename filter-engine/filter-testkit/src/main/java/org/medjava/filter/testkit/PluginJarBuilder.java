@@ -25,7 +25,9 @@ import org.medjava.filter.FilterApi;
 
 /**
  * Compiles throw-away filter plugins from source strings into JARs, for registry tests: several versions of one
- * plugin, broken ones (no provider, duplicate ids, wrong API version, throwing init), slow ones.
+ * plugin, broken ones (no provider, duplicate ids, wrong API version, throwing init), slow ones. Each JAR is signed
+ * by {@link TestPublisher#standard()} (hosts under test trust it) unless {@link #signedBy} or {@link #unsigned} say
+ * otherwise.
  */
 public final class PluginJarBuilder {
     private final String pluginId;
@@ -35,6 +37,8 @@ public final class PluginJarBuilder {
     private final Map<String, String> sources = new LinkedHashMap<>();
     private final List<String> providers = new ArrayList<>();
     private final Map<String, byte[]> extraEntries = new LinkedHashMap<>();
+    private boolean signed = true;
+    private TestPublisher publisher;
 
     private PluginJarBuilder(String pluginId) {
         this.pluginId = pluginId;
@@ -55,8 +59,23 @@ public final class PluginJarBuilder {
         return this;
     }
 
+    /** A JAR without manifest (and so unsigned: a signature lives in the manifest). */
     public PluginJarBuilder withoutManifest() {
         this.manifest = false;
+        this.signed = false;
+        return this;
+    }
+
+    /** Signed by {@code publisher} instead of {@link TestPublisher#standard()}. */
+    public PluginJarBuilder signedBy(TestPublisher publisher) {
+        this.publisher = publisher;
+        this.signed = true;
+        return this;
+    }
+
+    /** Not signed at all. */
+    public PluginJarBuilder unsigned() {
+        this.signed = false;
         return this;
     }
 
@@ -97,6 +116,9 @@ public final class PluginJarBuilder {
                 for (Map.Entry<String, byte[]> e : extraEntries.entrySet()) {
                     put(out, e.getKey(), e.getValue());
                 }
+            }
+            if (signed) {
+                (publisher == null ? TestPublisher.standard() : publisher).sign(temp);
             }
             // replace in one step, as a person copying a new version over the old one would
             Files.move(temp, jar, java.nio.file.StandardCopyOption.REPLACE_EXISTING,

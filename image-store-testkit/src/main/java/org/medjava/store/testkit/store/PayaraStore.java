@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.medjava.filter.testkit.TestPublisher;
 
 /**
  * The image store as the tests meet it: the built WAR on a real Payara Micro, in its own JVM, on a free loopback
@@ -123,6 +124,9 @@ public final class PayaraStore implements AutoCloseable {
         public PayaraStore launch() throws IOException {
             Path target = Path.of(System.getProperty("store.war")).getParent();
             Path data = dataDir != null ? dataDir : Files.createTempDirectory(target, "it-data-" + name + "-");
+            // the publisher of filter-testkit's plugin JARs is trusted, as an administrator adds one (the first
+            // start adds the built-in plugins' publisher beside it)
+            TestPublisher.standard().writeCertificate(data.resolve("trusted-publishers/medjava-test-publisher.pem"));
             Path logs = Files.createDirectories(target.resolve("it-logs"));
             Path log = logs.resolve(name + "-" + STARTS.incrementAndGet() + ".log");
             Files.deleteIfExists(log);

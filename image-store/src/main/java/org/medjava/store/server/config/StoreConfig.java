@@ -32,6 +32,7 @@ public class StoreConfig {
     private JobSettings jobs;
     private TrashSettings trash;
     private RouteSettings routes;
+    private PluginSettings plugins;
 
     /** For CDI, which reads the settings at {@link #read()}. */
     protected StoreConfig() {
@@ -65,6 +66,7 @@ public class StoreConfig {
         jobs = JobSettings.from(source);
         trash = TrashSettings.from(source);
         routes = RouteSettings.from(source);
+        plugins = PluginSettings.from(source, data.dataDir());
         if (cluster.enabled()) {
             checkCluster();
         }
@@ -86,6 +88,11 @@ public class StoreConfig {
     @Produces
     public DataSettings data() {
         return data;
+    }
+
+    @Produces
+    public PluginSettings plugins() {
+        return plugins;
     }
 
     @Produces

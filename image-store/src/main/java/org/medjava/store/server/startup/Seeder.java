@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.medjava.filter.runtime.PluginDirectory;
+import org.medjava.filter.runtime.PluginTrust;
 import org.medjava.store.core.audit.Caller;
 import org.medjava.store.core.ingest.Ingest;
 import org.medjava.store.core.model.Preconditions;
@@ -37,6 +38,28 @@ public final class Seeder {
                 }
                 Files.copy(jar, pluginsDir.resolve(id + ".jar"), StandardCopyOption.REPLACE_EXISTING);
                 n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Copies the certificates in {@code from/trusted-publishers} (the publisher of the bundled plugins) into the
+     * trust store directory {@code to}; files already there are kept.
+     */
+    public static int seedPublishers(Path from, Path to) throws IOException {
+        Path certificates = from.resolve("trusted-publishers");
+        if (!Files.isDirectory(certificates)) {
+            return 0;
+        }
+        Files.createDirectories(to);
+        int n = 0;
+        try (Stream<Path> files = Files.list(certificates)) {
+            for (Path file : files.filter(PluginTrust::isCertificateFile).sorted().toList()) {
+                if (!Files.exists(to.resolve(file.getFileName().toString()))) {
+                    Files.copy(file, to.resolve(file.getFileName().toString()));
+                    n++;
+                }
             }
         }
         return n;

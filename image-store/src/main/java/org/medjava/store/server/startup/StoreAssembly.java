@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.logging.Logger;
+import org.medjava.filter.runtime.PluginTrust;
 import org.medjava.store.core.cluster.ClusterDatabase;
 import org.medjava.store.core.cluster.ClusterNodes;
 import org.medjava.store.core.cluster.PostgresPathLocks;
@@ -27,6 +28,7 @@ import org.medjava.store.server.config.AuthSettings;
 import org.medjava.store.server.config.DatabaseSettings;
 import org.medjava.store.server.config.LogSettings;
 import org.medjava.store.server.config.OidcSettings;
+import org.medjava.store.server.config.PluginSettings;
 import org.medjava.store.server.config.RenderSettings;
 import org.medjava.store.server.config.RouteSettings;
 import org.medjava.store.server.config.StoreConfig;
@@ -203,7 +205,7 @@ public class StoreAssembly {
             newAdminPassword = createUsers(data);
             startSessions(data);
             filters = new FilterRepository(config.data().pluginsDir(), data.resolve("work/registry"),
-                    config.uploads().maxPluginBytes(), space);
+                    config.uploads().maxPluginBytes(), space, pluginTrust(firstStart));
             filters.auditTo(audit);
             RenderSettings render = config.render();
             filters.registry().setLimits(new org.medjava.filter.runtime.CallLimits(render.filterMaxConcurrent(),
@@ -398,6 +400,21 @@ public class StoreAssembly {
      * The objects' storage: files under the data directory, or S3-compatible object storage whose bodies are staged
      * under {@code work/staging}. Bad object-storage settings stop the start with a message naming the setting.
      */
+    /**
+     * The plugin publishers this store trusts: the trust store directory, filled with the built-in plugins'
+     * publisher from the seed on the first start (or while it does not exist yet, as after an upgrade).
+     */
+    private PluginTrust pluginTrust(boolean firstStart) throws IOException {
+        PluginSettings settings = config.plugins();
+        Path publishers = settings.trustedPublishers();
+        if ((firstStart || !Files.exists(publishers)) && config.data().seedPlugins().isPresent()) {
+            Seeder.seedPublishers(config.data().seedPlugins().get(), publishers);
+        }
+        PluginTrust trust = PluginTrust.load(settings.signatures(), publishers);
+        LOG.info("filter plugins: signatures " + trust + " (" + publishers + ")");
+        return trust;
+    }
+
     private ObjectStorage openStorage(Path data) throws IOException {
         if (!config.storage().s3Storage()) {
             return new LocalFileStorage(config.data().imagesDir());

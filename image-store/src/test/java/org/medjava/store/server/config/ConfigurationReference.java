@@ -100,7 +100,7 @@ final class ConfigurationReference {
                     rendering, thumbnails, derived objects, series jobs) takes its estimate from one store-wide \
                     decode budget. Size the heap for `medjava.upload.max-concurrent-large` × \
                     `medjava.upload.max-bytes` plus the decode budget plus about 512 MiB."""),
-            new Section("Filters", List.of("medjava.filters"), """
+            new Section("Filters", List.of("medjava.filters", "medjava.plugins"), """
                     Every filter call (renderings, DICOMweb rendered resources, derived objects, derive-series jobs) \
                     runs on a bounded pool under a deadline, so a plugin that never returns cannot pin the server. \
                     Background jobs wait up to 2 minutes for a slot instead of 2 s. The system property \
@@ -222,7 +222,13 @@ final class ConfigurationReference {
             new Described("medjava.viewer.manifest-seconds", "`5`", "How often, in seconds, the viewer checks the "
                     + "store's filter manifest; 0: every `medjava.viewer.manifest-millis`."),
             new Described("medjava.viewer.manifest-millis", "`500`", "The check's interval in milliseconds, when "
-                    + "`medjava.viewer.manifest-seconds` is 0 (tests)."));
+                    + "`medjava.viewer.manifest-seconds` is 0 (tests)."),
+            new Described("medjava.viewer.trusted-publishers", "the bundled plugins' `trusted-publishers/`", "The "
+                    + "viewer's trusted plugin publishers: a directory of PEM or DER certificates (see "
+                    + "[Signed plugins](filters.md#signed-plugins))."),
+            new Described("medjava.viewer.plugin-signatures", "`require`", "What the viewer does with a plugin "
+                    + "not signed by a trusted publisher: `require` (refused), `quarantine` (refused, kept in its "
+                    + "download directory's `quarantine/`) or `off` (loaded)."));
 
     /** Development tools (test support, benchmarks): their properties belong with the tests, not here. */
     private static final Set<String> NOT_SCANNED = Set.of("benchmarks", "filter-testkit", "image-store-testkit");

@@ -8,6 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -15,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.medjava.codec.ImageCodec;
 import org.medjava.filter.Raster;
 import org.medjava.filter.testkit.PluginJarBuilder;
+import org.medjava.filter.testkit.TestPublisher;
 import org.medjava.store.core.testsupport.TestPlugins;
 import org.medjava.store.testkit.Samples;
 import org.medjava.store.testkit.store.SharedStore;
@@ -85,6 +89,60 @@ class FiltersIT {
         assertThat(gone.statusCode()).isEqualTo(400);
         assertThat(new String(gone.body())).contains("unknown filter", "blur");
         assertThat(admin.get("/filters/it-fill.jar").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void onlyPluginsSignedByATrustedPublisherAreInstalled(@TempDir Path dir) throws Exception {
+        Path signed = TestPlugins.fill(dir.resolve("signed.jar"), 30);
+        Path unsigned = rewrite(signed, dir.resolve("unsigned.jar"), (name, bytes) ->
+                name.matches("META-INF/[^/]+\\.(SF|EC|RSA|DSA)") ? null : bytes);
+        Path tampered = rewrite(signed, dir.resolve("tampered.jar"), (name, bytes) -> {
+            if (name.endsWith("Provider.class")) {
+                bytes[bytes.length - 1] ^= 1;
+            }
+            return bytes;
+        });
+        TestPublisher stranger = TestPublisher.create("CN=Not trusted by the store");
+        Path untrusted = stranger.sign(Files.copy(unsigned, dir.resolve("untrusted.jar")));
+
+        for (Path jar : new Path[] {unsigned, tampered, untrusted}) {
+            HttpResponse<String> refused = admin.sendText(admin.request("/filters/it-fill.jar")
+                    .PUT(HttpRequest.BodyPublishers.ofFile(jar)));
+            assertThat(refused.statusCode()).as(jar + ": " + refused.body()).isEqualTo(422);
+            assertThat(refused.body()).contains("plugin it-fill rejected");
+        }
+        assertThat(admin.sendText(admin.request("/filters/it-fill.jar").PUT(HttpRequest.BodyPublishers.ofFile(
+                unsigned))).body()).contains("the JAR is not signed");
+        assertThat(admin.sendText(admin.request("/filters/it-fill.jar").PUT(HttpRequest.BodyPublishers.ofFile(
+                tampered))).body()).contains("changed after it was signed", "Provider.class");
+        assertThat(admin.sendText(admin.request("/filters/it-fill.jar").PUT(HttpRequest.BodyPublishers.ofFile(
+                untrusted))).body()).contains("CN=Not trusted by the store", "does not trust");
+        assertThat(admin.getJson("/filters").body()).doesNotContain("it-fill");
+
+        HttpResponse<String> installed = admin.sendText(admin.request("/filters/it-fill.jar")
+                .PUT(HttpRequest.BodyPublishers.ofFile(signed)));
+        assertThat(installed.statusCode()).as(installed.body()).isEqualTo(201);
+        assertThat(pixel(admin.get("/images/it/filters/ct.gif?render=png&filter=fill").body())).isEqualTo(30);
+        assertThat(admin.delete("/filters/it-fill.jar").statusCode()).isEqualTo(204);
+    }
+
+    interface EntryChange {
+        byte[] apply(String name, byte[] bytes); // null: leave the entry out
+    }
+
+    private static Path rewrite(Path from, Path to, EntryChange change) throws java.io.IOException {
+        try (ZipFile in = new ZipFile(from.toFile());
+             ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(to))) {
+            for (ZipEntry entry : java.util.Collections.list(in.entries())) {
+                byte[] bytes = change.apply(entry.getName(), in.getInputStream(entry).readAllBytes());
+                if (bytes != null) {
+                    out.putNextEntry(new ZipEntry(entry.getName()));
+                    out.write(bytes);
+                    out.closeEntry();
+                }
+            }
+        }
+        return to;
     }
 
     @Test

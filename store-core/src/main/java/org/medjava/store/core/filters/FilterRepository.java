@@ -16,6 +16,8 @@ import org.medjava.filter.runtime.FilterInfo;
 import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.PluginDirectory;
 import org.medjava.filter.runtime.PluginInfo;
+import org.medjava.filter.runtime.PluginSignatures;
+import org.medjava.filter.runtime.PluginTrust;
 import org.medjava.filter.runtime.RegistryException;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.audit.AuditEvents;
@@ -27,7 +29,9 @@ import org.medjava.store.core.storage.DiskSpaceGuard;
  * The filter repository: plugin JARs in {@code pluginsDir} (one {@code <plugin-id>.jar} each), all loaded into one
  * {@link FilterRegistry} that the store renders with. Installing, replacing, suspending, resuming and removing take
  * effect at once, without a restart; a JAR that fails to load is rejected and the running version kept. Suspension
- * survives restarts as a marker file {@code <plugin-id>.suspended}.
+ * survives restarts as a marker file {@code <plugin-id>.suspended}. Plugins must be signed by a publisher the
+ * {@link PluginTrust} names (checked before any of their code runs); a refused upload is dropped, or kept in
+ * {@code quarantine/} when the trust's policy says so.
  */
 public final class FilterRepository implements AutoCloseable {
 
@@ -39,22 +43,29 @@ public final class FilterRepository implements AutoCloseable {
     private final long maxJarBytes;
     private final FilterRegistry registry;
     private final DiskSpaceGuard space;
+    private final PluginTrust trust;
     private volatile PluginCatalog catalog = PluginCatalog.NONE;
 
     private volatile AuditTrail audit = AuditTrail.NONE;
 
+    /** A repository that checks no signatures (tools and tests of other matters). */
     public FilterRepository(Path pluginsDir, Path workDir, long maxJarBytes) throws IOException {
-        this(pluginsDir, workDir, maxJarBytes, DiskSpaceGuard.none());
+        this(pluginsDir, workDir, maxJarBytes, DiskSpaceGuard.none(), PluginTrust.off());
     }
 
-    /** @param space the free-space floor an upload is checked against before it is written */
-    public FilterRepository(Path pluginsDir, Path workDir, long maxJarBytes, DiskSpaceGuard space)
+    /**
+     * @param space the free-space floor an upload is checked against before it is written
+     * @param trust whose plugins are loaded, and what happens to the others
+     */
+    public FilterRepository(Path pluginsDir, Path workDir, long maxJarBytes, DiskSpaceGuard space, PluginTrust trust)
             throws IOException {
         this.space = space;
+        this.trust = trust;
         this.pluginsDir = Files.createDirectories(pluginsDir);
         this.staging = Files.createDirectories(pluginsDir.resolve(".staging"));
         this.maxJarBytes = maxJarBytes;
         this.registry = new FilterRegistry(Files.createDirectories(workDir));
+        registry.setTrust(trust); // every load path (install, start, a cluster's catalog) is checked there
         // a runaway plugin stopped by quarantine is a security-relevant change of the store's software
         registry.addListener(event -> {
             if (event instanceof org.medjava.filter.runtime.RegistryEvent.PluginQuarantined q) {
@@ -207,6 +218,15 @@ public final class FilterRepository implements AutoCloseable {
     /** Loads the staged {@code jar} as plugin {@code id} and, when it loads, moves it into the repository. */
     private Installed load(String id, Path jar) throws IOException {
         boolean replacing = isActive(id);
+        PluginSignatures.Signer signer;
+        try {
+            signer = PluginSignatures.verify(jar, trust); // here too, to quarantine what the registry refuses
+        } catch (RegistryException.PluginLoadException e) {
+            String kept = quarantine(id, jar);
+            LOG.warning("plugin " + id + " refused: " + e.getMessage() + kept);
+            throw new StoreException(StoreException.Kind.UNPROCESSABLE, "plugin " + id + " rejected: "
+                    + e.getMessage() + kept + (replacing ? "; the running version stays active" : ""), e);
+        }
         PluginInfo loaded;
         try {
             loaded = registry.load(id, jar, Map.of());
@@ -222,7 +242,21 @@ public final class FilterRepository implements AutoCloseable {
         Files.deleteIfExists(suspendedMarker(id));
         setSuspended(loaded, false); // the registry keeps suspensions by filter id; a new install starts active
         catalog.installed(id, pluginsDir.resolve(id + ".jar"));
+        if (signer != null) {
+            LOG.info("plugin " + id + " " + loaded.version() + " installed, signed by " + signer);
+        }
         return new Installed(loaded, replacing);
+    }
+
+    /** Under the QUARANTINE policy, keeps a refused upload in {@code quarantine/}; says where, or nothing. */
+    private String quarantine(String id, Path jar) throws IOException {
+        if (trust.policy() != PluginTrust.Policy.QUARANTINE) {
+            return "";
+        }
+        Path dir = Files.createDirectories(pluginsDir.resolve("quarantine"));
+        Path kept = dir.resolve(id + "-" + java.time.Instant.now().toEpochMilli() + ".jar");
+        Files.copy(jar, kept);
+        return "; the JAR is kept, not loaded, as " + pluginsDir.getFileName() + "/quarantine/" + kept.getFileName();
     }
 
     private void copyLimited(InputStream body, Path temp) throws IOException {
