@@ -37,6 +37,10 @@ ensure_packages libcharls2 libcharls-dev
 # and the store and the viewer load libopenjp2-7 and libopenjph0.9 to decode JPEG 2000 and HTJ2K exactly.
 ensure_packages libopenjp2-7 libopenjp2-7-dev libopenjph0.9 libopenjph-dev pkg-config
 
+# bubblewrap (bwrap): the store and the viewer run filter plugins in worker processes confined to namespaces of
+# their own (no network, no files but their code and shared segment); without it workers are plain processes.
+ensure_packages bubblewrap
+
 case "${1:-}" in --test | --cluster) ;; *) exit 0 ;; esac
 
 # PostgreSQL server binaries: the index's production database, which the tests start privately (LocalPostgres)
