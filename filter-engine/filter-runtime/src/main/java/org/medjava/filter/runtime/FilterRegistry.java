@@ -403,6 +403,11 @@ public final class FilterRegistry implements AutoCloseable {
 
     /** What a filter threw: the plugin is FAILED, except for lack of memory, a limit and not a defect. */
     private RegistryException failed(LoadedPlugin plugin, String filterId, int width, int height, Throwable thrown) {
+        if (thrown instanceof WorkerFault fault && fault.quarantine()) {
+            quarantine(plugin, fault.getMessage());
+            return new RegistryException.FilterFailedException(fault.getMessage() + "; plugin " + plugin.id
+                    + " is quarantined (FAILED) until it is loaded again", fault);
+        }
         if (thrown instanceof WorkerFault fault && !fault.pluginThrew()) {
             return new RegistryException.FilterFailedException(fault.getMessage(), fault); // the workers count it
         }

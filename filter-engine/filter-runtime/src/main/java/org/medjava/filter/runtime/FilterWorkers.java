@@ -324,16 +324,20 @@ final class FilterWorkers implements AutoCloseable {
         };
     }
 
-    /** Counts a fault of {@code plugin}; at the limit (or at once) the registry quarantines it. */
-    private WorkerFault fault(Plugin plugin, String filterId, String what, boolean quarantineNow) {
+    /**
+     * Counts a fault of {@code plugin}; at the limit the registry quarantines it when the fault reaches it. A call
+     * that ignored its cancellation never reaches it (its caller has moved on): quarantined from here, off this
+     * thread, since a load may hold the registry's lock while it waits for a worker.
+     */
+    private WorkerFault fault(Plugin plugin, String filterId, String what, boolean ignoredCancellation) {
         int n = faults.computeIfAbsent(plugin.key, k -> new AtomicInteger()).incrementAndGet();
         String reason = "filter " + filterId + " (plugin " + plugin.id + " " + plugin.version + ") " + what;
-        if (quarantineNow || n >= options.faultsBeforeQuarantine()) {
-            String why = "quarantined: " + reason + (quarantineNow ? "" : " (fault " + n + ")");
-            // not on this thread: a load may hold the registry's lock while it waits for this worker
-            background.execute(() -> quarantine.quarantine(plugin.id, plugin.key, why));
-            return new WorkerFault(reason + "; plugin " + plugin.id + " is quarantined until it is loaded again",
-                    false);
+        if (ignoredCancellation) {
+            background.execute(() -> quarantine.quarantine(plugin.id, plugin.key, "quarantined: " + reason));
+            return new WorkerFault(reason, false);
+        }
+        if (n >= options.faultsBeforeQuarantine()) {
+            return new WorkerFault("quarantined: " + reason + " (fault " + n + ")", false, true);
         }
         return new WorkerFault(reason + "; the worker was replaced (fault " + n + " of "
                 + options.faultsBeforeQuarantine() + " before quarantine)", false);

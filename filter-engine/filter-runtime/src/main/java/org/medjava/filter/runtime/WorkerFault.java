@@ -7,10 +7,21 @@ package org.medjava.filter.runtime;
  */
 final class WorkerFault extends RuntimeException {
     private final boolean pluginThrew;
+    private final boolean quarantine;
 
     WorkerFault(String message, boolean pluginThrew) {
+        this(message, pluginThrew, false);
+    }
+
+    WorkerFault(String message, boolean pluginThrew, boolean quarantine) {
         super(message);
         this.pluginThrew = pluginThrew;
+        this.quarantine = quarantine;
+    }
+
+    /** The plugin has faulted too often: the registry quarantines it (on the caller's thread, no worker held). */
+    boolean quarantine() {
+        return quarantine;
     }
 
     /** The plugin's code threw (a defect: its plugin is FAILED at once, as in-process); else a limit was hit. */

@@ -66,7 +66,7 @@ public class StoreConfig {
         jobs = JobSettings.from(source);
         trash = TrashSettings.from(source);
         routes = RouteSettings.from(source);
-        plugins = PluginSettings.from(source, data.dataDir());
+        plugins = PluginSettings.from(source, data.dataDir(), render.filterMaxConcurrent());
         if (cluster.enabled()) {
             checkCluster();
         }

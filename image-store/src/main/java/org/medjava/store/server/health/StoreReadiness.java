@@ -34,6 +34,12 @@ public class StoreReadiness implements HealthCheck {
             response.status(now.serving()).withData("imagesWritable", now.storage())
                     .withData("storage", images.storage().describe()).withData("serves", now.serves())
                     .withData("plugins", filters.plugins().size());
+            var isolation = filters.registry().isolation();
+            response.withData("pluginIsolation", isolation.mode() + (isolation.protections().isEmpty() ? ""
+                    : ": " + String.join("; ", isolation.protections())));
+            if (!isolation.missing().isEmpty()) {
+                response.withData("pluginIsolationMissing", String.join("; ", isolation.missing()));
+            }
             if (now.index()) {
                 response.withData("indexedInstances", index.count());
             }

@@ -205,7 +205,8 @@ public class StoreAssembly {
             newAdminPassword = createUsers(data);
             startSessions(data);
             filters = new FilterRepository(config.data().pluginsDir(), data.resolve("work/registry"),
-                    config.uploads().maxPluginBytes(), space, pluginTrust(firstStart));
+                    config.uploads().maxPluginBytes(), space, pluginTrust(firstStart),
+                    config.plugins().workers().orElse(null));
             filters.auditTo(audit);
             RenderSettings render = config.render();
             filters.registry().setLimits(new org.medjava.filter.runtime.CallLimits(render.filterMaxConcurrent(),

@@ -19,6 +19,7 @@ import org.medjava.filter.runtime.PluginInfo;
 import org.medjava.filter.runtime.PluginSignatures;
 import org.medjava.filter.runtime.PluginTrust;
 import org.medjava.filter.runtime.RegistryException;
+import org.medjava.filter.runtime.isolation.WorkerOptions;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditTrail;
@@ -50,21 +51,29 @@ public final class FilterRepository implements AutoCloseable {
 
     /** A repository that checks no signatures (tools and tests of other matters). */
     public FilterRepository(Path pluginsDir, Path workDir, long maxJarBytes) throws IOException {
-        this(pluginsDir, workDir, maxJarBytes, DiskSpaceGuard.none(), PluginTrust.off());
+        this(pluginsDir, workDir, maxJarBytes, DiskSpaceGuard.none(), PluginTrust.off(), null);
     }
 
     /**
-     * @param space the free-space floor an upload is checked against before it is written
-     * @param trust whose plugins are loaded, and what happens to the others
+     * @param space   the free-space floor an upload is checked against before it is written
+     * @param trust   whose plugins are loaded, and what happens to the others
+     * @param workers the filter workers plugin code runs in; null: inside this process
      */
-    public FilterRepository(Path pluginsDir, Path workDir, long maxJarBytes, DiskSpaceGuard space, PluginTrust trust)
-            throws IOException {
+    public FilterRepository(Path pluginsDir, Path workDir, long maxJarBytes, DiskSpaceGuard space, PluginTrust trust,
+                            WorkerOptions workers) throws IOException {
         this.space = space;
         this.trust = trust;
         this.pluginsDir = Files.createDirectories(pluginsDir);
         this.staging = Files.createDirectories(pluginsDir.resolve(".staging"));
         this.maxJarBytes = maxJarBytes;
-        this.registry = new FilterRegistry(Files.createDirectories(workDir));
+        this.registry = workers == null ? new FilterRegistry(Files.createDirectories(workDir))
+                : new FilterRegistry(Files.createDirectories(workDir), workers);
+        var isolation = registry.isolation();
+        LOG.info("filter plugins run " + (workers == null ? "inside the store (in-process)" : "in "
+                + isolation.workers() + " worker processes: " + String.join("; ", isolation.protections())));
+        if (!isolation.missing().isEmpty()) {
+            LOG.warning("filter plugin isolation lacks: " + String.join("; ", isolation.missing()));
+        }
         registry.setTrust(trust); // every load path (install, start, a cluster's catalog) is checked there
         // a runaway plugin stopped by quarantine is a security-relevant change of the store's software
         registry.addListener(event -> {
