@@ -68,6 +68,8 @@ stop() {
     done
     kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
   fi
+  # dockerd leaves its default network namespace mounted
+  if mountpoint -q "$run/exec/netns/default" 2>/dev/null; then umount "$run/exec/netns/default" || true; fi
   rm -f "$run/started-by-engine.sh"
 }
 
