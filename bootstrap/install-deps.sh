@@ -79,3 +79,7 @@ ensure_packages libzmq3-dev
 # (./medjava bench --standard or --full; without it the step is skipped with a note in the report); h2load
 # (nghttp2-client) loads the store over HTTP/2 (issue 30; without it the report has no HTTP/2 cell).
 ensure_packages wrk nghttp2-client
+# A Docker engine (dockerd 20.10, Debian's docker.io, not started as a service: docker/engine.sh starts a private one
+# for the run), Compose (docker-compose 1.29) and debootstrap, which makes the images' base where no registry is
+# reachable (docker/base-image.sh): DockerComposeIT runs docker/compose.yaml on them.
+ensure_packages_no_start docker.io docker-compose debootstrap
