@@ -65,7 +65,15 @@ public final class Segment implements AutoCloseable {
             throw new IOException("a raster of " + needed + " bytes does not fit one shared segment (2 GiB)");
         }
         if (channel.size() < size) {
-            channel.write(java.nio.ByteBuffer.wrap(new byte[1]), size - 1);
+            // written, not just extended: tmpfs gives pages lazily, and a mapped write into a page a full /dev/shm
+            // cannot give is a SIGBUS; written here, a full /dev/shm is an IOException naming it
+            java.nio.ByteBuffer zeros = java.nio.ByteBuffer.allocate((int) Math.min(GRAIN, size));
+            for (long at = channel.size(); at < size; at += zeros.capacity()) {
+                zeros.clear().limit((int) Math.min(zeros.capacity(), size - at));
+                while (zeros.hasRemaining()) {
+                    channel.write(zeros, at + zeros.position());
+                }
+            }
         }
         bytes = channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
         bytes.order(ByteOrder.nativeOrder());
