@@ -83,7 +83,7 @@ final class BoundedCalls implements AutoCloseable {
     <T> T run(LoadedPlugin plugin, String filterId, CallControl control, Callable<T> body) throws ExecutionException {
         CallLimits callLimits = limits;
         Semaphore pool = permits;
-        if (control.isCancelled()) {
+        if (control.isCancelled() && !control.isVersionGone()) { // a gone version's call still runs, as it would have
             plugin.release();
             throw new RegistryException.CallCancelledException(filterId + ": " + control.cancelReason());
         }
@@ -150,7 +150,8 @@ final class BoundedCalls implements AutoCloseable {
                 }
                 try {
                     T result = future.get(Math.min(wait, POLL_NANOS), TimeUnit.NANOSECONDS);
-                    if (call.token.isCancelled() && call.cause() != RunningCall.Cause.PLUGIN_GONE) {
+                    if (call.token.isCancelled() && call.cause() != RunningCall.Cause.PLUGIN_GONE
+                            && !control.isVersionGone()) {
                         // the caller has given up on it, and it may be partial (a filter that swallowed
                         // FilterCancelledException). A version replaced mid-call that did not check finished
                         // its work: that result stands, as it did before cancellation existed.

@@ -26,6 +26,8 @@ public final class CallControl {
      * @param slotWait how long a call may wait for a free slot instead of {@link CallLimits#queueWait()} (a
      *                 background job that would rather wait than fail); null for the registry's
      */
+    private volatile boolean versionGone;
+
     public CallControl(Duration timeout, Duration slotWait) {
         if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
             throw new IllegalArgumentException("a filter call timeout must be positive: " + timeout);
@@ -58,6 +60,18 @@ public final class CallControl {
         if (token != null) {
             token.cancel(why);
         }
+    }
+
+    /**
+     * The host's plugin version is gone (a filter worker is told so with its cancellation): as for a version retired
+     * here, a call that finishes anyway keeps its result.
+     */
+    void versionGone() {
+        versionGone = true;
+    }
+
+    boolean isVersionGone() {
+        return versionGone;
     }
 
     public boolean isCancelled() {

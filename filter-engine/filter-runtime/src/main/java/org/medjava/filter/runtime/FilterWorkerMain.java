@@ -80,8 +80,12 @@ public final class FilterWorkerMain {
                 }
                 case Wire.CANCEL -> {
                     String reason = in.readUTF();
+                    boolean versionGone = in.readBoolean();
                     CallControl control = running;
                     if (control != null) {
+                        if (versionGone) {
+                            control.versionGone(); // as in the host: a call that finishes anyway keeps its result
+                        }
                         control.cancel(reason);
                     }
                 }

@@ -54,6 +54,8 @@ final class FilterWorkers implements AutoCloseable {
     /** Threads a worker may gain over a call before it is replaced (a plugin that leaks them). */
     private static final int THREAD_LEAK = 8;
     private static final long LOAD_TIMEOUT_MS = 60_000;
+    /** Pool directories are named {@code medjava-filters-<host pid>-<random>}. */
+    private static final String PREFIX = "medjava-filters-";
 
     /** What the registry does with a plugin that faulted too often. */
     interface Quarantine {
@@ -95,6 +97,8 @@ final class FilterWorkers implements AutoCloseable {
     private final Semaphore capacity;
     /** Keys of the plugin versions not yet retired (a replaced version runs its last calls). */
     private final Set<String> live = ConcurrentHashMap.newKeySet();
+    /** Keys of versions replaced, removed or FAILED whose last calls may still run. */
+    private final Set<String> gone = ConcurrentHashMap.newKeySet();
     private final Map<String, AtomicInteger> faults = new ConcurrentHashMap<>();
     private final AtomicInteger started = new AtomicInteger();
     private final AtomicInteger replaced = new AtomicInteger();
@@ -114,7 +118,8 @@ final class FilterWorkers implements AutoCloseable {
             Path shm = Path.of("/dev/shm");
             Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm
                     : Path.of(System.getProperty("java.io.tmpdir"));
-            poolDir = Files.createTempDirectory(base, "medjava-filters-");
+            removeLeftovers(base);
+            poolDir = Files.createTempDirectory(base, PREFIX + ProcessHandle.current().pid() + "-");
             Files.setPosixFilePermissions(poolDir, PosixFilePermissions.fromString("rwxr-xr-x"));
             pluginDir = readable(Files.createDirectory(poolDir.resolve("plugins")));
             Path libDir = readable(Files.createDirectory(poolDir.resolve("lib")));
@@ -169,7 +174,7 @@ final class FilterWorkers implements AutoCloseable {
                     + " workers: " + e.getMessage(), e);
         }
         Plugin plugin = new Plugin(pluginId, version, copy.toString(), copy, Map.copyOf(properties));
-        WorkerProcess worker = take(LOAD_TIMEOUT_MS, false);
+        WorkerProcess worker = take(LOAD_TIMEOUT_MS, null);
         boolean healthy = false;
         try {
             List<Offered> offered = loadIn(worker, plugin);
@@ -191,8 +196,19 @@ final class FilterWorkers implements AutoCloseable {
     /** A version is gone (replaced, removed, FAILED, refused): workers unload it before their next call. */
     void retire(Plugin plugin) {
         live.remove(plugin.key);
+        gone.remove(plugin.key);
         faults.remove(plugin.key);
         deleteQuietly(plugin.jar); // workers that loaded it keep their open handle
+    }
+
+    /**
+     * A version is being retired: a call of it cancelled from now on is told so, and one that does not check its
+     * cancellation finishes and its result stands, as in-process ({@link BoundedCalls}).
+     */
+    void gone(Plugin plugin) {
+        if (live.contains(plugin.key)) {
+            gone.add(plugin.key);
+        }
     }
 
     private List<Offered> loadIn(WorkerProcess worker, Plugin plugin) throws WorkerProcess.Ended {
@@ -212,7 +228,7 @@ final class FilterWorkers implements AutoCloseable {
             }
             return offered;
         });
-        WorkerProcess.Answer<List<Offered>> a = await(worker, answer, LOAD_TIMEOUT_MS, false);
+        WorkerProcess.Answer<List<Offered>> a = await(worker, answer, LOAD_TIMEOUT_MS, null);
         if (a == null) {
             worker.kill();
             throw new RegistryException.PluginLoadException("plugin " + plugin.id + ": did not finish loading within "
@@ -230,7 +246,7 @@ final class FilterWorkers implements AutoCloseable {
         await(worker, worker.request(out -> {
             out.writeByte(Wire.UNLOAD);
             out.writeUTF(pluginId);
-        }, in -> null), LOAD_TIMEOUT_MS, false);
+        }, in -> null), LOAD_TIMEOUT_MS, null);
     }
 
     /** Brings a worker to the live versions: unloads retired ones, loads {@code needed} if it lacks it. */
@@ -255,7 +271,7 @@ final class FilterWorkers implements AutoCloseable {
      */
     void apply(Plugin plugin, String filterId, Shape shape, Region region, FilterParams params,
                Implementation implementation, Copy in, Copy out) {
-        WorkerProcess worker = take(Long.MAX_VALUE, true);
+        WorkerProcess worker = take(Long.MAX_VALUE, plugin);
         boolean healthy = false;
         try {
             sync(worker, plugin);
@@ -276,7 +292,7 @@ final class FilterWorkers implements AutoCloseable {
                 o.writeUTF(segment.file().toString());
                 o.writeLong(shape.bytes);
             }, i -> null);
-            WorkerProcess.Answer<Void> a = await(worker, answer, Long.MAX_VALUE, true);
+            WorkerProcess.Answer<Void> a = await(worker, answer, Long.MAX_VALUE, plugin);
             if (a == null) { // cancelled and still running after killAfter
                 String reason = Cancellation.current() == null ? "cancelled" : Cancellation.current().reason();
                 worker.kill();
@@ -351,11 +367,12 @@ final class FilterWorkers implements AutoCloseable {
     }
 
     /**
-     * The answer, or null when {@code timeoutMs} passed or (if {@code cancellable}) the call was cancelled and did
-     * not stop within {@link WorkerOptions#killAfter()}.
+     * The answer, or null when {@code timeoutMs} passed or (for a call of {@code plugin}; null: not cancellable) the
+     * call was cancelled and did not stop within {@link WorkerOptions#killAfter()}.
      */
     private <T> WorkerProcess.Answer<T> await(WorkerProcess worker, CompletableFuture<WorkerProcess.Answer<T>> answer,
-                                              long timeoutMs, boolean cancellable) throws WorkerProcess.Ended {
+                                              long timeoutMs, Plugin plugin) throws WorkerProcess.Ended {
+        boolean cancellable = plugin != null;
         long start = System.nanoTime();
         long cancelledAt = 0;
         while (true) {
@@ -370,9 +387,11 @@ final class FilterWorkers implements AutoCloseable {
                     if (cancelledAt == 0) {
                         cancelledAt = now;
                         String reason = Cancellation.current().reason();
+                        boolean versionGone = gone.contains(plugin.key);
                         worker.tell(out -> {
                             out.writeByte(Wire.CANCEL);
                             out.writeUTF(reason);
+                            out.writeBoolean(versionGone);
                         });
                     } else if (now - cancelledAt > options.killAfter().toNanos()) {
                         return null;
@@ -393,8 +412,12 @@ final class FilterWorkers implements AutoCloseable {
 
     // ---------------------------------------------------------------- the pool
 
-    /** A live worker for this caller alone: an idle one, a new one while the pool has room, or the next freed. */
-    private WorkerProcess take(long timeoutMs, boolean cancellable) {
+    /**
+     * A live worker for this caller alone: an idle one, a new one while the pool has room, or the next freed. A
+     * call of {@code plugin} (null: a load) stops waiting when it is cancelled, except when only its version is
+     * gone: in-process it would have run, so it does here.
+     */
+    private WorkerProcess take(long timeoutMs, Plugin plugin) {
         long deadline = timeoutMs == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + timeoutMs * 1_000_000;
         while (true) {
             if (closed) {
@@ -416,7 +439,7 @@ final class FilterWorkers implements AutoCloseable {
                     throw new WorkerFault("no filter worker could start: " + e.getMessage(), false);
                 }
             }
-            if (cancellable) {
+            if (plugin != null && !gone.contains(plugin.key)) {
                 Cancellation.check();
             }
             if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0) {
@@ -493,16 +516,37 @@ final class FilterWorkers implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         sandbox.close();
-        try (var paths = Files.walk(poolDir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
+        try {
+            deleteTree(poolDir);
         } catch (IOException e) {
             LOG.log(Level.DEBUG, "leaving " + poolDir + ": " + e);
         }
     }
 
     // ---------------------------------------------------------------- files
+
+    /** Pool directories of hosts that are gone (killed before they could tidy up): their segments hold memory. */
+    private static void removeLeftovers(Path base) {
+        try (var dirs = Files.list(base)) {
+            for (Path dir : dirs.filter(d -> d.getFileName().toString().startsWith(PREFIX)).toList()) {
+                String[] parts = dir.getFileName().toString().substring(PREFIX.length()).split("-", 2);
+                if (parts.length == 2 && parts[0].matches("\\d{1,10}")
+                        && ProcessHandle.of(Long.parseLong(parts[0])).isEmpty()) {
+                    deleteTree(dir);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.DEBUG, "looking for leftover filter worker directories in " + base + ": " + e);
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
 
     /** Copies the JAR or class directory {@code type} was loaded from to {@code prefix + its name}, readable. */
     private static Path copyCode(Class<?> type, Path prefix) throws IOException {

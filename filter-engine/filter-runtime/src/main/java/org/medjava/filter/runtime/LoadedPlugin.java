@@ -102,6 +102,11 @@ final class LoadedPlugin {
      */
     void retire(String reason) {
         retiredBecause = reason;
+        filters.values().forEach(f -> {
+            if (f instanceof WorkerFilter w) {
+                w.retired(); // its calls in the workers are told the version is gone, not that their caller left
+            }
+        });
         for (RunningCall call : running) {
             call.cancel(RunningCall.Cause.PLUGIN_GONE, call.filterId + ": " + reason);
         }

@@ -117,8 +117,9 @@ final class PluginLoader {
         FilterWorkers.Loaded loaded;
         try {
             loaded = workers.load(pluginId, version, copy, properties);
-        } finally {
-            deleteQuietly(copy); // the workers read their own copy
+        } catch (RuntimeException e) {
+            deleteQuietly(copy);
+            throw e;
         }
         Map<String, Filter> filters = new LinkedHashMap<>();
         try {
@@ -132,9 +133,11 @@ final class PluginLoader {
             }
         } catch (RuntimeException e) {
             workers.retire(loaded.plugin());
+            deleteQuietly(copy);
             throw e instanceof RegistryException r ? r : failure(pluginId, PluginCalls.reason(e), e);
         }
-        return new LoadedPlugin(pluginId, version, jar, null, sha256, properties, null, List.of(), filters,
+        // the host keeps its private copy as in-process (what it serves and lists); the workers read their own
+        return new LoadedPlugin(pluginId, version, jar, copy, sha256, properties, null, List.of(), filters,
                 () -> workers.retire(loaded.plugin()));
     }
 

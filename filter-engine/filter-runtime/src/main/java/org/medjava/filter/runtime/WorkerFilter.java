@@ -26,6 +26,11 @@ final class WorkerFilter implements Filter {
         this.gray16 = gray16;
     }
 
+    /** The version is replaced, removed or FAILED: a call cancelled now may still finish, as in-process. */
+    void retired() {
+        workers.gone(plugin);
+    }
+
     /** The worker-side version this stands in for. */
     String pluginKey() {
         return plugin.key();

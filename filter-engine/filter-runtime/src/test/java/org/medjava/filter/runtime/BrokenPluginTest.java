@@ -20,6 +20,11 @@ import org.medjava.filter.testkit.PluginJarBuilder;
 
 /** Every kind of broken plugin JAR is marked FAILED with its reason; the registry and other plugins carry on. */
 class BrokenPluginTest {
+    /** The registry under test: plugins in this process; a subclass runs the same tests in filter workers. */
+    FilterRegistry newRegistry(Path workDir) {
+        return new FilterRegistry(workDir);
+    }
+
     @TempDir
     static Path dir;
     FilterRegistry registry;
@@ -30,7 +35,7 @@ class BrokenPluginTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        registry = new FilterRegistry(dir.resolve("work-" + System.nanoTime()));
+        registry = newRegistry(dir.resolve("work-" + System.nanoTime()));
         TestPlugins.fillJar(dir.resolve("good.jar"), "good", "good", 5, "");
         registry.load("good", dir.resolve("good.jar"), Map.of());
     }

@@ -26,6 +26,16 @@ import org.medjava.filter.Raster;
 import org.medjava.filter.Region;
 
 class FilterRegistryTest {
+    /** The registry under test: plugins in this process; a subclass runs the same tests in filter workers. */
+    FilterRegistry newRegistry(Path workDir) {
+        return new FilterRegistry(workDir);
+    }
+
+    /** Whether plugin code may write files (its fini's marker): not in a confined worker. */
+    boolean pluginsWriteFiles() {
+        return true;
+    }
+
     @TempDir
     Path dir;
     FilterRegistry registry;
@@ -33,7 +43,7 @@ class FilterRegistryTest {
 
     @BeforeEach
     void setUp() {
-        registry = new FilterRegistry(dir.resolve("work"));
+        registry = newRegistry(dir.resolve("work"));
         registry.addListener(events::add);
     }
 
@@ -158,13 +168,14 @@ class FilterRegistryTest {
         }
         callers.shutdown();
 
-        assertThat(failures).isEmpty();
+        assertThat(failures).as(failures.isEmpty() ? "" : failures.peek().toString()).isEmpty();
         assertThat(seen).contains(1, 2, 3).allMatch(v -> v >= 1 && v <= 3);
         assertThat(valueAt(registry.apply("slow", image(), null, Map.of(), Implementation.OPTIMIZED), 0, 0))
                 .isEqualTo(3);
-        // each old version was finalized exactly once, and only when none of its calls was still running
-        assertThat(Files.readAllLines(marker1)).containsExactly("fini inflight=0");
-        assertThat(Files.readAllLines(marker2)).containsExactly("fini inflight=0");
+        if (pluginsWriteFiles()) { // each old version finalized once, when none of its calls was still running
+            assertThat(Files.readAllLines(marker1)).containsExactly("fini inflight=0");
+            assertThat(Files.readAllLines(marker2)).containsExactly("fini inflight=0");
+        }
         assertThat(events.stream().filter(e -> e instanceof RegistryEvent.PluginReplaced)).hasSize(2);
     }
 

@@ -25,8 +25,15 @@ final class Cgroups {
         this.pidsBase = pidsBase;
     }
 
-    /** The caps this process can set, or empty; {@code name} is the group this host's workers live under. */
-    static Optional<Cgroups> detect(String name) {
+    /**
+     * The caps this process can set, or empty; {@code prefix + this pid} is the group this host's workers live
+     * under. Groups of hosts that are gone are removed first.
+     */
+    static Optional<Cgroups> detect(String prefix) {
+        String name = prefix + ProcessHandle.current().pid();
+        for (String hierarchy : List.of("", "memory", "pids")) {
+            removeLeftovers(hierarchy.isEmpty() ? ROOT : ROOT.resolve(hierarchy), prefix);
+        }
         try {
             if (Files.isRegularFile(ROOT.resolve("cgroup.controllers"))) {
                 String controllers = Files.readString(ROOT.resolve("cgroup.controllers"));
@@ -40,7 +47,8 @@ final class Cgroups {
             }
             Path memory = ROOT.resolve("memory");
             Path pids = ROOT.resolve("pids");
-            if (Files.isRegularFile(memory.resolve("cgroup.procs")) && Files.isRegularFile(pids.resolve("cgroup.procs"))) {
+            if (Files.isRegularFile(memory.resolve("cgroup.procs"))
+                    && Files.isRegularFile(pids.resolve("cgroup.procs"))) {
                 return Optional.of(new Cgroups(false, Files.createDirectories(memory.resolve(name)),
                         Files.createDirectories(pids.resolve(name))));
             }
@@ -48,6 +56,29 @@ final class Cgroups {
             // not allowed here (not root, no delegation, read-only cgroupfs): no caps
         }
         return Optional.empty();
+    }
+
+    /** Groups {@code prefix<pid>} whose host is gone: their leftover tasks are killed, the groups removed. */
+    private static void removeLeftovers(Path hierarchy, String prefix) {
+        try (var groups = Files.list(hierarchy)) {
+            for (Path base : groups.filter(g -> g.getFileName().toString().startsWith(prefix)).toList()) {
+                String pid = base.getFileName().toString().substring(prefix.length());
+                if (!pid.matches("\\d{1,10}") || ProcessHandle.of(Long.parseLong(pid)).isPresent()) {
+                    continue;
+                }
+                try (var workers = Files.list(base)) {
+                    for (Path worker : workers.filter(Files::isDirectory).toList()) {
+                        for (String task : Files.readAllLines(worker.resolve("cgroup.procs"))) {
+                            ProcessHandle.of(Long.parseLong(task.trim())).ifPresent(ProcessHandle::destroyForcibly);
+                        }
+                        delete(worker);
+                    }
+                }
+                delete(base);
+            }
+        } catch (IOException | RuntimeException e) {
+            // not ours to tidy, or not there
+        }
     }
 
     String describe() {

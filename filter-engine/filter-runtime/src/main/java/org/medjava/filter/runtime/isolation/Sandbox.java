@@ -42,7 +42,7 @@ public final class Sandbox {
                 "--proc", "/proc", "--dev", "/dev", "true")))) {
             bwrap = null; // installed, but user namespaces are off (or the kernel refuses them to this user)
         }
-        return new Sandbox(bwrap, setpriv, Cgroups.detect("medjava-filters-" + ProcessHandle.current().pid()));
+        return new Sandbox(bwrap, setpriv, Cgroups.detect("medjava-filters-"));
     }
 
     /** Whether the worker is confined beyond a process of its own (namespaces: files, network). */

@@ -22,7 +22,10 @@ public final class Wire {
     public static final byte UNLOAD = 'U';
     /** Host to worker: run a filter on the segment; answered {@link #OK} or {@link #ERROR}. */
     public static final byte APPLY = 'A';
-    /** Host to worker: stop the call running (its cancellation token); no answer of its own. */
+    /**
+     * Host to worker: stop the call running (a reason, and whether its plugin version is gone, in which case a call
+     * that finishes anyway keeps its result); no answer of its own.
+     */
     public static final byte CANCEL = 'C';
     /** Worker to host: done; followed by the worker's live thread count. */
     public static final byte OK = 'O';
