@@ -2,6 +2,7 @@ package org.medjava.viewer;
 
 import com.formdev.flatlaf.FlatDarkLaf;
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -9,23 +10,48 @@ import javax.swing.SwingUtilities;
 import org.medjava.filter.runtime.FilterRegistry;
 import org.medjava.filter.runtime.PluginTrust;
 import org.medjava.viewer.filters.FilterCatalog;
+import org.medjava.viewer.filters.FilterIsolation;
 import org.medjava.viewer.store.Credentials;
 import org.medjava.viewer.store.StoreClient;
 import org.medjava.viewer.ui.ViewerFrame;
 
 /** Builds the viewer: look and feel, the filter registry with the bundled plugins, the main window. */
 public final class ViewerApp {
+    private static final System.Logger LOG = System.getLogger(ViewerApp.class.getName());
+
     private ViewerApp() {
     }
 
-    /** The registry and its bundled plugins (off the event thread: loading JARs takes a moment). */
+    /**
+     * The registry, its plugins in filter workers unless the options say in-process, and its bundled plugins,
+     * loading in the background (the first worker starts with the first of them) while the window comes up.
+     */
     public static FilterCatalog catalog(ViewerOptions options) throws IOException {
         Path work = Files.createTempDirectory("medjava-viewer-");
-        FilterCatalog catalog = new FilterCatalog(new FilterRegistry(work.resolve("registry")),
-                work.resolve("downloads"), trust(options));
-        List<String> problems = catalog.loadBundled(options.pluginsDir());
-        problems.forEach(p -> System.err.println("viewer: bundled plugin not loaded: " + p));
+        Path registryDir = work.resolve("registry");
+        FilterRegistry registry = null;
+        String note = null;
+        if (options.filterWorkers() == null) {
+            note = ViewerOptions.DEFAULT_FILTERS.equals("in-process") ? "Filter workers run on Linux only"
+                    : "Chosen with medjava.viewer.filters=in-process";
+        } else {
+            try {
+                registry = new FilterRegistry(registryDir, options.filterWorkers());
+            } catch (RuntimeException e) { // e.g. no POSIX file permissions for the workers' directory
+                note = "Filter workers could not be prepared (" + e.getMessage() + ")";
+            }
+        }
+        FilterCatalog catalog = new FilterCatalog(registry != null ? registry : new FilterRegistry(registryDir),
+                work.resolve("downloads"), trust(options), note);
+        log(catalog.isolation());
+        catalog.loadBundledInBackground(options.pluginsDir()).thenAccept(problems -> problems.forEach(
+                p -> System.err.println("viewer: bundled plugin not loaded: " + p)));
         return catalog;
+    }
+
+    private static void log(FilterIsolation isolation) {
+        LOG.log(isolation.confined() ? Level.INFO : Level.WARNING, "filter plugins: " + isolation.details()
+                .replace("\n\n", "; ").replace("\n• ", "; ").replace('\n', ' '));
     }
 
     /**

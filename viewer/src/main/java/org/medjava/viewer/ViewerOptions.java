@@ -4,14 +4,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import org.medjava.filter.runtime.isolation.WorkerOptions;
 
 /**
  * How the viewer starts: an optional store to connect to (with a login: the password only from the environment,
  * never the command line), benchmark mode's CSV file, the bundled plugin directory, how often to check the store's
- * filter manifest, and files to open.
+ * filter manifest, how plugins run (filter workers, or null: in the viewer's own process) and files to open.
  */
 public record ViewerOptions(String server, String user, char[] password, Path benchmarkCsv, Path pluginsDir,
-                            Duration manifestInterval, List<Path> files) {
+                            Duration manifestInterval, WorkerOptions filterWorkers, List<Path> files) {
 
     public static final Path DEFAULT_CSV = Path.of("data", "viewer-benchmark.csv");
 
@@ -33,7 +35,14 @@ public record ViewerOptions(String server, String user, char[] password, Path be
               FILE                images to open (DICOM, GIF, PNG, JPEG, PPM)
             system properties: medjava.plugins (bundled plugin directory), medjava.viewer.manifest-seconds (5),
               medjava.viewer.trusted-publishers (plugin publishers' certificates; default: the bundled plugins'
-              trusted-publishers/), medjava.viewer.plugin-signatures (require, quarantine or off; require)""";
+              trusted-publishers/), medjava.viewer.plugin-signatures (require, quarantine or off; require),
+              medjava.viewer.filters (workers: plugins run in confined worker processes, the default on Linux;
+              in-process: inside the viewer, signature checks only), medjava.viewer.filter-workers (2),
+              medjava.viewer.filter-worker-heap-mb (512)""";
+
+    /** Filter plugins run in worker processes unless asked otherwise; only Linux offers them (and their sandbox). */
+    static final String DEFAULT_FILTERS = System.getProperty("os.name", "").toLowerCase(Locale.ROOT)
+            .startsWith("linux") ? "workers" : "in-process";
 
     /** Parses the command line; the password comes from {@code MEDJAVA_PASSWORD} when set. */
     public static ViewerOptions parse(String[] args, String passwordFromEnvironment) {
@@ -75,6 +84,29 @@ public record ViewerOptions(String server, String user, char[] password, Path be
         char[] password = passwordFromEnvironment == null || passwordFromEnvironment.isEmpty() ? null
                 : passwordFromEnvironment.toCharArray();
         return new ViewerOptions(server, user, password, csv, plugins == null ? null : Path.of(plugins), interval,
-                files);
+                filterWorkersFromProperties(), files);
+    }
+
+    /**
+     * How plugins run, from {@code medjava.viewer.filters} ({@code workers} or {@code in-process}),
+     * {@code medjava.viewer.filter-workers} and {@code medjava.viewer.filter-worker-heap-mb}: a workstation's pool,
+     * two workers of 512 MiB, or null for in-process.
+     */
+    public static WorkerOptions filterWorkersFromProperties() {
+        String mode = System.getProperty("medjava.viewer.filters", DEFAULT_FILTERS).trim().toLowerCase(Locale.ROOT);
+        if (mode.equals("in-process")) {
+            return null;
+        }
+        if (!mode.equals("workers")) {
+            throw new IllegalArgumentException("medjava.viewer.filters=" + mode + ": write workers or in-process\n"
+                    + USAGE);
+        }
+        int workers = Integer.getInteger("medjava.viewer.filter-workers", 2);
+        int heapMb = Integer.getInteger("medjava.viewer.filter-worker-heap-mb", 512);
+        try {
+            return WorkerOptions.defaults().withWorkers(workers).withHeapMiB(heapMb);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + "\n" + USAGE, e);
+        }
     }
 }

@@ -5,11 +5,11 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
@@ -30,9 +30,11 @@ import org.medjava.viewer.store.Manifest;
  * viewer and those of the store's filter repository. {@link #follow} makes the registry match a manifest: plugins
  * the store installs or replaces are downloaded, verified by SHA-256 and by their publisher's signature
  * ({@link PluginTrust}; a refused JAR is dropped or, by policy, kept in {@code quarantine/}) and (re)loaded;
- * suspensions are mirrored;
+ * a store plugin that FAILED here (threw, or was quarantined by the filter workers) is not run again until the store
+ * offers other bytes for it; suspensions are mirrored;
  * plugins the store removes are unloaded (a bundled version of the same plugin comes back). Listeners hear about
- * every change, on the thread that made it.
+ * every change, on the thread that made it. {@link #isolation()} says how the plugins run (worker processes or the
+ * viewer's own).
  */
 public final class FilterCatalog implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(FilterCatalog.class.getName());
@@ -45,10 +47,12 @@ public final class FilterCatalog implements AutoCloseable {
 
     private final FilterRegistry registry;
     private final Path downloads;
-    private final Map<String, Path> bundledJars = new HashMap<>();
+    private final Map<String, Path> bundledJars = new ConcurrentHashMap<>();
     private final Map<String, String> fromStore = new ConcurrentHashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final List<String> problems = new CopyOnWriteArrayList<>();
+    private final String isolationNote;
+    private volatile CompletableFuture<List<String>> bundled = CompletableFuture.completedFuture(List.of());
 
     /** A catalog that checks signatures as {@code registry} does already (no check unless it was given a trust). */
     public FilterCatalog(FilterRegistry registry, Path downloads) {
@@ -57,9 +61,18 @@ public final class FilterCatalog implements AutoCloseable {
 
     /** A catalog whose bundled and downloaded plugins must be signed as {@code trust} says. */
     public FilterCatalog(FilterRegistry registry, Path downloads, PluginTrust trust) {
+        this(registry, downloads, trust, null);
+    }
+
+    /**
+     * As {@link #FilterCatalog(FilterRegistry, Path, PluginTrust)}, saying in {@link #isolation()} why plugins run
+     * in the viewer's process ({@code isolationNote}; null when they run in workers or no reason needs telling).
+     */
+    public FilterCatalog(FilterRegistry registry, Path downloads, PluginTrust trust, String isolationNote) {
         registry.setTrust(trust);
         this.registry = registry;
         this.downloads = downloads;
+        this.isolationNote = isolationNote;
         registry.addListener(event -> {
             if (!(event instanceof RegistryEvent.FilterApplied)) {
                 fire(); // the menu changes with the plugins, not with each application
@@ -67,8 +80,49 @@ public final class FilterCatalog implements AutoCloseable {
         });
     }
 
-    /** Loads every plugin JAR of {@code dir} (missing directory: none) as a bundled plugin. */
-    public List<String> loadBundled(Path dir) throws IOException {
+    /**
+     * Loads the bundled plugins of {@code dir} on a thread of its own, so the window need not wait for them (nor,
+     * with filter workers, for the first worker to start); the menu fills as they load.
+     *
+     * @return the problems, one per plugin that did not load, once every one was tried
+     */
+    public CompletableFuture<List<String>> loadBundledInBackground(Path dir) {
+        CompletableFuture<List<String>> done = new CompletableFuture<>();
+        bundled = done;
+        Thread loader = new Thread(() -> {
+            try {
+                done.complete(loadBundled(dir));
+            } catch (IOException | RuntimeException e) {
+                done.complete(List.of("bundled plugins in " + dir + ": " + e.getMessage()));
+            } finally {
+                fire(); // "loading" ends even when no plugin loaded
+            }
+        }, "viewer-bundled-plugins");
+        loader.setDaemon(true);
+        loader.start();
+        return done;
+    }
+
+    /** Whether the bundled plugins are still being loaded ({@link #loadBundledInBackground}). */
+    public boolean loadingBundled() {
+        return !bundled.isDone();
+    }
+
+    /** The bundled plugins' loading: done at once unless {@link #loadBundledInBackground} runs. */
+    public CompletableFuture<List<String>> bundledLoaded() {
+        return bundled;
+    }
+
+    /** How the plugins run now: in worker processes (and how confined) or in the viewer's own process. */
+    public FilterIsolation isolation() {
+        return new FilterIsolation(registry.isolation(), isolationNote, registry.trust());
+    }
+
+    /**
+     * Loads every plugin JAR of {@code dir} (missing directory: none) as a bundled plugin. Not while the catalog
+     * follows the store: a bundled JAR loaded after a store's version of the same plugin would replace it.
+     */
+    public synchronized List<String> loadBundled(Path dir) throws IOException {
         if (dir == null || !Files.isDirectory(dir)) {
             return List.of();
         }
@@ -172,6 +226,9 @@ public final class FilterCatalog implements AutoCloseable {
                 fire(); // the same bytes are already running (the bundled JAR): only the origin changes
             }
             return;
+        }
+        if (loaded != null && loaded.state() == PluginInfo.State.FAILED && want.equals(fromStore.get(plugin.id()))) {
+            return; // these very bytes failed or were quarantined here: they stay off until the store has others
         }
         byte[] jar = source.fetch(plugin.download());
         PluginVerifier.verify(plugin.id(), jar, want);

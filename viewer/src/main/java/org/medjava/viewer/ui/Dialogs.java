@@ -25,6 +25,10 @@ final class Dialogs {
         JOptionPane.showMessageDialog(parent, text(message), title, JOptionPane.ERROR_MESSAGE);
     }
 
+    static void info(Component parent, String title, String message) {
+        JOptionPane.showMessageDialog(parent, text(message), title, JOptionPane.INFORMATION_MESSAGE);
+    }
+
     /** @return the index of the chosen option, or -1 when the dialog was closed */
     static int choose(Component parent, String title, String message, int type, String... options) {
         return JOptionPane.showOptionDialog(parent, text(message), title, JOptionPane.DEFAULT_OPTION, type, null,

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 import javax.swing.SwingUtilities;
+import javax.swing.Timer;
 import org.medjava.codec.dicom.Window;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
@@ -29,7 +30,9 @@ import org.medjava.viewer.model.FilterStep;
 /**
  * Applying a filter from the Filters menu: asks its parameters (the last ones used offered again), runs it off the
  * event thread on the selected region or the whole image — on the stored values when the route allows, else on the
- * 8-bit pixels — and records it in the document's history. Benchmark mode appends each timing to the CSV.
+ * 8-bit pixels — and records it in the document's history. Benchmark mode appends each timing to the CSV. A plugin
+ * the registry quarantines (a worker it ended or exhausted too often, a call that ignored its cancellation) is
+ * reported once, naming it and the limit it hit, whether the user was applying or previewing it.
  */
 final class FilterFlow {
     private static final ThreadLocal<ApplyRecord> LAST_TIMING = new ThreadLocal<>();
@@ -39,6 +42,8 @@ final class FilterFlow {
     private final BenchmarkCsv csv;
     private final Supplier<Implementation> implementation;
     private final Map<String, Map<String, String>> lastParams = new HashMap<>();
+    /** Plugins whose quarantine a dialog told of lately, and when (event thread). */
+    private final Map<String, Long> quarantineTold = new HashMap<>();
 
     /**
      * @param csv            benchmark mode's timing file, or null
@@ -52,6 +57,11 @@ final class FilterFlow {
         this.implementation = implementation;
         catalog.registry().setTiming(true);
         catalog.registry().addListener(this::timed);
+        catalog.registry().addListener(event -> {
+            if (event instanceof RegistryEvent.PluginQuarantined q) {
+                SwingUtilities.invokeLater(() -> quarantined(q));
+            }
+        });
     }
 
     /** Event thread. */
@@ -105,7 +115,7 @@ final class FilterFlow {
                     f.timing().width(), f.timing().height(), csv == null ? "" : ", logged to " + csv.file()))
                     + (f.route().note() == null ? "" : ". " + f.route().note()));
             controller.showFiltered(f.display());
-        }, e -> failed(name, e));
+        }, e -> failed(entry, e));
     }
 
     /** A filter's result: 8-bit {@code pixels} or {@code stored} values, with what to show and what was done. */
@@ -138,7 +148,8 @@ final class FilterFlow {
         return new Filtered(out, null, Rasters.toDisplay(out), step, timing, route);
     }
 
-    private void failed(String name, Exception e) {
+    private void failed(FilterEntry entry, Exception e) {
+        String name = entry.descriptor().displayName();
         StatusBar status = controller.status();
         String unchanged = "\n\nThe image and its undo history are unchanged.";
         if (e instanceof UnsupportedDataException u) {
@@ -147,7 +158,30 @@ final class FilterFlow {
             return;
         }
         status.message(name + " failed: " + e.getMessage());
+        if (String.valueOf(e.getMessage()).contains("quarantined")) {
+            quarantineTold.put(entry.pluginId(), System.nanoTime()); // this dialog says it: the event need not
+        }
         Dialogs.error(controller.owner(), name + " failed", e.getMessage() + unchanged);
+    }
+
+    /**
+     * A plugin was quarantined (event thread): the status bar says so at once; a dialog follows shortly unless the
+     * failure of the filter call that caused it told the user already (that report may come just after the event).
+     */
+    private void quarantined(RegistryEvent.PluginQuarantined q) {
+        String what = "Plugin " + q.pluginId() + " " + q.version() + " was stopped";
+        controller.status().message(what + ": " + q.reason());
+        Timer later = new Timer(750, e -> {
+            Long told = quarantineTold.get(q.pluginId());
+            if (told != null && System.nanoTime() - told < 10_000_000_000L) {
+                return;
+            }
+            quarantineTold.put(q.pluginId(), System.nanoTime());
+            Dialogs.error(controller.owner(), what, q.reason() + "\n\nIts filters stay off until the plugin is loaded"
+                    + " again (the store installs another version, or the viewer starts again). The open image is unchanged.");
+        });
+        later.setRepeats(false);
+        later.start();
     }
 
     /** Registry events on the filtering thread: benchmark mode's timing records. */

@@ -13,7 +13,8 @@ import org.medjava.viewer.filters.FilterEntry;
 /**
  * The Filters menu, rebuilt from the catalog whenever a plugin is loaded, replaced, suspended, resumed or removed
  * (locally or by following the store), so it always shows what the registry can run now. Each item names the
- * plugin's origin and version; suspended or failed filters stay visible but disabled, with the reason.
+ * plugin's origin and version; suspended or failed filters stay visible but disabled, with the reason. An item below
+ * says how the plugins run (worker processes, how well sandboxed, or inside the viewer) and opens the details.
  */
 final class FiltersMenu extends JMenu {
     private static final long serialVersionUID = 1L;
@@ -43,7 +44,7 @@ final class FiltersMenu extends JMenu {
         removeAll();
         var entries = catalog.entries();
         if (entries.isEmpty()) {
-            JMenuItem none = new JMenuItem("No filters loaded");
+            JMenuItem none = new JMenuItem(catalog.loadingBundled() ? "Loading filters…" : "No filters loaded");
             none.setEnabled(false);
             add(none);
         }
@@ -70,6 +71,13 @@ final class FiltersMenu extends JMenu {
             impl.add(item);
         }
         add(impl);
+        var isolation = catalog.isolation();
+        JMenuItem hosting = new JMenuItem(isolation.headline() + "…");
+        hosting.setName("isolationItem");
+        hosting.setToolTipText("How filter plugins are kept from harming the viewer and this computer");
+        hosting.addActionListener(a -> Dialogs.info(javax.swing.SwingUtilities.getWindowAncestor(this),
+                "Filter plugin isolation", catalog.isolation().details()));
+        add(hosting);
         addSeparator();
         JMenuItem series = new JMenuItem(seriesJob);
         series.setName("seriesJobItem");

@@ -166,8 +166,9 @@ public final class ViewerFrame extends JFrame {
         setSize(1560, 940);
         keys.install();
         controller.changed();
-        status.message(benchmarkCsv != null ? "Benchmark mode: timings go to " + benchmarkCsv.toAbsolutePath()
-                : "Ready");
+        var isolation = catalog.isolation();
+        status.message((benchmarkCsv != null ? "Benchmark mode: timings go to " + benchmarkCsv.toAbsolutePath()
+                : "Ready") + (isolation.confined() ? "" : ". " + isolation.headline() + " (Filters menu: details)"));
         addWindowListener(new WindowAdapter() {
             @Override
             public void windowClosed(WindowEvent e) {

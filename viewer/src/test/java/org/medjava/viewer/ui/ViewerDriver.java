@@ -9,6 +9,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import javax.imageio.ImageIO;
 import org.assertj.swing.core.BasicRobot;
@@ -29,13 +32,16 @@ final class ViewerDriver implements AutoCloseable {
     final Robot robot;
     final ViewerFrame frame;
     final FrameFixture window;
+    /** The viewer's filters (what its Filters menu shows and runs). */
+    final FilterCatalog catalog;
     private final DialogHand hand;
 
     private static volatile ViewerDriver current;
 
-    private ViewerDriver(Robot robot, ViewerFrame frame) {
+    private ViewerDriver(Robot robot, ViewerFrame frame, FilterCatalog catalog) {
         this.robot = robot;
         this.frame = frame;
+        this.catalog = catalog;
         this.window = new FrameFixture(robot, frame);
         this.hand = new DialogHand(robot, TIMEOUT);
         current = this;
@@ -66,6 +72,11 @@ final class ViewerDriver implements AutoCloseable {
         return launch(home, url, user, null, null);
     }
 
+    /** The viewer started without a store (local files only), with a fresh settings directory. */
+    static ViewerDriver startOffline() throws IOException {
+        return launch(Files.createTempDirectory("viewer-home-"), null, null, null, null);
+    }
+
     /** The bundled plugins' publisher and filter-testkit's (whose JARs the tests install on the store). */
     private static Path trustedPublishers() throws IOException {
         Path dir = Files.createTempDirectory("viewer-trusted-");
@@ -86,12 +97,31 @@ final class ViewerDriver implements AutoCloseable {
         System.setProperty("medjava.viewer.home", home.toString());
         System.setProperty("medjava.viewer.trusted-publishers", trustedPublishers().toString());
         ViewerOptions options = new ViewerOptions(url, user, password == null ? null : password.toCharArray(),
-                benchmarkCsv, Path.of(System.getProperty("medjava.plugins")), Duration.ofMillis(300), List.of());
+                benchmarkCsv, Path.of(System.getProperty("medjava.plugins")), Duration.ofMillis(300),
+                ViewerOptions.filterWorkersFromProperties(), List.of());
         FilterCatalog catalog = ViewerApp.catalog(options);
         Robot robot = BasicRobot.robotWithNewAwtHierarchy();
         robot.settings().delayBetweenEvents(20);
         ViewerFrame frame = GuiActionRunner.execute(() -> ViewerApp.show(options, catalog));
-        return new ViewerDriver(robot, frame);
+        ViewerDriver driver = new ViewerDriver(robot, frame, catalog);
+        driver.awaitBundledPlugins(catalog);
+        return driver;
+    }
+
+    /** The bundled plugins load while the window comes up: tests start once they are in the Filters menu. */
+    private void awaitBundledPlugins(FilterCatalog catalog) {
+        try {
+            List<String> problems = catalog.bundledLoaded().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            if (!problems.isEmpty()) {
+                throw new AssertionError("bundled plugins did not load: " + problems);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new AssertionError("the bundled plugins did not load within " + TIMEOUT.toSeconds() + " s", e);
+        }
+        await("the Filters menu lists the bundled plugins", () -> frame.filterItem("blur") != null);
     }
 
     /** Reads a value on the event thread. */

@@ -228,7 +228,14 @@ final class ConfigurationReference {
                     + "[Signed plugins](filters.md#signed-plugins))."),
             new Described("medjava.viewer.plugin-signatures", "`require`", "What the viewer does with a plugin "
                     + "not signed by a trusted publisher: `require` (refused), `quarantine` (refused, kept in its "
-                    + "download directory's `quarantine/`) or `off` (loaded)."));
+                    + "download directory's `quarantine/`) or `off` (loaded)."),
+            new Described("medjava.viewer.filters", "`workers` on Linux, else `in-process`", "How the viewer runs "
+                    + "filter plugins: `workers` (worker processes, confined as far as the machine allows; see "
+                    + "[the viewer](viewer.md#filter-plugins-in-worker-processes)) or `in-process` (inside the "
+                    + "viewer, signature checks only)."),
+            new Described("medjava.viewer.filter-workers", "`2`", "The viewer's filter worker processes (1–64)."),
+            new Described("medjava.viewer.filter-worker-heap-mb", "`512`", "The heap of each of the viewer's filter "
+                    + "workers, in MiB (its memory cap is this plus 192)."));
 
     /** Development tools (test support, benchmarks): their properties belong with the tests, not here. */
     private static final Set<String> NOT_SCANNED = Set.of("benchmarks", "filter-testkit", "image-store-testkit");
