@@ -451,8 +451,11 @@ final class FilterWorkers implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new FilterCancelledException("interrupted while waiting for a filter worker");
             }
+            if (worker != null && worker.isAlive()) {
+                return worker;
+            }
             if (worker != null) {
-                idle.addFirst(worker);
+                discard(worker);
             }
         }
     }
