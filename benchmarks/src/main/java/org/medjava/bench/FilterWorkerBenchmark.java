@@ -74,7 +74,12 @@ public class FilterWorkerBenchmark {
             case "worker" -> new FilterRegistry(dir, WorkerOptions.defaults());
             default -> throw new IllegalArgumentException("path must be in-process or worker, not " + path);
         };
-        registry.load(filter, jar, Map.of()); // the manifest's Plugin-Id
+        try {
+            registry.load(filter, jar, Map.of()); // the manifest's Plugin-Id
+        } catch (RuntimeException e) {
+            tearDown(); // JMH skips the tear-down when the set-up throws: the workers and their segments would stay
+            throw e;
+        }
         String[] kind = image.split("-", 2);
         ImageSize size = ImageSize.parse(kind[1]);
         switch (kind[0]) {
