@@ -280,6 +280,16 @@ public final class FilterRegistry implements AutoCloseable {
      */
     public Raster apply(String filterId, Raster src, Region region, Map<String, String> params,
                         Implementation implementation, CallControl control) {
+        return apply(filterId, src, null, region, params, implementation, control);
+    }
+
+    /**
+     * As {@link #apply(String, Raster, Region, Map, Implementation, CallControl)}, into {@code into} (same size as
+     * {@code src}, overwritten) when not null: a filter worker's arrays, kept from call to call, so that a large
+     * raster allocates nothing there (its heap would collect twice a raster per call).
+     */
+    Raster apply(String filterId, Raster src, Raster into, Region region, Map<String, String> params,
+                 Implementation implementation, CallControl control) {
         LoadedPlugin plugin = acquire(filterId);
         Filter filter;
         FilterParams parsed;
@@ -291,8 +301,9 @@ public final class FilterRegistry implements AutoCloseable {
             throw e;
         }
         long start = System.nanoTime();
-        Raster out = runPluginCode(plugin, filterId, src.width(), src.height(), control, () -> Filter.run(filter,
-                src, region, parsed, implementation));
+        Raster out = runPluginCode(plugin, filterId, src.width(), src.height(), control, () -> into == null
+                ? Filter.run(filter, src, region, parsed, implementation)
+                : runInto(filter, src, into, region, parsed, implementation));
         long nanos = System.nanoTime() - start;
         if (timing) {
             fire(new RegistryEvent.FilterApplied(new ApplyRecord(Instant.now(), filterId, plugin.id,
@@ -327,6 +338,13 @@ public final class FilterRegistry implements AutoCloseable {
      */
     public GrayRaster16 apply(String filterId, GrayRaster16 src, Region region, Map<String, String> params,
                               Implementation implementation, CallControl control) {
+        return apply(filterId, src, null, region, params, implementation, control);
+    }
+
+    /** As the grey {@code apply}, into {@code into} when not null, as {@link #apply(String, Raster, Raster, Region,
+     * Map, Implementation, CallControl)} does. */
+    GrayRaster16 apply(String filterId, GrayRaster16 src, GrayRaster16 into, Region region, Map<String, String> params,
+                       Implementation implementation, CallControl control) {
         LoadedPlugin plugin = acquire(filterId);
         Filter filter;
         FilterParams parsed;
@@ -346,7 +364,10 @@ public final class FilterRegistry implements AutoCloseable {
         }
         long start = System.nanoTime();
         GrayRaster16 out = runPluginCode(plugin, filterId, src.width(), src.height(), control, () -> {
-            GrayRaster16 dst = src.copy();
+            GrayRaster16 dst = into == null ? src.copy() : into;
+            if (into != null) {
+                into.copyFrom(src);
+            }
             if (!clipped.isEmpty()) {
                 filter.applyGray16(src, dst, clipped, parsed, implementation);
             }
@@ -392,6 +413,21 @@ public final class FilterRegistry implements AutoCloseable {
     }
 
     /** Runs plugin code on the bounded pool; {@code plugin} is released when the code ends. */
+    /** {@link Filter#run} into {@code dst}: its pixels are {@code src}'s, then the filter's in the region. */
+    private static Raster runInto(Filter filter, Raster src, Raster dst, Region region, FilterParams params,
+                                  Implementation implementation) {
+        if (!params.filterId().equals(filter.descriptor().id())) {
+            throw new IllegalArgumentException("parameters of " + params.filterId() + " given to "
+                    + filter.descriptor().id());
+        }
+        Region clipped = (region == null ? src.bounds() : region).clip(src.width(), src.height());
+        dst.copyFrom(src);
+        if (!clipped.isEmpty()) {
+            filter.apply(src, dst, clipped, params, implementation);
+        }
+        return dst;
+    }
+
     private <T> T runPluginCode(LoadedPlugin plugin, String filterId, int width, int height, CallControl control,
                                 java.util.concurrent.Callable<T> body) {
         try {

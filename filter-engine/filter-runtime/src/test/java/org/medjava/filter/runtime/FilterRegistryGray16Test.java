@@ -93,6 +93,25 @@ class FilterRegistryGray16Test {
         assertThat(out.describe()).isEqualTo("12-bit signed grey");
     }
 
+    /** Workers keep their arrays from call to call: nothing of one call may show in the next. */
+    @Test
+    void eachCallSeesOnlyItsOwnSourceWhateverCameBefore() throws Exception {
+        registry.load("grey", greyJar(dir.resolve("grey.jar")), Map.of());
+        GrayRaster16 ramp = image();
+        for (int i = 0; i < 12; i++) {
+            ramp.setValue(i % 4, i / 4, i * 100);
+        }
+
+        registry.apply("grey-fill", image(), null, Map.of("n", "1"), Implementation.OPTIMIZED);
+        registry.apply("grey-fill", new GrayRaster16(3, 3, 12, true), null, Map.of(), Implementation.OPTIMIZED);
+        GrayRaster16 out = registry.apply("grey-fill", ramp, Region.of(2, 1, 1, 1), Map.of("n", "5"),
+                Implementation.OPTIMIZED);
+
+        for (int i = 0; i < 12; i++) {
+            assertThat(out.valueAt(i % 4, i / 4)).as("value %d", i).isEqualTo(i == 6 ? 2042 : i * 100);
+        }
+    }
+
     @Test
     void anRgbOnlyFilterRefusesGreyDataAndStaysActive() throws Exception {
         TestPlugins.fillJar(dir.resolve("fill.jar"), "fill", "fill", 7, "");
