@@ -183,6 +183,7 @@ final class FilterWorkers implements AutoCloseable {
             prestart();
             return new Loaded(plugin, offered);
         } catch (WorkerProcess.Ended e) {
+            deleteQuietly(copy);
             throw new RegistryException.PluginLoadException("plugin " + pluginId + ": its code " + e.getMessage()
                     + " while loading; the worker was replaced", null);
         } catch (RegistryException e) {
@@ -321,8 +322,9 @@ final class FilterWorkers implements AutoCloseable {
             }
         } catch (WorkerProcess.Ended e) {
             throw fault(plugin, filterId, e.getMessage(), false);
-        } catch (IOException e) {
-            throw new UncheckedIOException("filter " + filterId + ": shared segment: " + e.getMessage(), e);
+        } catch (IOException e) { // the host's side (a full /dev/shm): no fault of the plugin's
+            throw new WorkerFault("filter " + filterId + ": no room in shared memory for a " + shape.width + "x"
+                    + shape.height + " raster: " + e.getMessage(), false);
         } finally {
             give(worker, healthy);
         }
