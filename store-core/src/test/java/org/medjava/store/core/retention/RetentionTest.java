@@ -49,7 +49,8 @@ class RetentionTest {
     private Ingest ingest;
     private Trash trash;
     private Retention retention;
-    private final MovableClock clock = new MovableClock(Instant.parse("2026-12-06T10:00:00Z"));
+    // today: the index stamps reception with the real clock, so the rules' clock starts from it
+    private final MovableClock clock = new MovableClock(Instant.now());
 
     @BeforeEach
     void setUp() throws IOException {
@@ -61,7 +62,8 @@ class RetentionTest {
         study("1.2.826.41.1", "20010315", "CT");
         study("1.2.826.41.2", "20100701", "MR");
         study("1.2.826.41.3", "20250101", "CT");
-        study("1.2.826.41.4", "20261201", "MR");
+        study("1.2.826.41.4", java.time.LocalDate.now(java.time.ZoneOffset.UTC).minusDays(6)
+                .format(java.time.format.DateTimeFormatter.BASIC_ISO_DATE), "MR"); // a recent study
         trash = new Trash(index, images, new Trash.Settings(Duration.ofHours(72), 0.5, 1), AuditTrail.NONE,
                 StoreMetrics.NONE, clock);
         retention = new Retention(index, trash, RuleBook.directory(tmp.resolve("rules")), clock);
