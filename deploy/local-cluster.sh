@@ -104,17 +104,20 @@ NGINX
 # Writes the upstream list: every node, those not ready (by /health/ready) marked down. $1: nginx's directory;
 # the remaining arguments: node ports. Prints the ready ports.
 cluster_upstreams() {
-  local dir=$1 p ready=() ; shift
+  local dir=$1 p; shift
   : >"$dir/upstreams.conf.new"
   for p in "$@"; do
-    if store_ready "$p"; then
-      echo "server 127.0.0.1:$p max_fails=1 fail_timeout=5s;" >>"$dir/upstreams.conf.new"
-      ready+=("$p")
-    else
-      echo "server 127.0.0.1:$p down;" >>"$dir/upstreams.conf.new"
-    fi
+    echo "server 127.0.0.1:$p max_fails=1 fail_timeout=5s;" >>"$dir/upstreams.conf.new"
   done
   mv "$dir/upstreams.conf.new" "$dir/upstreams.conf"
+}
+
+# The nodes whose /health/ready answers 200 now, by port (for the log).
+cluster_ready() {
+  local p ready=()
+  for p in "$@"; do
+    store_ready "$p" && ready+=("$p")
+  done
   echo "${ready[*]}"
 }
 
@@ -280,8 +283,9 @@ PROPS
   # nginx in front: the upstream list follows the nodes' /health/ready (checked every 2 s below).
   mkdir -p "$nginxdir/logs" "$nginxdir/temp"
   cluster_nginx_conf "$nginxdir" "$port" >"$nginxdir/nginx.conf"
+  cluster_upstreams "$nginxdir" "${node_ports[@]}"
   local ready
-  ready=$(cluster_upstreams "$nginxdir" "${node_ports[@]}")
+  ready=$(cluster_ready "${node_ports[@]}")
   local nginx=(/usr/sbin/nginx -p "$nginxdir/" -c "$nginxdir/nginx.conf" -e "$nginxdir/logs/error.log")
   "${nginx[@]}" -t -q || exit 1
   "${nginx[@]}" -g 'daemon off;' >>"$nginxdir/logs/console.log" 2>&1 &
@@ -297,14 +301,16 @@ PROPS
   echo "  objects:  S3 http://127.0.0.1:$s3port bucket medjava (files under $data/s3/data)"
   echo "Ctrl-C stops it all."
 
-  # The health check: a node whose /health/ready fails is marked down in nginx until it is ready again.
+  # Health: nginx's passive checks leave out a node that refuses connections or answers 502/503 (idempotent requests
+  # go to the next node) and try it again 5 s later, so nginx is never reloaded while the cluster runs: a reload
+  # closes its idle keep-alive connections, and a client that sends on one at that moment gets a reset. This loop
+  # only reports readiness changes.
   local now
   while true; do
     sleep 2
-    now=$(cluster_upstreams "$nginxdir" "${node_ports[@]}")
+    now=$(cluster_ready "${node_ports[@]}")
     if [ "$now" != "$ready" ]; then
-      echo "$(date +%T) ready nodes: ${now:-none} (were: ${ready:-none}); reloading nginx"
-      "${nginx[@]}" -s reload 2>/dev/null || true
+      echo "$(date +%T) ready nodes: ${now:-none} (were: ${ready:-none})"
       ready=$now
     fi
   done
