@@ -1,0 +1,87 @@
+package org.medjava.store.core.index;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * A pool whose callers learn within a fraction of a second that the server went away: a connection is waited for
+ * in slices of {@link ConnectionPools#SLICE}, and a slice that ended because a new connection was refused at the
+ * network marks the server unreachable ({@link Reachability}) and fails at once, while a pool that is only busy is
+ * waited for up to {@link ConnectionPools#WAIT} in all, as before. Without it the first caller after the server
+ * stopped waited the whole {@code WAIT} for its 503.
+ */
+public final class ReachableDataSource implements DataSource {
+    private final HikariDataSource pool;
+    private final Reachability reachability;
+
+    public ReachableDataSource(HikariDataSource pool, Reachability reachability) {
+        this.pool = pool;
+        this.reachability = reachability;
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        long end = System.nanoTime() + ConnectionPools.WAIT.toNanos();
+        while (true) {
+            try {
+                reachability.check("a connection to the database"); // another caller may have found it away
+            } catch (IndexException away) {
+                throw new java.sql.SQLTransientConnectionException(away.getMessage(), "08001", away);
+            }
+            try {
+                return pool.getConnection();
+            } catch (SQLException e) {
+                reachability.failed(e);
+                if (Reachability.isUnreachable(e) || System.nanoTime() - end >= 0) {
+                    throw e;
+                }
+                // only busy: wait another slice
+            }
+        }
+    }
+
+    @Override
+    public Connection getConnection(String username, String password) throws SQLException {
+        throw new SQLFeatureNotSupportedException("the pool logs in with the configured user");
+    }
+
+    @Override
+    public PrintWriter getLogWriter() throws SQLException {
+        return pool.getLogWriter();
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) throws SQLException {
+        pool.setLogWriter(out);
+    }
+
+    @Override
+    public void setLoginTimeout(int seconds) throws SQLException {
+        pool.setLoginTimeout(seconds);
+    }
+
+    @Override
+    public int getLoginTimeout() throws SQLException {
+        return pool.getLoginTimeout();
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        return pool.getParentLogger();
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> type) throws SQLException {
+        return type.isInstance(this) ? type.cast(this) : pool.unwrap(type);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> type) throws SQLException {
+        return type.isInstance(this) || pool.isWrapperFor(type);
+    }
+}
