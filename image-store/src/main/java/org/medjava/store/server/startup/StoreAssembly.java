@@ -116,6 +116,8 @@ public class StoreAssembly {
 
     private static final Logger LOG = Logger.getLogger(StoreAssembly.class.getName());
     static final String SEEDED_MARKER = ".seeded";
+    /** The certificate of the publisher that signed the plugins this build ships (the build puts it in the WAR). */
+    static final String BUILT_IN_PUBLISHER = "META-INF/medjava/trusted-publishers/medjava-build.pem";
     /** How long a cancelled filter call has to stop before its plugin is quarantined. */
     static final java.time.Duration FILTER_GRACE = java.time.Duration.ofSeconds(2);
     /** How long a filter call waits for a free slot before 503: a short burst queues instead of failing. */
@@ -199,13 +201,14 @@ public class StoreAssembly {
             // index and the plugins live in the data directory: the fuller disk of the two decides
             space = new DiskSpaceGuard(config.storage().minFreeBytes(), List.of(config.storage().s3Storage()
                     ? data.resolve("work/staging") : config.data().imagesDir(), data));
-            boolean firstStart = config.cluster().enabled() ? joinCluster(database)
-                    : !Files.exists(data.resolve(SEEDED_MARKER));
+            // this data directory's first start; a cluster's first start is its first node's only
+            boolean newDataDir = !Files.exists(data.resolve(SEEDED_MARKER));
+            boolean firstStart = config.cluster().enabled() ? joinCluster(database) : newDataDir;
             String newAdminPassword;
             newAdminPassword = createUsers(data);
             startSessions(data);
             filters = new FilterRepository(config.data().pluginsDir(), data.resolve("work/registry"),
-                    config.uploads().maxPluginBytes(), space, pluginTrust(firstStart),
+                    config.uploads().maxPluginBytes(), space, pluginTrust(newDataDir),
                     config.plugins().workers().orElse(null));
             filters.auditTo(audit);
             RenderSettings render = config.render();
@@ -405,11 +408,25 @@ public class StoreAssembly {
      * The plugin publishers this store trusts: the trust store directory, filled with the built-in plugins'
      * publisher from the seed on the first start (or while it does not exist yet, as after an upgrade).
      */
-    private PluginTrust pluginTrust(boolean firstStart) throws IOException {
+    /**
+     * Whose plugins this node loads. A node's first start puts the certificate of the publisher of the plugins this
+     * build ships (inside the WAR) in its trust store, and those beside the seed plugins: every node of a cluster,
+     * though only one seeds, since each has its own trust store and loads the built-in plugins from the catalog.
+     */
+    private PluginTrust pluginTrust(boolean newDataDir) throws IOException {
         PluginSettings settings = config.plugins();
         Path publishers = settings.trustedPublishers();
-        if ((firstStart || !Files.exists(publishers)) && config.data().seedPlugins().isPresent()) {
-            Seeder.seedPublishers(config.data().seedPlugins().get(), publishers);
+        if (newDataDir || !Files.exists(publishers)) {
+            try (java.io.InputStream builtIn = StoreAssembly.class.getClassLoader()
+                    .getResourceAsStream(BUILT_IN_PUBLISHER)) {
+                Path target = Files.createDirectories(publishers).resolve("medjava-build.pem");
+                if (builtIn != null && !Files.exists(target)) {
+                    Files.copy(builtIn, target);
+                }
+            }
+            if (config.data().seedPlugins().isPresent()) {
+                Seeder.seedPublishers(config.data().seedPlugins().get(), publishers);
+            }
         }
         PluginTrust trust = PluginTrust.load(settings.signatures(), publishers);
         LOG.info("filter plugins: signatures " + trust + " (" + publishers + ")");

@@ -869,6 +869,73 @@ class ClusterIT {
         }
     }
 
+    @Test
+    @Order(24)
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void readsGoOnThroughTheLoadBalancerWhilePostgresOrS3IsAwayWithoutA502() throws Exception {
+        Map<String, Integer> whileDatabaseAway;
+        cluster.postgres().stopServer();
+        try {
+            whileDatabaseAway = readThroughTheLoadBalancer(Duration.ofSeconds(8));
+        } finally {
+            cluster.postgres().startAgain();
+        }
+        for (int node = 1; node <= 3; node++) { // each node's probe has seen the database back
+            int n = node;
+            assertThat(eventually(() -> send(n, "/dicomweb/studies", "GET", null,
+                    Map.of("Accept", "application/dicom+json")).statusCode(), 200, Duration.ofSeconds(60)))
+                    .isEqualTo(200);
+        }
+        Map<String, Integer> whileStorageAway;
+        cluster.s3Server().kill();
+        try {
+            whileStorageAway = readThroughTheLoadBalancer(Duration.ofSeconds(8));
+        } finally {
+            cluster.s3Server().restart();
+        }
+        System.out.println("ClusterIT: reads through nginx, PostgreSQL away: " + whileDatabaseAway
+                + "; S3 away: " + whileStorageAway);
+        for (Map<String, Integer> statuses : List.of(whileDatabaseAway, whileStorageAway)) {
+            assertThat(statuses.keySet()).as("no 502 nor another failure than 503: %s", statuses)
+                    .allMatch(k -> k.endsWith(" 200") || k.endsWith(" 503"));
+        }
+        assertThat(whileDatabaseAway).as("objects by path are served without the index")
+                .containsKey("object 200").doesNotContainKey("object 503");
+        assertThat(whileStorageAway).as("queries are answered without the storage")
+                .containsKey("query 200").doesNotContainKey("query 503");
+        assertThat(eventually(() -> getBytes(2, "/images/cluster/a/ct.dcm").statusCode(), 200,
+                Duration.ofSeconds(60))).isEqualTo(200);
+    }
+
+    /** Two clients reading through nginx for {@code during}: an object by path and a QIDO; statuses by kind. */
+    private static Map<String, Integer> readThroughTheLoadBalancer(Duration during) throws Exception {
+        Map<String, Integer> statuses = new ConcurrentHashMap<>();
+        long end = System.nanoTime() + during.toNanos();
+        ExecutorService readers = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (String kind : List.of("object", "query")) {
+                running.add(readers.submit(() -> {
+                    while (System.nanoTime() < end) {
+                        HttpRequest.Builder request = HttpRequest.newBuilder(cluster.lb(kind.equals("object")
+                                ? "/images/cluster/a/ct.dcm" : "/dicomweb/studies?limit=5"))
+                                .timeout(REQUEST_TIMEOUT).header("Authorization", PayaraStore.admin())
+                                .header("Accept", kind.equals("object") ? "*/*" : "application/dicom+json");
+                        int status = http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+                        statuses.merge(kind + " " + status, 1, Integer::sum);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : running) {
+                f.get(during.toSeconds() + 60, TimeUnit.SECONDS);
+            }
+        } finally {
+            readers.shutdownNow();
+        }
+        return statuses;
+    }
+
     /** The SOP Instance UIDs node {@code node} finds in {@code study}, polled until they include {@code wanted}. */
     static Set<String> eventuallyIndexed(int node, String study, java.util.Collection<String> wanted,
                                          Duration within) throws Exception {
