@@ -23,6 +23,7 @@ public final class ClusterDatabase implements AutoCloseable {
     private final IndexDatabase database;
     private final HikariDataSource pool;
     private final Reachability reachability;
+    private final javax.sql.DataSource connections;
     private volatile boolean closed;
 
     /** With the coordination share of the default budget (tests, tools). */
@@ -39,6 +40,7 @@ public final class ClusterDatabase implements AutoCloseable {
         this.database = database;
         this.pool = ConnectionPools.open(database, "medjava-cluster", poolSize, true);
         this.reachability = new Reachability(database);
+        this.connections = new org.medjava.store.core.index.ReachableDataSource(pool, reachability);
     }
 
     /** Opens a connection of its own (for a LISTEN session), not from the pool. */
@@ -71,7 +73,7 @@ public final class ClusterDatabase implements AutoCloseable {
         }
         Connection c;
         try {
-            c = pool.getConnection();
+            c = connections.getConnection();
         } catch (SQLException e) {
             reachability.failed(e);
             throw unavailable(what, e);

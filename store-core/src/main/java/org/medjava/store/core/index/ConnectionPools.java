@@ -8,7 +8,8 @@ import java.time.Duration;
  * The bounded connection pools a node keeps to a PostgreSQL server (HikariCP): at most the size its
  * {@link ConnectionBudget} gives, one connection kept when idle and the others closed after a minute, a connection
  * checked before use when it has been idle (a restarted server's are dropped, not handed out), and a caller waiting at
- * most {@link #WAIT} for one (then the request is answered 503, not held).
+ * most {@link #WAIT} for one (then the request is answered 503, not held) and a server that went away noticed within
+ * a fraction of a second, through {@link ReachableDataSource}.
  */
 public final class ConnectionPools {
 
@@ -18,6 +19,11 @@ public final class ConnectionPools {
      * Long enough for a new connection to a server on a loaded machine (a backend's fork and authentication).
      */
     public static final Duration WAIT = Duration.ofSeconds(2);
+    /**
+     * One wait of the pool's (HikariCP's least): {@link ReachableDataSource} waits in slices, so that a connection
+     * refused by a server that went away fails its caller within one, not after {@link #WAIT}.
+     */
+    static final Duration SLICE = Duration.ofMillis(250);
     private static final Duration IDLE = Duration.ofMinutes(1);
 
     private ConnectionPools() {
@@ -37,7 +43,7 @@ public final class ConnectionPools {
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(1);
         config.setIdleTimeout(IDLE.toMillis());
-        config.setConnectionTimeout(WAIT.toMillis());
+        config.setConnectionTimeout(SLICE.toMillis());
         config.setAutoCommit(autoCommit);
         config.setInitializationFailTimeout(-1); // a node starts (and says why it cannot serve) with the server away
         config.addDataSourceProperty("ApplicationName", name);

@@ -67,7 +67,7 @@ final class IndexSession {
             pool = ConnectionPools.open(database, "medjava-index", database.poolSize(), true);
             reachability = new Reachability(database);
             properties.put("eclipselink.session.customizer", NoQueryRetry.class.getName());
-            properties.put("jakarta.persistence.nonJtaDataSource", pool);
+            properties.put("jakarta.persistence.nonJtaDataSource", new ReachableDataSource(pool, reachability));
             // the pool logs in: EclipseLink would ask it for a connection by user and password, which it refuses
             properties.remove("jakarta.persistence.jdbc.url");
             properties.remove("jakarta.persistence.jdbc.user");

@@ -22,6 +22,8 @@ public final class Reachability implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Reachability.class.getName());
     static final Duration PROBE = Duration.ofMillis(500);
+    /** How long a fresh connection's verdict stands for other callers ({@link #confirmAway}). */
+    static final Duration CONFIRM = Duration.ofMillis(200);
 
     private final IndexDatabase database;
     private final ScheduledExecutorService prober = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -32,6 +34,8 @@ public final class Reachability implements AutoCloseable {
     private volatile Instant downSince;
     private volatile String error;
     private ScheduledFuture<?> probing; // guarded by this
+    private final Object confirmLock = new Object();
+    private long lastConfirm = System.nanoTime() - CONFIRM.toNanos(); // guarded by confirmLock
 
     public Reachability(IndexDatabase database) {
         this.database = database;
@@ -71,6 +75,51 @@ public final class Reachability implements AutoCloseable {
                         TimeUnit.MILLISECONDS);
             }
         }
+    }
+
+    /**
+     * Whether the server is away, asked when a caller's wait for a connection ended with a failure to connect: the
+     * pool's failure may be an old one (made while the server was restarting), so a fresh connection decides. It is
+     * made at most once per {@link #CONFIRM} for all callers; a server that answers, even slowly, is not away, and a
+     * connection that takes longer than a second to fail counts as away (the caller would wait longer than that).
+     *
+     * @return true when the server was found away (callers are then refused until a probe finds it back)
+     */
+    public boolean confirmAway(Throwable poolFailure) {
+        if (!reachable()) {
+            return true;
+        }
+        if (!isUnreachable(poolFailure)) {
+            return false; // the pool was only busy
+        }
+        synchronized (confirmLock) {
+            long now = System.nanoTime();
+            if (now - lastConfirm < CONFIRM.toNanos()) {
+                return !reachable();
+            }
+            try (Connection c = database.connectPostgres("medjava-probe", 1, 1)) {
+                lastConfirm = System.nanoTime();
+                return false;
+            } catch (SQLException | RuntimeException e) {
+                lastConfirm = System.nanoTime();
+                if (isUnreachable(e) || isShuttingDown(e)) {
+                    failed(isUnreachable(e) ? e : new java.sql.SQLNonTransientConnectionException(
+                            IndexSession.reason(e), "08004", e));
+                    return true;
+                }
+                return false;
+            }
+        }
+    }
+
+    /** The server takes no new sessions (shutting down, starting up: SQLState class 57P). */
+    private static boolean isShuttingDown(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("57P")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void probe() {

@@ -76,6 +76,7 @@ public final class S3Storage implements ObjectStorage {
     private final String bucket;
     private final String prefix;
     private final WriteClock writeClock = new WriteClock();
+    private final EndpointWatch reachable;
     /** Test hook: runs after each multipart part has been uploaded, with its number (1-based). */
     private volatile IntConsumer partUploaded = n -> { };
 
@@ -85,6 +86,7 @@ public final class S3Storage implements ObjectStorage {
         this.prefix = settings.prefix();
         this.stagingDir = Files.createDirectories(stagingDir);
         this.s3 = newClient(settings);
+        this.reachable = new EndpointWatch(settings.endpoint().toString(), () -> s3.headBucket(b -> b.bucket(bucket)));
     }
 
     /**
@@ -154,6 +156,7 @@ public final class S3Storage implements ObjectStorage {
 
     @Override
     public Optional<StorageEntry> stat(String key) throws IOException {
+        reachable.check("stat " + key);
         if (key.isEmpty()) {
             return Optional.of(directory(""));
         }
@@ -170,6 +173,7 @@ public final class S3Storage implements ObjectStorage {
 
     @Override
     public List<StorageEntry> list(String key) throws IOException {
+        reachable.check("list " + key);
         try {
             String dir = dirPrefix(key);
             List<StorageEntry> entries = new ArrayList<>();
@@ -204,6 +208,7 @@ public final class S3Storage implements ObjectStorage {
 
     @Override
     public InputStream open(String key, long offset, long length) throws IOException {
+        reachable.check("read " + key);
         if (offset < 0 || length < 0) {
             throw new IllegalArgumentException("bad range " + offset + "+" + length);
         }
@@ -235,6 +240,7 @@ public final class S3Storage implements ObjectStorage {
 
     @Override
     public LocalCopy localCopy(String key) throws IOException {
+        reachable.check("read " + key);
         Path copy = Files.createTempFile(stagingDir, "copy-", ".tmp");
         try (InputStream in = s3.getObject(b -> b.bucket(bucket).key(objectKey(key)))) {
             Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
@@ -273,6 +279,7 @@ public final class S3Storage implements ObjectStorage {
 
     @Override
     public void walk(String key, Consumer<StorageEntry> visitor) throws IOException {
+        reachable.check("walk " + key);
         try {
             String dir = dirPrefix(key);
             ListObjectsV2Request request = ListObjectsV2Request.builder().bucket(bucket).prefix(dir).build();
@@ -313,6 +320,7 @@ public final class S3Storage implements ObjectStorage {
     public StorageEntry install(String key, StagedBody body, Consumer<StorageEntry> onVisible) throws IOException {
         Path file = body.file();
         try {
+            reachable.check("write " + key); // in the try: the staged body is removed either way
             if (key.isEmpty()) {
                 throw new StoreException(StoreException.Kind.CONFLICT, "the root is a directory");
             }
@@ -402,6 +410,7 @@ public final class S3Storage implements ObjectStorage {
 
     @Override
     public boolean delete(String key) throws IOException {
+        reachable.check("delete " + key);
         try {
             if (!key.isEmpty() && head(key).isPresent()) {
                 s3.deleteObject(b -> b.bucket(bucket).key(objectKey(key)));
@@ -424,6 +433,7 @@ public final class S3Storage implements ObjectStorage {
      * @return how many were aborted
      */
     public int abortStaleUploads(Duration olderThan) throws IOException {
+        reachable.check("abort stale uploads");
         String uploadsPrefix = prefix.isEmpty() ? null : prefix + "/";
         int aborted = 0;
         try {
@@ -456,6 +466,7 @@ public final class S3Storage implements ObjectStorage {
 
     @Override
     public void checkAvailable() throws IOException {
+        reachable.check("reach bucket " + bucket);
         try {
             s3.headBucket(b -> b.bucket(bucket));
         } catch (SdkException e) {
@@ -470,6 +481,7 @@ public final class S3Storage implements ObjectStorage {
 
     @Override
     public void close() {
+        reachable.close();
         s3.close();
     }
 
@@ -604,6 +616,7 @@ public final class S3Storage implements ObjectStorage {
 
     /** Everything the SDK throws becomes a 503 naming the endpoint: it is never the caller's fault. */
     private StorageUnavailableException unavailable(String what, SdkException e) {
+        reachable.failed(e);
         if (e instanceof S3Exception s) {
             return new StorageUnavailableException("object storage at " + endpoint() + " refused to " + what
                     + ": HTTP " + s.statusCode() + describeCode(s) + " " + messageOf(s), e);

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
@@ -92,6 +93,7 @@ class S3StorageFaultTest {
         assertThat(staging).doesNotExist();
 
         server.restart();
+        awaitBack();
         storage.onPartUploaded(n -> { });
         StorageEntry now = storage.stat("series/big.dcm").orElseThrow();
         assertThat(now.etag()).isEqualTo(previous.etag());
@@ -187,8 +189,11 @@ class S3StorageFaultTest {
         server.stop();
         String expected = "object storage at " + server.endpoint() + " unreachable";
 
+        long t0 = System.nanoTime();
         assertThatThrownBy(() -> storage.stat("a/b.dcm"))
                 .isInstanceOf(StorageUnavailableException.class).hasMessageStartingWith(expected);
+        long first = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        t0 = System.nanoTime();
         assertThatThrownBy(() -> storage.open("a/b.dcm", 0, 1))
                 .isInstanceOf(StorageUnavailableException.class).hasMessageStartingWith(expected);
         assertThatThrownBy(() -> storage.open("a/b.dcm", 0, 0))
@@ -208,15 +213,42 @@ class S3StorageFaultTest {
         StagedBody body = storage.stage(staging);
         assertThatThrownBy(() -> storage.install("a/c.dcm", body, e -> { }))
                 .isInstanceOf(StorageUnavailableException.class).hasMessageStartingWith(expected);
+        long rest = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        System.out.printf("S3StorageFaultTest: server down: first operation refused after %d ms, the next nine in %d"
+                + " ms%n", first, rest);
+        assertThat(first).as("the first is refused within a second").isLessThan(1_000);
+        assertThat(rest).as("the others at once, not each through the client's retries").isLessThan(500);
         assertThat(staging).doesNotExist();
         try (var files = Files.list(tempDir.resolve("staging"))) {
             assertThat(files).as("no local copies left behind").isEmpty();
         }
 
         server.restart();
+        awaitBack();
         storage.checkAvailable();
         assertThat(storage.stat("a/b.dcm")).isPresent();
         assertThat(storage.stat("a/c.dcm")).isEmpty();
+    }
+
+    /** The storage finds the server back by itself (its probe, every half second). */
+    private void awaitBack() throws IOException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try {
+                storage.checkAvailable();
+                return;
+            } catch (StorageUnavailableException e) {
+                if (System.nanoTime() > end) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     private List<MultipartUpload> pendingUploads() {
