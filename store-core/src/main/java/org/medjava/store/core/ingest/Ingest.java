@@ -66,20 +66,26 @@ public final class Ingest {
     private final AuditTrail audit;
     private final IntentJournal journal;
     private final Executor validation;
-    private volatile Seam seam = point -> { };
+    private volatile Seam seam = DirectorySeam.fromSystemProperty();
 
-    /** Where a test stops a write as a crash would (by throwing an Error): between the steps of a change. */
+    /**
+     * Where a test stops a write between the steps of a change: as a crash would (by throwing an Error), or holding
+     * it while the test kills the node or stops a dependency ({@link DirectorySeam}).
+     */
     interface Seam {
         enum Point {
-            /** The intent is on disk; the object is unchanged. */
+            /** The intent is on disk; the object is unchanged (in a cluster: no write lease taken yet). */
             JOURNALED,
             /** The object is installed or deleted; the index is not updated yet. */
             OBJECT_CHANGED,
             /** The index agrees with the object; the intent is not marked done yet. */
-            INDEXED
+            INDEXED,
+            /** The change is complete (intent done, lease ended); the caller has not been answered yet. */
+            ANSWERING
         }
 
-        void at(Point point);
+        /** @param path the store path being written */
+        void at(Point point, String path);
     }
 
     private Ingest(Builder b) {
@@ -314,12 +320,12 @@ public final class Ingest {
             try {
                 images.delete(path, preconditions, deleted -> {
                     changed[0] = true;
-                    seam.at(Seam.Point.OBJECT_CHANGED);
+                    seam.at(Seam.Point.OBJECT_CHANGED, path.relative());
                     if (!deleted.directory()) {
                         what[0] = indexed(deleted.path());
                         agreed[0] = unindex(deleted.path());
                     }
-                    seam.at(Seam.Point.INDEXED);
+                    seam.at(Seam.Point.INDEXED, path.relative());
                     return agreed[0];
                 });
             } catch (RuntimeException e) {
@@ -333,6 +339,7 @@ public final class Ingest {
             } else {
                 journal.done(intent);
             }
+            seam.at(Seam.Point.ANSWERING, path.relative());
         } catch (RuntimeException e) {
             audit.record(AuditEvents.deleted(caller, what[0], false, String.valueOf(e.getMessage())));
             throw e;
@@ -651,9 +658,9 @@ public final class Ingest {
         try {
             result = images.install(path, staged, preconditions, stored -> {
                 changed[0] = true;
-                seam.at(Seam.Point.OBJECT_CHANGED);
+                seam.at(Seam.Point.OBJECT_CHANGED, path.relative());
                 agreed[0] = indexer.test(stored);
-                seam.at(Seam.Point.INDEXED);
+                seam.at(Seam.Point.INDEXED, path.relative());
                 return agreed[0];
             });
         } catch (IOException | RuntimeException e) {
@@ -667,6 +674,7 @@ public final class Ingest {
         } else {
             journal.done(intent);
         }
+        seam.at(Seam.Point.ANSWERING, path.relative());
         return result;
     }
 
@@ -702,7 +710,7 @@ public final class Ingest {
             throw new StoreException(StoreException.Kind.UNAVAILABLE, "cannot record the write in the intent"
                     + " journal (" + e.getMessage() + "); nothing was changed, try again later", e);
         }
-        seam.at(Seam.Point.JOURNALED);
+        seam.at(Seam.Point.JOURNALED, path.relative());
         return intent;
     }
 }
