@@ -1,8 +1,6 @@
 package org.medjava.store.core.storage;
 
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
-import java.net.UnknownHostException;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executors;
@@ -15,7 +13,7 @@ import java.util.logging.Logger;
 /**
  * Whether an object storage endpoint can be connected to, known without asking it each time: once a connection to
  * it failed, every operation is refused at once ({@link #check}) instead of each going through the client's retries,
- * and a probe tries it every {@link #PROBE} until it answers. Only a failure to connect counts, not an error answer.
+ * and a probe tries it every {@link #PROBE} until it answers. Only a failure of the transport counts (after the client's own retries), not an error answer.
  */
 final class EndpointWatch implements AutoCloseable {
 
@@ -84,12 +82,15 @@ final class EndpointWatch implements AutoCloseable {
         }
     }
 
-    /** The failure to connect in {@code failure}'s causes (refused, no route, unknown host, timed out), or null. */
+    /**
+     * The transport failure in {@code failure}'s causes, or null: a connection refused, no route, an unknown host, or
+     * any other I/O failure below HTTP (a connection closed or reset before an answer: what a relay or balancer in
+     * front of a stopped server gives). The client has retried it already, so the endpoint is taken as away; an
+     * error answered by the server is not such a failure.
+     */
     static Throwable connectFailure(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof ConnectException || t instanceof NoRouteToHostException
-                    || t instanceof UnknownHostException
-                    || t.getClass().getName().endsWith(".ConnectTimeoutException")) {
+            if (t instanceof IOException) { // ConnectException, UnknownHostException, NoHttpResponseException, ...
                 return t;
             }
         }
