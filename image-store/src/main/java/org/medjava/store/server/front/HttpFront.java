@@ -78,7 +78,12 @@ public class HttpFront implements ServletContextListener {
     @Liveness
     Instance<HealthCheck> livenessChecks;
 
-    private FrontServer server;
+    /** The longest the port waits for the application's deployment to end. */
+    private static final Duration DEPLOYMENT = Duration.ofMinutes(10);
+
+    private FrontServer server; // guarded by this
+    private Thread opener;
+    private boolean closed; // guarded by this
     private FrontReads reads;
     private FrontDicomWeb dicomWeb;
 
@@ -97,24 +102,24 @@ public class HttpFront implements ServletContextListener {
         dicomWeb = !http.directReads() ? null : new FrontDicomWeb(event.getServletContext().getContextPath(),
                 reads, new WadoService(search, index, images, config.dicom().aeTitle()),
                 new RenderedImages(images, renderer, thumbnails), config.render(), accessLog, metrics);
+        InetSocketAddress bind;
+        InetSocketAddress tlsBind;
+        SslContext tls = null;
         try {
-            InetSocketAddress bind = http.bind().map(host -> new InetSocketAddress(host, port))
+            bind = http.bind().map(host -> new InetSocketAddress(host, port))
                     .orElseGet(() -> new InetSocketAddress(port));
-            InetSocketAddress payara = new InetSocketAddress(InetAddress.getLoopbackAddress(), http.backendPort());
-            InetSocketAddress tlsBind = http.httpsPort().map(tlsPort -> http.httpsBind()
+            tlsBind = http.httpsPort().map(tlsPort -> http.httpsBind()
                     .map(host -> new InetSocketAddress(host, tlsPort)).orElseGet(() -> new InetSocketAddress(tlsPort)))
                     .orElse(null);
-            SslContext tls = null;
             if (tlsBind != null) {
                 Map.Entry<Path, char[]> keys = config.tls().keystoreOrJvms();
                 tls = FrontServer.tls(keys.getKey(), keys.getValue());
             }
-            server = new FrontServer(bind, tlsBind, tls, payara, http.maxRelayed(), http.maxWaiting(), reads, dicomWeb,
-                    Duration.ofSeconds(http.headerTimeoutSeconds()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while opening the HTTP port " + port, e);
-        } catch (java.net.BindException | io.netty.channel.unix.Errors.NativeIoException e) { // a port in use
+            checkFree(bind);
+            if (tlsBind != null) {
+                checkFree(tlsBind);
+            }
+        } catch (java.net.BindException e) { // a port in use: the deployment fails, naming it
             throw new IllegalStateException("cannot open the store's HTTP port " + port + http.httpsPort()
                     .map(p -> " or its HTTPS port " + p).orElse("") + ": " + e.getMessage(), e);
         } catch (java.net.UnknownHostException e) {
@@ -122,20 +127,91 @@ public class HttpFront implements ServletContextListener {
                     + "machine: " + e.getMessage(), e);
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot read the store's TLS key store: " + e, e);
-        } catch (RuntimeException e) { // the application must not run without its port: the deployment fails
-            throw new IllegalStateException("cannot open the store's HTTP port " + port + ": " + e, e);
+        }
+        InetSocketAddress payara = new InetSocketAddress(InetAddress.getLoopbackAddress(), http.backendPort());
+        SslContext tlsContext = tls;
+        String live = event.getServletContext().getContextPath() + LivenessFilter.PATH;
+        // The port opens once the application answers behind it: before, a request relayed to Payara would meet a
+        // context not yet deployed (404 for a stored object), and a load balancer would send requests to a node
+        // that accepts connections while it deploys. Until then connections are refused and go to another node.
+        opener = new Thread(() -> {
+            try {
+                awaitDeployed(payara, live);
+                FrontServer opened = new FrontServer(bind, tlsBind, tlsContext, payara, http.maxRelayed(),
+                        http.maxWaiting(), reads, dicomWeb, Duration.ofSeconds(http.headerTimeoutSeconds()));
+                synchronized (this) {
+                    if (closed) {
+                        opened.close();
+                        return;
+                    }
+                    server = opened;
+                }
+                LOG.info("the store's HTTP port " + port + http.httpsPort().map(p -> " and HTTPS port " + p)
+                        .orElse("") + " are open");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                LOG.log(java.util.logging.Level.SEVERE, "cannot open the store's HTTP port " + port + ": " + e, e);
+            }
+        }, "medjava-front-open");
+        opener.setDaemon(true);
+        opener.start();
+    }
+
+    /** Fails when {@code address} is taken (another process on the port), so that the deployment fails at once. */
+    private static void checkFree(InetSocketAddress address) throws IOException {
+        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+            probe.setReuseAddress(true);
+            probe.bind(address);
+        }
+    }
+
+    /**
+     * Waits until Payara's listener answers the application's liveness path: the application is deployed. Gives up
+     * after {@link #DEPLOYMENT} (a deployment that failed after this listener started never answers).
+     */
+    private static void awaitDeployed(InetSocketAddress payara, String live) throws InterruptedException {
+        long end = System.nanoTime() + DEPLOYMENT.toNanos();
+        java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(2)).build();
+        java.net.URI uri = java.net.URI.create("http://" + payara.getAddress().getHostAddress() + ":"
+                + payara.getPort() + live);
+        while (true) {
+            try {
+                int status = client.send(java.net.http.HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5))
+                        .build(), java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+                if (status != 404) { // Payara's 404 until the application's context is deployed
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            if (System.nanoTime() - end > 0) {
+                throw new IllegalStateException("the application did not answer " + uri + " within " + DEPLOYMENT);
+            }
+            Thread.sleep(50);
         }
     }
 
     @Override
     public void contextDestroyed(ServletContextEvent event) {
-        if (server != null) {
-            server.close();
+        FrontServer open;
+        synchronized (this) {
+            closed = true;
+            open = server;
             server = null;
+        }
+        if (opener != null) {
+            opener.interrupt();
+        }
+        if (open != null) {
+            open.close();
+        }
+        if (reads != null) {
             reads.close();
-            if (dicomWeb != null) {
-                dicomWeb.close();
-            }
+        }
+        if (dicomWeb != null) {
+            dicomWeb.close();
         }
     }
 }

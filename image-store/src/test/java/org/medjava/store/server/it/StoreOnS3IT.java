@@ -669,6 +669,13 @@ class StoreOnS3IT {
             assertThat(!process.isAlive() || PAYARA_READY.matcher(text).find())
                     .as("%s: Payara Micro neither exited nor finished starting within %s; its log:%n%s", name, TIMEOUT,
                             tail(text)).isTrue();
+            // a deployed store opens its port a moment after Payara's banner (front.HttpFront)
+            long portDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (process.isAlive() && failures(text).isEmpty() && !text.contains("the store's HTTP port ")
+                    && System.nanoTime() < portDeadline) {
+                Thread.sleep(100);
+                text = Files.readString(log, StandardCharsets.UTF_8);
+            }
             return text;
         }
 
