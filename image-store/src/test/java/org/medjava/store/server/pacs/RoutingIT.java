@@ -120,9 +120,15 @@ class RoutingIT {
         }
     }
 
+    /** What Orthanc holds of {@code study}; -1 while it answers with an error (it may be busy storing). */
     private static int orthancInstances(String study) throws Exception {
-        return array(orthanc.post("/tools/find", Orthanc.findQuery("Instance", Map.of("StudyInstanceUID", study)))
-                .body()).size();
+        HttpResponse<String> r = orthanc.post("/tools/find", Orthanc.findQuery("Instance",
+                Map.of("StudyInstanceUID", study)));
+        if (r.statusCode() != 200 || !r.body().trim().startsWith("[")) {
+            System.out.println("RoutingIT: Orthanc answered /tools/find " + r.statusCode() + ": " + r.body());
+            return -1;
+        }
+        return array(r.body()).size();
     }
 
     private static int receiverInstances(String study) throws Exception {
