@@ -64,6 +64,8 @@ public final class ClusterHarness implements AutoCloseable {
     private Nginx nginx;
     private Duration startupTime;
     private boolean closed;
+    private final WriteSeams seams;
+    private final List<Integer> spareSlots = new ArrayList<>();
 
     /** What the cluster looks like. */
     public static final class Builder {
@@ -72,6 +74,7 @@ public final class ClusterHarness implements AutoCloseable {
         private String heap = "384m";
         private boolean seed = true;
         private boolean allAtOnce;
+        private int spares;
         private Boolean coordination;
 
         private Builder(int size) {
@@ -105,6 +108,16 @@ public final class ClusterHarness implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Spare slots in the load balancer's upstream list: ports where no node runs yet, for {@link #addNode()}.
+         * nginx treats them as failed nodes (a refused connection, the request going on to the next node) until a
+         * node opens its port there, so a node joins without a reload of nginx.
+         */
+        public Builder spares(int spares) {
+            this.spares = spares;
+            return this;
+        }
+
         /** Pass {@code medjava.cluster.enabled=true} or not, whatever the default (see the class comment). */
         public Builder coordination(boolean enabled) {
             this.coordination = enabled;
@@ -132,6 +145,12 @@ public final class ClusterHarness implements AutoCloseable {
         this.settings = settings;
         Path target = Path.of(System.getProperty("store.war")).getParent();
         this.dir = Files.createTempDirectory(target, "it-cluster-");
+        this.seams = new WriteSeams(Files.createDirectories(dir.resolve("seams")));
+    }
+
+    /** Where a test holds a node's write at one of its steps (every node of this cluster is started with them). */
+    public WriteSeams seams() {
+        return seams;
     }
 
     // --- what the tests use -------------------------------------------------------------------------------------
@@ -200,21 +219,41 @@ public final class ClusterHarness implements AutoCloseable {
     }
 
     /**
-     * Starts node {@code i} again (killed, stopped or running: stopped first) on its port with its data directory.
-     * The load balancer leaves it out until it is ready (what an active health check on /health/ready does), so
-     * that no request meets a node still deploying; returns the ready node.
+     * Starts node {@code i} again (killed, stopped or running: stopped first) on its port with its data directory,
+     * and returns it once ready. The load balancer is not touched: the node's port is closed while it is down and
+     * opens only once the store is deployed (its front waits for that), and nginx's passive checks send requests
+     * elsewhere meanwhile — as in production, where nginx is never reloaded for a node's restart.
      */
     public PayaraStore restart(int i) throws IOException, InterruptedException {
-        PayaraStore old = node(i);
-        List<Integer> others = new ArrayList<>(nginx.upstreams());
-        others.remove(Integer.valueOf(old.port()));
-        nginx.upstreams(others);
-        PayaraStore fresh = old.restart();
+        PayaraStore fresh = node(i).restart();
         synchronized (this) {
             nodes.set(index(i), fresh);
         }
-        nginx.upstreams(nodes().stream().map(PayaraStore::port).toList());
         return fresh;
+    }
+
+    /**
+     * Starts one more node (the next number) on a spare slot of the load balancer ({@link Builder#spares}), and
+     * returns it once ready: it joins without a reload of nginx.
+     *
+     * @throws IllegalStateException when no spare slot is left
+     */
+    public PayaraStore addNode() throws IOException, InterruptedException {
+        int slot;
+        int number;
+        synchronized (this) {
+            if (spareSlots.isEmpty()) {
+                throw new IllegalStateException("no spare slot left in the load balancer (Builder.spares)");
+            }
+            slot = spareSlots.remove(0);
+            number = nodes.size() + 1;
+        }
+        PayaraStore node = nodeBuilder(number, nginx.port()).port(slot).launch();
+        synchronized (this) {
+            nodes.add(node);
+        }
+        node.awaitReady();
+        return node;
     }
 
     /** Stops PostgreSQL and starts it again on the same port with the same data (the nodes stay up). */
@@ -265,7 +304,13 @@ public final class ClusterHarness implements AutoCloseable {
             launchAndAwait(builders.subList(0, 1));
             launchAndAwait(builders.subList(1, builders.size()));
         }
-        nginx = Nginx.start(dir.resolve("nginx"), lbPort, nodes().stream().map(PayaraStore::port).toList());
+        List<Integer> upstreams = new ArrayList<>(nodes().stream().map(PayaraStore::port).toList());
+        for (int k = 0; k < settings.spares; k++) {
+            int spare = Ports.free();
+            spareSlots.add(spare);
+            upstreams.add(spare);
+        }
+        nginx = Nginx.start(dir.resolve("nginx"), lbPort, upstreams);
         startupTime = Duration.ofNanos(System.nanoTime() - t0);
         System.out.printf("ClusterHarness: %d nodes up in %.1f s (coordination %s): %s%n", settings.size,
                 startupTime.toMillis() / 1000.0, settings.coordination ? "on" : "off", this);
@@ -279,6 +324,7 @@ public final class ClusterHarness implements AutoCloseable {
                 // start Payara faster, and these nodes live for one test class
                 .jvmOption("-XX:TieredStopAtLevel=1")
                 .jvmOption("-XX:+UseSerialGC")
+                .jvmOption(seams.jvmOption())
                 .dataDir(Files.createDirectories(dir.resolve(name)))
                 .port(Ports.free())
                 .property("medjava.public-url", "http://127.0.0.1:" + lbPort)

@@ -37,6 +37,7 @@ import org.medjava.store.testkit.Command;
 import org.medjava.store.testkit.Samples;
 import org.medjava.store.testkit.TestStudy;
 import org.medjava.store.testkit.cluster.ClusterHarness;
+import org.medjava.store.testkit.cluster.WriteSeams;
 import org.medjava.store.testkit.http.Multipart;
 import org.medjava.store.testkit.peers.Nginx;
 import org.medjava.store.testkit.store.PayaraStore;
@@ -67,11 +68,18 @@ class ClusterIT {
     @BeforeAll
     @Timeout(value = 420, unit = TimeUnit.SECONDS)
     static void start() throws Exception {
-        cluster = ClusterHarness.nodes(3).coordination(true).start();
+        cluster = ClusterHarness.nodes(3).coordination(true).spares(1).start();
     }
 
     @AfterAll
     static void stop() {
+        for (PayaraStore node : leftRunning) {
+            try {
+                node.kill();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (cluster != null) {
             cluster.close();
         }
@@ -89,7 +97,9 @@ class ClusterIT {
             HttpResponse<String> ready = http.send(HttpRequest.newBuilder(cluster.lb("/health/ready"))
                     .timeout(REQUEST_TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(ready.statusCode()).isEqualTo(200);
-            served.add(ready.headers().firstValue("X-Upstream").orElse("?"));
+            // the node that answered: the last one tried (the spare slot, empty, is tried and passed over)
+            String tried = ready.headers().firstValue("X-Upstream").orElse("?");
+            served.add(tried.substring(tried.lastIndexOf(' ') + 1));
         }
         assertThat(served).as("round robin over the three nodes").containsExactlyInAnyOrderElementsOf(
                 cluster.nodes().stream().map(n -> "127.0.0.1:" + n.port()).toList());
@@ -863,11 +873,13 @@ class ClusterIT {
             assertThat(cluster.postgres().queryOne(ClusterHarness.DATABASE, "select 1"))
                     .as("an administrator still gets in").isEqualTo("1");
         } finally {
-            for (PayaraStore node : extra) {
-                node.close();
-            }
+            // left running for the write cuts (order 25), which kill them: starting nodes is the slow part
+            leftRunning.addAll(extra);
         }
     }
+
+    /** Extra nodes a test left running for a later one to use up; the last test of the class stops what is left. */
+    private static final List<PayaraStore> leftRunning = new ArrayList<>();
 
     @Test
     @Order(24)
@@ -905,6 +917,230 @@ class ClusterIT {
                 .containsKey("query 200").doesNotContainKey("query 503");
         assertThat(eventually(() -> getBytes(2, "/images/cluster/a/ct.dcm").statusCode(), 200,
                 Duration.ofSeconds(60))).isEqualTo(200);
+    }
+
+    @Test
+    @Order(26)
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void aNodeJoinsAndLeavesUnderKeepAliveReadsWithoutAFailedRequestOrAReload() throws Exception {
+        String generation = http.send(HttpRequest.newBuilder(cluster.lb("/_nginx/generation")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        Map<String, Integer> outcomes = new ConcurrentHashMap<>();
+        Set<String> upstreams = ConcurrentHashMap.newKeySet();
+        AtomicBoolean running = new AtomicBoolean(true);
+        ExecutorService readers = Executors.newFixedThreadPool(2);
+        List<Future<?>> reading = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            reading.add(readers.submit(() -> {
+                HttpClient keepAlive = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                while (running.get()) {
+                    String outcome;
+                    try {
+                        HttpResponse<byte[]> r = keepAlive.send(HttpRequest.newBuilder(
+                                cluster.lb("/images/cluster/a/ct.dcm")).timeout(REQUEST_TIMEOUT)
+                                .header("Authorization", PayaraStore.admin()).build(),
+                                HttpResponse.BodyHandlers.ofByteArray());
+                        outcome = r.statusCode() == 200 && Arrays.equals(r.body(), CT) ? "200" : "" + r.statusCode();
+                        r.headers().firstValue("X-Upstream").ifPresent(upstreams::add);
+                    } catch (IOException e) {
+                        outcome = e.getClass().getSimpleName();
+                    }
+                    outcomes.merge(outcome, 1, Integer::sum);
+                }
+                return null;
+            }));
+        }
+        Thread.sleep(1_000);
+        PayaraStore joined = cluster.addNode(); // on a slot nginx has listed from the start
+        String address = "127.0.0.1:" + joined.port();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (upstreams.stream().noneMatch(u -> u.contains(address)) && System.nanoTime() < end) {
+            Thread.sleep(100);
+        }
+        assertThat(upstreams).as("the new node gets requests").anyMatch(u -> u.contains(address));
+        Map<String, Integer> whileJoining = Map.copyOf(outcomes);
+        joined.stop(); // leaves: SIGTERM, in-flight requests end or are retried on another node
+        Thread.sleep(2L * Nginx.FAIL_TIMEOUT_SECONDS * 1000); // nginx tries the empty slot again meanwhile
+        running.set(false);
+        for (Future<?> f : reading) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        readers.shutdownNow();
+        System.out.println("ClusterIT: keep-alive GETs through nginx while node 4 joined on a spare slot: "
+                + whileJoining + "; until after it left: " + outcomes);
+        assertThat(outcomes.keySet()).as("every GET answered 200 with the object").containsOnly("200");
+        assertThat(http.send(HttpRequest.newBuilder(cluster.lb("/_nginx/generation")).build(),
+                HttpResponse.BodyHandlers.ofString()).body()).as("nginx was not reloaded").isEqualTo(generation);
+    }
+
+    /** A write cut at one of its steps, how its client was answered (-1: no answer) and what became of it. */
+    private record Cut(String how, String path, String sop, int status) {
+    }
+
+    @Test
+    @Order(25)
+    @Timeout(value = 600, unit = TimeUnit.SECONDS)
+    void aWriteCutAtAnyStepByAKilledNodeOrAStoppedDatabaseIsAcknowledgedOnlyWhenFoundEverywhere() throws Exception {
+        WriteSeams seams = cluster.seams();
+        String study = TestStudy.newUid();
+        String series = TestStudy.newUid();
+        List<Cut> cuts = new ArrayList<>();
+        while (leftRunning.size() < WriteSeams.STEPS.size()) { // they start while the database cuts run
+            leftRunning.add(cluster.extraNode("victim" + leftRunning.size()).launch());
+        }
+        // PostgreSQL stops while node 1 holds a write at each step; the write then goes on without it
+        for (String step : WriteSeams.STEPS) {
+            String path = "cluster/cut/database-" + step + ".dcm";
+            String sop = TestStudy.newUid();
+            writable(cluster.nodeUri(1, "/images/cluster/cut/before-" + step + ".gif"));
+            seams.arm(step, path);
+            var answer = http.sendAsync(putDicom(cluster.nodeUri(1, "/images/" + path), study, series, sop,
+                    cuts.size()), HttpResponse.BodyHandlers.ofString());
+            held(seams, step, answer);
+            cluster.postgres().stopServer();
+            int status;
+            try {
+                seams.release(step);
+                status = answer.get(60, TimeUnit.SECONDS).statusCode();
+            } finally {
+                cluster.postgres().startAgain();
+            }
+            cuts.add(new Cut("PostgreSQL stopped at " + step, path, sop, status));
+            assertThat(eventually(() -> send(1, "/dicomweb/studies?limit=1", "GET", null,
+                    Map.of("Accept", "application/dicom+json")).statusCode(), 200, Duration.ofSeconds(60)))
+                    .as("node 1 finds the database back").isEqualTo(200);
+        }
+        // a node killed (kill -9) while it holds a write at each step: four more nodes, one per step (those the six
+        // nodes' test left running, and what is missing started now)
+        List<PayaraStore> victims = new ArrayList<>();
+        try {
+            victims.addAll(leftRunning);
+            leftRunning.clear();
+            while (victims.size() < WriteSeams.STEPS.size()) {
+                victims.add(cluster.extraNode("victim" + victims.size()).launch());
+            }
+            for (PayaraStore victim : victims) {
+                victim.awaitReady();
+            }
+            for (int i = 0; i < victims.size(); i++) {
+                String step = WriteSeams.STEPS.get(i);
+                String path = "cluster/cut/killed-" + step + ".dcm";
+                String sop = TestStudy.newUid();
+                writable(victims.get(i).uri("/images/cluster/cut/before-" + step + ".gif"));
+                seams.arm(step, path);
+                var answer = http.sendAsync(putDicom(victims.get(i).uri("/images/" + path), study, series, sop,
+                        cuts.size()), HttpResponse.BodyHandlers.ofString());
+                held(seams, step, answer);
+                victims.get(i).kill();
+                seams.release(step);
+                int status;
+                try {
+                    status = answer.get(60, TimeUnit.SECONDS).statusCode();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    status = -1; // the connection died with the node
+                }
+                cuts.add(new Cut("node killed at " + step, path, sop, status));
+            }
+        } finally {
+            for (PayaraStore victim : victims) {
+                victim.kill();
+            }
+        }
+        // within a bounded time every cut write is either stored and found by QIDO on every node, or gone from all
+        long t0 = System.nanoTime();
+        Map<String, String> outcomes = new java.util.LinkedHashMap<>();
+        for (Cut cut : cuts) {
+            boolean stored = storedOrGone(cut.path(), Duration.ofSeconds(60));
+            if (cut.status() == 201) {
+                assertThat(stored).as("%s: acknowledged, so stored", cut.how()).isTrue();
+            }
+            for (int node = 1; node <= 3; node++) {
+                Set<String> found = eventuallyIndexed(node, study, stored ? List.of(cut.sop()) : List.of(),
+                        Duration.ofSeconds(60));
+                if (stored) {
+                    assertThat(found).as("%s (answered %d): stored, so found by QIDO on node %d", cut.how(),
+                            cut.status(), node).contains(cut.sop());
+                } else {
+                    assertThat(found).as("%s (answered %d): gone, so not found on node %d", cut.how(),
+                            cut.status(), node).doesNotContain(cut.sop());
+                    assertThat(getBytes(node, "/images/" + cut.path()).statusCode()).isEqualTo(404);
+                }
+            }
+            outcomes.put(cut.how(), (cut.status() == -1 ? "no answer" : "answered " + cut.status())
+                    + (stored ? ", stored and found everywhere" : ", gone"));
+        }
+        System.out.printf("ClusterIT: writes cut at each step, settled within %d s: %s%n",
+                TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0), outcomes);
+        // what each cut must give, step by step (the store's design, not only "found or gone")
+        assertThat(outcomes).containsEntry("PostgreSQL stopped at JOURNALED", "answered 503, gone")
+                .containsEntry("PostgreSQL stopped at OBJECT_CHANGED", "answered 503, stored and found everywhere")
+                .containsEntry("PostgreSQL stopped at ANSWERING", "answered 201, stored and found everywhere")
+                .containsEntry("node killed at JOURNALED", "no answer, gone")
+                .containsEntry("node killed at OBJECT_CHANGED", "no answer, stored and found everywhere")
+                .containsEntry("node killed at INDEXED", "no answer, stored and found everywhere")
+                .containsEntry("node killed at ANSWERING", "no answer, stored and found everywhere");
+        assertThat(outcomes.get("PostgreSQL stopped at INDEXED")).endsWith("stored and found everywhere");
+        assertThat(cluster.postgres().queryOne(ClusterHarness.DATABASE, "select count(*) from medjava_write"))
+                .as("no write lease left behind").isEqualTo("0");
+    }
+
+    /** Waits until a PUT to {@code uri} is stored (the node's database and storage answer, its leases too). */
+    private static void writable(java.net.URI uri) throws Exception {
+        assertThat(eventually(() -> http.send(HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT)
+                .header("Authorization", PayaraStore.admin()).PUT(HttpRequest.BodyPublishers.ofByteArray(GIF))
+                .build(), HttpResponse.BodyHandlers.discarding()).statusCode() / 100 == 2 ? 1 : 0, 1,
+                Duration.ofSeconds(60))).as("%s takes writes", uri).isEqualTo(1);
+    }
+
+    /** Waits until the write is held at {@code step}; fails at once, saying why, when it was answered before. */
+    private static void held(WriteSeams seams, String step,
+                             java.util.concurrent.CompletableFuture<HttpResponse<String>> answer) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                seams.awaitHeld(step, Duration.ofMillis(200));
+                return;
+            } catch (AssertionError notYet) {
+                if (answer.isDone()) {
+                    throw new AssertionError("the write was answered before it reached " + step + ": "
+                            + answer.get().statusCode() + " " + answer.get().body());
+                }
+                if (System.nanoTime() > end) {
+                    throw notYet;
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether the object at {@code path} is stored (200 from node 2) or gone (404, and no write lease left that a
+     * node could still settle by installing it), polled until one of the two.
+     */
+    private static boolean storedOrGone(String path, Duration within) throws Exception {
+        long end = System.nanoTime() + within.toNanos();
+        while (true) {
+            int status = getBytes(2, "/images/" + path).statusCode();
+            if (status == 200) {
+                return true;
+            }
+            if (status == 404 && "0".equals(cluster.postgres().queryOne(ClusterHarness.DATABASE,
+                    "select count(*) from medjava_write"))) {
+                return false;
+            }
+            assertThat(System.nanoTime()).as("%s neither stored nor gone within %s (last %d)", path, within, status)
+                    .isLessThan(end);
+            Thread.sleep(200);
+        }
+    }
+
+    private static HttpRequest putDicom(java.net.URI uri, String study, String series, String sop, int number)
+            throws IOException {
+        Path file = work.resolve("cut-" + number + ".dcm");
+        byte[] body = Files.readAllBytes(org.medjava.store.core.index.TestDicom.ct().patient("CUT", "Cut^Write")
+                .study(study, "20260103").series(series, "CT", 1).instance(sop, number + 1).writeTo(file));
+        return HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(120)).header("Authorization",
+                PayaraStore.admin()).header("Content-Type", "application/dicom")
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(body)).build();
     }
 
     /** Two clients reading through nginx for {@code during}: an object by path and a QIDO; statuses by kind. */

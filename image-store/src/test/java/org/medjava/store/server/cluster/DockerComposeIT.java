@@ -250,6 +250,7 @@ class DockerComposeIT {
             assertThat(refused.statusCode()).as("a write while PostgreSQL is down: %s", refused.body())
                     .isEqualTo(503);
             assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+            assertThat(millis).as("refused within a second").isLessThan(1_000);
         } finally {
             cluster.start("postgres");
         }
