@@ -5,45 +5,40 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.medjava.store.core.Outage;
 
 /**
  * Whether a PostgreSQL server answers, known without waiting for it: once a connection to it could not be made,
  * every caller is refused at once ({@link #check}) instead of waiting out a connection timeout each, and a probe
- * tries a fresh connection every {@link #PROBE} until the server is back. A busy pool is not a reason: only a
+ * tries a fresh connection every {@link Outage#PROBE} until the server is back. A busy pool is not a reason: only a
  * connection refused, reset or timed out at the network.
  */
 public final class Reachability implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Reachability.class.getName());
-    static final Duration PROBE = Duration.ofMillis(500);
     /** How long a fresh connection's verdict stands for other callers ({@link #confirmAway}). */
     static final Duration CONFIRM = Duration.ofMillis(200);
 
     private final IndexDatabase database;
-    private final ScheduledExecutorService prober = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "database-probe");
-        t.setDaemon(true);
-        return t;
-    });
-    private volatile Instant downSince;
-    private volatile String error;
-    private ScheduledFuture<?> probing; // guarded by this
+    private final Outage outage;
     private final Object confirmLock = new Object();
     private long lastConfirm = System.nanoTime() - CONFIRM.toNanos(); // guarded by confirmLock
 
     public Reachability(IndexDatabase database) {
         this.database = database;
+        this.outage = new Outage(LOG, "the database " + database.describe(), "database-probe", () -> {
+            try (Connection c = database.connectPostgres("medjava-probe", 1, 2)) {
+                if (!c.isValid(1)) {
+                    throw new SQLException("the connection is not valid");
+                }
+            }
+        });
     }
 
     /** Whether the server is believed to answer. */
     public boolean reachable() {
-        return downSince == null;
+        return outage.reachable();
     }
 
     /**
@@ -52,28 +47,18 @@ public final class Reachability implements AutoCloseable {
      * @throws IndexException naming the server and since when
      */
     public void check(String what) {
-        Instant since = downSince;
+        Instant since = outage.downSince();
         if (since != null) {
             throw new IndexException(what + ": the database " + database.describe() + " (medjava.db.url) has been"
                     + " unreachable since "
-                    + since + " (" + error + "); try again when it is back");
+                    + since + " (" + outage.error() + "); try again when it is back");
         }
     }
 
     /** Takes note of a failure: when it says the server cannot be reached, callers are refused until it is back. */
     public void failed(Throwable failure) {
-        if (!isUnreachable(failure)) {
-            return;
-        }
-        synchronized (this) {
-            error = IndexSession.reason(failure);
-            if (downSince == null) {
-                downSince = Instant.now();
-                LOG.warning("the database " + database.describe() + " is unreachable (" + error + "): requests that"
-                        + " need it are answered 503 at once until it is back");
-                probing = prober.scheduleWithFixedDelay(this::probe, PROBE.toMillis(), PROBE.toMillis(),
-                        TimeUnit.MILLISECONDS);
-            }
+        if (isUnreachable(failure)) {
+            outage.markAway(IndexSession.reason(failure));
         }
     }
 
@@ -122,21 +107,6 @@ public final class Reachability implements AutoCloseable {
         return false;
     }
 
-    private void probe() {
-        try (Connection c = database.connectPostgres("medjava-probe", 1, 2)) {
-            if (c.isValid(1)) {
-                synchronized (this) {
-                    LOG.info("the database " + database.describe() + " answers again (unreachable since "
-                            + downSince + ")");
-                    downSince = null;
-                    probing.cancel(false);
-                }
-            }
-        } catch (SQLException | RuntimeException e) {
-            LOG.log(Level.FINE, "the database is still unreachable", e);
-        }
-    }
-
     /**
      * Whether {@code failure} says the server could not be reached: a connection refused or timed out (SQLState
      * 08001, 08004, or the network's own exception), not a statement that failed nor a pool that was busy.
@@ -162,6 +132,6 @@ public final class Reachability implements AutoCloseable {
 
     @Override
     public void close() {
-        prober.shutdownNow();
+        outage.close();
     }
 }
