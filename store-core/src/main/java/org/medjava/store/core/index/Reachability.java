@@ -19,6 +19,8 @@ public final class Reachability implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(Reachability.class.getName());
     /** How long a fresh connection's verdict stands for other callers ({@link #confirmAway}). */
     static final Duration CONFIRM = Duration.ofMillis(200);
+    /** How long a fresh TCP connection to the server may take before it is taken as away. */
+    static final Duration TCP_CONNECT = Duration.ofMillis(500);
 
     private final IndexDatabase database;
     private final Outage outage;
@@ -82,6 +84,12 @@ public final class Reachability implements AutoCloseable {
             if (now - lastConfirm < CONFIRM.toNanos()) {
                 return !reachable();
             }
+            String noRoute = tcpUnreachable();
+            if (noRoute != null) { // a server that drops packets: known in half a second, not the driver's 1 s
+                lastConfirm = System.nanoTime();
+                outage.markAway(noRoute);
+                return true;
+            }
             try (Connection c = database.connectPostgres("medjava-probe", 1, 1)) {
                 lastConfirm = System.nanoTime();
                 return false;
@@ -94,6 +102,25 @@ public final class Reachability implements AutoCloseable {
                 }
                 return false;
             }
+        }
+    }
+
+    /**
+     * Why a TCP connection to the server's first host cannot be made within {@link #TCP_CONNECT}, or null when it
+     * can (or the URL names no host the driver can tell).
+     */
+    private String tcpUnreachable() {
+        java.util.Properties url = org.postgresql.Driver.parseURL(database.connectionUrl(), null);
+        if (url == null || url.getProperty("PGHOST") == null) {
+            return null;
+        }
+        String host = url.getProperty("PGHOST").split(",")[0];
+        int port = Integer.parseInt(url.getProperty("PGPORT", "5432").split(",")[0]);
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress(host, port), (int) TCP_CONNECT.toMillis());
+            return null;
+        } catch (java.io.IOException e) {
+            return "no TCP connection to " + host + ":" + port + " (" + e + ")";
         }
     }
 

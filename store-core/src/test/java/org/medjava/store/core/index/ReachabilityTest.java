@@ -68,6 +68,21 @@ class ReachabilityTest {
     }
 
     @Test
+    void aServerThatDropsPacketsIsFoundAwayWithinASecond() throws Exception {
+        // TEST-NET-1 (RFC 5737): never routed, so a connection either hangs or is refused by the network at once
+        java.sql.SQLException timedOut = new java.sql.SQLTransientConnectionException("timed out", "08001",
+                new java.net.SocketTimeoutException("connect timed out"));
+        try (Reachability reachability = new Reachability(IndexDatabase.of("jdbc:postgresql://192.0.2.1:5432/x",
+                "u", "p"))) {
+            long t0 = System.nanoTime();
+            assertThat(reachability.confirmAway(timedOut)).isTrue();
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertThat(ms).as("a TCP connection is given %s", Reachability.TCP_CONNECT).isLessThan(1_000);
+            assertThat(reachability.reachable()).isFalse();
+        }
+    }
+
+    @Test
     void onlyAFailureToConnectSaysTheServerIsAway() {
         assertThat(Reachability.isUnreachable(new java.sql.SQLException("refused", "08001"))).isTrue();
         assertThat(Reachability.isUnreachable(new RuntimeException(new java.net.ConnectException("refused"))))
