@@ -49,7 +49,7 @@ expect_fail "invalid parameter" 'blur: parameter n="4" is invalid: n must be an 
     blur n=4 "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
 expect_fail "unknown parameter" 'unknown parameter "q"' sharpen q=3 "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
 expect_fail "bad region" "region" blur --region 1,2,3 "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
-expect_fail "bad impl" "straightforward or optimized" blur --impl fast "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
+expect_fail "bad impl" "straightforward, optimized or vectorized" blur --impl fast "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
 expect_fail "missing output" "missing" blur "$G/inputs/spot-3x3.ppm"
 expect_fail "stray argument" "unexpected argument" blur foo "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
 expect_fail "unreadable input" "cannot open" blur "$T/does-not-exist.ppm" "$T/out.ppm"

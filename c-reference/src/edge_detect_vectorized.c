@@ -1,0 +1,27 @@
+/* Edge-detect has no vectorized kernel yet: MJ_ERR_ARG, which mj_apply reports as "no vectorized variant yet". */
+#include "mj_internal.h"
+
+int mj_edge_detect_vectorized(const uint8_t *src, uint8_t *dst, int width, int height,
+                              mj_region r, mj_edge_frame frame)
+{
+    (void)src;
+    (void)dst;
+    (void)width;
+    (void)height;
+    (void)r;
+    (void)frame;
+    return MJ_ERR_ARG;
+}
+
+int mj_edge_detect_gray16_vectorized(const uint16_t *src, uint16_t *dst, int width, int height,
+                                     mj_region r, mj_gray_format fmt, mj_edge_frame frame)
+{
+    (void)src;
+    (void)dst;
+    (void)width;
+    (void)height;
+    (void)r;
+    (void)fmt;
+    (void)frame;
+    return MJ_ERR_ARG;
+}

@@ -1,0 +1,23 @@
+/* Run-time choice of the vectorized kernels' code path (simd.c). Not part of the public API. */
+#ifndef MJ_SIMD_H
+#define MJ_SIMD_H
+
+#include "mj_internal.h"
+
+/* x86 intrinsics are compiled in with gcc/clang on x86 when SSE2 is there (OPT=scalar's -U__SSE2__ builds what a
+ * non-x86 machine gets: the scalar path only). The SIMD functions carry their own target, so -O2 builds them. */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__) && defined(__GNUC__)
+#define MJ_X86_SIMD 1
+#include <immintrin.h>
+#else
+#define MJ_X86_SIMD 0
+#endif
+
+#define MJ_SIMD_SCALAR 0
+#define MJ_SIMD_AVX2   1
+#define MJ_SIMD_AVX512 2 /* F + BW + VL */
+
+/* The level the vectorized functions use: the CPU's, capped by MJ_SIMD; decided once per process. */
+MJ_INTERNAL int mj_simd(void);
+
+#endif
