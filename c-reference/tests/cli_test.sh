@@ -81,6 +81,8 @@ elif [ "$(cat "$T/keep.ppm")" != precious ]; then bad "existing output clobbered
 expect_ok "blur default impl" "$G/expected/blur-3x3-counts.ppm" blur "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
 expect_ok "blur straightforward" "$G/expected/blur-3x3-counts.ppm" blur --impl straightforward \
     "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
+expect_ok "blur vectorized" "$G/expected/blur-3x3-counts.ppm" blur --impl vectorized \
+    "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
 expect_ok "blur region" "$G/expected/blur-region-clips-window.ppm" blur --region 1,1,3,3 n=3 \
     "$G/inputs/spot-5x5.ppm" "$T/out.ppm"
 expect_ok "region= form, outside" "$G/expected/pixelize-region-outside.ppm" pixelize --region=2,-3,10,9 \

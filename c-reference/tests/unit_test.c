@@ -780,6 +780,42 @@ static void self_check(long iterations, uint64_t seed)
     }
 }
 
+/* Wide, short images: several vectors per row, tails of every length and large windows for the vectorized kernels
+ * (self_check's images are narrower). vectorized == straightforward, regions included. */
+static void wide_check(long iterations, uint64_t seed)
+{
+    trng g;
+    long it;
+    g.s = seed;
+    for (it = 0; it < iterations; it++) {
+        int f;
+        for (f = 0; f < MJ_FILTER_COUNT; f++) {
+            const int w = trng_range(&g, 100, 700), h = trng_range(&g, 1, 9);
+            const size_t n = (size_t)w * (size_t)h * 3u;
+            uint8_t *src = (uint8_t *)malloc(n), *a = (uint8_t *)malloc(n), *c = (uint8_t *)malloc(n);
+            char params[128], err[256];
+            const char *fid = mj_filter_id((mj_filter)f);
+            int reg[4], rc0, rc2;
+            trng_image(&g, src, w, h);
+            trng_params(&g, f, w, params, sizeof(params));
+            trng_region(&g, w, h, reg);
+            rc2 = mj_apply(fid, params, 2, src, c, w, h, reg[0], reg[1], reg[2], reg[3], err, sizeof(err));
+            if (!no_vectorized(rc2, err)) {
+                size_t k = 0;
+                rc0 = mj_apply(fid, params, 0, src, a, w, h, reg[0], reg[1], reg[2], reg[3], err, sizeof(err));
+                while (k < n && a[k] == c[k])
+                    k++;
+                check(rc0 == MJ_OK && rc2 == MJ_OK && k == n, "wide [%s] %s \"%s\" %dx%d region %d %d %d %d: "
+                      "rc %d/%d, first difference at pixel %zu", mj_simd_level(), fid, params, w, h, reg[0], reg[1],
+                      reg[2], reg[3], rc0, rc2, k / 3);
+            }
+            free(src);
+            free(a);
+            free(c);
+        }
+    }
+}
+
 /* 1x1 images, thin images and in-place (src == dst) use of mj_apply */
 static void test_shapes(void)
 {
@@ -855,6 +891,7 @@ int main(int argc, char **argv)
     test_spread();
     test_shapes();
     self_check(iterations, seed);
+    wide_check(iterations / 10 + 1, seed + 1);
     printf("%ld passed, %ld failed (vectorized code path: %s)\n", g_passed, g_failed, mj_simd_level());
     return g_failed == 0 ? 0 : 1;
 }
