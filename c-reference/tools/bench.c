@@ -134,12 +134,12 @@ int main(int argc, char **argv)
         tv = time_impl(&p, MJ_IMPL_VECTORIZED, src, a, n, repeat, bytes);
         same = same && (tv < 0 || memcmp(a, b, bytes) == 0);
         if (tv < 0)
-            printf("%-12s %-22s %14.3f s %10.3f s %12s %8.2fx %9s%s\n", id,
-                   only != NULL && params[0] ? params : "(defaults)", ts, to, "-", ts / to, "-",
+            printf("%-12s %-22s %13.3f ms %9.3f ms %12s %8.2fx %9s%s\n", id,
+                   only != NULL && params[0] ? params : "(defaults)", 1e3 * ts, 1e3 * to, "-", ts / to, "-",
                    same ? "" : "  OUTPUTS DIFFER!");
         else
-            printf("%-12s %-22s %14.3f s %10.3f s %10.3f s %8.2fx %8.2fx%s\n", id,
-                   only != NULL && params[0] ? params : "(defaults)", ts, to, tv, ts / to, to / tv,
+            printf("%-12s %-22s %13.3f ms %9.3f ms %9.3f ms %8.2fx %8.2fx%s\n", id,
+                   only != NULL && params[0] ? params : "(defaults)", 1e3 * ts, 1e3 * to, 1e3 * tv, ts / to, to / tv,
                    same ? "" : "  OUTPUTS DIFFER!");
         fflush(stdout);
     }
