@@ -20,30 +20,6 @@
 
 static int blur_n_ok(int n) { return n >= 1 && n <= 255 && (n & 1) == 1; }
 
-/* x / d == (x * m) >> k for every 0 <= x <= xmax: m = ceil(2^k / d), e = m d - 2^k, exact when xmax * e < 2^k
- * (see mj_magic24). k = 0: none with m <= mmax and k >= kmin (then the row divides). */
-typedef struct {
-    uint32_t m;
-    int k;
-} div_mk;
-
-static div_mk div_make(uint32_t d, uint64_t xmax, int kmin, uint64_t mmax)
-{
-    div_mk r = {0, 0};
-    int k;
-    for (k = kmin; k <= 63; k++) {
-        const uint64_t p = (uint64_t)1 << k, m = (p + d - 1) / d;
-        if (m > mmax)
-            break;
-        if (xmax * (m * d - p) < p) {
-            r.m = (uint32_t)m;
-            r.k = k;
-            break;
-        }
-    }
-    return r;
-}
-
 /* 8-bit: byte j of a row from its full window [j - 3h, j + 3h] (step 3) of column sums */
 static inline uint32_t window_u8(const uint16_t *col, size_t j, int h)
 {
@@ -202,14 +178,6 @@ static size_t VF(interior_u8)(const uint16_t *col, uint8_t *out, size_t j, size_
         }
     }
     return j;
-}
-
-/* (x * m) >> k per 32-bit lane (quotients < 2^16): even lanes, then the odd ones moved down and back up */
-static inline vi VF(div32)(vi x, vi m, __m128i k)
-{
-    const vi even = srl64(mul_epu32(x, m), k);
-    const vi odd = srl64(mul_epu32(srli64(x, 32), m), k);
-    return or_(even, slli64(odd, 32));
 }
 
 /* n > MAX_DIRECT_N: interior bytes [j, end) from the prefix sums (pre[j + 3h + 3] - pre[j - 3h]), divided in 32-bit

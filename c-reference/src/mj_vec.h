@@ -33,6 +33,9 @@
 #define max32 _mm256_max_epi32
 #define abs16 _mm256_abs_epi16
 #define abs32 _mm256_abs_epi32
+#define mullo16 _mm256_mullo_epi16
+#define mullo32 _mm256_mullo_epi32
+#define min_u16 _mm256_min_epu16
 #define mulhi16 _mm256_mulhi_epu16
 #define srl16 _mm256_srl_epi16 /* count in a __m128i */
 #define srai16 _mm256_srai_epi16
@@ -96,6 +99,9 @@ static inline void mjv_st_u32_u8_avx2(void *p, __m256i v)
 #define max32 _mm512_max_epi32
 #define abs16 _mm512_abs_epi16
 #define abs32 _mm512_abs_epi32
+#define mullo16 _mm512_mullo_epi16
+#define mullo32 _mm512_mullo_epi32
+#define min_u16 _mm512_min_epu16
 #define mulhi16 _mm512_mulhi_epu16
 #define srl16 _mm512_srl_epi16
 #define srai16 _mm512_srai_epi16
@@ -121,3 +127,12 @@ static inline void mjv_st_u32_u8_avx2(void *p, __m256i v)
 
 #define V16 (VB / 2) /* 16-bit lanes */
 #define V32 (VB / 4) /* 32-bit lanes */
+
+/* (x * m) >> k per 32-bit lane, for quotients below 2^32 (div_make with mmax 2^32 - 1): the even lanes' 64-bit
+ * products, then the odd lanes moved down and their quotients back up */
+static inline vi VF(div32)(vi x, vi m, __m128i k)
+{
+    const vi even = srl64(mul_epu32(x, m), k);
+    const vi odd = srl64(mul_epu32(srli64(x, 32), m), k);
+    return or_(and_(even, srli64(set1_32(-1), 32)), slli64(odd, 32));
+}

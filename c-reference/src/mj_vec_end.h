@@ -25,6 +25,9 @@
 #undef max32
 #undef abs16
 #undef abs32
+#undef mullo16
+#undef mullo32
+#undef min_u16
 #undef mulhi16
 #undef srl16
 #undef srai16
