@@ -51,6 +51,8 @@
 #define u8_u16 _mm256_cvtepu8_epi16    /* half vector of bytes -> u16 lanes */
 #define u16_u32 _mm256_cvtepu16_epi32  /* half vector of words -> u32 lanes */
 #define addh16 _mm_add_epi16
+#define lo_half _mm256_castsi256_si128
+#define hi_half(v) _mm256_extracti128_si256((v), 1)
 #define set1h16(x) _mm_set1_epi16((short)(x))
 /* u16 lanes (each 0..255) -> half a vector of bytes */
 static inline __m128i mjv_u16_u8_avx2(__m256i v)
@@ -117,6 +119,8 @@ static inline void mjv_st_u32_u8_avx2(void *p, __m256i v)
 #define u8_u16 _mm512_cvtepu8_epi16
 #define u16_u32 _mm512_cvtepu16_epi32
 #define addh16 _mm256_add_epi16
+#define lo_half _mm512_castsi512_si256
+#define hi_half(v) _mm512_extracti64x4_epi64((v), 1)
 #define set1h16(x) _mm256_set1_epi16((short)(x))
 #define u16_u8 _mm512_cvtepi16_epi8   /* vpmovwb: exact for lanes 0..255 */
 #define u32_u16 _mm512_cvtepi32_epi16 /* vpmovdw: exact for lanes 0..65535 */

@@ -43,6 +43,8 @@
 #undef u8_u16
 #undef u16_u32
 #undef addh16
+#undef lo_half
+#undef hi_half
 #undef set1h16
 #undef u16_u8
 #undef u32_u16
