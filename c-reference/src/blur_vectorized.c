@@ -20,6 +20,8 @@
 
 static int blur_n_ok(int n) { return n >= 1 && n <= 255 && (n & 1) == 1; }
 
+#if MJ_X86_SIMD /* the helpers of the SIMD kernels, then the kernels at both widths */
+
 /* 8-bit: byte j of a row from its full window [j - 3h, j + 3h] (step 3) of column sums */
 static inline uint32_t window_u8(const uint16_t *col, size_t j, int h)
 {
@@ -86,7 +88,6 @@ static void prefix_g(const uint32_t *col, uint32_t *pre, int sw)
         pre[i + 1] = pre[i] + col[i];
 }
 
-#if MJ_X86_SIMD
 #define MJ_VEC_BITS 256
 #include "mj_vec.h"
 #include "blur_vectorized.c"

@@ -15,6 +15,8 @@
 
 static int frame_ok(mj_edge_frame f) { return f == MJ_EDGE_FRAME_XV || f == MJ_EDGE_FRAME_BLACK; }
 
+#if MJ_X86_SIMD /* the helpers of the SIMD kernels, then the kernels at both widths */
+
 /* 8-bit frame rows and columns: set to 0 (black, returns 0) or left as they are (returns their largest MONO) */
 static int frame_u8(uint8_t *dst, int width, mj_region r, int black)
 {
@@ -102,7 +104,6 @@ static int stretch_g_scalar(uint16_t *dst, int width, mj_region r, int min, int 
     return MJ_OK;
 }
 
-#if MJ_X86_SIMD
 #define MJ_VEC_BITS 256
 #include "mj_vec.h"
 #include "edge_detect_vectorized.c"

@@ -20,6 +20,8 @@ static int rounding_ok(mj_emboss_rounding r)
     return r == MJ_EMBOSS_ROUNDING_XV || r == MJ_EMBOSS_ROUNDING_FLOOR;
 }
 
+#if MJ_X86_SIMD /* the helpers of the SIMD kernels, then the kernels at both widths */
+
 /* floor(s / 8) without relying on an arithmetic shift */
 static int floor_div8(int s)
 {
@@ -53,7 +55,6 @@ static void grey_row_u8(uint8_t *o, size_t len)
         o[k] = 128;
 }
 
-#if MJ_X86_SIMD
 #define MJ_VEC_BITS 256
 #include "mj_vec.h"
 #include "emboss_vectorized.c"

@@ -17,6 +17,8 @@
 
 static int pix_args_ok(int a, int b) { return a >= 1 && a <= 65535 && b >= 1 && b <= 65535; }
 
+#if MJ_X86_SIMD /* the helpers of the SIMD kernels, then the kernels at both widths */
+
 /* the grid along one axis: nb blocks of a over len, the first starting `lead` before the region (centred) */
 static void grid(int len, int a, int *nb, int *lead)
 {
@@ -73,7 +75,6 @@ static void means_g(const uint32_t *col, uint16_t *line, int sw, int nw, int a, 
     }
 }
 
-#if MJ_X86_SIMD
 #define MJ_VEC_BITS 256
 #include "mj_vec.h"
 #include "pixelize_vectorized.c"
