@@ -16,8 +16,8 @@
  *   - they return MJ_OK, MJ_ERR_ARG (bad region / parameter) or MJ_ERR_NOMEM.
  * Spread works in place on `img` (the output buffer) and never reads the input.
  *
- * The library has no global mutable state and is thread-safe: concurrent calls on
- * distinct output buffers are fine.
+ * The library has no global mutable state (but the SIMD level of the vectorized functions, detected once and
+ * the same in every thread) and is thread-safe: concurrent calls on distinct output buffers are fine.
  */
 #ifndef MEDJAVA_FILTERS_H
 #define MEDJAVA_FILTERS_H
