@@ -46,14 +46,8 @@ static void border_u8(const uint16_t *col, uint8_t *out, int i, int c0, int c1, 
 }
 
 /* 8-bit, n > MAX_DIRECT_N: pre[3 + j] = col[j] + col[j - 3] + ... (per channel; pre[0..2] = 0), so that a window
- * sum is a difference of two entries. One add per byte (a short chain per channel) instead of the running sum's
- * add, subtract and 64-bit multiply; the differences and divisions then go on vectors. Sums mod 2^32 are exact. */
-static void prefix_u8(const uint16_t *col, uint32_t *pre, size_t len)
-{
-    size_t j;
-    for (j = 0; j < len; j++)
-        pre[j + 3] = pre[j] + col[j];
-}
+ * sum is a difference of two entries; made by a vector scan (prefix_u8 below), the differences and divisions then
+ * go on vectors too. Sums mod 2^32 are exact. Grey: pre[1 + i] = col[i] + ... + col[0] (pre[0] = 0). */
 
 /* 8-bit output of region column i with window [c0, c1] from the prefix sums */
 static void border_pre_u8(const uint32_t *pre, uint8_t *out, int i, int c0, int c1, int cy)
@@ -78,14 +72,6 @@ static void border_g(const uint32_t *col, uint16_t *out, int i, int c0, int c1, 
     for (c = c0; c <= c1; c++)
         s += col[c];
     out[i] = mj_g_w((int)(s / (uint32_t)(cy * (c1 - c0 + 1))), min);
-}
-
-/* grey, n > MAX_DIRECT_N: pre[1 + i] = col[i] + ... + col[0] mod 2^32 (pre[0] = 0), as prefix_u8 */
-static void prefix_g(const uint32_t *col, uint32_t *pre, int sw)
-{
-    int i;
-    for (i = 0; i < sw; i++)
-        pre[i + 1] = pre[i] + col[i];
 }
 
 #define MJ_VEC_BITS 256
@@ -181,6 +167,64 @@ static size_t VF(interior_u8)(const uint16_t *col, uint8_t *out, size_t j, size_
     return j;
 }
 
+#if MJ_VEC_BITS == 512
+#define shift_up32(x, s) _mm512_alignr_epi32((x), _mm512_setzero_si512(), 16 - (s)) /* lane t <- t - s, 0 below */
+#define lanes32(idx, x) _mm512_permutexvar_epi32((idx), (x))
+#else
+static inline __m256i VF(shift_up32)(__m256i x, int s)
+{
+    const __m256i t = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i idx = _mm256_sub_epi32(t, _mm256_set1_epi32(s));
+    return _mm256_and_si256(_mm256_permutevar8x32_epi32(x, idx), _mm256_cmpgt_epi32(t, _mm256_set1_epi32(s - 1)));
+}
+#define shift_up32(x, s) VF(shift_up32)((x), (s))
+#define lanes32(idx, x) _mm256_permutevar8x32_epi32((x), (idx))
+#endif
+
+/* prefix_u8 on vectors: a scan with stride 3 inside the vector (shifted adds), plus each lane's carry, the previous
+ * vector's last lane of the same channel (lane V32 - 3 + t mod 3) */
+static void VF(prefix_u8)(const uint16_t *col, uint32_t *pre, size_t len)
+{
+    uint32_t idx[V32];
+    vi carry_idx, last = zero();
+    size_t j = 0;
+    int t;
+    for (t = 0; t < V32; t++)
+        idx[t] = (uint32_t)(V32 - 3 + t % 3);
+    carry_idx = ld(idx);
+    for (; j + V32 <= len; j += V32) {
+        vi x = u16_u32(ldh(col + j));
+        x = add32(x, shift_up32(x, 3));
+        x = add32(x, shift_up32(x, 6));
+        if (V32 > 9)
+            x = add32(x, shift_up32(x, 12));
+        last = add32(x, lanes32(carry_idx, last));
+        st(pre + j + 3, last);
+    }
+    for (; j < len; j++)
+        pre[j + 3] = pre[j] + col[j];
+}
+
+/* prefix_g on vectors: a scan inside the vector, plus the previous vector's last lane */
+static void VF(prefix_g)(const uint32_t *col, uint32_t *pre, int sw)
+{
+    const vi top = set1_32(V32 - 1);
+    vi last = zero();
+    int i = 0;
+    for (; i + V32 <= sw; i += V32) {
+        vi x = ld(col + i);
+        x = add32(x, shift_up32(x, 1));
+        x = add32(x, shift_up32(x, 2));
+        x = add32(x, shift_up32(x, 4));
+        if (V32 > 8)
+            x = add32(x, shift_up32(x, 8));
+        last = add32(x, lanes32(top, last));
+        st(pre + i + 1, last);
+    }
+    for (; i < sw; i++)
+        pre[i + 1] = pre[i] + col[i];
+}
+
 /* n > MAX_DIRECT_N: interior bytes [j, end) from the prefix sums (pre[j + 3h + 3] - pre[j - 3h]), divided in 32-bit
  * lanes; returns the first byte not written */
 static size_t VF(interior_pre_u8)(const uint32_t *pre, uint8_t *out, size_t j, size_t end, int h, div_mk dv)
@@ -197,7 +241,7 @@ static void VF(row_pre_u8)(const uint16_t *col, uint32_t *pre, uint8_t *out, int
 {
     const int left_end = h < sw ? h : sw, mid_end = sw - h > left_end ? sw - h : left_end;
     int i;
-    prefix_u8(col, pre, 3 * (size_t)sw);
+    VF(prefix_u8)(col, pre, 3 * (size_t)sw);
     for (i = 0; i < left_end; i++)
         border_pre_u8(pre, out, i, 0, mj_hi(i, h, sw - 1), cy);
     for (i = mid_end; i < sw; i++)
@@ -316,7 +360,7 @@ static void VF(row_pre_g)(const uint32_t *col, uint32_t *pre, uint16_t *out, int
 {
     const int left_end = h < sw ? h : sw, mid_end = sw - h > left_end ? sw - h : left_end;
     int i;
-    prefix_g(col, pre, sw);
+    VF(prefix_g)(col, pre, sw);
     for (i = 0; i < left_end; i++)
         border_pre_g(pre, out, i, 0, mj_hi(i, h, sw - 1), cy, min);
     for (i = mid_end; i < sw; i++)
@@ -372,5 +416,8 @@ static int VF(blur_g)(const uint16_t *src, uint16_t *dst, int width, mj_region r
     free(pre);
     return MJ_OK;
 }
+
+#undef shift_up32
+#undef lanes32
 
 #endif
