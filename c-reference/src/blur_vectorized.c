@@ -147,7 +147,7 @@ static void VF(cols_u8)(uint16_t *col, const uint8_t *add, const uint8_t *sub, s
  * first byte not written (a tail shorter than a vector) */
 static size_t VF(interior_u8)(const uint16_t *col, uint8_t *out, size_t j, size_t end, int h, div_mk dv)
 {
-    const vi m = set1_16(dv.m);
+    const vi m = set1_16((uint16_t)dv.m);
     const __m128i s = _mm_cvtsi32_si128(dv.k - 16);
     if (h == 1) { /* n = 3, the default: three loads */
         for (; j + V16 <= end; j += V16) {
@@ -229,10 +229,9 @@ static void VF(prefix_g)(const uint32_t *col, uint32_t *pre, int sw)
  * lanes; returns the first byte not written */
 static size_t VF(interior_pre_u8)(const uint32_t *pre, uint8_t *out, size_t j, size_t end, int h, div_mk dv)
 {
-    const vi m = set1_32(dv.m);
-    const __m128i k = _mm_cvtsi32_si128(dv.k);
+    const VF(divq_t) q = VF(divq_make)(dv);
     for (; j + V32 <= end; j += V32)
-        st_u32_u8(out + j, VF(div32)(sub32(ld(pre + j + 3 * h + 3), ld(pre + j - 3 * h)), m, k));
+        st_u32_u8(out + j, VF(divq)(sub32(ld(pre + j + 3 * h + 3), ld(pre + j - 3 * h)), q));
     return j;
 }
 
@@ -281,7 +280,7 @@ static int VF(blur_u8)(const uint8_t *src, uint8_t *dst, int width, mj_region r,
         cy = wy1 - wy0 + 1;
         if (cy != cy_cached) { /* 16-bit multiplier for the direct sums, 32-bit for the prefix sums */
             const uint32_t d = (uint32_t)(cy * n);
-            dv = n > MAX_DIRECT_N ? div_make(d, 255u * d, 0, 0xFFFFFFFFu) : div_make(d, 255u * d, 16, 65535);
+            dv = n > MAX_DIRECT_N ? div_make(d, 255u * d, 0, MJ_DIV_MMAX) : div_make(d, 255u * d, 16, 65535);
             cy_cached = cy;
         }
         if (n > MAX_DIRECT_N) {
@@ -330,8 +329,7 @@ static void VF(cols_g)(uint32_t *col, const uint16_t *add, const uint16_t *sub, 
 /* interior words [i, end): window sums of 2h + 1 column sums, divided; returns the first word not written */
 static int VF(interior_g)(const uint32_t *col, uint16_t *out, int i, int end, int h, div_mk dv, int min)
 {
-    const vi m = set1_32(dv.m);
-    const __m128i k = _mm_cvtsi32_si128(dv.k);
+    const VF(divq_t) q = VF(divq_make)(dv);
     const vh bias = set1h16(min);
     for (; i + V32 <= end; i += V32) {
         const uint32_t *c = col + i - h;
@@ -339,7 +337,7 @@ static int VF(interior_g)(const uint32_t *col, uint16_t *out, int i, int end, in
         int d;
         for (d = 1; d <= 2 * h; d++)
             sum = add32(sum, ld(c + d));
-        sth(out + i, addh16(u32_u16(VF(div32)(sum, m, k)), bias));
+        sth(out + i, addh16(u32_u16(VF(divq)(sum, q)), bias));
     }
     return i;
 }
@@ -347,11 +345,10 @@ static int VF(interior_g)(const uint32_t *col, uint16_t *out, int i, int end, in
 /* n > MAX_DIRECT_N: interior words [i, end) from the prefix sums; returns the first word not written */
 static int VF(interior_pre_g)(const uint32_t *pre, uint16_t *out, int i, int end, int h, div_mk dv, int min)
 {
-    const vi m = set1_32(dv.m);
-    const __m128i k = _mm_cvtsi32_si128(dv.k);
+    const VF(divq_t) q = VF(divq_make)(dv);
     const vh bias = set1h16(min);
     for (; i + V32 <= end; i += V32)
-        sth(out + i, addh16(u32_u16(VF(div32)(sub32(ld(pre + i + h + 1), ld(pre + i - h)), m, k)), bias));
+        sth(out + i, addh16(u32_u16(VF(divq)(sub32(ld(pre + i + h + 1), ld(pre + i - h)), q)), bias));
     return i;
 }
 
@@ -397,7 +394,7 @@ static int VF(blur_g)(const uint16_t *src, uint16_t *dst, int width, mj_region r
         cy = wy1 - wy0 + 1;
         if (cy != cy_cached) {
             const uint32_t d = (uint32_t)(cy * n);
-            dv = div_make(d, (uint64_t)range * d, 0, 0xFFFFFFFFu);
+            dv = div_make(d, (uint64_t)range * d, 0, MJ_DIV_MMAX);
             cy_cached = cy;
         }
         if (n > MAX_DIRECT_N) {

@@ -5,12 +5,10 @@
  * written, each lane's (11 R + 16 G + 5 B) kept where it is a pixel's first channel. Step 3, v * 255 / maxv
  * clamped to 255, is min(v, maxv) * M >> 16 with M = ceil(255 * 2^16 / maxv) (exact, see EdgeDetectVector.stretch),
  * on 16-bit lanes as v * (M >> 16) + high half of v * (M & 0xFFFF).
- * Grey: 32-bit lanes (|G| <= 3R), division by 3 and step 3's u * R / maxv as exact 64-bit multiply-shifts (div32);
- * a maxv with no 32-bit multiplier takes the optimized port's scalar stretch.
+ * Grey: 32-bit lanes (|G| <= 3R), division by 3 and step 3's u * R / maxv as exact 64-bit multiply-shifts (divq).
  * Frame rows and columns are scalar. The scalar path is mj_edge_detect_optimized.
  */
 #ifndef MJ_VEC_BITS
-#include <stdlib.h>
 #include "mj_simd.h"
 
 static int frame_ok(mj_edge_frame f) { return f == MJ_EDGE_FRAME_XV || f == MJ_EDGE_FRAME_BLACK; }
@@ -82,26 +80,6 @@ static inline int edge_g(const uint16_t *up, const uint16_t *row, const uint16_t
     const int gy = (U(down, x - 1) + U(down, x) + U(down, x + 1)) - (U(up, x - 1) + U(up, x) + U(up, x + 1));
 #undef U
     return mj_imax(gx < 0 ? -gx : gx, gy < 0 ? -gy : gy) / 3;
-}
-
-/* grey step 3 without vectors: min(R, u * R / maxv) in 64 bits, through a table of maxv + 1 entries */
-static int stretch_g_scalar(uint16_t *dst, int width, mj_region r, int min, int range, int maxv)
-{
-    int *table = (int *)malloc(((size_t)maxv + 1) * sizeof(int));
-    int u, x, y;
-    if (table == NULL)
-        return MJ_ERR_NOMEM;
-    for (u = 0; u <= maxv; u++) {
-        const uint64_t v = (uint64_t)u * (uint64_t)range / (uint64_t)maxv;
-        table[u] = v > (uint64_t)range ? range : (int)v;
-    }
-    for (y = r.y; y < r.y + r.h; y++) {
-        uint16_t *p = dst + mj_g_off(0, y, width);
-        for (x = r.x; x < r.x + r.w; x++)
-            p[x] = mj_g_w(table[mj_g_u(p[x], min)], min);
-    }
-    free(table);
-    return MJ_OK;
 }
 
 #define MJ_VEC_BITS 256
@@ -249,9 +227,7 @@ static int VF(edge_g)(const uint16_t *src, uint16_t *dst, int width, mj_region r
 {
     const int ex = r.x + r.w - 1, ey = r.y + r.h - 1, min = mj_g_min(fmt), range = mj_g_range(fmt);
     const vh bias = set1h16(-min), back = set1h16(min);
-    const div_mk d3 = div_make(3, 3u * (uint32_t)range, 0, 0xFFFFFFFFu);
-    const vi m3 = set1_32(d3.m);
-    const __m128i k3 = _mm_cvtsi32_si128(d3.k);
+    const VF(divq_t) third = VF(divq_make)(div_make(3, 3u * (uint32_t)range, 0, MJ_DIV_MMAX));
     vi best = zero();
     int x, y, maxv = frame_g(dst, width, r, min, black);
 
@@ -268,7 +244,7 @@ static int VF(edge_g)(const uint16_t *src, uint16_t *dst, int width, mj_region r
                 const vi cn = VF(u32_at)(down + x + 1, bias);
                 const vi gx = sub32(add32(add32(an, bn), cn), add32(add32(am, bm), cm));
                 const vi gy = sub32(add32(add32(cm, cq), cn), add32(add32(am, aq), an));
-                const vi e = VF(div32)(max32(abs32(gx), abs32(gy)), m3, k3);
+                const vi e = VF(divq)(max32(abs32(gx), abs32(gy)), third);
                 best = max32(best, e);
                 sth(out + x, addh16(u32_u16(e), back));
             }
@@ -284,15 +260,13 @@ static int VF(edge_g)(const uint16_t *src, uint16_t *dst, int width, mj_region r
         return MJ_OK;
     {
         /* every u of the region is <= maxv, so u * R / maxv <= R: no clamp; u * R < 2^32 */
-        const div_mk dv = div_make((uint32_t)maxv, (uint64_t)maxv * (uint64_t)range, 0, 0xFFFFFFFFu);
-        const vi m = set1_32(dv.m), vr = set1_32(range);
-        const __m128i k = _mm_cvtsi32_si128(dv.k);
-        if (dv.k == 0)
-            return stretch_g_scalar(dst, width, r, min, range, maxv);
+        /* (div_make always finds a multiplier of at most 33 bits here) */
+        const VF(divq_t) q = VF(divq_make)(div_make((uint32_t)maxv, (uint64_t)maxv * (uint64_t)range, 0, MJ_DIV_MMAX));
+        const vi vr = set1_32(range);
         for (y = r.y; y <= ey; y++) {
             uint16_t *p = dst + mj_g_off(0, y, width);
             for (x = r.x; x + V32 <= ex + 1; x += V32)
-                sth(p + x, addh16(u32_u16(VF(div32)(mullo32(VF(u32_at)(p + x, bias), vr), m, k)), back));
+                sth(p + x, addh16(u32_u16(VF(divq)(mullo32(VF(u32_at)(p + x, bias), vr), q)), back));
             for (; x <= ex; x++)
                 p[x] = mj_g_w((int)((uint64_t)mj_g_u(p[x], min) * (uint64_t)range / (uint64_t)maxv), min);
         }

@@ -27,6 +27,7 @@
 #define add16 _mm256_add_epi16
 #define sub16 _mm256_sub_epi16
 #define add32 _mm256_add_epi32
+#define add64 _mm256_add_epi64
 #define sub32 _mm256_sub_epi32
 #define max16 _mm256_max_epi16
 #define min16 _mm256_min_epi16
@@ -95,6 +96,7 @@ static inline void mjv_st_u32_u8_avx2(void *p, __m256i v)
 #define add16 _mm512_add_epi16
 #define sub16 _mm512_sub_epi16
 #define add32 _mm512_add_epi32
+#define add64 _mm512_add_epi64
 #define sub32 _mm512_sub_epi32
 #define max16 _mm512_max_epi16
 #define min16 _mm512_min_epi16
@@ -132,11 +134,29 @@ static inline void mjv_st_u32_u8_avx2(void *p, __m256i v)
 #define V16 (VB / 2) /* 16-bit lanes */
 #define V32 (VB / 4) /* 32-bit lanes */
 
-/* (x * m) >> k per 32-bit lane, for quotients below 2^32 (div_make with mmax 2^32 - 1): the even lanes' 64-bit
- * products, then the odd lanes moved down and their quotients back up */
-static inline vi VF(div32)(vi x, vi m, __m128i k)
+/* A division of 32-bit lanes by a constant, x / d == (x * m) >> k (div_make with mmax MJ_DIV_MMAX: m has up to 33
+ * bits). x * m = x * mlo + hi * x * 2^32 with mlo = m mod 2^32, hi = m >> 32 (0 or 1); both halves are halved
+ * first, so their sum fits 64 bits: ((x * mlo >> 1) + hi * (x << 31)) >> (k - 1), exact as the low bit of
+ * x * 2^32 is 0. Even lanes, then the odd ones moved down; the quotients (< 2^32) back in place. */
+typedef struct {
+    vi mlo, hi; /* hi: all ones in each 64-bit lane when m >= 2^32 */
+    __m128i k1;
+} VF(divq_t);
+
+static inline VF(divq_t) VF(divq_make)(div_mk dv)
 {
-    const vi even = srl64(mul_epu32(x, m), k);
-    const vi odd = srl64(mul_epu32(srli64(x, 32), m), k);
-    return or_(and_(even, srli64(set1_32(-1), 32)), slli64(odd, 32));
+    VF(divq_t) q;
+    q.mlo = set1_32((uint32_t)dv.m);
+    q.hi = set1_32(dv.m >> 32 ? -1 : 0);
+    q.k1 = _mm_cvtsi32_si128(dv.k - 1);
+    return q;
+}
+
+static inline vi VF(divq)(vi x, VF(divq_t) q)
+{
+    const vi low32 = srli64(set1_32(-1), 32);
+    const vi xe = and_(x, low32), xo = srli64(x, 32);
+    const vi even = srl64(add64(srli64(mul_epu32(xe, q.mlo), 1), and_(slli64(xe, 31), q.hi)), q.k1);
+    const vi odd = srl64(add64(srli64(mul_epu32(xo, q.mlo), 1), and_(slli64(xo, 31), q.hi)), q.k1);
+    return or_(and_(even, low32), slli64(odd, 32));
 }

@@ -19,6 +19,7 @@
 #undef add16
 #undef sub16
 #undef add32
+#undef add64
 #undef sub32
 #undef max16
 #undef min16

@@ -212,8 +212,8 @@ static void self_check(long iterations, uint64_t seed)
     }
 }
 
-/* Blur's largest windows on 16-bit words: the counts n * rows reach 65025, where the vectorized interior has no 32-bit
- * multiplier and divides (vectorized == optimized; the straightforward port would take minutes here) */
+/* Blur's largest windows on 16-bit words: counts n * rows up to 65025, many of whose vector divisions need 33-bit
+ * multipliers (vectorized == optimized; the straightforward port would take minutes here) */
 static void large_windows(void)
 {
     static const int ns[] = {13, 101, 255};
