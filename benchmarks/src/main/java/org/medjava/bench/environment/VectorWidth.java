@@ -11,6 +11,8 @@ public final class VectorWidth {
 
     public static void main(String[] args) throws ReflectiveOperationException {
         Object species = Class.forName("jdk.incubator.vector.ByteVector").getField("SPECIES_PREFERRED").get(null);
-        System.out.println(species.getClass().getMethod("vectorBitSize").invoke(species));
+        // through the public interface: the species class itself is not accessible
+        System.out.println(Class.forName("jdk.incubator.vector.VectorSpecies").getMethod("vectorBitSize")
+                .invoke(species));
     }
 }
