@@ -10,7 +10,7 @@ import org.medjava.filter.Raster;
  * ports ({@link Prepared#runGray16}) are reachable; the parameters are the same for both.
  */
 public final class CFilters {
-    /** {@code MJ_IMPL_STRAIGHTFORWARD}, {@code MJ_IMPL_OPTIMIZED}, {@code MJ_IMPL_VECTORIZED} of {@code medjava_filters.h}. */
+    /** The {@code MJ_IMPL_*} values of {@code medjava_filters.h}. */
     public static final int STRAIGHTFORWARD = 0;
     public static final int OPTIMIZED = 1;
     /** The intrinsics kernels (AVX-512 or AVX2 chosen at run time, see {@link #simdLevel}). */
@@ -57,7 +57,8 @@ public final class CFilters {
             int h = 8;
             int rc = gray16
                     ? (build == CBuild.O2
-                        ? CFiltersO2.runGray16(p.handle, VECTORIZED, new short[w * h], new short[w * h], w, h, 16, false)
+                        ? CFiltersO2.runGray16(p.handle, VECTORIZED, new short[w * h], new short[w * h], w, h, 16,
+                                false)
                         : CFiltersNative.runGray16(p.handle, VECTORIZED, new short[w * h], new short[w * h], w, h, 16,
                                 false))
                     : (build == CBuild.O2 ? CFiltersO2.run(p.handle, VECTORIZED, new byte[3 * w * h],
@@ -104,7 +105,8 @@ public final class CFilters {
         }
 
         /**
-         * Runs the straightforward, optimized or vectorized C grey port ({@code mj_run_gray16}) over the whole image; like
+         * Runs the straightforward, optimized or vectorized C grey port ({@code mj_run_gray16}) over the whole image;
+         * like
          * {@link #run}, {@code dst} must hold a copy of {@code src}. The values are not checked against the range.
          */
         public void runGray16(int implementation, GrayRaster16 src, GrayRaster16 dst) {

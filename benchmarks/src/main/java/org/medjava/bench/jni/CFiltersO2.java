@@ -19,6 +19,6 @@ final class CFiltersO2 {
 
     static native String errorText(int code);
 
-    /** {@code mj_simd_level()}: the path the vectorized kernels take here ({@code avx512}, {@code avx2}, {@code scalar}). */
+    /** {@code mj_simd_level()}: the vectorized kernels' path here ({@code avx512}, {@code avx2}, {@code scalar}). */
     static native String simdLevel();
 }

@@ -126,8 +126,9 @@ final class SummaryTables {
         t.note("A ratio is Java's median time divided by the other's: below 1 Java is faster. " + (smoke ? ""
                 : "The verdict: ✓ where the whole 95% interval meets the target, ✗ where the whole interval misses it "
                 + "(\"✗ 1.4× over\": Java would have to get 1.4 times faster), ≈ where the interval contains the "
-                + "target — the run cannot tell. ") + "Java is judged against the vectorized C (" + data.title(VECTORIZED) + ") and "
-                + "OpenCV; the portable C (gcc's auto-vectorization only) is shown for the paper's comparison. "
+                + "target — the run cannot tell. ") + "Java is judged against the vectorized C ("
+                + data.title(VECTORIZED) + ") and OpenCV; the portable C (gcc's auto-vectorization only) is shown "
+                + "for the paper's comparison. "
                 + "Parallel speed-up = optimized ÷ parallel on " + data.environment().getOrDefault("cores", "?")
                 + " cores (Spread is sequential: no target).");
         t.note(STATISTICS_NOTE);

@@ -109,7 +109,8 @@ public enum Impl {
     }
 
     public static List<Impl> c() {
-        return List.of(C_STRAIGHTFORWARD_O2, C_OPTIMIZED_O2, C_STRAIGHTFORWARD_NATIVE, C_OPTIMIZED_NATIVE, C_VECTORIZED);
+        return List.of(C_STRAIGHTFORWARD_O2, C_OPTIMIZED_O2, C_STRAIGHTFORWARD_NATIVE, C_OPTIMIZED_NATIVE,
+                C_VECTORIZED);
     }
 
     /** Binds this implementation of {@code filter} (default parameters) to the two images. */
