@@ -4,8 +4,9 @@
  *
  * Pixels are interleaved 8-bit RGB, rows top to bottom, stride 3*width, no padding.
  *
- * Every filter exists twice: *_straightforward (reads like the spec) and *_optimized
- * (hand-optimized). Both produce byte-identical output.
+ * Every filter exists three times: *_straightforward (reads like the spec), *_optimized
+ * (hand-optimized, portable C) and *_vectorized (x86 intrinsics, AVX-512 or AVX2 chosen at run
+ * time, see mj_simd_level). All produce byte-identical output.
  *
  * Low-level filter functions:
  *   - `dst` must arrive as an exact copy of `src` (the caller copies); only pixels inside
@@ -15,8 +16,8 @@
  *   - they return MJ_OK, MJ_ERR_ARG (bad region / parameter) or MJ_ERR_NOMEM.
  * Spread works in place on `img` (the output buffer) and never reads the input.
  *
- * The library has no global mutable state and is thread-safe: concurrent calls on
- * distinct output buffers are fine.
+ * The library has no global mutable state (but the SIMD level of the vectorized functions, detected once and
+ * the same in every thread) and is thread-safe: concurrent calls on distinct output buffers are fine.
  */
 #ifndef MEDJAVA_FILTERS_H
 #define MEDJAVA_FILTERS_H
@@ -36,6 +37,7 @@ extern "C" {
 
 #define MJ_IMPL_STRAIGHTFORWARD 0
 #define MJ_IMPL_OPTIMIZED       1
+#define MJ_IMPL_VECTORIZED      2
 
 typedef struct {
     int x, y, w, h;
@@ -94,7 +96,7 @@ int mj_parse_params(const char *filter_id, const char *params, mj_params *out,
 int mj_clip_region(int width, int height, int x, int y, int w, int h, mj_region *out);
 
 /* Runs a filter on an already-copied dst (dst == copy of src) over an already clipped,
- * non-empty region. impl is MJ_IMPL_STRAIGHTFORWARD or MJ_IMPL_OPTIMIZED. */
+ * non-empty region. impl is MJ_IMPL_STRAIGHTFORWARD, MJ_IMPL_OPTIMIZED or MJ_IMPL_VECTORIZED. */
 int mj_run(const mj_params *params, int impl, const uint8_t *src, uint8_t *dst,
            int width, int height, mj_region region);
 
@@ -110,42 +112,62 @@ int mj_apply(const char *filter_id, const char *params, int impl,
 /* Human-readable text for an MJ_* return code. */
 const char *mj_strerror(int code);
 
+/* The code path the *_vectorized functions take in this process: "avx512" (AVX-512 F+BW+VL),
+ * "avx2" or "scalar" (the *_optimized code; no x86 SIMD, or a CPU without AVX2). Chosen once by
+ * CPU features; the environment variable MJ_SIMD=avx512|avx2|scalar caps it (tests run every path).
+ * A filter without a vectorized kernel returns MJ_ERR_ARG ("no vectorized variant yet"). */
+const char *mj_simd_level(void);
+
 /* ---- the filters ---------------------------------------------------------------- */
 
 int mj_blur_straightforward(const uint8_t *src, uint8_t *dst, int width, int height,
                             mj_region r, int n);
 int mj_blur_optimized(const uint8_t *src, uint8_t *dst, int width, int height,
                       mj_region r, int n);
+int mj_blur_vectorized(const uint8_t *src, uint8_t *dst, int width, int height,
+                       mj_region r, int n);
 
 int mj_sharpen_straightforward(const uint8_t *src, uint8_t *dst, int width, int height,
                                mj_region r, int p);
 int mj_sharpen_optimized(const uint8_t *src, uint8_t *dst, int width, int height,
                          mj_region r, int p);
+int mj_sharpen_vectorized(const uint8_t *src, uint8_t *dst, int width, int height,
+                          mj_region r, int p);
 
 int mj_despeckle_straightforward(const uint8_t *src, uint8_t *dst, int width, int height,
                                  mj_region r, int n);
 int mj_despeckle_optimized(const uint8_t *src, uint8_t *dst, int width, int height,
                            mj_region r, int n);
+int mj_despeckle_vectorized(const uint8_t *src, uint8_t *dst, int width, int height,
+                            mj_region r, int n);
 
 int mj_edge_detect_straightforward(const uint8_t *src, uint8_t *dst, int width, int height,
                                    mj_region r, mj_edge_frame frame);
 int mj_edge_detect_optimized(const uint8_t *src, uint8_t *dst, int width, int height,
                              mj_region r, mj_edge_frame frame);
+int mj_edge_detect_vectorized(const uint8_t *src, uint8_t *dst, int width, int height,
+                              mj_region r, mj_edge_frame frame);
 
 int mj_emboss_straightforward(const uint8_t *src, uint8_t *dst, int width, int height,
                               mj_region r, mj_emboss_rounding rounding);
 int mj_emboss_optimized(const uint8_t *src, uint8_t *dst, int width, int height,
                         mj_region r, mj_emboss_rounding rounding);
+int mj_emboss_vectorized(const uint8_t *src, uint8_t *dst, int width, int height,
+                         mj_region r, mj_emboss_rounding rounding);
 
 int mj_oil_paint_straightforward(const uint8_t *src, uint8_t *dst, int width, int height,
                                  mj_region r, int n, mj_oil_window window);
 int mj_oil_paint_optimized(const uint8_t *src, uint8_t *dst, int width, int height,
                            mj_region r, int n, mj_oil_window window);
+int mj_oil_paint_vectorized(const uint8_t *src, uint8_t *dst, int width, int height,
+                            mj_region r, int n, mj_oil_window window);
 
 int mj_pixelize_straightforward(const uint8_t *src, uint8_t *dst, int width, int height,
                                 mj_region r, int block_w, int block_h);
 int mj_pixelize_optimized(const uint8_t *src, uint8_t *dst, int width, int height,
                           mj_region r, int block_w, int block_h);
+int mj_pixelize_vectorized(const uint8_t *src, uint8_t *dst, int width, int height,
+                           mj_region r, int block_w, int block_h);
 
 /* Diamond mode uses a as the radius (b is ignored); box mode is +-a horizontally, +-b
  * vertically; a, b in 0..65535. seed: XVR seed 0..2147483647 (0 is treated as 1). */
@@ -153,6 +175,8 @@ int mj_spread_straightforward(uint8_t *img, int width, int height, mj_region r,
                               mj_spread_mode mode, int a, int b, uint32_t seed);
 int mj_spread_optimized(uint8_t *img, int width, int height, mj_region r,
                         mj_spread_mode mode, int a, int b, uint32_t seed);
+int mj_spread_vectorized(uint8_t *img, int width, int height, mj_region r,
+                         mj_spread_mode mode, int a, int b, uint32_t seed);
 
 /* ---- 16-bit grey (docs/xv-filters-16bit.md) ---------------------------------------- *
  *
@@ -192,38 +216,52 @@ int mj_blur_gray16_straightforward(const uint16_t *src, uint16_t *dst, int width
                                    mj_region r, mj_gray_format fmt, int n);
 int mj_blur_gray16_optimized(const uint16_t *src, uint16_t *dst, int width, int height,
                              mj_region r, mj_gray_format fmt, int n);
+int mj_blur_gray16_vectorized(const uint16_t *src, uint16_t *dst, int width, int height,
+                              mj_region r, mj_gray_format fmt, int n);
 
 int mj_sharpen_gray16_straightforward(const uint16_t *src, uint16_t *dst, int width, int height,
                                       mj_region r, mj_gray_format fmt, int p);
 int mj_sharpen_gray16_optimized(const uint16_t *src, uint16_t *dst, int width, int height,
                                 mj_region r, mj_gray_format fmt, int p);
+int mj_sharpen_gray16_vectorized(const uint16_t *src, uint16_t *dst, int width, int height,
+                                 mj_region r, mj_gray_format fmt, int p);
 
 int mj_despeckle_gray16_straightforward(const uint16_t *src, uint16_t *dst, int width, int height,
                                         mj_region r, mj_gray_format fmt, int n);
 int mj_despeckle_gray16_optimized(const uint16_t *src, uint16_t *dst, int width, int height,
                                   mj_region r, mj_gray_format fmt, int n);
+int mj_despeckle_gray16_vectorized(const uint16_t *src, uint16_t *dst, int width, int height,
+                                   mj_region r, mj_gray_format fmt, int n);
 
 int mj_edge_detect_gray16_straightforward(const uint16_t *src, uint16_t *dst, int width,
                                           int height, mj_region r, mj_gray_format fmt,
                                           mj_edge_frame frame);
 int mj_edge_detect_gray16_optimized(const uint16_t *src, uint16_t *dst, int width, int height,
                                     mj_region r, mj_gray_format fmt, mj_edge_frame frame);
+int mj_edge_detect_gray16_vectorized(const uint16_t *src, uint16_t *dst, int width, int height,
+                                     mj_region r, mj_gray_format fmt, mj_edge_frame frame);
 
 int mj_emboss_gray16_straightforward(const uint16_t *src, uint16_t *dst, int width, int height,
                                      mj_region r, mj_gray_format fmt, mj_emboss_rounding rounding);
 int mj_emboss_gray16_optimized(const uint16_t *src, uint16_t *dst, int width, int height,
                                mj_region r, mj_gray_format fmt, mj_emboss_rounding rounding);
+int mj_emboss_gray16_vectorized(const uint16_t *src, uint16_t *dst, int width, int height,
+                                mj_region r, mj_gray_format fmt, mj_emboss_rounding rounding);
 
 int mj_oil_paint_gray16_straightforward(const uint16_t *src, uint16_t *dst, int width, int height,
                                         mj_region r, mj_gray_format fmt, int n,
                                         mj_oil_window window);
 int mj_oil_paint_gray16_optimized(const uint16_t *src, uint16_t *dst, int width, int height,
                                   mj_region r, mj_gray_format fmt, int n, mj_oil_window window);
+int mj_oil_paint_gray16_vectorized(const uint16_t *src, uint16_t *dst, int width, int height,
+                                   mj_region r, mj_gray_format fmt, int n, mj_oil_window window);
 
 int mj_pixelize_gray16_straightforward(const uint16_t *src, uint16_t *dst, int width, int height,
                                        mj_region r, mj_gray_format fmt, int block_w, int block_h);
 int mj_pixelize_gray16_optimized(const uint16_t *src, uint16_t *dst, int width, int height,
                                  mj_region r, mj_gray_format fmt, int block_w, int block_h);
+int mj_pixelize_gray16_vectorized(const uint16_t *src, uint16_t *dst, int width, int height,
+                                  mj_region r, mj_gray_format fmt, int block_w, int block_h);
 
 /* In place, like the 8-bit Spread: the same swaps, of whole words. */
 int mj_spread_gray16_straightforward(uint16_t *img, int width, int height, mj_region r,
@@ -232,6 +270,9 @@ int mj_spread_gray16_straightforward(uint16_t *img, int width, int height, mj_re
 int mj_spread_gray16_optimized(uint16_t *img, int width, int height, mj_region r,
                                mj_gray_format fmt, mj_spread_mode mode, int a, int b,
                                uint32_t seed);
+int mj_spread_gray16_vectorized(uint16_t *img, int width, int height, mj_region r,
+                                mj_gray_format fmt, mj_spread_mode mode, int a, int b,
+                                uint32_t seed);
 
 /* ---- XVR: portable re-implementation of glibc random() TYPE_3 (spec 2.8) ---------- */
 

@@ -50,33 +50,36 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
+/* the implementation impl of filter function f */
+#define PICK(f) (impl == MJ_IMPL_VECTORIZED ? f##_vectorized : impl == MJ_IMPL_OPTIMIZED ? f##_optimized \
+                 : f##_straightforward)
+
 int mj_run_gray16(const mj_params *params, int impl, const uint16_t *src, uint16_t *dst,
                   int width, int height, mj_gray_format fmt, mj_region region)
 {
-    const int opt = (impl == MJ_IMPL_OPTIMIZED);
-    if (params == NULL || (impl != MJ_IMPL_STRAIGHTFORWARD && impl != MJ_IMPL_OPTIMIZED))
+    if (params == NULL || impl < MJ_IMPL_STRAIGHTFORWARD || impl > MJ_IMPL_VECTORIZED)
         return MJ_ERR_ARG;
     switch (params->filter) {
     case MJ_BLUR:
-        return (opt ? mj_blur_gray16_optimized : mj_blur_gray16_straightforward)(
+        return PICK(mj_blur_gray16)(
             src, dst, width, height, region, fmt, params->n);
     case MJ_SHARPEN:
-        return (opt ? mj_sharpen_gray16_optimized : mj_sharpen_gray16_straightforward)(
+        return PICK(mj_sharpen_gray16)(
             src, dst, width, height, region, fmt, params->p);
     case MJ_DESPECKLE:
-        return (opt ? mj_despeckle_gray16_optimized : mj_despeckle_gray16_straightforward)(
+        return PICK(mj_despeckle_gray16)(
             src, dst, width, height, region, fmt, params->n);
     case MJ_EDGE_DETECT:
-        return (opt ? mj_edge_detect_gray16_optimized : mj_edge_detect_gray16_straightforward)(
+        return PICK(mj_edge_detect_gray16)(
             src, dst, width, height, region, fmt, params->frame);
     case MJ_EMBOSS:
-        return (opt ? mj_emboss_gray16_optimized : mj_emboss_gray16_straightforward)(
+        return PICK(mj_emboss_gray16)(
             src, dst, width, height, region, fmt, params->rounding);
     case MJ_OIL_PAINT:
-        return (opt ? mj_oil_paint_gray16_optimized : mj_oil_paint_gray16_straightforward)(
+        return PICK(mj_oil_paint_gray16)(
             src, dst, width, height, region, fmt, params->n, params->window);
     case MJ_PIXELIZE:
-        return (opt ? mj_pixelize_gray16_optimized : mj_pixelize_gray16_straightforward)(
+        return PICK(mj_pixelize_gray16)(
             src, dst, width, height, region, fmt, params->block_w, params->block_h);
     case MJ_SPREAD: {
         uint32_t seed = params->seed;
@@ -87,7 +90,7 @@ int mj_run_gray16(const mj_params *params, int impl, const uint16_t *src, uint16
                 seed = 1;
         }
         (void)src;
-        return (opt ? mj_spread_gray16_optimized : mj_spread_gray16_straightforward)(
+        return PICK(mj_spread_gray16)(
             dst, width, height, region, fmt, params->spread_mode, params->spread_a,
             params->spread_b, seed);
     }
@@ -110,9 +113,9 @@ int mj_apply_gray16(const char *filter_id, const char *params, int impl,
     rc = mj_parse_params(filter_id, params, &p, err, errlen);
     if (rc != MJ_OK)
         return rc;
-    if (impl != MJ_IMPL_STRAIGHTFORWARD && impl != MJ_IMPL_OPTIMIZED) {
-        set_err(err, errlen, "%s: implementation %d is invalid: must be 0 (straightforward) "
-                "or 1 (optimized)", filter_id, impl);
+    if (impl < MJ_IMPL_STRAIGHTFORWARD || impl > MJ_IMPL_VECTORIZED) {
+        set_err(err, errlen, "%s: implementation %d is invalid: must be 0 (straightforward), "
+                "1 (optimized) or 2 (vectorized)", filter_id, impl);
         return MJ_ERR_ARG;
     }
     if (fmt.bits_stored < 1 || fmt.bits_stored > 16) {
@@ -160,7 +163,10 @@ int mj_apply_gray16(const char *filter_id, const char *params, int impl,
     }
     rc = mj_run_gray16(&p, impl, src, dst, width, height, fmt, reg);
     free(tmp);
-    if (rc != MJ_OK)
+    if (rc == MJ_ERR_ARG && impl == MJ_IMPL_VECTORIZED)
+        /* the arguments were checked above: this is a filter without a vectorized kernel */
+        set_err(err, errlen, "%s: no vectorized variant yet", filter_id);
+    else if (rc != MJ_OK)
         set_err(err, errlen, "%s: %s", filter_id, mj_strerror(rc));
     return rc;
 }

@@ -375,33 +375,36 @@ int mj_parse_params(const char *filter_id, const char *params, mj_params *out,
 
 /* ---- running ------------------------------------------------------------------------ */
 
+/* the implementation impl of filter function f */
+#define PICK(f) (impl == MJ_IMPL_VECTORIZED ? f##_vectorized : impl == MJ_IMPL_OPTIMIZED ? f##_optimized \
+                 : f##_straightforward)
+
 int mj_run(const mj_params *params, int impl, const uint8_t *src, uint8_t *dst,
            int width, int height, mj_region region)
 {
-    const int opt = (impl == MJ_IMPL_OPTIMIZED);
-    if (params == NULL || (impl != MJ_IMPL_STRAIGHTFORWARD && impl != MJ_IMPL_OPTIMIZED))
+    if (params == NULL || impl < MJ_IMPL_STRAIGHTFORWARD || impl > MJ_IMPL_VECTORIZED)
         return MJ_ERR_ARG;
     switch (params->filter) {
     case MJ_BLUR:
-        return (opt ? mj_blur_optimized : mj_blur_straightforward)(src, dst, width, height,
+        return PICK(mj_blur)(src, dst, width, height,
                                                                     region, params->n);
     case MJ_SHARPEN:
-        return (opt ? mj_sharpen_optimized : mj_sharpen_straightforward)(
+        return PICK(mj_sharpen)(
             src, dst, width, height, region, params->p);
     case MJ_DESPECKLE:
-        return (opt ? mj_despeckle_optimized : mj_despeckle_straightforward)(
+        return PICK(mj_despeckle)(
             src, dst, width, height, region, params->n);
     case MJ_EDGE_DETECT:
-        return (opt ? mj_edge_detect_optimized : mj_edge_detect_straightforward)(
+        return PICK(mj_edge_detect)(
             src, dst, width, height, region, params->frame);
     case MJ_EMBOSS:
-        return (opt ? mj_emboss_optimized : mj_emboss_straightforward)(
+        return PICK(mj_emboss)(
             src, dst, width, height, region, params->rounding);
     case MJ_OIL_PAINT:
-        return (opt ? mj_oil_paint_optimized : mj_oil_paint_straightforward)(
+        return PICK(mj_oil_paint)(
             src, dst, width, height, region, params->n, params->window);
     case MJ_PIXELIZE:
-        return (opt ? mj_pixelize_optimized : mj_pixelize_straightforward)(
+        return PICK(mj_pixelize)(
             src, dst, width, height, region, params->block_w, params->block_h);
     case MJ_SPREAD: {
         uint32_t seed = params->seed;
@@ -412,7 +415,7 @@ int mj_run(const mj_params *params, int impl, const uint8_t *src, uint8_t *dst,
                 seed = 1;
         }
         (void)src;
-        return (opt ? mj_spread_optimized : mj_spread_straightforward)(
+        return PICK(mj_spread)(
             dst, width, height, region, params->spread_mode, params->spread_a,
             params->spread_b, seed);
     }
@@ -434,9 +437,9 @@ int mj_apply(const char *filter_id, const char *params, int impl,
     rc = mj_parse_params(filter_id, params, &p, err, errlen);
     if (rc != MJ_OK)
         return rc;
-    if (impl != MJ_IMPL_STRAIGHTFORWARD && impl != MJ_IMPL_OPTIMIZED) {
-        set_err(err, errlen, "%s: implementation %d is invalid: must be 0 (straightforward) "
-                "or 1 (optimized)", filter_id, impl);
+    if (impl < MJ_IMPL_STRAIGHTFORWARD || impl > MJ_IMPL_VECTORIZED) {
+        set_err(err, errlen, "%s: implementation %d is invalid: must be 0 (straightforward), "
+                "1 (optimized) or 2 (vectorized)", filter_id, impl);
         return MJ_ERR_ARG;
     }
     if (width < 0 || height < 0) {
@@ -465,7 +468,10 @@ int mj_apply(const char *filter_id, const char *params, int impl,
     }
     rc = mj_run(&p, impl, src, dst, width, height, reg);
     free(tmp);
-    if (rc != MJ_OK)
+    if (rc == MJ_ERR_ARG && impl == MJ_IMPL_VECTORIZED)
+        /* the arguments were checked above: this is a filter without a vectorized kernel */
+        set_err(err, errlen, "%s: no vectorized variant yet", filter_id);
+    else if (rc != MJ_OK)
         set_err(err, errlen, "%s: %s", filter_id, mj_strerror(rc));
     return rc;
 }

@@ -49,7 +49,7 @@ expect_fail "invalid parameter" 'blur: parameter n="4" is invalid: n must be an 
     blur n=4 "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
 expect_fail "unknown parameter" 'unknown parameter "q"' sharpen q=3 "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
 expect_fail "bad region" "region" blur --region 1,2,3 "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
-expect_fail "bad impl" "straightforward or optimized" blur --impl fast "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
+expect_fail "bad impl" "straightforward, optimized or vectorized" blur --impl fast "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
 expect_fail "missing output" "missing" blur "$G/inputs/spot-3x3.ppm"
 expect_fail "stray argument" "unexpected argument" blur foo "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
 expect_fail "unreadable input" "cannot open" blur "$T/does-not-exist.ppm" "$T/out.ppm"
@@ -80,6 +80,8 @@ elif [ "$(cat "$T/keep.ppm")" != precious ]; then bad "existing output clobbered
 # successful runs match the hand-made golden expectations (header comment in the input)
 expect_ok "blur default impl" "$G/expected/blur-3x3-counts.ppm" blur "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
 expect_ok "blur straightforward" "$G/expected/blur-3x3-counts.ppm" blur --impl straightforward \
+    "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
+expect_ok "blur vectorized" "$G/expected/blur-3x3-counts.ppm" blur --impl vectorized \
     "$G/inputs/spot-3x3.ppm" "$T/out.ppm"
 expect_ok "blur region" "$G/expected/blur-region-clips-window.ppm" blur --region 1,1,3,3 n=3 \
     "$G/inputs/spot-5x5.ppm" "$T/out.ppm"

@@ -1,7 +1,8 @@
 /*
  * so_smoke: links against the shared library (-lmedjava_filters) and runs every filter from
  * four threads at once on distinct buffers, comparing with single-threaded results (the
- * library promises thread safety: no global mutable state). Closes with "N passed, N failed".
+ * library promises thread safety: no global mutable state but the SIMD level, set once). The three implementations;
+ * a filter without a vectorized kernel runs two. Closes with "N passed, N failed".
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -19,7 +20,8 @@ static const char *const PARAMS[MJ_FILTER_COUNT] = {
     "n=5", "p=60", "n=3", "frame=black", "rounding=floor", "", "block=5x3", "distance=4 seed=77"};
 
 static uint8_t g_src[W * H * 3];
-static uint8_t g_ref[MJ_FILTER_COUNT][2][W * H * 3];
+static uint8_t g_ref[MJ_FILTER_COUNT][3][W * H * 3];
+static int g_impls[MJ_FILTER_COUNT]; /* 3, or 2 where there is no vectorized kernel yet */
 
 typedef struct {
     int id;
@@ -34,7 +36,7 @@ static void *worker(void *arg)
     char err[256];
     for (round = 0; round < ROUNDS; round++)
         for (f = 0; f < MJ_FILTER_COUNT; f++)
-            for (impl = 0; impl <= 1; impl++) {
+            for (impl = 0; impl < g_impls[f]; impl++) {
                 int rc = mj_apply(mj_filter_id((mj_filter)f), PARAMS[f], impl, g_src, out, W, H,
                                   j->id, 1, W - 2 * j->id, H - 2, err, sizeof(err));
                 if (rc != MJ_OK || memcmp(out, g_ref[f][impl], sizeof(g_src)) != 0)
@@ -58,13 +60,19 @@ int main(void)
     }
     /* every thread uses region (id, 1, W - 2 id, H - 2); precompute for id = 1 (all threads
      * use the same id so the single-threaded references apply) */
-    for (f = 0; f < MJ_FILTER_COUNT; f++)
-        for (impl = 0; impl <= 1; impl++)
-            if (mj_apply(mj_filter_id((mj_filter)f), PARAMS[f], impl, g_src, g_ref[f][impl], W, H,
-                         1, 1, W - 2, H - 2, err, sizeof(err)) != MJ_OK) {
-                printf("FAIL: %s\n", err);
+    for (f = 0; f < MJ_FILTER_COUNT; f++) {
+        g_impls[f] = 3;
+        for (impl = 0; impl < g_impls[f]; impl++) {
+            int rc = mj_apply(mj_filter_id((mj_filter)f), PARAMS[f], impl, g_src, g_ref[f][impl], W, H, 1, 1, W - 2,
+                              H - 2, err, sizeof(err));
+            if (rc == MJ_ERR_ARG && impl == MJ_IMPL_VECTORIZED && strstr(err, "no vectorized variant yet") != NULL) {
+                g_impls[f] = 2;
+            } else if (rc != MJ_OK || memcmp(g_ref[f][impl], g_ref[f][0], sizeof(g_src)) != 0) {
+                printf("FAIL: %s [impl %d] %s\n", mj_filter_id((mj_filter)f), impl, err);
                 failed++;
             }
+        }
+    }
     for (t = 0; t < THREADS; t++) {
         jobs[t].id = 1;
         jobs[t].failures = 0;

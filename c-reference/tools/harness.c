@@ -4,7 +4,7 @@
  * so the report can show what the JNI bridge costs.
  *
  *   bench_harness --sizes 256,1024,3000x2000 [--filters blur,sharpen,...]
- *                 [--impls straightforward,optimized] [--warmup SECONDS] [--time SECONDS]
+ *                 [--impls straightforward,optimized,vectorized] [--warmup SECONDS] [--time SECONDS]
  *                 [--label TEXT]
  *   bench_harness --stdin [--warmup SECONDS] [--time SECONDS] [--label TEXT]
  *
@@ -13,6 +13,8 @@
  * seconds (at least one run), then runs until --time seconds have passed (at least 3 runs).
  * One CSV line per case on stdout:
  *   <label>,<filter>,<width>,<height>,<impl>,<runs>,<mean ms>,<min ms>
+ * where <impl> of the vectorized variant says its code path: vectorized-avx512, vectorized-avx2 or
+ * vectorized-scalar (mj_simd_level); a filter without a vectorized kernel has no such line.
  * With --stdin it reads cases as lines "SIZE FILTER IMPL" and answers each with that line
  * (flushed), so the benchmarks can time the same case through JNI right after it.
  * Exit 2 on usage errors, 1 if a filter fails.
@@ -65,8 +67,8 @@ static int listed(const char *list, const char *word)
     return 0;
 }
 
-/* One copy + filter; exits on failure. */
-static void run_once(const mj_params *p, int impl, const uint8_t *src, uint8_t *dst, int w, int h,
+/* One copy + filter; exits on failure (a missing vectorized kernel is returned: MJ_ERR_ARG). */
+static int run_once(const mj_params *p, int impl, const uint8_t *src, uint8_t *dst, int w, int h,
                      size_t bytes)
 {
     mj_region r;
@@ -77,18 +79,36 @@ static void run_once(const mj_params *p, int impl, const uint8_t *src, uint8_t *
     r.h = h;
     memcpy(dst, src, bytes);
     rc = mj_run(p, impl, src, dst, w, h, r);
+    if (rc == MJ_ERR_ARG && impl == MJ_IMPL_VECTORIZED)
+        return rc;
     if (rc != MJ_OK) {
         fprintf(stderr, "bench_harness: %s failed: %s\n", mj_filter_id(p->filter), mj_strerror(rc));
         exit(1);
     }
+    return MJ_OK;
 }
 
-static void time_case(const char *label, const mj_params *p, int impl, const uint8_t *src,
+static const char *impl_name(int impl)
+{
+    static char vectorized[32];
+    if (impl == MJ_IMPL_VECTORIZED) {
+        snprintf(vectorized, sizeof(vectorized), "vectorized-%s", mj_simd_level());
+        return vectorized;
+    }
+    return impl == MJ_IMPL_OPTIMIZED ? "optimized" : "straightforward";
+}
+
+/* Returns 0, or -1 (nothing printed) for a filter without a vectorized kernel. */
+static int time_case(const char *label, const mj_params *p, int impl, const uint8_t *src,
                       uint8_t *dst, int w, int h, double warmup, double budget)
 {
     size_t bytes = (size_t)w * (size_t)h * 3u;
     double start = now(), best = 1e30, total = 0;
     int runs = 0;
+    if (run_once(p, impl, src, dst, w, h, bytes) != MJ_OK) {
+        fprintf(stderr, "bench_harness: %s: no vectorized variant yet\n", mj_filter_id(p->filter));
+        return -1;
+    }
     do {
         run_once(p, impl, src, dst, w, h, bytes);
     } while (now() - start < warmup);
@@ -103,9 +123,10 @@ static void time_case(const char *label, const mj_params *p, int impl, const uin
         runs++;
     }
     printf("%s,%s,%d,%d,%s,%d,%.6f,%.6f\n", label, mj_filter_id(p->filter), w, h,
-           impl == MJ_IMPL_OPTIMIZED ? "optimized" : "straightforward", runs, 1e3 * total / runs,
+           impl_name(impl), runs, 1e3 * total / runs,
            1e3 * best);
     fflush(stdout);
+    return 0;
 }
 
 /* The source image of the current size (random noise) and a destination of the same size. */
@@ -149,6 +170,8 @@ static int serve(const char *label, double warmup, double budget)
             which = MJ_IMPL_OPTIMIZED;
         else if (strcmp(impl, "straightforward") == 0)
             which = MJ_IMPL_STRAIGHTFORWARD;
+        else if (strcmp(impl, "vectorized") == 0)
+            which = MJ_IMPL_VECTORIZED;
         else {
             fprintf(stderr, "bench_harness: bad implementation '%s'\n", impl);
             return 2;
@@ -157,7 +180,8 @@ static int serve(const char *label, double warmup, double budget)
             fprintf(stderr, "bench_harness: out of memory for %dx%d\n", w, h);
             return 1;
         }
-        time_case(label, &p, which, im.src, im.dst, w, h, warmup, budget);
+        if (time_case(label, &p, which, im.src, im.dst, w, h, warmup, budget) != 0)
+            return 1; /* the caller waits for a line that will not come */
     }
     free(im.src);
     free(im.dst);
@@ -193,7 +217,7 @@ int main(int argc, char **argv)
         return serve(label, warmup, budget);
     if (bad || sizes == NULL || warmup < 0 || budget < 0) {
         fprintf(stderr, "usage: bench_harness --sizes N,WxH,... [--filters a,b] "
-                        "[--impls straightforward,optimized] [--warmup S] [--time S] [--label TEXT]\n"
+                        "[--impls straightforward,optimized,vectorized] [--warmup S] [--time S] [--label TEXT]\n"
                         "       bench_harness --stdin [--warmup S] [--time S] [--label TEXT]\n");
         return 2;
     }
@@ -230,6 +254,8 @@ int main(int argc, char **argv)
                 time_case(label, &p, MJ_IMPL_STRAIGHTFORWARD, src, dst, w, h, warmup, budget);
             if (listed(impls, "optimized"))
                 time_case(label, &p, MJ_IMPL_OPTIMIZED, src, dst, w, h, warmup, budget);
+            if (listed(impls, "vectorized"))
+                time_case(label, &p, MJ_IMPL_VECTORIZED, src, dst, w, h, warmup, budget);
         }
         free(src);
         free(dst);

@@ -1,5 +1,5 @@
 /*
- * medjava-filter FILTER [name=value ...] [--region x,y,w,h] [--impl straightforward|optimized]
+ * medjava-filter FILTER [name=value ...] [--region x,y,w,h] [--impl straightforward|optimized|vectorized]
  *                [--gray u16|s12|...] in.ppm|in.pgm out.ppm|out.pgm
  * With --gray, input and output are 16-bit grey PGM files of that format (docs/filters.md) and the
  * grey ports run (docs/xv-filters-16bit.md).
@@ -19,7 +19,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: medjava-filter FILTER [name=value ...] [--region x,y,w,h]\n"
-            "                      [--impl straightforward|optimized] [--gray FORMAT] in out\n"
+            "                      [--impl straightforward|optimized|vectorized] [--gray FORMAT] in out\n"
             "filters: blur sharpen despeckle edge-detect emboss oil-paint pixelize spread\n"
             "  blur        n=odd 1..255 (3)\n"
             "  sharpen     p=0..99 (75)\n"
@@ -180,7 +180,7 @@ int main(int argc, char **argv)
                 v = a + 7;
             } else {
                 if (i + 1 >= argc) {
-                    fprintf(stderr, "medjava-filter: --impl needs straightforward or optimized\n");
+                    fprintf(stderr, "medjava-filter: --impl needs straightforward, optimized or vectorized\n");
                     free(pos);
                     return 2;
                 }
@@ -190,9 +190,11 @@ int main(int argc, char **argv)
                 impl = MJ_IMPL_STRAIGHTFORWARD;
             } else if (strcmp(v, "optimized") == 0) {
                 impl = MJ_IMPL_OPTIMIZED;
+            } else if (strcmp(v, "vectorized") == 0) {
+                impl = MJ_IMPL_VECTORIZED;
             } else {
                 fprintf(stderr, "medjava-filter: --impl \"%s\" is invalid: must be "
-                        "straightforward or optimized\n", v);
+                        "straightforward, optimized or vectorized\n", v);
                 free(pos);
                 return 2;
             }

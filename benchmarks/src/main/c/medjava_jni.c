@@ -6,6 +6,9 @@
  *
  * The pixel arrays are never copied: run() pins both Java byte[] (runGray16() both short[]) with
  * GetPrimitiveArrayCritical and hands the C filter the Java heap memory itself.
+ *
+ * impl is MJ_IMPL_STRAIGHTFORWARD, MJ_IMPL_OPTIMIZED or MJ_IMPL_VECTORIZED (the intrinsics kernels, whose
+ * AVX-512/AVX2/scalar path simdLevel() names); a filter without a vectorized kernel yet returns MJ_ERR_ARG.
  */
 #include <jni.h>
 #include <stdlib.h>
@@ -160,6 +163,13 @@ JNIEXPORT jstring JNICALL JNI_FN(buildInfo)(JNIEnv *env, jclass cls)
 {
     (void)cls;
     return (*env)->NewStringUTF(env, "gcc " __VERSION__ ", " MJ_BUILD_FLAGS);
+}
+
+/* The code path of the vectorized kernels in this process: "avx512", "avx2" or "scalar" (MJ_SIMD caps it). */
+JNIEXPORT jstring JNICALL JNI_FN(simdLevel)(JNIEnv *env, jclass cls)
+{
+    (void)cls;
+    return (*env)->NewStringUTF(env, mj_simd_level());
 }
 
 JNIEXPORT jstring JNICALL JNI_FN(errorText)(JNIEnv *env, jclass cls, jint code)

@@ -14,7 +14,10 @@ import org.medjava.bench.jni.CBuild;
 import org.medjava.bench.jni.CFilters;
 import org.medjava.bench.setup.BenchPaths;
 import org.medjava.bench.setup.JvmColumn;
+import org.medjava.bench.variant.Impl;
+import org.medjava.bench.variant.JavaFilters;
 import org.medjava.bench.variant.OpenCv;
+import org.medjava.bench.variant.VectorizedKernels;
 import org.openjdk.jmh.util.Utils;
 
 /**
@@ -32,6 +35,8 @@ public final class EnvironmentStep {
         env.put("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
         env.put("mode", mode);
         env.put("cpu", firstValue(Path.of("/proc/cpuinfo"), "model name").orElse(System.getProperty("os.arch")));
+        env.put("cpu.vector", firstValue(Path.of("/proc/cpuinfo"), "flags").map(EnvironmentStep::vectorFlags)
+                .orElse("unknown"));
         env.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
         env.put("memory", firstValue(Path.of("/proc/meminfo"), "MemTotal").orElse("unknown"));
         env.put("os", osRelease().orElse(System.getProperty("os.name")) + ", kernel " + System.getProperty("os.version"));
@@ -40,12 +45,60 @@ public final class EnvironmentStep {
         for (CBuild build : CBuild.values()) {
             env.put("c." + build.label(), safely(() -> CFilters.of(build).buildInfo()));
         }
+        String level = VectorizedKernels.level();
+        env.put("c.simd", level);
+        env.put("c.vector", VectorizedKernels.levelBits(level) > 0
+                ? "vectorized: " + VectorizedKernels.levelTitle(level) + ", " + VectorizedKernels.levelBits(level)
+                + "-bit (mj_simd_level() = " + level + (System.getenv("MJ_SIMD") != null ? ", MJ_SIMD="
+                + System.getenv("MJ_SIMD") : "") + "); portable: gcc auto-vectorization only"
+                : "vectorized: " + level + "; portable: gcc auto-vectorization only");
+        env.put("c.vectorized.missing", String.join(" ", JavaFilters.ids().stream()
+                .filter(f -> !Impl.C_VECTORIZED.supports(f)).toList()));
+        env.put("java.vector", javaVectorWidths());
         env.put("opencv", safely(() -> "org.openpnp:opencv, OpenCV " + OpenCv.version() + ", 1 thread"));
         env.put("jmh", Utils.class.getPackage().getImplementationVersion() == null ? "1.37"
                 : Utils.class.getPackage().getImplementationVersion());
         env.put("commit", GitCommit.of(BenchPaths.root()).orElse("unknown"));
         env.put("load.start", loadAverage());
         return env;
+    }
+
+    /** The x86 vector extensions among the CPU's flags that matter to the kernels (AVX2, the AVX-512 subsets). */
+    static String vectorFlags(String flags) {
+        List<String> have = List.of(flags.split("\\s+"));
+        List<String> shown = VECTOR_FLAGS.stream().filter(have::contains).toList();
+        return shown.isEmpty() ? "none of " + String.join(" ", VECTOR_FLAGS) : String.join(" ", shown);
+    }
+
+    static final List<String> VECTOR_FLAGS = List.of("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw",
+            "avx512vl", "avx512dq", "avx512vbmi");
+
+    /**
+     * The preferred species' bit size on each JDK column the run can use ({@link VectorWidth} in a JVM of its own
+     * with the column's options), e.g. "JDK 17 JIT: 512-bit; JDK 25 JIT: 512-bit".
+     */
+    static String javaVectorWidths() {
+        List<String> parts = new ArrayList<>();
+        for (JvmColumn column : List.of(JvmColumn.JIT, JvmColumn.JDK25)) {
+            if (column == JvmColumn.JDK25 && !JvmColumn.jdk25Installed()) {
+                continue;
+            }
+            Path launcher = column.launcher().orElse(Path.of(System.getProperty("java.home"), "bin", "java"));
+            parts.add(column.title() + ": " + safely(() -> vectorBits(launcher, column.jvmArgs()) + "-bit"));
+        }
+        return String.join("; ", parts) + " (jdk.incubator.vector preferred species)";
+    }
+
+    private static String vectorBits(Path launcher, List<String> options) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(launcher.toString()));
+        command.addAll(options);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), VectorWidth.class.getName()));
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+        if (p.waitFor() != 0 || !out.matches("\\d+")) {
+            throw new IOException("VectorWidth gave \"" + out + "\"");
+        }
+        return out;
     }
 
     public static void write(Path file, Map<String, String> env) throws IOException {

@@ -18,4 +18,7 @@ final class CFiltersO2 {
     static native String buildInfo();
 
     static native String errorText(int code);
+
+    /** {@code mj_simd_level()}: the vectorized kernels' path here ({@code avx512}, {@code avx2}, {@code scalar}). */
+    static native String simdLevel();
 }

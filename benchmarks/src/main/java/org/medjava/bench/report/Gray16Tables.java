@@ -69,7 +69,8 @@ final class Gray16Tables {
         List<String> headers = new ArrayList<>(List.of("filter", "size"));
         for (String format : formats) {
             String f = GrayFormat.parse(format).openCvDepthName();
-            headers.addAll(List.of("Java opt " + f + " (ms)", "÷ C opt -O2", "÷ C opt native", "÷ OpenCV " + f));
+            headers.addAll(List.of("Java opt " + f + " (ms)", "÷ C vectorized", "÷ C portable -O2",
+                    "÷ C portable native", "÷ OpenCV " + f));
         }
         headers.addAll(List.of("Java sf ÷ C sf -O2 (" + GrayFormat.parse(formats.get(0)).openCvDepthName() + ")",
                 "8-bit: Java opt ÷ C opt -O2", "8-bit: ÷ OpenCV"));
@@ -89,6 +90,9 @@ final class Gray16Tables {
                     OptionalDouble java = time(grey, filter, size, opt, best);
                     any |= java.isPresent();
                     row.add(SummaryTables.ms(java));
+                    OptionalDouble vec = time(grey, filter, size, SeriesKey.of(Impl.C_VECTORIZED, JvmColumn.JIT), best);
+                    row.add(vec.isEmpty() && java.isPresent() && all.vectorizedMissing().contains(filter) ? "n/a"
+                            : ratio(java, vec));
                     row.add(ratio(java, time(grey, filter, size, SeriesKey.of(Impl.C_OPTIMIZED_O2, JvmColumn.JIT), best)));
                     row.add(ratio(java, time(grey, filter, size, SeriesKey.of(Impl.C_OPTIMIZED_NATIVE, JvmColumn.JIT),
                             best)));

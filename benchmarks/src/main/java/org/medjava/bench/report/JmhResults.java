@@ -71,20 +71,36 @@ public final class JmhResults {
         double factor = toMillis(primary.get("scoreUnit").getAsString());
         double score = primary.get("score").getAsDouble() * factor;
         double error = number(primary.get("scoreError")) * factor;
-        int samples = 0;
+        List<Double> iterations = new ArrayList<>();
+        int forks = 0;
         double best = score;
         if (primary.has("rawData")) {
             for (JsonElement fork : primary.getAsJsonArray("rawData")) {
+                forks++;
                 for (JsonElement iteration : fork.getAsJsonArray()) {
                     best = Math.min(best, number(iteration) * factor);
-                    samples++;
+                    iterations.add(number(iteration) * factor);
                 }
             }
         }
         String data = r.get("benchmark").getAsString().endsWith("Gray16Benchmark.run")
                 ? params.get("format").getAsString() : Measurement.RGB8;
-        return new Measurement(filter, size, series, score, error, best, allocation(r), samples, data);
+        return new Measurement(filter, size, series, score, error, best, allocation(r), iterations.size(), data,
+                iterations.stream().mapToDouble(Double::doubleValue).toArray(), Math.max(1, forks), load(r));
     }
+
+    /** The run's own member ({@code medjava.load}, written by the JMH step after the cell), if there. */
+    private static Measurement.Load load(JsonObject r) {
+        if (!r.has(LOAD)) {
+            return Measurement.Load.UNKNOWN;
+        }
+        JsonObject l = r.getAsJsonObject(LOAD);
+        return new Measurement.Load(number(l.get("load1Before")), number(l.get("load1After")),
+                number(l.get("othersDuring")), l.get("attempts").getAsInt(), l.get("loaded").getAsBoolean());
+    }
+
+    /** Where the benchmarks' run puts the load around a cell in JMH's result object. */
+    public static final String LOAD = "medjava.load";
 
     private static double allocation(JsonObject r) {
         if (!r.has("secondaryMetrics")) {

@@ -71,6 +71,18 @@ record ReportData(Map<String, String> environment, List<Measurement> measurement
         return List.copyOf(present);
     }
 
+    /** The filters the vectorized C had no kernel for in this run (environment {@code c.vectorized.missing}). */
+    List<String> vectorizedMissing() {
+        String missing = environment.getOrDefault("c.vectorized.missing", "").trim();
+        return missing.isEmpty() ? List.of() : List.of(missing.split("\\s+"));
+    }
+
+    /** A series' title, the vectorized C's with the SIMD level the run dispatched to. */
+    String title(SeriesKey s) {
+        return s.impl() == null ? s.title() : s.impl() == org.medjava.bench.variant.Impl.C_VECTORIZED
+                ? s.impl().title(environment.get("c.simd")) : s.title();
+    }
+
     Optional<HarnessResult> harness(boolean jni, String filter, ImageSize size, org.medjava.bench.variant.Impl impl) {
         return harness.stream().filter(h -> h.jni() == jni && h.filter().equals(filter) && h.size().equals(size)
                 && h.impl() == impl).findFirst();

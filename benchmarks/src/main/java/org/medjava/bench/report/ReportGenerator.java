@@ -163,6 +163,7 @@ public final class ReportGenerator {
         ENVIRONMENT_LABELS.put("date", "date");
         ENVIRONMENT_LABELS.put("mode", "run");
         ENVIRONMENT_LABELS.put("cpu", "CPU");
+        ENVIRONMENT_LABELS.put("cpu.vector", "CPU vectors");
         ENVIRONMENT_LABELS.put("cores", "cores");
         ENVIRONMENT_LABELS.put("memory", "memory");
         ENVIRONMENT_LABELS.put("os", "OS");
@@ -170,6 +171,10 @@ public final class ReportGenerator {
         ENVIRONMENT_LABELS.put("jdk25", "JDK 25");
         ENVIRONMENT_LABELS.put("c.O2", "C -O2");
         ENVIRONMENT_LABELS.put("c.native", "C native");
+        ENVIRONMENT_LABELS.put("java.vector", "Java vectors");
+        ENVIRONMENT_LABELS.put("c.vector", "C vectors");
+        ENVIRONMENT_LABELS.put("c.vectorized.missing", "no C kernel");
+        ENVIRONMENT_LABELS.put("load.rule", "load rule");
         ENVIRONMENT_LABELS.put("opencv", "OpenCV");
         ENVIRONMENT_LABELS.put("jmh", "JMH");
         ENVIRONMENT_LABELS.put("commit", "commit");

@@ -8,7 +8,7 @@ final class Summary {
     /** Heads both pages of a quick run, so that nobody quotes its numbers. */
     static final String SMOKE_BANNER = "Smoke test (./medjava bench --quick): one small image, a few unwarmed "
             + "iterations. It proves that every column runs; its times are not measurements and no target is judged. "
-            + "Measure with ./medjava bench --standard (about 10 minutes) or the full run.";
+            + "Measure with ./medjava bench --standard (about 45 minutes) or the full run.";
     /**
      * How the line naming the report's files begins: its links are to files beside {@code summary.md}, and a
      * publication ({@link ReportPublisher}) rewrites the line to name the files it publishes.

@@ -41,12 +41,37 @@ public record JmhGroup(String name, boolean copyBaseline, List<String> sizes, Li
                 : sizes.size() * filters.size() * impls.size() * Math.max(1, grayFormats.size());
     }
 
+    /**
+     * The group as its cells, one benchmark each (a size × filter × implementation × format), so that each can be
+     * timed against the machine's load and retried on its own ({@link LoadGuard}).
+     */
+    public List<JmhGroup> cells() {
+        List<JmhGroup> cells = new ArrayList<>();
+        for (String size : sizes) {
+            if (copyBaseline) {
+                cells.add(new JmhGroup(name + " " + size, true, List.of(size), filters, impls, jvm, timing,
+                        extraJvmArgs, grayFormats));
+                continue;
+            }
+            for (String filter : filters) {
+                for (String impl : impls) {
+                    for (String format : grayFormats.isEmpty() ? List.of("") : grayFormats) {
+                        cells.add(new JmhGroup(String.join(" ", name, size, filter, impl, format).trim(), false,
+                                List.of(size), List.of(filter), List.of(impl), jvm, timing, extraJvmArgs,
+                                format.isEmpty() ? List.of() : List.of(format)));
+                    }
+                }
+            }
+        }
+        return cells;
+    }
+
     public Options options(Path jsonResult) {
         ChainedOptionsBuilder b = new OptionsBuilder()
                 .include((copyBaseline ? CopyBaseline.class : gray16() ? Gray16Benchmark.class
                         : FilterBenchmark.class).getName().replace(".", "\\.") + "\\.")
                 .param("size", sizes.toArray(new String[0]))
-                .forks(1)
+                .forks(timing.forks())
                 .warmupIterations(timing.warmupIterations())
                 .warmupTime(millis(timing.warmupSeconds()))
                 .measurementIterations(timing.iterations())

@@ -102,6 +102,8 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
         groups.add(gray16Group("gray16 " + size + " straightforward", size, filters, slow, "u16", Timing.full(s, true)));
         groups.add(gray16Group("gray16 " + size, size, filters, fast, "u16", Timing.full(s, false)));
         groups.add(gray16Group("gray16 s16 " + size, size, filters, signed, "s16", Timing.full(s, false)));
+        vectorized("gray16 c vectorized " + size, size, filters, Timing.full(s, false), GRAY_FORMATS)
+                .ifPresent(groups::add);
         for (String format : GRAY_FORMATS) {
             GrayFormat f = GrayFormat.parse(format);
             List<String> openCv = filters.stream().filter(id -> Impl.OPENCV.supportsGray16(id, f))
@@ -111,6 +113,19 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
                         ids(List.of(Impl.OPENCV)), JvmColumn.JIT, Timing.full(s, false), List.of(), List.of(format)));
             }
         }
+    }
+
+    /**
+     * The vectorized C on the filters it has a kernel for ({@code formats} empty: 8-bit RGB, else 16-bit grey), or
+     * nothing when it has none of them: a cell without a kernel is reported "n/a", never run.
+     */
+    static java.util.Optional<JmhGroup> vectorized(String name, String size, List<String> filters, Timing timing,
+                                                   List<String> formats) {
+        List<String> with = filters.stream().filter(f -> formats.isEmpty() ? Impl.C_VECTORIZED.supports(f)
+                : formats.stream().allMatch(x -> Impl.C_VECTORIZED.supportsGray16(f, GrayFormat.parse(x))))
+                .collect(Collectors.toList());
+        return with.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(new JmhGroup(name, false,
+                List.of(size), with, ids(List.of(Impl.C_VECTORIZED)), JvmColumn.JIT, timing, List.of(), formats));
     }
 
     private static JmhGroup gray16Group(String name, String size, List<String> filters, List<Impl> impls,
@@ -127,7 +142,9 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
             groups.add(new JmhGroup("copy " + size, true, List.of(size), List.of(), List.of(), JvmColumn.JIT,
                     Timing.full(s, false), List.of()));
             addSplit(groups, "java", size, filters, Impl.java(), JvmColumn.JIT);
-            addSplit(groups, "c", size, filters, Impl.c(), JvmColumn.JIT);
+            addSplit(groups, "c", size, filters, Impl.c().stream().filter(i -> i != Impl.C_VECTORIZED)
+                    .collect(Collectors.toList()), JvmColumn.JIT);
+            vectorized("c vectorized " + size, size, filters, Timing.full(s, false), List.of()).ifPresent(groups::add);
             if (!openCvFilters.isEmpty()) {
                 groups.add(new JmhGroup("opencv " + size, false, List.of(size), openCvFilters, ids(List.of(Impl.OPENCV)),
                         JvmColumn.JIT, Timing.full(s, false), List.of()));
@@ -162,12 +179,13 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
         List<Impl> c = List.of(Impl.C_OPTIMIZED_O2, Impl.C_OPTIMIZED_NATIVE);
         List<JmhGroup> groups = new ArrayList<>();
         for (String size : STANDARD_SIZES) {
-            Timing t = Timing.full(ImageSize.parse(size), false);
+            Timing t = Timing.standard(ImageSize.parse(size));
             groups.add(new JmhGroup("copy " + size, true, List.of(size), List.of(), List.of(), JvmColumn.JIT, t,
                     List.of()));
             groups.add(new JmhGroup("java " + size, false, List.of(size), filters, ids(java), JvmColumn.JIT, t,
                     List.of()));
             groups.add(new JmhGroup("c " + size, false, List.of(size), filters, ids(c), JvmColumn.JIT, t, List.of()));
+            vectorized("c vectorized " + size, size, filters, t, List.of()).ifPresent(groups::add);
             if (!openCvFilters.isEmpty()) {
                 groups.add(new JmhGroup("opencv " + size, false, List.of(size), openCvFilters,
                         ids(List.of(Impl.OPENCV)), JvmColumn.JIT, t, List.of()));
@@ -192,6 +210,7 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
         groups.add(new JmhGroup("copy", true, List.of(size), List.of(), List.of(), JvmColumn.JIT, t, List.of()));
         groups.add(new JmhGroup("java+c", false, List.of(size), filters,
                 ids(List.of(Impl.JAVA_OPTIMIZED, Impl.C_OPTIMIZED_O2)), JvmColumn.JIT, t, List.of()));
+        vectorized("c vectorized", size, filters, t, List.of()).ifPresent(groups::add);
         groups.add(new JmhGroup("blur, all columns", false, List.of(size), List.of("blur"),
                 ids(List.of(Impl.JAVA_STRAIGHTFORWARD, Impl.JAVA_PARALLEL, Impl.C_OPTIMIZED_NATIVE, Impl.OPENCV)),
                 JvmColumn.JIT, t, List.of()));
@@ -204,6 +223,7 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
         groups.add(new JmhGroup("gray16 blur", false, List.of(size), List.of("blur"),
                 ids(List.of(Impl.JAVA_OPTIMIZED, Impl.C_OPTIMIZED_O2, Impl.OPENCV)), JvmColumn.JIT, t, List.of(),
                 GRAY_FORMATS));
+        vectorized("gray16 c vectorized blur", size, List.of("blur"), t, GRAY_FORMATS).ifPresent(groups::add);
         return new RunPlan("quick", groups,
                 new HarnessPlan(List.of(size), filters, 0.05, 0.1),
                 new TransportPlan(List.of(8192, 65536), 32L << 20, 2),

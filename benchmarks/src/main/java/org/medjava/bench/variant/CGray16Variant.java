@@ -11,10 +11,10 @@ final class CGray16Variant implements FilterVariant {
     private final GrayRaster16 src;
     private final GrayRaster16 dst;
 
-    CGray16Variant(CBuild build, boolean optimized, String filterId, GrayRaster16 src, GrayRaster16 dst) {
+    CGray16Variant(CBuild build, int implementation, String filterId, GrayRaster16 src, GrayRaster16 dst) {
         src.requireSameFormat(dst);
         this.prepared = CFilters.of(build).prepare(filterId, "");
-        this.implementation = optimized ? CFilters.OPTIMIZED : CFilters.STRAIGHTFORWARD;
+        this.implementation = implementation;
         this.src = src;
         this.dst = dst;
     }

@@ -11,9 +11,9 @@ final class CVariant implements FilterVariant {
     private final Raster src;
     private final Raster dst;
 
-    CVariant(CBuild build, boolean optimized, String filterId, Raster src, Raster dst) {
+    CVariant(CBuild build, int implementation, String filterId, Raster src, Raster dst) {
         this.prepared = CFilters.of(build).prepare(filterId, "");
-        this.implementation = optimized ? CFilters.OPTIMIZED : CFilters.STRAIGHTFORWARD;
+        this.implementation = implementation;
         this.src = src;
         this.dst = dst;
     }

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.medjava.bench.jni.CBuild;
+import org.medjava.bench.jni.CFilters;
 import org.medjava.bench.setup.GrayFormat;
 import org.medjava.filter.GrayRaster16;
 import org.medjava.filter.Implementation;
@@ -19,9 +20,12 @@ public enum Impl {
     JAVA_OPTIMIZED("java-optimized", "Java optimized, 1 thread"),
     JAVA_PARALLEL("java-parallel", "Java optimized, all cores"),
     C_STRAIGHTFORWARD_O2("c-straightforward-O2", "C straightforward -O2"),
-    C_OPTIMIZED_O2("c-optimized-O2", "C optimized -O2"),
+    // the portable optimized C: vectorized only as far as gcc auto-vectorizes it (the ids predate the vectorized one)
+    C_OPTIMIZED_O2("c-optimized-O2", "C portable -O2"),
     C_STRAIGHTFORWARD_NATIVE("c-straightforward-native", "C straightforward -O3 -march=native"),
-    C_OPTIMIZED_NATIVE("c-optimized-native", "C optimized -O3 -march=native"),
+    C_OPTIMIZED_NATIVE("c-optimized-native", "C portable -O3 -march=native"),
+    /** Hand-written AVX-512/AVX2 intrinsics, the path chosen at run time; what Java is judged against. */
+    C_VECTORIZED("c-vectorized", "C vectorized (-O2 + intrinsics)"),
     OPENCV("opencv", "OpenCV (not bit-exact)");
 
     private final String id;
@@ -49,9 +53,21 @@ public enum Impl {
         return name().startsWith("C_");
     }
 
-    /** Whether this implementation has a version of {@code filter} (OpenCV has counterparts for five). */
+    /**
+     * Whether this implementation has a version of {@code filter}: OpenCV has counterparts for five, the vectorized C
+     * a kernel for those c-reference has written so far.
+     */
     public boolean supports(String filter) {
+        if (this == C_VECTORIZED) {
+            return VectorizedKernels.has(filter, false);
+        }
         return this != OPENCV || OpenCvVariant.hasCounterpart(filter);
+    }
+
+    /** The title with the vectorized C's code path in it ({@code level} of {@code mj_simd_level()}, may be null). */
+    public String title(String level) {
+        return this == C_VECTORIZED && level != null && !level.isBlank()
+                ? "C vectorized (" + VectorizedKernels.levelTitle(level) + ", -O2 + intrinsics)" : title;
     }
 
     /**
@@ -61,6 +77,9 @@ public enum Impl {
     public boolean supportsGray16(String filter, GrayFormat format) {
         if (this == OPENCV) {
             return OpenCvGray16Variant.hasCounterpart(filter, format);
+        }
+        if (this == C_VECTORIZED) {
+            return VectorizedKernels.has(filter, true);
         }
         return JavaFilters.get(filter).supportsGray16();
     }
@@ -90,7 +109,8 @@ public enum Impl {
     }
 
     public static List<Impl> c() {
-        return List.of(C_STRAIGHTFORWARD_O2, C_OPTIMIZED_O2, C_STRAIGHTFORWARD_NATIVE, C_OPTIMIZED_NATIVE);
+        return List.of(C_STRAIGHTFORWARD_O2, C_OPTIMIZED_O2, C_STRAIGHTFORWARD_NATIVE, C_OPTIMIZED_NATIVE,
+                C_VECTORIZED);
     }
 
     /** Binds this implementation of {@code filter} (default parameters) to the two images. */
@@ -103,13 +123,15 @@ public enum Impl {
             case JAVA_PARALLEL:
                 return new JavaVariant(filter, Implementation.PARALLEL, src, dst);
             case C_STRAIGHTFORWARD_O2:
-                return new CVariant(CBuild.O2, false, filter, src, dst);
+                return new CVariant(CBuild.O2, CFilters.STRAIGHTFORWARD, filter, src, dst);
             case C_OPTIMIZED_O2:
-                return new CVariant(CBuild.O2, true, filter, src, dst);
+                return new CVariant(CBuild.O2, CFilters.OPTIMIZED, filter, src, dst);
             case C_STRAIGHTFORWARD_NATIVE:
-                return new CVariant(CBuild.NATIVE, false, filter, src, dst);
+                return new CVariant(CBuild.NATIVE, CFilters.STRAIGHTFORWARD, filter, src, dst);
             case C_OPTIMIZED_NATIVE:
-                return new CVariant(CBuild.NATIVE, true, filter, src, dst);
+                return new CVariant(CBuild.NATIVE, CFilters.OPTIMIZED, filter, src, dst);
+            case C_VECTORIZED: // the intrinsics carry their own ISA: the -O2 library holds them
+                return new CVariant(CBuild.O2, CFilters.VECTORIZED, filter, src, dst);
             case OPENCV:
                 return new OpenCvVariant(filter, src, dst);
             default:
@@ -127,13 +149,15 @@ public enum Impl {
             case JAVA_PARALLEL:
                 return new JavaGray16Variant(filter, Implementation.PARALLEL, src, dst);
             case C_STRAIGHTFORWARD_O2:
-                return new CGray16Variant(CBuild.O2, false, filter, src, dst);
+                return new CGray16Variant(CBuild.O2, CFilters.STRAIGHTFORWARD, filter, src, dst);
             case C_OPTIMIZED_O2:
-                return new CGray16Variant(CBuild.O2, true, filter, src, dst);
+                return new CGray16Variant(CBuild.O2, CFilters.OPTIMIZED, filter, src, dst);
             case C_STRAIGHTFORWARD_NATIVE:
-                return new CGray16Variant(CBuild.NATIVE, false, filter, src, dst);
+                return new CGray16Variant(CBuild.NATIVE, CFilters.STRAIGHTFORWARD, filter, src, dst);
             case C_OPTIMIZED_NATIVE:
-                return new CGray16Variant(CBuild.NATIVE, true, filter, src, dst);
+                return new CGray16Variant(CBuild.NATIVE, CFilters.OPTIMIZED, filter, src, dst);
+            case C_VECTORIZED:
+                return new CGray16Variant(CBuild.O2, CFilters.VECTORIZED, filter, src, dst);
             case OPENCV:
                 return new OpenCvGray16Variant(filter, src, dst);
             default:

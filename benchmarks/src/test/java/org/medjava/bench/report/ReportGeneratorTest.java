@@ -49,9 +49,10 @@ class ReportGeneratorTest {
         assertThat(out.resolve("results.csv")).content().startsWith("filter,size,").contains("best_ms").contains(
                 "blur,512,512,512,262144,java-optimized@jdk25,java-optimized,jdk25,0.700000");
         String md = Files.readString(out.resolve("summary.md"));
-        assertThat(md).contains("Targets at 512², Java optimized on JDK 17 JIT, means",
-                "Targets at 512², Java optimized on JDK 17 JIT, fastest iterations", "| blur | 0.800 | 0.80 ✓ |",
-                "2.67 ✗ 2.67× over", "2.00 ✓", // issue 21: C native matched; blur within 2× the copy
+        assertThat(md).contains("Targets at 512², Java optimized on JDK 17 JIT (ratios of medians [95% CI]",
+                "| blur | 0.800 [0.800–0.800] | – |", "| 0.80 [0.80–0.80] |", // portable C: no verdict
+                "2.67 [2.67–2.67] ✗ 2.67× over", "2.00 [2.00–2.00] ✓", "Time per image at 512² (ms; copy + filter; "
+                + "median [95% confidence interval]",
                 "JNI ÷ C (best)", "| blur | c-optimized-O2 | 0.840 | 0.800 | 1.05 | 1.00 | 0.900 | 1.11 |", "| 8 KiB | 100 | 50 | 100 | 0.50 ✗ | 1.00 ✓ |");
         assertThat(out.resolve("index.html")).content().contains("<img src=\"charts/blur.svg\"",
                 "charts/transport.svg");
@@ -88,11 +89,47 @@ class ReportGeneratorTest {
 
         String md = Files.readString(out.resolve("summary.md"));
         String html = Files.readString(out.resolve("index.html"));
-        assertThat(md).contains(Summary.SMOKE_BANNER, SummaryTables.SMOKE_NOTE, "| blur | 0.800 | 0.80 |", "2.67",
-                "| 8 KiB | 100 | 50 | 100 | 0.50 | 1.00 |").doesNotContain("✓", "✗");
+        assertThat(md).contains(Summary.SMOKE_BANNER, SummaryTables.SMOKE_NOTE, "| blur | 0.800 [0.800–0.800] | – |",
+                "2.67 [2.67–2.67] |", "| 8 KiB | 100 | 50 | 100 | 0.50 | 1.00 |").doesNotContain("✓", "✗", "≈");
         assertThat(html).contains("id=\"smoke-test\"").doesNotContain("✓", "✗", "class=\"miss\"");
         // tables at every size, the small one too
         assertThat(md).contains("Time per image at 256²", "Time per image at 512²", "Targets at 256²");
+    }
+
+    /**
+     * Issue 35: medians with bootstrap intervals from the iterations of both forks, ≈ where the ratio's interval
+     * holds the target, the load around each cell, and n/a where the vectorized C has no kernel yet.
+     */
+    @Test
+    void intervalsVerdictsLoadAndNotApplicable(@TempDir Path out) throws Exception {
+        Path raw = Files.createDirectories(out.resolve("raw"));
+        String load = ",\"medjava.load\":{\"load1Before\":0.4,\"load1After\":1.6,\"othersAtStart\":0.7,"
+                + "\"othersDuring\":0.6,\"attempts\":3,\"loaded\":true}";
+        String runs = String.join(",",
+                withSamples("blur", "java-optimized", "[[0.90,1.00,1.10,0.95,1.05],[1.00,0.98,1.02,0.97,1.03]]", ""),
+                withSamples("blur", "c-vectorized", "[[0.97,1.02,1.00,1.01,0.99],[1.03,0.99,1.01,1.00,0.98]]", load),
+                withSamples("blur", "opencv", "[[2.0,2.1,1.9,2.0,2.05],[1.95,2.0,2.02,1.98,2.0]]", ""),
+                withSamples("spread", "java-optimized", "[[3.0,3.1,2.9,3.0,3.0],[3.0,3.1,2.9,3.0,3.0]]", ""));
+        Files.writeString(raw.resolve("jmh-01-001.json"), "[" + runs + "]");
+        Files.write(raw.resolve("environment.properties"), List.of("mode=standard", "cores=2", "c.simd=avx512",
+                "c.vectorized.missing=despeckle oil-paint spread"));
+
+        ReportGenerator.generate(out);
+
+        String md = Files.readString(out.resolve("summary.md"));
+        assertThat(md).contains("| blur | 1.00 [", "≈ |", "0.50 [", "✓ |", "1.60 loaded |", " †",
+                "| spread | 3.00 [2.95–3.05] | n/a |", "n/a: the vectorized C has no kernel for despeckle, oil-paint, "
+                + "spread yet", "c-vectorized = C vectorized (AVX-512, -O2 + intrinsics)");
+        // seeded: the same raw results give the same report
+        ReportGenerator.generate(out);
+        assertThat(Files.readString(out.resolve("summary.md"))).isEqualTo(md);
+    }
+
+    private static String withSamples(String filter, String impl, String rawData, String load) {
+        return "{\"benchmark\":\"org.medjava.bench.FilterBenchmark.run\",\"mode\":\"avgt\",\"jvmArgs\":"
+                + "[\"-Dmedjava.bench.jvm=jit\"],\"params\":{\"size\":\"1024\",\"filter\":\"" + filter
+                + "\",\"impl\":\"" + impl + "\"},\"primaryMetric\":{\"score\":1.0,\"scoreError\":\"NaN\","
+                + "\"scoreUnit\":\"ms/op\",\"rawData\":" + rawData + "}" + load + "}";
     }
 
     /** The 16-bit results get their own tables, ratios and charts; the 8-bit tables and charts stay 8-bit. */
@@ -120,14 +157,14 @@ class ReportGeneratorTest {
 
         String md = Files.readString(out.resolve("summary.md"));
         assertThat(md).contains("16-bit grey: Java ÷ C and Java ÷ OpenCV per filter (Java optimized, 1 thread; means)",
-                "| blur | 512² | 0.600 | 1.20 | 2.00 | 3.00 | 0.900 | – | – | 3.00 | – | 0.80 | 2.00 |",
-                "| blur | 4096² | 40.0 | 0.80 | – | – | – | – | – | – | – | – | – |",
-                "| despeckle | 512² | – | – | – | – | 1.00 | – | – | – |",
+                "| blur | 512² | 0.600 | – | 1.20 | 2.00 | 3.00 | 0.900 | – | – | – | 3.00 | – | 0.80 | 2.00 |",
+                "| blur | 4096² | 40.0 | – | 0.80 | – | – | – | – | – | – | – | – | – | – |",
+                "| despeckle | 512² | – | – | – | – | – | 1.00 | – | – | – | – |",
                 "16-bit grey u16 (16-bit unsigned, OpenCV 16U): time per image at 512²",
                 "16-bit grey s16 (16-bit signed, OpenCV 16S): time per image at 512²",
                 "despeckle → Imgproc.medianBlur 3, 16U only");
         // the 8-bit times table keeps its columns: no 16-bit value leaks into it
-        assertThat(md).contains("| blur | 0.800 | 1.00 | 0.400 |");
+        assertThat(md).contains("| blur | 0.800 [0.800–0.800] | 1.00 [1.00–1.00] | 0.400 [0.400–0.400] |");
         assertThat(md.indexOf("16-bit grey: Java ÷ C")).isGreaterThan(md.indexOf("Targets at 512²"));
         assertThat(out.resolve("charts/blur-gray16.svg")).content()
                 .contains("16-bit grey u16", "data-series=\"java-optimized\"", "data-series=\"c-optimized-native\"")
