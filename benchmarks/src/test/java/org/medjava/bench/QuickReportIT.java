@@ -96,7 +96,7 @@ class QuickReportIT {
         // the 16-bit chart: the series measured on unsigned grey data
         Set<String> grey = rows.stream().filter(r -> r.get("data").equals("u16") && r.get("filter").equals("blur"))
                 .map(r -> r.get("series")).collect(Collectors.toCollection(TreeSet::new));
-        assertThat(grey).containsExactlyInAnyOrder("java-optimized", "c-optimized-O2", "opencv");
+        assertThat(grey).containsExactlyInAnyOrder("java-optimized", "c-optimized-O2", "c-vectorized", "opencv");
         assertThat(seriesIn(out.resolve("charts/blur-gray16.svg"))).isEqualTo(grey);
         assertThat(seriesIn(out.resolve("charts/transport.svg")))
                 .containsExactlyInAnyOrder("c-sockets", "java-streams", "java-nio");

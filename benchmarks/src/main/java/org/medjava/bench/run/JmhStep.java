@@ -19,7 +19,7 @@ import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * Runs the plan's JMH groups one after another, cell by cell (one benchmark each), each into
+ * Runs the plan's JMH groups one after another — in the standard run cell by cell (one benchmark each) — each into
  * {@code raw/jmh-NN-MMM.json} with the machine's load around it added to its result ({@code medjava.load}, see
  * {@link LoadGuard}; the standard run retries a cell measured on a busy machine). JMH's detailed output goes to
  * {@code raw/jmh.log}, the console gets a progress line per benchmark.
@@ -51,7 +51,9 @@ final class JmhStep {
                 progress.nextCost(CostModel.groupSeconds(group) / group.benchmarkCount());
                 log.println("=== group " + n + ": " + group.name() + " (" + group.jvm().title() + ")");
                 int m = 0;
-                for (JmhGroup cell : group.cells()) {
+                // cell by cell where a busy cell is retried alone; else the group in one JMH run (the quick run's
+                // minute), its load recorded around the whole group
+                for (JmhGroup cell : guard.retries() ? group.cells() : List.of(group)) {
                     Path json = rawDir.resolve(String.format(Locale.ROOT, "jmh-%02d-%03d.json", n, ++m));
                     LoadGuard.Outcome<Boolean> outcome = guard.run(() -> {
                         Files.deleteIfExists(json); // a discarded attempt's result must not survive

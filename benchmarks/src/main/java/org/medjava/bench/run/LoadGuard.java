@@ -66,6 +66,11 @@ final class LoadGuard {
         this.retry = retry;
     }
 
+    /** Whether a cell measured on a busy machine is measured again (the standard run). */
+    boolean retries() {
+        return retry;
+    }
+
     /** The machine's {@code /proc} and real sleeps. */
     static LoadGuard system(boolean retry) {
         return new LoadGuard(LoadGuard::procReading, seconds -> Thread.sleep(Math.round(seconds * 1000)), retry);
