@@ -96,6 +96,9 @@ MJ_INTERNAL size_t mj_despeckle_gray16_scratch(mj_gray_format fmt);
 MJ_INTERNAL void mj_despeckle_gray16_rect(const uint16_t *src, uint16_t *dst, int width, mj_region r,
                                           mj_gray_format fmt, int n, int *scratch, mj_region o);
 
+/* Spread's parameters (mode, distances, seed) are valid */
+MJ_INTERNAL int mj_spread_args_ok(mj_spread_mode mode, int a, int b, uint32_t seed);
+
 /*
  * Exact division by a runtime constant d (1 <= d <= 65536) for numerators s < 2^24:
  * floor(s / d) == (s * m) >> 40 with m = ceil(2^40 / d).
