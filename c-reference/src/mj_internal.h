@@ -96,6 +96,10 @@ MJ_INTERNAL size_t mj_despeckle_gray16_scratch(mj_gray_format fmt);
 MJ_INTERNAL void mj_despeckle_gray16_rect(const uint16_t *src, uint16_t *dst, int width, mj_region r,
                                           mj_gray_format fmt, int n, int *scratch, mj_region o);
 
+/* Oil Paint's parameters are valid; its window [x - L, x + R] x [y - L, y + R] */
+MJ_INTERNAL int mj_oil_args_ok(int n, mj_oil_window window);
+MJ_INTERNAL void mj_oil_extents(int n, mj_oil_window window, int *L, int *R);
+
 /* Spread's parameters (mode, distances, seed) are valid */
 MJ_INTERNAL int mj_spread_args_ok(mj_spread_mode mode, int a, int b, uint32_t seed);
 
