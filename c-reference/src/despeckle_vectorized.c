@@ -196,6 +196,24 @@ int mj_despeckle_gray16_vectorized(const uint16_t *src, uint16_t *dst, int width
         med_ = MAX(MIN(mx_, md01_), MIN(MAX(mx_, md01_), t_));                                                        \
     } while (0)
 
+/* med_ = the median of the n x n window at element q (n = 3, 5 or 7) */
+#define MEDIAN(n, q, stride, step, LD, MIN, MAX)                                                                      \
+    do {                                                                                                              \
+        if ((n) == 3) {                                                                                               \
+            MED9((q) - (stride), (q), (q) + (stride), (step), LD, MIN, MAX);                                          \
+        } else if ((n) == 5) {                                                                                        \
+            vi v_[25];                                                                                                \
+            LOAD_WINDOW(v_, 5, (q), (stride), (step), LD);                                                            \
+            NET_RUN(NET5, v_, MIN, MAX);                                                                              \
+            med_ = v_[NET5_OUT];                                                                                      \
+        } else {                                                                                                      \
+            vi v_[49];                                                                                                \
+            LOAD_WINDOW(v_, 7, (q), (stride), (step), LD);                                                            \
+            NET_RUN(NET7, v_, MIN, MAX);                                                                              \
+            med_ = v_[NET7_OUT];                                                                                      \
+        }                                                                                                             \
+    } while (0)
+
 static int VF(despeckle_u8)(const uint8_t *src, uint8_t *dst, int width, mj_region r, int n)
 {
     const int h = n / 2, ey = r.y + r.h - 1;
@@ -213,19 +231,7 @@ static int VF(despeckle_u8)(const uint8_t *src, uint8_t *dst, int width, mj_regi
         for (k = 0; k < len; k += VB) {
             const size_t p = k + VB <= len ? k : len - VB; /* the last vector overlaps the one before */
             vi med_;
-            if (n == 3) {
-                MED9(row + p - stride, row + p, row + p + stride, 3, ld, min_u8, max_u8);
-            } else if (n == 5) {
-                vi v[25];
-                LOAD_WINDOW(v, 5, row + p, stride, 3, ld);
-                NET_RUN(NET5, v, min_u8, max_u8);
-                med_ = v[NET5_OUT];
-            } else {
-                vi v[49];
-                LOAD_WINDOW(v, 7, row + p, stride, 3, ld);
-                NET_RUN(NET7, v, min_u8, max_u8);
-                med_ = v[NET7_OUT];
-            }
+            MEDIAN(n, row + p, stride, 3, ld, min_u8, max_u8);
             st(out + p, med_);
         }
     }
@@ -256,19 +262,7 @@ static int VF(despeckle_g)(const uint16_t *src, uint16_t *dst, int width, mj_reg
         for (k = 0; k < len; k += V16) {
             const size_t p = k + V16 <= len ? k : len - V16;
             vi med_;
-            if (n == 3) {
-                MED9(row + p - stride, row + p, row + p + stride, 1, LDU, min_u16, max_u16);
-            } else if (n == 5) {
-                vi v[25];
-                LOAD_WINDOW(v, 5, row + p, stride, 1, LDU);
-                NET_RUN(NET5, v, min_u16, max_u16);
-                med_ = v[NET5_OUT];
-            } else {
-                vi v[49];
-                LOAD_WINDOW(v, 7, row + p, stride, 1, LDU);
-                NET_RUN(NET7, v, min_u16, max_u16);
-                med_ = v[NET7_OUT];
-            }
+            MEDIAN(n, row + p, stride, 1, LDU, min_u16, max_u16);
             st(out + p, add16(med_, unbias));
         }
     }
@@ -282,6 +276,7 @@ static int VF(despeckle_g)(const uint16_t *src, uint16_t *dst, int width, mj_reg
 
 #undef NET_RUN
 #undef LOAD_WINDOW
+#undef MEDIAN
 #undef MED9
 
 #endif

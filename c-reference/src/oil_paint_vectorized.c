@@ -73,7 +73,8 @@ static int oil_rows(const oil_state *s, mj_region r, int R, int y, const uint32_
     return y1 - y0 + 1;
 }
 
-static int oil_u8(const uint8_t *src, uint8_t *dst, int width, mj_region r, int L, int R)
+/* bpp 3: RGB pixels, keys 0xRRGGBB; 2: grey words, the word as the key (equal words are equal values) */
+static int oil_px(const void *src, void *dst, int bpp, int width, mj_region r, int L, int R)
 {
     const int avx512 = mj_simd() == MJ_SIMD_AVX512;
     oil_state s;
@@ -83,50 +84,36 @@ static int oil_u8(const uint8_t *src, uint8_t *dst, int width, mj_region r, int 
     for (y = r.y; y < r.y + r.h; y++) {
         const uint32_t *rows[OIL_VEC_MAX];
         const int y1 = mj_hi(y, R, r.y + r.h - 1), k = oil_rows(&s, r, R, y, rows);
-        uint8_t *o = dst + mj_off(r.x, y, width);
+        const size_t first = (size_t)y * (size_t)width + (size_t)r.x;
         for (; s.packed < y1; s.packed++) { /* each source row once, as it enters the windows */
-            const uint8_t *p = src + mj_off(r.x, s.packed + 1, width);
+            const size_t from = (size_t)(s.packed + 1) * (size_t)width + (size_t)r.x;
             uint32_t *q = oil_slot(&s, s.packed + 1);
-            for (x = 0; x < r.w; x++, p += 3)
-                q[x] = ((uint32_t)p[0] << 16) | ((uint32_t)p[1] << 8) | p[2];
+            if (bpp == 3) {
+                const uint8_t *p = (const uint8_t *)src + 3u * from;
+                for (x = 0; x < r.w; x++, p += 3)
+                    q[x] = ((uint32_t)p[0] << 16) | ((uint32_t)p[1] << 8) | p[2];
+            } else {
+                const uint16_t *p = (const uint16_t *)src + from;
+                for (x = 0; x < r.w; x++)
+                    q[x] = p[x];
+            }
         }
         if (avx512)
             oil_row_avx512(rows, k, s.W, L, r.w, s.pairs, s.rl, s.out);
         else
             oil_row_avx2(rows, k, s.W, L, r.w, s.pairs, s.rl, s.out);
-        for (x = 0; x < r.w; x++, o += 3) {
-            o[0] = (uint8_t)(s.out[x] >> 16);
-            o[1] = (uint8_t)(s.out[x] >> 8);
-            o[2] = (uint8_t)s.out[x];
-        }
-    }
-    free(s.mem);
-    return MJ_OK;
-}
-
-static int oil_g(const uint16_t *src, uint16_t *dst, int width, mj_region r, int L, int R)
-{
-    const int avx512 = mj_simd() == MJ_SIMD_AVX512;
-    oil_state s;
-    int y, x;
-    if (!oil_init(&s, r, L, R, avx512 ? 16 : 8))
-        return MJ_ERR_NOMEM;
-    for (y = r.y; y < r.y + r.h; y++) {
-        const uint32_t *rows[OIL_VEC_MAX];
-        const int y1 = mj_hi(y, R, r.y + r.h - 1), k = oil_rows(&s, r, R, y, rows);
-        uint16_t *o = dst + mj_g_off(r.x, y, width);
-        for (; s.packed < y1; s.packed++) {
-            const uint16_t *p = src + mj_g_off(r.x, s.packed + 1, width);
-            uint32_t *q = oil_slot(&s, s.packed + 1);
+        if (bpp == 3) {
+            uint8_t *o = (uint8_t *)dst + 3u * first;
+            for (x = 0; x < r.w; x++, o += 3) {
+                o[0] = (uint8_t)(s.out[x] >> 16);
+                o[1] = (uint8_t)(s.out[x] >> 8);
+                o[2] = (uint8_t)s.out[x];
+            }
+        } else {
+            uint16_t *o = (uint16_t *)dst + first;
             for (x = 0; x < r.w; x++)
-                q[x] = p[x]; /* equal words are equal values: no offset needed */
+                o[x] = (uint16_t)s.out[x];
         }
-        if (avx512)
-            oil_row_avx512(rows, k, s.W, L, r.w, s.pairs, s.rl, s.out);
-        else
-            oil_row_avx2(rows, k, s.W, L, r.w, s.pairs, s.rl, s.out);
-        for (x = 0; x < r.w; x++)
-            o[x] = (uint16_t)s.out[x];
     }
     free(s.mem);
     return MJ_OK;
@@ -150,7 +137,7 @@ int mj_oil_paint_vectorized(const uint8_t *src, uint8_t *dst, int width, int hei
     mj_oil_extents(n, window, &L, &R);
 #if MJ_X86_SIMD
     if (oil_vec_ok(r, L, R))
-        return oil_u8(src, dst, width, r, L, R);
+        return oil_px(src, dst, 3, width, r, L, R);
 #endif
     return mj_oil_paint_optimized(src, dst, width, height, r, n, window);
 }
@@ -164,7 +151,7 @@ int mj_oil_paint_gray16_vectorized(const uint16_t *src, uint16_t *dst, int width
     mj_oil_extents(n, window, &L, &R);
 #if MJ_X86_SIMD
     if (oil_vec_ok(r, L, R))
-        return oil_g(src, dst, width, r, L, R);
+        return oil_px(src, dst, 2, width, r, L, R);
 #endif
     return mj_oil_paint_gray16_optimized(src, dst, width, height, r, fmt, n, window);
 }

@@ -77,8 +77,8 @@ int mj_spread_vectorized(uint8_t *img, int width, int height, mj_region r, mj_sp
     /* a row of partners is at least one vector (the last vector of a row overlaps the one before) */
     if (r.w >= 16 && !(a == 0 && (mode == MJ_SPREAD_DIAMOND || b == 0))) {
         switch (mj_simd()) {
-        case MJ_SIMD_AVX512: return spread_u8_avx512(img, width, r, mode, a, b, seed);
-        case MJ_SIMD_AVX2: return spread_u8_avx2(img, width, r, mode, a, b, seed);
+        case MJ_SIMD_AVX512: return spread_px_avx512(img, 3, width, r, mode, a, b, seed);
+        case MJ_SIMD_AVX2: return spread_px_avx2(img, 3, width, r, mode, a, b, seed);
         default: break;
         }
     }
@@ -94,8 +94,8 @@ int mj_spread_gray16_vectorized(uint16_t *img, int width, int height, mj_region 
 #if MJ_X86_SIMD
     if (r.w >= 16 && !(a == 0 && (mode == MJ_SPREAD_DIAMOND || b == 0))) {
         switch (mj_simd()) {
-        case MJ_SIMD_AVX512: return spread_g_avx512(img, width, r, mode, a, b, seed);
-        case MJ_SIMD_AVX2: return spread_g_avx2(img, width, r, mode, a, b, seed);
+        case MJ_SIMD_AVX512: return spread_px_avx512((uint8_t *)img, 2, width, r, mode, a, b, seed);
+        case MJ_SIMD_AVX2: return spread_px_avx2((uint8_t *)img, 2, width, r, mode, a, b, seed);
         default: break;
         }
     }
@@ -226,47 +226,28 @@ static void VF(partners)(spread_state *s, mj_region r, int y, int diamond, int a
     s->valid_from = s->valid_from > 2 * sw ? s->valid_from - 2 * sw : 0;
 }
 
-static int VF(spread_u8)(uint8_t *img, int width, mj_region r, mj_spread_mode mode, int a, int b, uint32_t seed)
+/* bpp 3: RGB pixels; 2: grey words, swapped as their two bytes */
+static int VF(spread_px)(uint8_t *img, int bpp, int width, mj_region r, mj_spread_mode mode, int a, int b,
+                         uint32_t seed)
 {
     const int diamond = mode == MJ_SPREAD_DIAMOND;
     spread_state s;
-    int y, k;
+    int y, k, c;
     if (diamond)
         b = a;
     if (!state_init(&s, r.w, r.h, a, b, seed, V32))
         return MJ_ERR_NOMEM;
     for (y = r.y; y < r.y + r.h; y++) {
-        uint8_t *row = img + mj_off(r.x, y, width);
+        uint8_t *row = img + ((size_t)y * (size_t)width + (size_t)r.x) * (size_t)bpp;
         VF(xvr_row)(&s, r.w);
         VF(partners)(&s, r, y, diamond, a, b);
-        for (k = 0; k < r.w; k++, row += 3) {
-            uint8_t *t = img + mj_off(s.x1[k], s.y1[k], width), tmp;
-            tmp = row[0]; row[0] = t[0]; t[0] = tmp;
-            tmp = row[1]; row[1] = t[1]; t[1] = tmp;
-            tmp = row[2]; row[2] = t[2]; t[2] = tmp;
-        }
-    }
-    free(s.mem);
-    return MJ_OK;
-}
-
-static int VF(spread_g)(uint16_t *img, int width, mj_region r, mj_spread_mode mode, int a, int b, uint32_t seed)
-{
-    const int diamond = mode == MJ_SPREAD_DIAMOND;
-    spread_state s;
-    int y, k;
-    if (diamond)
-        b = a;
-    if (!state_init(&s, r.w, r.h, a, b, seed, V32))
-        return MJ_ERR_NOMEM;
-    for (y = r.y; y < r.y + r.h; y++) {
-        uint16_t *row = img + mj_g_off(r.x, y, width);
-        VF(xvr_row)(&s, r.w);
-        VF(partners)(&s, r, y, diamond, a, b);
-        for (k = 0; k < r.w; k++) {
-            uint16_t *t = img + mj_g_off(s.x1[k], s.y1[k], width), tmp = row[k];
-            row[k] = *t;
-            *t = tmp;
+        for (k = 0; k < r.w; k++, row += bpp) {
+            uint8_t *t = img + ((size_t)s.y1[k] * (size_t)width + (size_t)s.x1[k]) * (size_t)bpp;
+            for (c = 0; c < bpp; c++) {
+                const uint8_t tmp = row[c];
+                row[c] = t[c];
+                t[c] = tmp;
+            }
         }
     }
     free(s.mem);
