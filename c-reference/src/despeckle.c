@@ -236,6 +236,13 @@ void mj_despeckle_rect(const uint8_t *src, uint8_t *dst, int width, mj_region r,
     huang_t *hs = (huang_t *)(void *)scratch;
     int x, y, c;
 
+    if (n == 3) { /* at most 6 values: a small sort beats the histogram's walks (the vectorized frame) */
+        for (y = o.y; y < o.y + o.h; y++)
+            for (x = o.x; x <= oex; x++)
+                small_window_median(src, dst, width, x, y, mj_lo(x, 1, r.x), mj_hi(x, 1, ex), mj_lo(y, 1, r.y),
+                                    mj_hi(y, 1, ey));
+        return;
+    }
     for (y = o.y; y < o.y + o.h; y++) {
         const int y0 = mj_lo(y, h, r.y), y1 = mj_hi(y, h, ey), cy = y1 - y0 + 1;
         uint8_t *out = dst + mj_off(o.x, y, width);
