@@ -1,7 +1,7 @@
 /*
  * Oil Painting (spec 2.6), vectorized for windows of at most 4 x 4 (xv's default 4x4, xv n <= 4, centred n <= 3):
  * every output pixel of a row in its own 32-bit lane, keys 0xRRGGBB (8-bit) or the grey word, one packed row per
- * source row (a ring of window-height rows, packed once).
+ * source row (a ring of window-height rows, packed once, with byte shuffles).
  *   - distinct-colour fast path (noise): per row, the equal pairs between each column and the next ones
  *     (pairs_d[q]: column q with column q + d, d = 0 inside the column) on vectors, shared by every window holding
  *     both columns; a window's pair count is a sum of ten of them. Where a whole vector of windows has none, each
@@ -78,7 +78,7 @@ static int oil_px(const void *src, void *dst, int bpp, int width, mj_region r, i
 {
     const int avx512 = mj_simd() == MJ_SIMD_AVX512;
     oil_state s;
-    int y, x;
+    int y;
     if (!oil_init(&s, r, L, R, avx512 ? 16 : 8))
         return MJ_ERR_NOMEM;
     for (y = r.y; y < r.y + r.h; y++) {
@@ -87,32 +87,17 @@ static int oil_px(const void *src, void *dst, int bpp, int width, mj_region r, i
         const size_t first = (size_t)y * (size_t)width + (size_t)r.x;
         for (; s.packed < y1; s.packed++) { /* each source row once, as it enters the windows */
             const size_t from = (size_t)(s.packed + 1) * (size_t)width + (size_t)r.x;
-            uint32_t *q = oil_slot(&s, s.packed + 1);
-            if (bpp == 3) {
-                const uint8_t *p = (const uint8_t *)src + 3u * from;
-                for (x = 0; x < r.w; x++, p += 3)
-                    q[x] = ((uint32_t)p[0] << 16) | ((uint32_t)p[1] << 8) | p[2];
-            } else {
-                const uint16_t *p = (const uint16_t *)src + from;
-                for (x = 0; x < r.w; x++)
-                    q[x] = p[x];
-            }
+            if (avx512)
+                pack_row_avx512(src, from, bpp, oil_slot(&s, s.packed + 1), r.w);
+            else
+                pack_row_avx2(src, from, bpp, oil_slot(&s, s.packed + 1), r.w);
         }
-        if (avx512)
+        if (avx512) {
             oil_row_avx512(rows, k, s.W, L, r.w, s.pairs, s.rl, s.out);
-        else
-            oil_row_avx2(rows, k, s.W, L, r.w, s.pairs, s.rl, s.out);
-        if (bpp == 3) {
-            uint8_t *o = (uint8_t *)dst + 3u * first;
-            for (x = 0; x < r.w; x++, o += 3) {
-                o[0] = (uint8_t)(s.out[x] >> 16);
-                o[1] = (uint8_t)(s.out[x] >> 8);
-                o[2] = (uint8_t)s.out[x];
-            }
+            unpack_row_avx512(s.out, dst, first, bpp, r.w);
         } else {
-            uint16_t *o = (uint16_t *)dst + first;
-            for (x = 0; x < r.w; x++)
-                o[x] = (uint16_t)s.out[x];
+            oil_row_avx2(rows, k, s.W, L, r.w, s.pairs, s.rl, s.out);
+            unpack_row_avx2(s.out, dst, first, bpp, r.w);
         }
     }
     free(s.mem);
@@ -167,6 +152,15 @@ int mj_oil_paint_gray16_vectorized(const uint16_t *src, uint16_t *dst, int width
 /* cnt + (a == b) per lane; where score > best, key */
 #define COUNT_EQ(cnt, a, b) _mm512_mask_sub_epi32((cnt), _mm512_cmpeq_epi32_mask((a), (b)), (cnt), set1_32(-1))
 #define TAKE_GT(win, key, score, best) _mm512_mask_mov_epi32((win), _mm512_cmpgt_epi32_mask((score), (best)), (key))
+/* 16 RGB pixels: 48 bytes in, 48 bytes out (byte masks), dwords moved between 128-bit lanes */
+#define LOAD_PX(p) _mm512_maskz_loadu_epi8((__mmask64)0xFFFFFFFFFFFFull, (p))
+#define STORE_PX(p, v) _mm512_mask_storeu_epi8((p), (__mmask64)0xFFFFFFFFFFFFull, (v))
+#define PERM32(v, idx) _mm512_permutexvar_epi32((idx), (v))
+#define SHUF8 _mm512_shuffle_epi8
+#define PACK_IDX _mm512_setr_epi32(0, 1, 2, 2, 3, 4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11)
+#define UNPACK_IDX _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 15, 15, 15, 15)
+#define PACK_SHUF _mm512_broadcast_i32x4(PACK_SHUF128)
+#define UNPACK_SHUF _mm512_broadcast_i32x4(UNPACK_SHUF128)
 #else
 #define EQ32 _mm256_cmpeq_epi32
 #define GT32 _mm256_cmpgt_epi32
@@ -174,7 +168,65 @@ int mj_oil_paint_gray16_vectorized(const uint16_t *src, uint16_t *dst, int width
 #define IOTA32 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
 #define COUNT_EQ(cnt, a, b) sub32((cnt), _mm256_cmpeq_epi32((a), (b)))
 #define TAKE_GT(win, key, score, best) _mm256_blendv_epi8((win), (key), _mm256_cmpgt_epi32((score), (best)))
+/* 8 RGB pixels: 24 bytes = 6 dwords in and out (dword masks) */
+#define MASK6 _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0)
+#define LOAD_PX(p) _mm256_maskload_epi32((const int *)(const void *)(p), MASK6)
+#define STORE_PX(p, v) _mm256_maskstore_epi32((int *)(void *)(p), MASK6, (v))
+#define PERM32(v, idx) _mm256_permutevar8x32_epi32((v), (idx))
+#define SHUF8 _mm256_shuffle_epi8
+#define PACK_IDX _mm256_setr_epi32(0, 1, 2, 2, 3, 4, 5, 5)
+#define UNPACK_IDX _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7)
+#define PACK_SHUF _mm256_broadcastsi128_si256(PACK_SHUF128)
+#define UNPACK_SHUF _mm256_broadcastsi128_si256(UNPACK_SHUF128)
 #endif
+/* within a 128-bit lane: pixel m's bytes 3m, 3m+1, 3m+2 (R, G, B) to key bytes 4m+2, 4m+1, 4m (little-endian
+ * 0xRRGGBB, top byte 0), and back */
+#define PACK_SHUF128 _mm_setr_epi8(2, 1, 0, -128, 5, 4, 3, -128, 8, 7, 6, -128, 11, 10, 9, -128)
+#define UNPACK_SHUF128 _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -128, -128, -128, -128)
+
+/* keys of n pixels from element `from` of src (bpp 3: 0xRRGGBB from RGB bytes; 2: grey words); RGB: four pixels
+ * (12 bytes) into each 128-bit lane, then a byte shuffle per lane; masked loads never read past the pixels */
+static void VF(pack_row)(const void *src, size_t from, int bpp, uint32_t *q, int n)
+{
+    int x = 0;
+    if (bpp == 3) {
+        const uint8_t *p = (const uint8_t *)src + 3u * from;
+        const vi shuf = PACK_SHUF;
+        for (; x + V32 <= n; x += V32)
+            st(q + x, SHUF8(PERM32(LOAD_PX(p + 3 * x), PACK_IDX), shuf));
+        for (; x < n; x++)
+            q[x] = ((uint32_t)p[3 * x] << 16) | ((uint32_t)p[3 * x + 1] << 8) | p[3 * x + 2];
+    } else {
+        const uint16_t *p = (const uint16_t *)src + from;
+        for (; x + V32 <= n; x += V32)
+            st(q + x, u16_u32(ldh(p + x)));
+        for (; x < n; x++)
+            q[x] = p[x];
+    }
+}
+
+/* the reverse: n keys into pixels from element `first` of dst */
+static void VF(unpack_row)(const uint32_t *keys, void *dst, size_t first, int bpp, int n)
+{
+    int x = 0;
+    if (bpp == 3) {
+        uint8_t *o = (uint8_t *)dst + 3u * first;
+        const vi shuf = UNPACK_SHUF;
+        for (; x + V32 <= n; x += V32)
+            STORE_PX(o + 3 * x, PERM32(SHUF8(ld(keys + x), shuf), UNPACK_IDX));
+        for (; x < n; x++) {
+            o[3 * x] = (uint8_t)(keys[x] >> 16);
+            o[3 * x + 1] = (uint8_t)(keys[x] >> 8);
+            o[3 * x + 2] = (uint8_t)keys[x];
+        }
+    } else {
+        uint16_t *o = (uint16_t *)dst + first;
+        for (; x + V32 <= n; x += V32)
+            sth(o + x, u32_u16(ld(keys + x)));
+        for (; x < n; x++)
+            o[x] = (uint16_t)keys[x];
+    }
+}
 
 /* the answers (keys) of one output row: rows[i][q] is the key of window row i at region column q - L (k rows);
  * W-column windows, sw columns */
@@ -247,5 +299,18 @@ static void VF(oil_row)(const uint32_t *const *rows, int k, int W, int L, int sw
 #undef IOTA32
 #undef COUNT_EQ
 #undef TAKE_GT
+#undef LOAD_PX
+#undef STORE_PX
+#undef PERM32
+#undef SHUF8
+#undef PACK_IDX
+#undef UNPACK_IDX
+#undef PACK_SHUF
+#undef UNPACK_SHUF
+#undef PACK_SHUF128
+#undef UNPACK_SHUF128
+#if MJ_VEC_BITS == 256
+#undef MASK6
+#endif
 
 #endif
