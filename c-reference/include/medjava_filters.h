@@ -114,8 +114,7 @@ const char *mj_strerror(int code);
 
 /* The code path the *_vectorized functions take in this process: "avx512" (AVX-512 F+BW+VL),
  * "avx2" or "scalar" (the *_optimized code; no x86 SIMD, or a CPU without AVX2). Chosen once by
- * CPU features; the environment variable MJ_SIMD=avx512|avx2|scalar caps it (tests run every path).
- * A filter without a vectorized kernel returns MJ_ERR_ARG ("no vectorized variant yet"). */
+ * CPU features; the environment variable MJ_SIMD=avx512|avx2|scalar caps it (tests run every path). */
 const char *mj_simd_level(void);
 
 /* ---- the filters ---------------------------------------------------------------- */

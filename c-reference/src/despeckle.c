@@ -183,6 +183,7 @@ typedef struct {
     int m;     /* current pointer bin */
     int below; /* number of values < m */
 } huang_t;
+typedef char huang_scratch_fits[MJ_DESPECKLE_SCRATCH * sizeof(int) >= 3 * sizeof(huang_t) ? 1 : -1];
 
 static inline void huang_add(huang_t *hs, int v)
 {
@@ -226,26 +227,28 @@ static inline int huang_median(huang_t *hs, int count)
     }
 }
 
-static int despeckle_huang(const uint8_t *src, uint8_t *dst, int width, mj_region r, int n)
+/* Huang over the output rows [o.y, o.y + o.h) and columns [o.x, o.x + o.w) of region r, windows clipped to r (the
+ * whole region, or the frame of the vectorized kernels). hs: 3 histograms, zero on entry and again on return. */
+void mj_despeckle_rect(const uint8_t *src, uint8_t *dst, int width, mj_region r, int n, int *scratch, mj_region o)
 {
-    const int h = n / 2, sw = r.w, sh = r.h, ex = r.x + sw - 1, ey = r.y + sh - 1;
-    huang_t *hs = (huang_t *)malloc(3u * sizeof(huang_t));
+    const int h = n / 2, ex = r.x + r.w - 1, ey = r.y + r.h - 1, oex = o.x + o.w - 1;
+    const size_t rowstep = (size_t)width * 3u;
+    huang_t *hs = (huang_t *)(void *)scratch;
     int x, y, c;
 
-    if (hs == NULL)
-        return MJ_ERR_NOMEM;
-    for (y = r.y; y <= ey; y++) {
+    if (n == 3) { /* at most 6 values: a small sort beats the histogram's walks (the vectorized frame) */
+        for (y = o.y; y < o.y + o.h; y++)
+            for (x = o.x; x <= oex; x++)
+                small_window_median(src, dst, width, x, y, mj_lo(x, 1, r.x), mj_hi(x, 1, ex), mj_lo(y, 1, r.y),
+                                    mj_hi(y, 1, ey));
+        return;
+    }
+    for (y = o.y; y < o.y + o.h; y++) {
         const int y0 = mj_lo(y, h, r.y), y1 = mj_hi(y, h, ey), cy = y1 - y0 + 1;
-        const size_t rowstep = (size_t)width * 3u;
-        uint8_t *o = dst + mj_off(r.x, y, width);
+        uint8_t *out = dst + mj_off(o.x, y, width);
         int xadd;
-        for (c = 0; c < 3; c++) {
-            memset(hs[c].hist, 0, sizeof(hs[c].hist));
-            hs[c].m = 0;
-            hs[c].below = 0;
-        }
-        /* initial window for x = r.x: columns [r.x, min(r.x + h, ex)] */
-        for (xadd = r.x; xadd <= mj_hi(r.x, h, ex); xadd++) {
+        /* initial window for x = o.x: columns [lo(o.x), hi(o.x)] */
+        for (xadd = mj_lo(o.x, h, r.x); xadd <= mj_hi(o.x, h, ex); xadd++) {
             const uint8_t *p = src + mj_off(xadd, y0, width);
             int yy;
             for (yy = y0; yy <= y1; yy++, p += rowstep) {
@@ -254,16 +257,18 @@ static int despeckle_huang(const uint8_t *src, uint8_t *dst, int width, mj_regio
                 huang_add(&hs[2], p[2]);
             }
         }
-        for (x = r.x; x <= ex; x++, o += 3) {
+        for (x = o.x; x <= oex; x++, out += 3) {
             const int cx = mj_hi(x, h, ex) - mj_lo(x, h, r.x) + 1;
             const int count = cx * cy;
-            o[0] = (uint8_t)huang_median(&hs[0], count);
-            o[1] = (uint8_t)huang_median(&hs[1], count);
-            o[2] = (uint8_t)huang_median(&hs[2], count);
-            if (x < ex) {
-                /* slide to x + 1: remove column x - h, add column x + h + 1 */
-                if (x - h >= r.x) {
-                    const uint8_t *p = src + mj_off(x - h, y0, width);
+            out[0] = (uint8_t)huang_median(&hs[0], count);
+            out[1] = (uint8_t)huang_median(&hs[1], count);
+            out[2] = (uint8_t)huang_median(&hs[2], count);
+            /* slide to x + 1: remove column x - h, add column x + h + 1; after the last pixel, empty the window */
+            if (x - h >= r.x || x == oex) {
+                const int xa = x == oex ? mj_lo(x, h, r.x) : x - h, xb = x == oex ? mj_hi(x, h, ex) : x - h;
+                int xr;
+                for (xr = xa; xr <= xb; xr++) {
+                    const uint8_t *p = src + mj_off(xr, y0, width);
                     int yy;
                     for (yy = y0; yy <= y1; yy++, p += rowstep) {
                         huang_remove(&hs[0], p[0]);
@@ -271,19 +276,29 @@ static int despeckle_huang(const uint8_t *src, uint8_t *dst, int width, mj_regio
                         huang_remove(&hs[2], p[2]);
                     }
                 }
-                if (x < ex - h) {
-                    const uint8_t *p = src + mj_off(x + h + 1, y0, width);
-                    int yy;
-                    for (yy = y0; yy <= y1; yy++, p += rowstep) {
-                        huang_add(&hs[0], p[0]);
-                        huang_add(&hs[1], p[1]);
-                        huang_add(&hs[2], p[2]);
-                    }
+            }
+            if (x < oex && x < ex - h) {
+                const uint8_t *p = src + mj_off(x + h + 1, y0, width);
+                int yy;
+                for (yy = y0; yy <= y1; yy++, p += rowstep) {
+                    huang_add(&hs[0], p[0]);
+                    huang_add(&hs[1], p[1]);
+                    huang_add(&hs[2], p[2]);
                 }
             }
         }
+        for (c = 0; c < 3; c++)
+            hs[c].below = 0; /* the pointer bin stays: the next window's median is likely near */
     }
-    free(hs);
+}
+
+static int despeckle_huang(const uint8_t *src, uint8_t *dst, int width, mj_region r, int n)
+{
+    int *scratch = (int *)calloc(MJ_DESPECKLE_SCRATCH, sizeof(int));
+    if (scratch == NULL)
+        return MJ_ERR_NOMEM;
+    mj_despeckle_rect(src, dst, width, r, n, scratch, r);
+    free(scratch);
     return MJ_OK;
 }
 

@@ -139,25 +139,37 @@ static inline int hist_rank(const hist2 *hs, int rank)
     return f;
 }
 
-static int despeckle_sliding(const uint16_t *src, uint16_t *dst, int width, mj_region r,
-                             mj_gray_format fmt, int h)
+size_t mj_despeckle_gray16_scratch(mj_gray_format fmt)
 {
-    const int ex = r.x + r.w - 1, ey = r.y + r.h - 1, min = mj_g_min(fmt);
+    const int bits = fmt.bits_stored, fine_bits = (bits + 1) / 2;
+    return ((size_t)1 << bits) + ((size_t)1 << (bits - fine_bits));
+}
+
+/* the output rectangle o of region r (the whole region, or the vectorized kernels' frame); scratch: the two levels,
+ * zero on entry and on return */
+void mj_despeckle_gray16_rect(const uint16_t *src, uint16_t *dst, int width, mj_region r, mj_gray_format fmt, int n,
+                              int *scratch, mj_region o)
+{
+    const int h = n / 2, ex = r.x + r.w - 1, ey = r.y + r.h - 1, min = mj_g_min(fmt), oex = o.x + o.w - 1;
     const int bits = fmt.bits_stored, fine_bits = (bits + 1) / 2;
     int x, y;
     hist2 hs;
     hs.fine_bits = fine_bits;
-    hs.fine = (int *)calloc(((size_t)1 << bits) + ((size_t)1 << (bits - fine_bits)), sizeof(int));
-    if (hs.fine == NULL)
-        return MJ_ERR_NOMEM;
+    hs.fine = scratch;
     hs.coarse = hs.fine + ((size_t)1 << bits);
-    for (y = r.y; y <= ey; y++) {
+    if (n == 3) { /* at most 6 values: a small sort beats the histogram's walks (the vectorized frame) */
+        for (y = o.y; y < o.y + o.h; y++)
+            for (x = o.x; x <= oex; x++)
+                frame3(src, dst, width, r, min, x, y);
+        return;
+    }
+    for (y = o.y; y < o.y + o.h; y++) {
         const int y0 = mj_lo(y, h, r.y), y1 = mj_hi(y, h, ey), rows = y1 - y0 + 1;
-        for (x = r.x; x <= mj_hi(r.x, h, ex); x++)
+        for (x = mj_lo(o.x, h, r.x); x <= mj_hi(o.x, h, ex); x++)
             hist_col(&hs, src, width, min, x, y0, y1, 1);
-        for (x = r.x; x <= ex; x++) {
+        for (x = o.x; x <= oex; x++) {
             int count, half, m;
-            if (x > r.x) {
+            if (x > o.x) {
                 if (x - h - 1 >= r.x)
                     hist_col(&hs, src, width, min, x - h - 1, y0, y1, -1);
                 if (x <= ex - h)
@@ -169,10 +181,19 @@ static int despeckle_sliding(const uint16_t *src, uint16_t *dst, int width, mj_r
                             : (hist_rank(&hs, half - 1) + hist_rank(&hs, half)) / 2;
             dst[mj_g_off(x, y, width)] = mj_g_w(m, min);
         }
-        for (x = mj_lo(ex, h, r.x); x <= ex; x++)
+        for (x = mj_lo(oex, h, r.x); x <= mj_hi(oex, h, ex); x++)
             hist_col(&hs, src, width, min, x, y0, y1, -1);
     }
-    free(hs.fine);
+}
+
+static int despeckle_sliding(const uint16_t *src, uint16_t *dst, int width, mj_region r,
+                             mj_gray_format fmt, int n)
+{
+    int *scratch = (int *)calloc(mj_despeckle_gray16_scratch(fmt), sizeof(int));
+    if (scratch == NULL)
+        return MJ_ERR_NOMEM;
+    mj_despeckle_gray16_rect(src, dst, width, r, fmt, n, scratch, r);
+    free(scratch);
     return MJ_OK;
 }
 
@@ -187,5 +208,5 @@ int mj_despeckle_gray16_optimized(const uint16_t *src, uint16_t *dst, int width,
         despeckle3(src, dst, width, r, mj_g_min(fmt));
         return MJ_OK;
     }
-    return despeckle_sliding(src, dst, width, r, fmt, n / 2);
+    return despeckle_sliding(src, dst, width, r, fmt, n);
 }

@@ -163,10 +163,7 @@ int mj_apply_gray16(const char *filter_id, const char *params, int impl,
     }
     rc = mj_run_gray16(&p, impl, src, dst, width, height, fmt, reg);
     free(tmp);
-    if (rc == MJ_ERR_ARG && impl == MJ_IMPL_VECTORIZED)
-        /* the arguments were checked above: this is a filter without a vectorized kernel */
-        set_err(err, errlen, "%s: no vectorized variant yet", filter_id);
-    else if (rc != MJ_OK)
+    if (rc != MJ_OK)
         set_err(err, errlen, "%s: %s", filter_id, mj_strerror(rc));
     return rc;
 }

@@ -86,6 +86,23 @@ MJ_INTERNAL int mj_check_buffers(const char *filter_id, const void *src, const v
  * copy_in_place (a non-empty region and a filter other than Spread, which works in place). NULL: out of memory. */
 MJ_INTERNAL const void *mj_stage_buffers(const void *src, void *dst, size_t bytes, int copy_in_place, void **tmp);
 
+/* Despeckle's sliding histogram (the optimized port) on the output rectangle o of region r, windows clipped to r:
+ * the whole region, or the frame around the vectorized kernels' interior. scratch: MJ_DESPECKLE_SCRATCH ints (grey:
+ * mj_despeckle_gray16_scratch(fmt)), zero on entry, zero again on return. */
+#define MJ_DESPECKLE_SCRATCH (3 * 258)
+MJ_INTERNAL void mj_despeckle_rect(const uint8_t *src, uint8_t *dst, int width, mj_region r, int n, int *scratch,
+                                   mj_region o);
+MJ_INTERNAL size_t mj_despeckle_gray16_scratch(mj_gray_format fmt);
+MJ_INTERNAL void mj_despeckle_gray16_rect(const uint16_t *src, uint16_t *dst, int width, mj_region r,
+                                          mj_gray_format fmt, int n, int *scratch, mj_region o);
+
+/* Oil Paint's parameters are valid; its window [x - L, x + R] x [y - L, y + R] */
+MJ_INTERNAL int mj_oil_args_ok(int n, mj_oil_window window);
+MJ_INTERNAL void mj_oil_extents(int n, mj_oil_window window, int *L, int *R);
+
+/* Spread's parameters (mode, distances, seed) are valid */
+MJ_INTERNAL int mj_spread_args_ok(mj_spread_mode mode, int a, int b, uint32_t seed);
+
 /*
  * Exact division by a runtime constant d (1 <= d <= 65536) for numerators s < 2^24:
  * floor(s / d) == (s * m) >> 40 with m = ceil(2^40 / d).

@@ -37,6 +37,9 @@
 #define mullo16 _mm256_mullo_epi16
 #define mullo32 _mm256_mullo_epi32
 #define min_u16 _mm256_min_epu16
+#define max_u16 _mm256_max_epu16
+#define min_u8 _mm256_min_epu8
+#define max_u8 _mm256_max_epu8
 #define mulhi16 _mm256_mulhi_epu16
 #define srl16 _mm256_srl_epi16 /* count in a __m128i */
 #define srai16 _mm256_srai_epi16
@@ -106,6 +109,9 @@ static inline void mjv_st_u32_u8_avx2(void *p, __m256i v)
 #define mullo16 _mm512_mullo_epi16
 #define mullo32 _mm512_mullo_epi32
 #define min_u16 _mm512_min_epu16
+#define max_u16 _mm512_max_epu16
+#define min_u8 _mm512_min_epu8
+#define max_u8 _mm512_max_epu8
 #define mulhi16 _mm512_mulhi_epu16
 #define srl16 _mm512_srl_epi16
 #define srai16 _mm512_srai_epi16

@@ -29,6 +29,9 @@
 #undef mullo16
 #undef mullo32
 #undef min_u16
+#undef max_u16
+#undef min_u8
+#undef max_u8
 #undef mulhi16
 #undef srl16
 #undef srai16

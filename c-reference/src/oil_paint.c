@@ -9,7 +9,7 @@
 #include "mj_internal.h"
 
 /* window extents: [x - L, x + R] x [y - L, y + R] */
-static void oil_extents(int n, mj_oil_window window, int *L, int *R)
+void mj_oil_extents(int n, mj_oil_window window, int *L, int *R)
 {
     if (window == MJ_OIL_WINDOW_CENTRED) {
         *L = n / 2;
@@ -21,7 +21,7 @@ static void oil_extents(int n, mj_oil_window window, int *L, int *R)
     }
 }
 
-static int oil_args_ok(int n, mj_oil_window window)
+int mj_oil_args_ok(int n, mj_oil_window window)
 {
     return n >= 1 && n <= 31 && (window == MJ_OIL_WINDOW_XV || window == MJ_OIL_WINDOW_CENTRED);
 }
@@ -39,9 +39,9 @@ int mj_oil_paint_straightforward(const uint8_t *src, uint8_t *dst, int width, in
     int L, R, x, y;
     uint32_t keys[32 * 32];
 
-    if (!mj_check_args(src, width, height, r) || dst == NULL || !oil_args_ok(n, window))
+    if (!mj_check_args(src, width, height, r) || dst == NULL || !mj_oil_args_ok(n, window))
         return MJ_ERR_ARG;
-    oil_extents(n, window, &L, &R);
+    mj_oil_extents(n, window, &L, &R);
     for (y = r.y; y <= ey; y++) {
         for (x = r.x; x <= ex; x++) {
             int m = 0, i, j, best = -1, bestcount = 0, xx, yy;
@@ -473,9 +473,9 @@ int mj_oil_paint_optimized(const uint8_t *src, uint8_t *dst, int width, int heig
                            mj_region r, int n, mj_oil_window window)
 {
     int L, R;
-    if (!mj_check_args(src, width, height, r) || dst == NULL || !oil_args_ok(n, window))
+    if (!mj_check_args(src, width, height, r) || dst == NULL || !mj_oil_args_ok(n, window))
         return MJ_ERR_ARG;
-    oil_extents(n, window, &L, &R);
+    mj_oil_extents(n, window, &L, &R);
     if (L == 0 && R == 0)
         return MJ_OK; /* 1x1 window: identity */
     if (L + R + 1 <= OIL_SMALL_MAX)

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "mj_internal.h"
 
-static int spread_args_ok(mj_spread_mode mode, int a, int b, uint32_t seed)
+int mj_spread_args_ok(mj_spread_mode mode, int a, int b, uint32_t seed)
 {
     if (mode != MJ_SPREAD_DIAMOND && mode != MJ_SPREAD_BOX)
         return 0;
@@ -35,7 +35,7 @@ int mj_spread_straightforward(uint8_t *img, int width, int height, mj_region r,
     int x, y;
     mj_xvr g;
 
-    if (!mj_check_args(img, width, height, r) || !spread_args_ok(mode, a, b, seed))
+    if (!mj_check_args(img, width, height, r) || !mj_spread_args_ok(mode, a, b, seed))
         return MJ_ERR_ARG;
     if (mode == MJ_SPREAD_DIAMOND)
         b = a;
@@ -151,7 +151,7 @@ int mj_spread_optimized(uint8_t *img, int width, int height, mj_region r,
     int x, y;
     void *mem;
 
-    if (!mj_check_args(img, width, height, r) || !spread_args_ok(mode, a, b, seed))
+    if (!mj_check_args(img, width, height, r) || !mj_spread_args_ok(mode, a, b, seed))
         return MJ_ERR_ARG;
     if (diamond)
         b = a;
@@ -202,7 +202,7 @@ int mj_spread_gray16_straightforward(uint16_t *img, int width, int height, mj_re
     int x, y;
     mj_xvr g;
 
-    if (!mj_check_gray_args(img, width, height, r, fmt) || !spread_args_ok(mode, a, b, seed))
+    if (!mj_check_gray_args(img, width, height, r, fmt) || !mj_spread_args_ok(mode, a, b, seed))
         return MJ_ERR_ARG;
     if (mode == MJ_SPREAD_DIAMOND)
         b = a;
@@ -245,7 +245,7 @@ int mj_spread_gray16_optimized(uint16_t *img, int width, int height, mj_region r
     int x, y;
     void *mem;
 
-    if (!mj_check_gray_args(img, width, height, r, fmt) || !spread_args_ok(mode, a, b, seed))
+    if (!mj_check_gray_args(img, width, height, r, fmt) || !mj_spread_args_ok(mode, a, b, seed))
         return MJ_ERR_ARG;
     if (diamond)
         b = a;

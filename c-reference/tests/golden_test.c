@@ -2,7 +2,7 @@
  * golden_test CASES_CSV [--testdata DIR] [--diff-dir DIR]
  *             [--impl all|both|straightforward|optimized|vectorized] [--verbose]
  * Runs every case of a cases.csv (docs/filters.md) with each implementation (default all three; both = the two
- * portable ones; a filter without a vectorized kernel counts as skipped there) and compares
+ * portable ones) and compares
  * the output with the expected PPM byte for byte. Lines with a seventh column, the grey format
  * (cases-gray16.csv: u16, s12, ...), are 16-bit grey cases on PGM files, compared word for word;
  * their mismatches leave <id>.<impl>.diff.pgm and <id>.<impl>.actual.pgm. On a mismatch, writes
@@ -22,8 +22,6 @@
 #include "ppm.h"
 
 static const char *IMPL_NAMES[3] = {"straightforward", "optimized", "vectorized"};
-/* mj_apply's text for a filter whose vectorized kernel is still to be written: a skip, not a pass */
-static const char NO_VECTORIZED[] = "no vectorized variant yet";
 
 static char *xstrdup(const char *s)
 {
@@ -243,10 +241,10 @@ static void write_gray_diff(const char *diff_dir, const char *id, const char *im
     free(name);
 }
 
-/* one grey case, each implementation asked for; adds to *passed / *failed / *skipped */
+/* one grey case, each implementation asked for; adds to *passed / *failed */
 static void run_gray_case(char **col, const char *case_error_in, int have_region, int *reg,
                           const char *in_path, const char *exp_path, int impl_from, int impl_to,
-                          const char *diff_dir, int verbose, long *passed, long *failed, long *skipped)
+                          const char *diff_dir, int verbose, long *passed, long *failed)
 {
     char err[1024];
     const char *case_error = case_error_in;
@@ -293,13 +291,6 @@ static void run_gray_case(char **col, const char *case_error_in, int have_region
         }
         rc = mj_apply_gray16(col[1], col[2], impl, in.words, actual.words, in.width, in.height,
                              fmt, reg[0], reg[1], reg[2], reg[3], err, sizeof(err));
-        if (rc != MJ_OK && impl == MJ_IMPL_VECTORIZED && strstr(err, NO_VECTORIZED) != NULL) {
-            (*skipped)++;
-            if (verbose)
-                printf("skip %s [%s]: %s\n", col[0], IMPL_NAMES[impl], err);
-            mj_gray_image_free(&actual);
-            continue;
-        }
         if (rc != MJ_OK) {
             printf("FAIL %s [%s]: %s\n", col[0], IMPL_NAMES[impl], err);
             (*failed)++;
@@ -337,7 +328,7 @@ int main(int argc, char **argv)
     const char *csv = NULL, *testdata = NULL, *diff_dir = "golden-diffs";
     char *testdata_alloc = NULL;
     int impl_from = 0, impl_to = 2, verbose = 0, i;
-    long passed = 0, failed = 0, skipped = 0, ncases = 0, lineno = 0;
+    long passed = 0, failed = 0, ncases = 0, lineno = 0;
     FILE *f;
     char *line = NULL;
     size_t cap = 0;
@@ -493,7 +484,7 @@ int main(int argc, char **argv)
         }
         if (ncol == 7) {
             run_gray_case(col, case_error, have_region, reg, in_path, exp_path, impl_from, impl_to,
-                          diff_dir, verbose, &passed, &failed, &skipped);
+                          diff_dir, verbose, &passed, &failed);
             free(in_path);
             free(exp_path);
             continue;
@@ -538,13 +529,6 @@ int main(int argc, char **argv)
             }
             rc = mj_apply(col[1], col[2], impl, in->pixels, actual.pixels, in->width,
                           in->height, reg[0], reg[1], reg[2], reg[3], err, sizeof(err));
-            if (rc != MJ_OK && impl == MJ_IMPL_VECTORIZED && strstr(err, NO_VECTORIZED) != NULL) {
-                skipped++;
-                if (verbose)
-                    printf("skip %s [%s]: %s\n", col[0], IMPL_NAMES[impl], err);
-                mj_image_free(&actual);
-                continue;
-            }
             if (rc != MJ_OK) {
                 printf("FAIL %s [%s]: %s\n", col[0], IMPL_NAMES[impl], err);
                 failed++;
@@ -592,9 +576,6 @@ int main(int argc, char **argv)
     free(testdata_alloc);
     if (ncases == 0)
         printf("golden_test: no cases found in %s\n", csv);
-    if (skipped > 0)
-        printf("%ld passed, %ld failed, %ld skipped (%s)\n", passed, failed, skipped, NO_VECTORIZED);
-    else
-        printf("%ld passed, %ld failed\n", passed, failed);
+    printf("%ld passed, %ld failed\n", passed, failed);
     return (failed > 0 || ncases == 0) ? 1 : 0;
 }
