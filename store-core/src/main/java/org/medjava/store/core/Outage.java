@@ -63,10 +63,10 @@ public final class Outage implements AutoCloseable {
         return error;
     }
 
-    /** Takes it as away because of {@code reason}, until a probe finds it back. */
+    /** Takes it as away because of {@code reason} (the first one is kept), until a probe finds it back. */
     public synchronized void markAway(String reason) {
-        error = reason;
         if (downSince == null) {
+            error = reason;
             downSince = Instant.now();
             log.warning(what + " is unreachable (" + reason + "): requests that need it are answered 503 at once"
                     + " until it is back");

@@ -32,7 +32,8 @@ public final class ReachableDataSource implements DataSource {
             try {
                 reachability.check("a connection to the database"); // another caller may have found it away
             } catch (IndexException away) {
-                throw new java.sql.SQLTransientConnectionException(away.getMessage(), "08001", away);
+                // 08000, not 08001: the refusal is no new failure to connect (it would be taken as one again)
+                throw new java.sql.SQLTransientConnectionException(away.getMessage(), "08000", away);
             }
             try {
                 return pool.getConnection();
