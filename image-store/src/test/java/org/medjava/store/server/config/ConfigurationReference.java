@@ -213,6 +213,9 @@ final class ConfigurationReference {
                     + "launcher sets it) and of the filter command line (else `--plugins DIR`)."),
             new Described("medjava.verbose", "`false`", "The filter command line logs at INFO (plugin loads, "
                     + "PixelMed's lines) rather than WARNING."),
+            new Described("medjava.test.seam-dir", "", "Fault tests only, never in production: a directory "
+                    + "through which a test holds a write at one of its steps (store-core `DirectorySeam`); unset, "
+                    + "nothing is checked."),
             new Described("medjava.filters.scalar", "`false`", "`true`: the filters' scalar code instead of the "
                     + "Vector API kernels (which run only with 256-bit vectors or wider)."),
             new Described("medjava.viewer.home", "`~/.medjava`", "The viewer's per-user directory (recent servers, "
