@@ -73,10 +73,19 @@ public final class Reachability implements AutoCloseable {
      * @return true when the server was found away (callers are then refused until a probe finds it back)
      */
     public boolean confirmAway(Throwable poolFailure) {
+        return confirmAway(poolFailure, false);
+    }
+
+    /**
+     * The same, also asked when the pool holds no connection at all ({@code poolEmpty}): then its wait can only be
+     * for a new connection, which may still hang in a name lookup (a stopped container's name) with no failure
+     * recorded yet.
+     */
+    public boolean confirmAway(Throwable poolFailure, boolean poolEmpty) {
         if (!reachable()) {
             return true;
         }
-        if (!isUnreachable(poolFailure)) {
+        if (!poolEmpty && !isUnreachable(poolFailure)) {
             return false; // the pool was only busy
         }
         synchronized (confirmLock) {
@@ -95,9 +104,9 @@ public final class Reachability implements AutoCloseable {
                 return false;
             } catch (SQLException | RuntimeException e) {
                 lastConfirm = System.nanoTime();
-                if (isUnreachable(e) || isShuttingDown(e)) {
-                    failed(isUnreachable(e) ? e : new java.sql.SQLNonTransientConnectionException(
-                            IndexSession.reason(e), "08004", e));
+                // it answered at TCP: only a server that says it takes no sessions is away; a slow login is not
+                if (isShuttingDown(e)) {
+                    outage.markAway(IndexSession.reason(e));
                     return true;
                 }
                 return false;
@@ -116,13 +125,35 @@ public final class Reachability implements AutoCloseable {
         }
         String host = url.getProperty("PGHOST").split(",")[0];
         int port = Integer.parseInt(url.getProperty("PGPORT", "5432").split(",")[0]);
-        try (java.net.Socket socket = new java.net.Socket()) {
-            socket.connect(new java.net.InetSocketAddress(host, port), (int) TCP_CONNECT.toMillis());
+        // the name lookup has no timeout of its own (a stopped container's name can take seconds): bounded together
+        java.util.concurrent.CompletableFuture<String> tried = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> {
+                    try (java.net.Socket socket = new java.net.Socket()) {
+                        socket.connect(new java.net.InetSocketAddress(host, port), (int) TCP_CONNECT.toMillis());
+                        return null;
+                    } catch (java.io.IOException e) {
+                        return "no TCP connection to " + host + ":" + port + " (" + e + ")";
+                    }
+                }, CHECKS);
+        try {
+            return tried.get(TCP_CONNECT.toMillis() + 100, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            return "no TCP connection to " + host + ":" + port + " within " + TCP_CONNECT.toMillis() + " ms";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return null;
-        } catch (java.io.IOException e) {
-            return "no TCP connection to " + host + ":" + port + " (" + e + ")";
+        } catch (java.util.concurrent.ExecutionException e) {
+            return null;
         }
     }
+
+    /** Where the TCP checks run, so that a hanging name lookup does not hold the caller. */
+    private static final java.util.concurrent.ExecutorService CHECKS = java.util.concurrent.Executors
+            .newCachedThreadPool(r -> {
+                Thread t = new Thread(r, "database-reachability-check");
+                t.setDaemon(true);
+                return t;
+            });
 
     /** The server takes no new sessions (shutting down, starting up: SQLState class 57P). */
     private static boolean isShuttingDown(Throwable failure) {

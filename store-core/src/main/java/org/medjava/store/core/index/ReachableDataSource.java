@@ -39,7 +39,8 @@ public final class ReachableDataSource implements DataSource {
                 return pool.getConnection();
             } catch (SQLException e) {
                 // the pool's failure may be stale (made while the server restarted): a fresh connection decides
-                if (reachability.confirmAway(e)) {
+                if (reachability.confirmAway(e, pool.getHikariPoolMXBean() != null
+                        && pool.getHikariPoolMXBean().getTotalConnections() == 0)) {
                     throw e;
                 }
                 if (System.nanoTime() - end >= 0) {
