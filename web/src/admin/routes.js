@@ -91,10 +91,19 @@ export async function renderRoutes(box, params) {
       const c = given.counts ?? {};
       counts.textContent = ['queued', 'sending', 'failed', 'dead', 'sent']
         .map((s) => `${c[s] ?? 0} ${s === 'failed' ? 'to retry' : s}`).join(' · ');
-      const waiting = [...sending.tasks, ...failed.tasks, ...queued.tasks];
+      // the four lists are read at once: a task that changed state between two of them is in both; its newest
+      // reading is the one shown
+      const newest = new Map();
+      for (const t of [...queued.tasks, ...sending.tasks, ...failed.tasks, ...given.tasks]) {
+        const had = newest.get(t.id);
+        if (!had || String(t.updated ?? '') > String(had.updated ?? '')) newest.set(t.id, t);
+      }
+      const once = (t) => newest.get(t.id) === t;
+      const waiting = [...sending.tasks, ...failed.tasks, ...queued.tasks].filter(once);
+      const gone = given.tasks.filter(once);
       pending.replaceChildren(waiting.length ? tasksTable('routes-pending-table', waiting, actions)
         : h('p', { class: 'empty', dataset: { test: 'routes-pending-empty' } }, 'Nothing waits to be sent.'));
-      dead.replaceChildren(given.tasks.length ? tasksTable('routes-dead-table', given.tasks, actions)
+      dead.replaceChildren(gone.length ? tasksTable('routes-dead-table', gone, actions)
         : h('p', { class: 'empty', dataset: { test: 'routes-dead-empty' } }, 'No dead letters.'));
       pending.dataset.state = 'done';
       dead.dataset.state = 'done';
