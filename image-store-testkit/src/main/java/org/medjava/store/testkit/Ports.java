@@ -13,12 +13,32 @@ public final class Ports {
     private Ports() {
     }
 
+    /** Below Linux's ephemeral range (32768-60999): an outgoing connection never takes a port handed out here. */
+    private static final int LOW = 15_000;
+    private static final int HIGH = 32_000;
+    private static final java.util.Set<Integer> GIVEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * A loopback port free now, never handed out before in this JVM, and outside the ephemeral range: a server that
+     * binds it only later (a store opens its port once deployed) does not find it taken by another process's
+     * outgoing connection meanwhile, as a port from {@code new ServerSocket(0)} could be.
+     */
     public static int free() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int tries = 0; tries < 1000; tries++) {
+            int port = random.nextInt(LOW, HIGH);
+            if (!GIVEN.add(port)) {
+                continue;
+            }
+            try (ServerSocket s = new ServerSocket()) {
+                s.setReuseAddress(false);
+                s.bind(new InetSocketAddress(port));
+                return port;
+            } catch (IOException taken) {
+                // in use: another
+            }
         }
+        throw new UncheckedIOException(new IOException("no free port in " + LOW + "-" + HIGH));
     }
 
     /** Waits until something accepts connections on 127.0.0.1:{@code port}, or fails after {@code timeout}. */

@@ -1,7 +1,6 @@
 package org.medjava.store.testkit.store;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -345,9 +344,7 @@ public final class PayaraStore implements AutoCloseable {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return org.medjava.store.testkit.Ports.free();
     }
 
     private static String javaBin() {
