@@ -40,6 +40,7 @@ import org.medjava.codec.ImageCodec;
 import org.medjava.codec.dicom.DicomCodec;
 import org.medjava.filter.Raster;
 import org.medjava.store.testkit.Samples;
+import org.medjava.store.testkit.TcpRelay;
 import org.medjava.store.testkit.TestStudy;
 import org.medjava.store.testkit.http.Multipart;
 import org.medjava.store.testkit.peers.S3ProxyServer;

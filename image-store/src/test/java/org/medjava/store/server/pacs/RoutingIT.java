@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.medjava.store.server.pacs.DicomJson.array;
 import static org.medjava.store.server.pacs.DicomJson.object;
 
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.testkit.Ports;
+import org.medjava.store.testkit.TcpRelay;
 import org.medjava.store.testkit.TestStudy;
 import org.medjava.store.testkit.pacs.Dcmtk;
 import org.medjava.store.testkit.peers.Orthanc;
@@ -29,11 +31,11 @@ import org.medjava.store.testkit.store.StoreClient;
 
 /**
  * Routing rules on a real store: what storescu sends in is forwarded by C-STORE to Orthanc and by STOW-RS to a
- * second store that is stopped when the instances arrive and started again later (the tasks wait by the back-off,
- * then everything arrives once: the receiver refuses duplicates); a destination that does not answer ends in the
+ * second store that cannot be reached when the instances arrive (a relay refuses its connections) and can be later
+ * (the tasks wait by the back-off, then everything arrives once: the receiver refuses duplicates); a destination that does not answer ends in the
  * dead-letter list, and a retry from there sends once it answers; bad rules and callers are refused.
  */
-@Timeout(value = 5, unit = TimeUnit.MINUTES) // a restart, and a destination tried until it is given up
+@Timeout(value = 5, unit = TimeUnit.MINUTES) // Orthanc, and a destination tried until it is given up
 class RoutingIT {
     static final String AE = "MEDJAVA";
     static final String ORTHANC_AE = "ORTHANC";
@@ -47,6 +49,10 @@ class RoutingIT {
     static StoreClient admin;
     static int dicomPort;
     static int latePort;
+    /** Between the sender and the receiver: the receiver unreachable, then back, at once and without a restart. */
+    static TcpRelay toReceiver;
+    /** Tries of a task, a second apart: it outlasts the few seconds the receiver is kept unreachable below. */
+    static final int MAX_ATTEMPTS = 8;
 
     @BeforeAll
     @Timeout(value = 5, unit = TimeUnit.MINUTES) // two stores
@@ -56,6 +62,7 @@ class RoutingIT {
         int orthancHttp = Ports.free();
         latePort = Ports.free();
         receiver = PayaraStore.named("route-receiver").launch();
+        toReceiver = TcpRelay.to(receiver.uri("/").getPort());
         store = PayaraStore.named("route-sender")
                 .property("medjava.dicom.port", Integer.toString(dicomPort))
                 .property("medjava.dicom.bind", "127.0.0.1")
@@ -64,8 +71,8 @@ class RoutingIT {
                 .property("medjava.dicom.remotes", ORTHANC_AE + "=127.0.0.1:" + orthancDicom + "," + LATE_AE
                         + "=127.0.0.1:" + latePort)
                 .property("medjava.route.backoff-initial-seconds", "1")
-                .property("medjava.route.backoff-max-seconds", "4")
-                .property("medjava.route.max-attempts", "30") // about 110 s: longer than the receiver's restart
+                .property("medjava.route.backoff-max-seconds", "1")
+                .property("medjava.route.max-attempts", String.valueOf(MAX_ATTEMPTS))
                 .property("medjava.route.poll-seconds", "0.5")
                 .launch();
         receiver.awaitReady();
@@ -88,11 +95,19 @@ class RoutingIT {
         if (receiver != null) {
             receiver.close();
         }
+        if (toReceiver != null) {
+            toReceiver.close();
+        }
     }
 
     private static HttpResponse<String> putRule(StoreClient client, String name, String json) throws Exception {
         return client.sendText(client.request("/routes/rules/" + name).header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    /** {@code uri} with its port replaced by the relay's. */
+    private static URI relayed(URI uri) throws Exception {
+        return new URI(uri.getScheme(), null, uri.getHost(), toReceiver.port(), uri.getPath(), null, null);
     }
 
     private static void storescu(TestStudy study) throws Exception {
@@ -164,19 +179,19 @@ class RoutingIT {
     @Test
     void sendsByStowRsToAStoreThatIsDownThenBackWithEveryInstanceOnce() throws Exception {
         String rule = "{\"match\": {\"PatientID\": \"RT-STOW\"}, \"destination\": {\"kind\": \"stow\", \"url\": \""
-                + receiver.uri("/dicomweb/studies") + "\", \"auth\": \"" + PayaraStore.admin() + "\"}}";
+                + relayed(receiver.uri("/dicomweb/studies")) + "\", \"auth\": \"" + PayaraStore.admin() + "\"}}";
         HttpResponse<String> made = putRule(admin, "to-receiver", rule);
         assertThat(made.statusCode()).as(made.body()).isEqualTo(200);
         assertThat(made.body()).contains("(set)").doesNotContain(PayaraStore.admin());
         TestStudy study = TestStudy.create(work.resolve("stow"), "RT-STOW", "CT_small.dcm", "MR_small.dcm",
                 "MR_small_RLE.dcm");
-        receiver.stop();
+        toReceiver.refuse(true);
         storescu(study);
 
         await("three tasks failed twice", Duration.ofSeconds(60), () -> history(study.studyUid()).stream()
                 .filter(t -> t.getString("state").equals("failed") && t.getInt("attempts") >= 2).count() == 3);
         assertThat(history(study.studyUid()).get(0).getString("lastError")).contains("cannot reach");
-        receiver = receiver.restart();
+        toReceiver.refuse(false);
 
         await("every task sent", Duration.ofSeconds(90), () -> states(study.studyUid()).equals(List.of("sent",
                 "sent", "sent")));
@@ -200,9 +215,9 @@ class RoutingIT {
         TestStudy study = TestStudy.create(work.resolve("dead"), "RT-DEAD", "CT_small.dcm");
         storescu(study);
 
-        await("the task dead", Duration.ofSeconds(240), () -> states(study.studyUid()).equals(List.of("dead")));
+        await("the task dead", Duration.ofSeconds(60), () -> states(study.studyUid()).equals(List.of("dead")));
         JsonObject dead = history(study.studyUid()).get(0);
-        assertThat(dead.getInt("attempts")).isEqualTo(30);
+        assertThat(dead.getInt("attempts")).isEqualTo(MAX_ATTEMPTS);
         JsonObject queue = object(admin.getJson("/routes/queue?state=dead").body());
         assertThat(queue.getJsonObject("counts").getInt("dead")).isGreaterThanOrEqualTo(1);
         assertThat(queue.getJsonArray("tasks").getValuesAs(JsonObject.class))

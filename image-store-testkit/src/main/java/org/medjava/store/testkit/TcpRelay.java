@@ -1,4 +1,4 @@
-package org.medjava.store.server.it;
+package org.medjava.store.testkit;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -18,13 +18,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A transparent TCP relay on a free loopback port in front of a real server (here S3Proxy): every byte goes through
- * unchanged, so the store's requests, signatures included, reach the server exactly as sent. It only counts the
- * bytes going to the server, so that a test can act (kill the server) at an exact point of a large upload instead of
- * after a guessed delay. While the server is down, each new connection is reset at once, as a closed port would
- * refuse it.
+ * A transparent TCP relay on a free loopback port in front of a real server (S3Proxy, a store): every byte goes
+ * through unchanged, so requests, signatures included, reach the server exactly as sent. It counts the bytes going to
+ * the server, so that a test can act (kill the server) at an exact point of a large upload instead of after a guessed
+ * delay. While the server is down, or while the relay is told to {@link #refuse}, each new connection is reset at
+ * once, as a closed port would refuse it: a server that is unreachable and back in an instant, without a restart.
  */
-final class TcpRelay implements Closeable {
+public final class TcpRelay implements Closeable {
 
     private final int targetPort;
     private final ServerSocket listener;
@@ -42,6 +42,7 @@ final class TcpRelay implements Closeable {
     private volatile long firedAt = -1;
     private volatile byte[] marker = new byte[0];
     private final AtomicInteger markers = new AtomicInteger();
+    private volatile boolean refusing;
 
     private TcpRelay(int targetPort) throws IOException {
         this.targetPort = targetPort;
@@ -49,11 +50,11 @@ final class TcpRelay implements Closeable {
         threads.execute(this::acceptLoop);
     }
 
-    static TcpRelay to(int targetPort) throws IOException {
+    public static TcpRelay to(int targetPort) throws IOException {
         return new TcpRelay(targetPort);
     }
 
-    int port() {
+    public int port() {
         return listener.getLocalPort();
     }
 
@@ -61,7 +62,7 @@ final class TcpRelay implements Closeable {
      * Runs {@code action} once, on the relaying thread and before those bytes are passed on, as soon as
      * {@code bytes} more bytes have gone towards the server from now on.
      */
-    void whenUpstreamPasses(long bytes, Runnable action) {
+    public void whenUpstreamPasses(long bytes, Runnable action) {
         fired.set(false);
         firedAt = -1;
         trigger = action;
@@ -70,11 +71,11 @@ final class TcpRelay implements Closeable {
     }
 
     /** How many bytes had gone towards the server since the trigger was set when it fired; -1: not (yet). */
-    long firedAfter() {
+    public long firedAfter() {
         return firedAt < 0 ? -1 : firedAt - armedAt;
     }
 
-    boolean fired() {
+    public boolean fired() {
         return fired.get();
     }
 
@@ -82,12 +83,12 @@ final class TcpRelay implements Closeable {
      * Counts from now on how often {@code ascii} occurs in what goes towards the server (searched per read, so an
      * occurrence split between two reads is missed: use it for request lines, e.g. {@code "partNumber="}).
      */
-    void countUpstream(String ascii) {
+    public void countUpstream(String ascii) {
         markers.set(0);
         marker = ascii.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
-    int counted() {
+    public int counted() {
         return markers.get();
     }
 
@@ -107,9 +108,19 @@ final class TcpRelay implements Closeable {
         }
     }
 
-    void disarm() {
+    public void disarm() {
         triggerAt = Long.MAX_VALUE;
         trigger = null;
+    }
+
+    /** From now on, resets every connection, open or new ({@code true}); relays again ({@code false}). */
+    public void refuse(boolean refuse) {
+        refusing = refuse;
+        if (refuse) {
+            for (Socket s : open) {
+                reset(s);
+            }
+        }
     }
 
     private void acceptLoop() {
@@ -125,6 +136,10 @@ final class TcpRelay implements Closeable {
     }
 
     private void connect(Socket client) {
+        if (refusing) {
+            reset(client);
+            return;
+        }
         Socket server = new Socket();
         try {
             server.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), 2000);
