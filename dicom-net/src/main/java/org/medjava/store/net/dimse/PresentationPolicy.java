@@ -14,7 +14,8 @@ import org.medjava.store.core.transcode.TransferSyntaxes;
  * class the store keeps ({@link DicomRules#isKept}: images, structured reports, RT, waveforms, presentation states,
  * encapsulated documents, …), in the transfer syntaxes the store keeps, choosing the first one the caller proposes
  * (so objects are stored as sent) — on a C-GET association the first one the store can convert anything to without
- * loss (uncompressed, RLE, JPEG Lossless SV1, JPEG 2000 lossless), if the caller proposes one; Study Root and Patient
+ * loss (uncompressed, RLE, JPEG Lossless SV1, JPEG-LS and JPEG 2000 lossless, HTJ2K lossless), if the caller
+ * proposes one; Study Root and Patient
  * Root C-FIND, C-MOVE and C-GET in an uncompressed syntax. Anything else is
  * refused in negotiation: "abstract syntax not supported" (3) or "transfer syntaxes not supported" (4).
  */
@@ -29,11 +30,15 @@ final class PresentationPolicy implements PresentationContextSelectionPolicy {
     private static final byte ABSTRACT_SYNTAX_NOT_SUPPORTED = 3;
     private static final byte TRANSFER_SYNTAXES_NOT_SUPPORTED = 4;
 
-    /** What the store keeps: uncompressed, deflated, RLE, JPEG, JPEG-LS and JPEG 2000 (as the HTTP upload does). */
+    /**
+     * What the store keeps: uncompressed, deflated, RLE, JPEG, JPEG-LS, JPEG 2000 and HTJ2K (as the HTTP upload
+     * does).
+     */
     static final Set<String> STORABLE = Set.of(IMPLICIT_LE, EXPLICIT_LE, EXPLICIT_BE, DEFLATED,
             "1.2.840.10008.1.2.5", "1.2.840.10008.1.2.4.50", "1.2.840.10008.1.2.4.51", "1.2.840.10008.1.2.4.57",
             "1.2.840.10008.1.2.4.70", "1.2.840.10008.1.2.4.80", "1.2.840.10008.1.2.4.81", "1.2.840.10008.1.2.4.90",
-            "1.2.840.10008.1.2.4.91");
+            "1.2.840.10008.1.2.4.91", TransferSyntaxes.HTJ2K_LOSSLESS, TransferSyntaxes.HTJ2K_RPCL_LOSSLESS,
+            TransferSyntaxes.HTJ2K);
     private static final Set<String> UNCOMPRESSED = Set.of(EXPLICIT_LE, IMPLICIT_LE, EXPLICIT_BE);
     /** What the store can send any object it decodes in, without loss: uncompressed and its lossless encoders. */
     private static final Set<String> SERVABLE_FROM_ANY = servableFromAny();
@@ -41,6 +46,7 @@ final class PresentationPolicy implements PresentationContextSelectionPolicy {
     private static Set<String> servableFromAny() {
         Set<String> s = new java.util.HashSet<>(TransferSyntaxes.NATIVE);
         s.addAll(TransferSyntaxes.LOSSLESS_ENCODED);
+        s.addAll(TransferSyntaxes.HTJ2K_ENCODED);
         return Set.copyOf(s);
     }
 

@@ -11,6 +11,7 @@ import java.util.LinkedList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.medjava.store.core.transcode.TransferSyntaxes;
 
 /**
  * What the store's SCP accepts in association negotiation, found by asking its {@link PresentationPolicy} the way a
@@ -47,9 +48,19 @@ public final class ScpAcceptance {
         return !acceptedTransferSyntaxes(sopClass).isEmpty();
     }
 
-    /** The standard transfer syntaxes PixelMed names (its {@link TransferSyntax} constants), without aliases. */
+    /**
+     * The standard transfer syntaxes PixelMed names (its {@link TransferSyntax} constants), without aliases, and the
+     * three HTJ2K ones, which this PixelMed (2022) predates.
+     */
     public static List<String> knownTransferSyntaxes() {
-        return uidConstants(TransferSyntax.class, "1.2.840.10008.1.2");
+        List<String> all = new ArrayList<>(uidConstants(TransferSyntax.class, "1.2.840.10008.1.2"));
+        for (String htj2k : List.of(TransferSyntaxes.HTJ2K_LOSSLESS, TransferSyntaxes.HTJ2K_RPCL_LOSSLESS,
+                TransferSyntaxes.HTJ2K)) {
+            if (!all.contains(htj2k)) {
+                all.add(htj2k);
+            }
+        }
+        return all;
     }
 
     /**

@@ -274,6 +274,7 @@ public final class StorageSender {
         List<String> all = new ArrayList<>(TransferSyntaxes.FALLBACK);
         all.add(TransferSyntaxes.DEFLATED_LE);
         all.addAll(TransferSyntaxes.LOSSLESS_ENCODED);
+        all.addAll(TransferSyntaxes.HTJ2K_ENCODED);
         return List.copyOf(all);
     }
 
@@ -321,7 +322,7 @@ public final class StorageSender {
     /**
      * For each SOP class: a context per stored transfer syntax (so that what the peer takes goes byte for byte as
      * stored), one offering Explicit and Implicit VR Little Endian and one offering the lossless compressed syntaxes
-     * the store encodes (for what it does not: converted, for peers that take only compressed data).
+     * the store encodes, HTJ2K last (for what it does not: converted, for peers that take only compressed data).
      */
     @SuppressWarnings({"rawtypes", "unchecked"})
     private static LinkedList contexts(List<Part10File> files) {
@@ -342,8 +343,9 @@ public final class StorageSender {
             LinkedList uncompressed = new LinkedList(List.of(TransferSyntaxes.EXPLICIT_LE, TransferSyntaxes.IMPLICIT_LE));
             contexts.add(new PresentationContext((byte) id, sopClass, uncompressed));
             id += 2;
-            contexts.add(new PresentationContext((byte) id, sopClass,
-                    new LinkedList(TransferSyntaxes.LOSSLESS_ENCODED)));
+            LinkedList compressed = new LinkedList(TransferSyntaxes.LOSSLESS_ENCODED);
+            compressed.addAll(TransferSyntaxes.HTJ2K_ENCODED);
+            contexts.add(new PresentationContext((byte) id, sopClass, compressed));
             id += 2;
         }
         return contexts;

@@ -49,6 +49,24 @@ class PresentationPolicyTest {
         assertThat(retrieve.getResultReason()).isZero();
     }
 
+    /** HTJ2K objects are kept as sent; a C-GET peer that asks for HTJ2K Lossless gets any object in it. */
+    @Test
+    void htj2kIsTakenForStorageAndForAGetThatAsksForIt() {
+        for (String htj2k : new String[] {"1.2.840.10008.1.2.4.201", "1.2.840.10008.1.2.4.202",
+                "1.2.840.10008.1.2.4.203"}) {
+            assertThat(select(CT, MPEG2, htj2k, PresentationPolicy.EXPLICIT_LE).getTransferSyntaxUIDs()).as(htj2k)
+                    .containsExactly(htj2k);
+        }
+        String rpcl = "1.2.840.10008.1.2.4.202";
+        PresentationContext storage = new PresentationContext((byte) 1, CT,
+                new LinkedList<>(List.of("1.2.840.10008.1.2.4.50", rpcl, PresentationPolicy.EXPLICIT_LE)));
+        PresentationContext retrieve = new PresentationContext((byte) 3, "1.2.840.10008.5.1.4.1.2.2.3",
+                new LinkedList<>(List.of(PresentationPolicy.EXPLICIT_LE)));
+        new PresentationPolicy().applyPresentationContextSelectionPolicy(
+                new LinkedList<>(List.of(storage, retrieve)), 1);
+        assertThat(storage.getTransferSyntaxUIDs()).containsExactly(rpcl);
+    }
+
     @Test
     void unsupportedSyntaxesAndSopClassesAreRefusedWithTheirReasons() {
         assertThat(select(CT, MPEG2).getResultReason()).isEqualTo((byte) 4);

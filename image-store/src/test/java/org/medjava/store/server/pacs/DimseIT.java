@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.pixelmed.network.Association;
 import com.pixelmed.network.AssociationFactory;
+import com.pixelmed.dicom.SetOfDicomFiles;
 import com.pixelmed.network.CStoreRequestCommandMessage;
+import com.pixelmed.network.MultipleInstanceTransferStatusHandler;
 import com.pixelmed.network.PresentationContext;
+import com.pixelmed.network.StorageSOPClassSCU;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +23,7 @@ import org.medjava.store.core.ingest.Part10File;
 import org.medjava.store.core.testsupport.DecodedPixels;
 import org.medjava.store.core.testsupport.PixelData;
 import org.medjava.store.core.transcode.TransferSyntaxes;
+import org.medjava.store.core.transcode.Transcoder;
 import org.medjava.store.testkit.Command;
 import org.medjava.store.testkit.Samples;
 import org.medjava.store.testkit.TestStudy;
@@ -144,6 +148,48 @@ class DimseIT {
         assertThat(stored(study, ct)).doesNotExist();
         assertThat(admin.getJson("/index/studies?StudyInstanceUID=" + study.studyUid()).body()).isEqualTo("[]");
         Dcmtk.echo("ECHOSCU", PacsStore.AE).assertOk();
+    }
+
+    /**
+     * HTJ2K over DIMSE (issue 34): an object in HTJ2K Lossless RPCL is taken by C-STORE (it was refused in
+     * negotiation before) and kept as sent; a C-MOVE to a destination that takes only uncompressed data gets it
+     * decoded to the very samples. DCMTK 3.6.7 knows no HTJ2K syntax, so PixelMed's SCU sends it; the object is the
+     * store's own encoding of CT_small, whose HTJ2K is checked against OpenJPH's and OpenJPEG's tools in image-codec.
+     */
+    @Test
+    void htj2kIsTakenByCStoreKeptAsSentAndMovedDecodedToAPeerThatTakesOnlyUncompressedData() throws Exception {
+        TestStudy study = TestStudy.create(work.resolve("htj2k"), "DIMSE-HT", "CT_small.dcm");
+        TestStudy.Instance ct = study.instances().get(0);
+        String htj2k = TransferSyntaxes.HTJ2K_RPCL_LOSSLESS;
+        Path file = Files.write(work.resolve("ct-htj2k.dcm"), Transcoder.part10(ct.file(),
+                Part10File.read(ct.file()).transferSyntaxUid(), htj2k, "TEST"));
+        int[] completedFailed = new int[2];
+        SetOfDicomFiles files = new SetOfDicomFiles();
+        files.add(file.toFile());
+        new StorageSOPClassSCU("127.0.0.1", PacsStore.dicomPort(), PacsStore.AE, "STORESCU", files, 0,
+                new MultipleInstanceTransferStatusHandler() {
+                    @Override
+                    public void updateStatus(int remaining, int completed, int failed, int warning, String uid) {
+                        completedFailed[0] = completed;
+                        completedFailed[1] = failed;
+                    }
+                });
+        assertThat(completedFailed).containsExactly(1, 0);
+        assertThat(Part10File.read(stored(study, ct)).transferSyntaxUid()).isEqualTo(htj2k);
+        assertThat(dataSet(stored(study, ct))).isEqualTo(dataSet(file));
+
+        try (Storescp destination = Storescp.start(PacsStore.DESTINATION_AE, PacsStore.moveDestinationPort(),
+                work.resolve("move-htj2k"), "+xe")) {
+            Command.Result r = Dcmtk.move(PacsStore.DESTINATION_AE, "QueryRetrieveLevel=STUDY",
+                    "StudyInstanceUID=" + study.studyUid());
+            assertThat(r.output()).as(destination.log()).contains("Received Final Move Response (Success)");
+            Path got;
+            try (var received = Files.list(destination.dir())) {
+                got = received.findFirst().orElseThrow();
+            }
+            assertThat(Part10File.read(got).transferSyntaxUid()).isEqualTo(TransferSyntaxes.EXPLICIT_LE);
+            assertThat(PixelData.of(got)).isEqualTo(PixelData.of(ct.file()));
+        }
     }
 
     @Test

@@ -41,8 +41,8 @@ public final class TransferSyntaxes {
     public static final List<String> LOSSLESS_ENCODED = List.of(JPEG_LOSSLESS_SV1, JPEG_LS_LOSSLESS, J2K_LOSSLESS,
             RLE);
     /**
-     * The HTJ2K syntaxes the store writes (lossless, RPCL, through OpenJPH) when a client names them; not yet offered
-     * to peers by itself.
+     * The HTJ2K syntaxes the store writes (lossless, RPCL, through OpenJPH) when a client names them, and offers DICOM
+     * peers after the syntaxes of {@link #LOSSLESS_ENCODED} (which peers of before 2023 know).
      */
     public static final List<String> HTJ2K_ENCODED = List.of(HTJ2K_RPCL_LOSSLESS, HTJ2K_LOSSLESS);
     /** The compressed syntaxes the store encodes with loss, only when asked for. */
