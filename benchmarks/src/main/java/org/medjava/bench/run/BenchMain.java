@@ -38,6 +38,9 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  *   [--skip ingest]           issue 21: the store's C-STORE and STOW-RS against Orthanc (~2 min standard, ~5 full)
  *   [--skip ipc,blocks]       issue 20's same-host IPC and transport building blocks (~1 min quick, ~15 min full)
  *   report DIR                only regenerate the report from DIR/raw
+ *   index-scale [--sizes a,b] [--explain] [--out DIR]
+ *                             issue 32: QIDO/C-FIND query latency and ingest rate at 10k, 100k and 1M instances on
+ *                             PostgreSQL ({@link org.medjava.bench.index.IndexScale}; the 1M point takes an hour)
  *   jmh [JMH options]         plain JMH (org.openjdk.jmh.Main) over FilterBenchmark and CopyBaseline, or over
  *                             the benchmarks a regexp names (jmh StoragePutBenchmark: the storage PUT benchmark)
  * </pre>
@@ -50,6 +53,10 @@ public final class BenchMain {
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("jmh")) {
             org.openjdk.jmh.Main.main(jmhArgs(Arrays.copyOfRange(args, 1, args.length)));
+            return;
+        }
+        if (args.length > 0 && args[0].equals("index-scale")) {
+            org.medjava.bench.index.IndexScale.main(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         if (args.length > 0 && args[0].equals("report")) {
@@ -75,7 +82,8 @@ public final class BenchMain {
         } catch (IllegalArgumentException e) {
             System.err.println("bench: " + e.getMessage());
             System.err.println("usage: bench [--quick|--standard|--full] [--out DIR] [--sizes a,b] [--filters a,b] [--data rgb8|gray16|all] "
-                    + "[--skip jmh,c,transport,store,serve,ingest] | report [DIR] | publish [DIR [TARGET]] | jmh [JMH options]");
+                    + "[--skip jmh,c,transport,store,serve,ingest] | report [DIR] | publish [DIR [TARGET]] | jmh [JMH options]"
+                    + " | index-scale [--sizes a,b] [--explain] [--out DIR]");
             System.exit(2);
         }
     }

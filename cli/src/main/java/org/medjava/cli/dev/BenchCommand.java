@@ -17,7 +17,7 @@ import picocli.CommandLine.Unmatched;
 /** {@code medjava bench ...}: the benchmarks' own command line (benchmarks.jar), in the caller's directory. */
 @Command(name = "bench", description = {"Benchmarks and their report in benchmarks/target/report (full ~45 min).",
         "Arguments go to the benchmarks: [--quick|--standard|--full] [--out DIR], report DIR, publish DIR TARGET, "
-                + "jmh ...; ./medjava bench -- --help for theirs."})
+                + "jmh ..., index-scale [--sizes a,b] [--explain]; ./medjava bench -- --help for theirs."})
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -25,9 +25,13 @@ public final class BenchCommand implements Callable<Integer> {
     @Unmatched
     List<String> args = new ArrayList<>();
 
-    /** Whether the serve step (wrk, h2load, nginx, Orthanc) may run: not --quick, report, publish or jmh. */
+    /**
+     * Whether the serve step (wrk, h2load, nginx, Orthanc) may run: not --quick, report, publish, jmh or
+     * index-scale.
+     */
     static boolean serves(List<String> args) {
-        return !args.contains("--quick") && (args.isEmpty() || !List.of("report", "publish", "jmh").contains(args.get(0)));
+        return !args.contains("--quick") && (args.isEmpty() || !List.of("report", "publish", "jmh", "index-scale")
+                .contains(args.get(0)));
     }
 
     @Override
