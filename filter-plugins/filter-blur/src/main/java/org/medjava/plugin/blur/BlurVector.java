@@ -21,6 +21,10 @@ final class BlurVector {
     private static final VectorSpecies<Integer> HALF_INTS =
             VectorSpecies.of(int.class, VectorShape.forBitSize(SHORTS.length() / 2 * Integer.SIZE));
     private static final VectorSpecies<Byte> HALF_BYTES = bytes(SHORTS.length() / 2);
+    /** Half a short vector's lanes in a species of their own: its sums widen to {@link #HALF_INTS} as part 0. */
+    private static final VectorSpecies<Short> HALF_SHORTS =
+            VectorSpecies.of(short.class, VectorShape.forBitSize(SHORTS.length() / 2 * Short.SIZE));
+    private static final int HALF_LANES = SHORTS.length() / 2;
     private static final int SHORT_LANES = SHORTS.length();
 
     private static final VectorSpecies<Integer> INTS = IntVector.SPECIES_PREFERRED;
@@ -152,36 +156,35 @@ final class BlurVector {
          */
         private int interior(byte[] out, int o, int from, int to, int m, int shift) {
             int j = from;
-            for (int end = to - SHORT_LANES; j <= end; j += SHORT_LANES) {
-                ShortVector sum = ShortVector.fromArray(SHORTS, col, j - 3 * h);
+            for (int end = to - HALF_LANES; j <= end; j += HALF_LANES) {
+                ShortVector sum = ShortVector.fromArray(HALF_SHORTS, col, j - 3 * h);
                 for (int d = 1 - h; d <= h; d++) {
-                    sum = sum.add(ShortVector.fromArray(SHORTS, col, j + 3 * d));
+                    sum = sum.add(ShortVector.fromArray(HALF_SHORTS, col, j + 3 * d));
                 }
-                store(sum, out, o + j, m, shift);
+                quotients(sum, m, shift).intoArray(out, o + j);
             }
             return j;
         }
 
-        /** {@link #interior} for n = 3 (the default), written out: no loop-carried vector for the JIT to box. */
+        /**
+         * {@link #interior} for n = 3 (the default), written out: no loop-carried vector for the JIT to box. The sums
+         * are half-width short vectors, so each widens to ints whole (part 0): JDK 17 compiles the widening of a
+         * full vector's upper half (part 1) much worse.
+         */
         private int interior3(byte[] out, int o, int from, int to, int m, int shift) {
             int j = from;
-            for (int end = to - SHORT_LANES; j <= end; j += SHORT_LANES) {
-                ShortVector sum = ShortVector.fromArray(SHORTS, col, j - 3).add(ShortVector.fromArray(SHORTS, col, j))
-                        .add(ShortVector.fromArray(SHORTS, col, j + 3));
-                store(sum, out, o + j, m, shift);
+            for (int end = to - HALF_LANES; j <= end; j += HALF_LANES) {
+                ShortVector sum = ShortVector.fromArray(HALF_SHORTS, col, j - 3)
+                        .add(ShortVector.fromArray(HALF_SHORTS, col, j))
+                        .add(ShortVector.fromArray(HALF_SHORTS, col, j + 3));
+                quotients(sum, m, shift).intoArray(out, o + j);
             }
             return j;
         }
 
-        /** {@code (sum · m) >>> shift} per lane into bytes at {@code out[at..]}: the product needs 32 bits. */
-        private static void store(ShortVector sum, byte[] out, int at, int m, int shift) {
-            quotients(sum, 0, m, shift).intoArray(out, at);
-            quotients(sum, 1, m, shift).intoArray(out, at + SHORT_LANES / 2);
-        }
-
-        /** Half {@code part} (0: the low lanes) of {@code (sum · m) >>> shift}, as bytes. */
-        private static ByteVector quotients(ShortVector sum, int part, int m, int shift) {
-            return ((IntVector) sum.convertShape(VectorOperators.S2I, HALF_INTS, part)).mul(m)
+        /** {@code (sum · m) >>> shift} per lane of a {@link #HALF_SHORTS} sum, as bytes: the product needs 32 bits. */
+        private static ByteVector quotients(ShortVector sum, int m, int shift) {
+            return ((IntVector) sum.convertShape(VectorOperators.S2I, HALF_INTS, 0)).mul(m)
                     .lanewise(VectorOperators.LSHR, shift).convertShape(VectorOperators.I2B, HALF_BYTES, 0)
                     .reinterpretAsBytes();
         }

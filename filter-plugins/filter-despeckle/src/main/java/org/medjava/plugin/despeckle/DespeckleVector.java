@@ -49,6 +49,56 @@ final class DespeckleVector {
     }
 
     /**
+     * The top or bottom row of the region, away from its corners: each window is 2 rows × 3 columns, and its median
+     * is the floored mean of the 3rd and 4th smallest of the six values (spec 2.3). For byte offsets {@code p} in
+     * {@code [from, to)} from the row bases {@code row} (the one written) and {@code other} (the row next to it):
+     * Dobbelaere's 12-comparator sorting network for six inputs, then {@code (a & b) + ((a ^ b) >>> 1)}, the
+     * floored mean of two unsigned bytes without overflow.
+     */
+    static void medians6(byte[] in, int row, int other, byte[] out, int from, int to) {
+        int p = from;
+        for (int end = to - LANES; p <= end; p += LANES) {
+            ByteVector v0 = ByteVector.fromArray(BYTES, in, row + p - 3).lanewise(VectorOperators.XOR, BIAS);
+            ByteVector v1 = ByteVector.fromArray(BYTES, in, row + p).lanewise(VectorOperators.XOR, BIAS);
+            ByteVector v2 = ByteVector.fromArray(BYTES, in, row + p + 3).lanewise(VectorOperators.XOR, BIAS);
+            ByteVector v3 = ByteVector.fromArray(BYTES, in, other + p - 3).lanewise(VectorOperators.XOR, BIAS);
+            ByteVector v4 = ByteVector.fromArray(BYTES, in, other + p).lanewise(VectorOperators.XOR, BIAS);
+            ByteVector v5 = ByteVector.fromArray(BYTES, in, other + p + 3).lanewise(VectorOperators.XOR, BIAS);
+            ByteVector t;
+            // [(0,5),(1,3),(2,4)]
+            t = v0.min(v5); v5 = v0.max(v5); v0 = t;
+            t = v1.min(v3); v3 = v1.max(v3); v1 = t;
+            t = v2.min(v4); v4 = v2.max(v4); v2 = t;
+            // [(1,2),(3,4)]
+            t = v1.min(v2); v2 = v1.max(v2); v1 = t;
+            t = v3.min(v4); v4 = v3.max(v4); v3 = t;
+            // [(0,3),(2,5)]
+            t = v0.max(v3); v0 = v0.min(v3); v3 = t;
+            t = v2.min(v5); v5 = v2.max(v5); v2 = t;
+            // [(0,1),(2,3),(4,5)] and [(1,2),(3,4)], pruned to what ranks 2 and 3 need
+            v1 = v0.max(v1);
+            t = v2.min(v3); v3 = v2.max(v3); v2 = t;
+            v4 = v4.min(v5);
+            ByteVector s2 = v1.max(v2);
+            ByteVector s3 = v3.min(v4);
+            ByteVector a = s2.lanewise(VectorOperators.XOR, BIAS);
+            ByteVector b = s3.lanewise(VectorOperators.XOR, BIAS);
+            a.and(b).add(a.lanewise(VectorOperators.XOR, b).lanewise(VectorOperators.LSHR, 1)).intoArray(out, row + p);
+        }
+        int[] six = new int[6];
+        for (; p < to; p++) {
+            six[0] = in[row + p - 3] & 0xFF;
+            six[1] = in[row + p] & 0xFF;
+            six[2] = in[row + p + 3] & 0xFF;
+            six[3] = in[other + p - 3] & 0xFF;
+            six[4] = in[other + p] & 0xFF;
+            six[5] = in[other + p + 3] & 0xFF;
+            java.util.Arrays.sort(six);
+            out[row + p] = (byte) ((six[2] + six[3]) >> 1);
+        }
+    }
+
+    /**
      * The median of the columns at {@code p−3, p, p+3} for bytes {@code p} in {@code [from, to)} of the sorted-column
      * arrays, written unbiased to {@code out[o + p]}: {@code med3(max of minima, med3 of medians, min of maxima)}.
      */
