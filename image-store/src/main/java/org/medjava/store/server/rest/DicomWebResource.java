@@ -44,16 +44,19 @@ import org.medjava.store.net.dicomweb.Negotiation;
 import org.medjava.store.net.dicomweb.RenderedImages;
 import org.medjava.store.net.dicomweb.QidoParams;
 import org.medjava.store.net.dicomweb.QidoService;
+import org.medjava.store.net.dicomweb.ReadyMetadataService;
 import org.medjava.store.net.dicomweb.StowService;
 import org.medjava.store.net.dicomweb.ThumbnailCache;
 import org.medjava.store.net.dicomweb.Uids;
 import org.medjava.store.net.dicomweb.WadoService;
 import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.index.InstanceSummary;
+import org.medjava.store.core.index.ReadyMetadata;
 import org.medjava.store.core.query.QueryLevel;
 import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.TrashScope;
 import org.medjava.store.core.trash.Trash;
+import org.medjava.store.server.http.AcceptEncoding;
 import org.medjava.store.server.http.ClientHangups;
 import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.http.RequestCaller;
@@ -354,7 +357,8 @@ public class DicomWebResource {
     @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response studyMetadata(@PathParam("study") String study) {
-        return metadata(read(wado().select(study, null, null)));
+        String type = Negotiation.json(accept(), "metadata");
+        return ready(ready().study(study, urls()), type);
     }
 
     @GET
@@ -369,7 +373,8 @@ public class DicomWebResource {
     @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response seriesMetadata(@PathParam("study") String study, @PathParam("series") String series) {
-        return metadata(read(wado().select(study, series, null)));
+        String type = Negotiation.json(accept(), "metadata");
+        return ready(ready().series(study, series, urls()), type);
     }
 
     @GET
@@ -726,6 +731,10 @@ public class DicomWebResource {
         return new WadoService(search, index, images, dicom.aeTitle(), visibility());
     }
 
+    private ReadyMetadataService ready() {
+        return new ReadyMetadataService(wado(), index, visibility());
+    }
+
     /** The studies this caller may see (every one, unless access by project limits them). */
     private org.medjava.store.core.index.Visibility visibility() {
         return org.medjava.store.server.security.StudyAccess.of(servletRequest, security, access.byProject());
@@ -782,6 +791,27 @@ public class DicomWebResource {
         return Response.ok(wado().metadata(instances, urls()), type).build();
     }
 
+    /**
+     * Metadata made ready ({@link ReadyMetadataService}): its gzip bytes as they are kept when the client accepts
+     * gzip, else decompressed as they are sent; 304 to a current If-None-Match (each encoding has its own tag).
+     */
+    private Response ready(ReadyMetadata made, String type) {
+        read(made.studyUid(), made.patientId(), made.instances());
+        boolean gzip = AcceptEncoding.gzip(headers.getHeaderString(HttpHeaders.ACCEPT_ENCODING));
+        EntityTag tag = new EntityTag(ReadyMetadataService.etag(made, urls()) + (gzip ? "-gzip" : ""));
+        Response.ResponseBuilder answer = httpRequest.evaluatePreconditions(tag);
+        if (answer == null) {
+            answer = gzip ? Response.ok(made.gzip(), type).header(HttpHeaders.CONTENT_ENCODING, "gzip")
+                    : Response.ok((StreamingOutput) out -> {
+                        try (InputStream json = ReadyMetadataService.json(made)) {
+                            json.transferTo(out);
+                        }
+                    }, type).header(HttpHeaders.CONTENT_LENGTH, made.jsonLength());
+        }
+        return answer.tag(tag).cacheControl(CACHE).header(HttpHeaders.VARY, HttpHeaders.ACCEPT + ", "
+                + HttpHeaders.ACCEPT_ENCODING).build();
+    }
+
     /** A QIDO-RS answer: the media type negotiated before the query runs; the query counted for the audit trail. */
     private Response json(String what, java.util.function.Supplier<String> query) {
         String type = Negotiation.json(accept(), what);
@@ -800,6 +830,11 @@ public class DicomWebResource {
     /** Instances read, counted for the audit trail (by study: a selection is of one study). */
     private List<InstanceSummary> read(List<InstanceSummary> instances) {
         return read(instances, instances.size());
+    }
+
+    /** {@code count} instances of a study read, counted for the audit trail. */
+    private void read(String study, String patientId, int count) {
+        audit.read(RequestCaller.of(servletRequest), DOOR, study, patientId, count);
     }
 
     /** {@code read} of the selected instances read (a thumbnail: its one representative instance). */

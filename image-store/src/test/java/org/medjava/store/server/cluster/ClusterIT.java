@@ -267,6 +267,17 @@ class ClusterIT {
         assertThat(wado.statusCode()).isEqualTo(200);
         List<Multipart.Part> got = Multipart.parse(wado.body(), wado.headers().firstValue("Content-Type").orElse(""));
         assertThat(got).singleElement().satisfies(p -> assertThat(p.body()).isEqualTo(parts.get(0)));
+
+        // the study's metadata, made ready on node 2, changed at once on every node by a deletion on node 3
+        String metadata = "/dicomweb/studies/" + study.studyUid() + "/metadata";
+        Map<String, String> json = Map.of("Accept", "application/dicom+json");
+        assertThat(send(2, metadata, "GET", null, json).body()).contains(study.instances().get(1).sopInstanceUid());
+        assertThat(send(3, "/dicomweb/studies/" + study.studyUid() + "/series/" + study.instances().get(1)
+                .seriesUid() + "?force=true", "DELETE", null, Map.of()).statusCode()).isEqualTo(200);
+        for (int node = 1; node <= 3; node++) {
+            assertThat(send(node, metadata, "GET", null, json).body()).as("node " + node)
+                    .contains(first.sopInstanceUid()).doesNotContain(study.instances().get(1).sopInstanceUid());
+        }
     }
 
     @Test

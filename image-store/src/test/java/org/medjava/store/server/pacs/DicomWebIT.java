@@ -386,6 +386,47 @@ class DicomWebIT {
         assertThat(array(reader.getJson("/dicomweb/studies/" + study.studyUid() + "/metadata").body())).hasSize(3);
     }
 
+    /** Series or study metadata: made ready once, gzip and identity alike, and changed by a write at once. */
+    @Test
+    void seriesAndStudyMetadataAreServedReadyInGzipOrNotAndWritesAreSeenAtOnce() throws Exception {
+        TestStudy s = TestStudy.create(work.resolve("ready"), "WEB-34", "CT_small.dcm", "MR_small.dcm");
+        TestStudy.Instance ct = s.instance("CT_small.dcm");
+        assertThat(stow(admin, "/dicomweb/studies", List.of(Samples.bytes(ct.file()))).statusCode()).isEqualTo(200);
+        String series = "/dicomweb/studies/" + s.studyUid() + "/series/" + ct.seriesUid() + "/metadata";
+        String whole = "/dicomweb/studies/" + s.studyUid() + "/metadata";
+
+        HttpResponse<String> identity = reader.getJson(series);
+        HttpResponse<byte[]> gzip = reader.send(reader.request(series).header("Accept-Encoding", "gzip, br"));
+        assertThat(identity.headers().firstValue("Content-Encoding")).isEmpty();
+        assertThat(gzip.headers().firstValue("Content-Encoding")).contains("gzip");
+        assertThat(gzip.headers().firstValue("Vary").orElseThrow()).contains("Accept-Encoding");
+        assertThat(gunzip(gzip.body())).isEqualTo(identity.body());
+        assertThat(value(array(identity.body()).getJsonObject(0), "00080018")).isEqualTo(ct.sopInstanceUid());
+        String tag = gzip.headers().firstValue("ETag").orElseThrow();
+        assertThat(reader.send(reader.request(series).header("Accept-Encoding", "gzip").header("If-None-Match", tag))
+                .statusCode()).isEqualTo(304);
+        assertThat(array(gunzip(reader.send(reader.request(whole).header("Accept-Encoding", "gzip")).body())))
+                .hasSize(1);
+
+        TestStudy.Instance mr = s.instance("MR_small.dcm");
+        assertThat(stow(admin, "/dicomweb/studies", List.of(Samples.bytes(mr.file()))).statusCode()).isEqualTo(200);
+        assertThat(array(reader.getJson(whole).body())).hasSize(2);
+        assertThat(array(gunzip(reader.send(reader.request(whole).header("Accept-Encoding", "gzip")).body())))
+                .hasSize(2);
+        assertThat(admin.sendText(admin.request("/dicomweb/studies/" + s.studyUid() + "/series/" + ct.seriesUid())
+                .DELETE()).statusCode()).isEqualTo(200);
+        assertThat(reader.send(reader.request(series).header("Accept-Encoding", "gzip")).statusCode()).isEqualTo(404);
+        assertThat(array(reader.getJson(whole).body())).hasSize(1);
+        assertThat(reader.send(reader.request(series).header("Accept-Encoding", "gzip").header("If-None-Match", tag))
+                .statusCode()).isEqualTo(404);
+    }
+
+    private static String gunzip(byte[] gzip) throws Exception {
+        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(new ByteArrayInputStream(gzip))) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
     @Test
     void framesAndRenderedImages() throws Exception {
         TestStudy.Instance jpeg = study.instance("SC_rgb_jpeg_dcmtk.dcm");

@@ -9,7 +9,8 @@ import java.util.List;
  * The writes and reads of the change feed ({@code mj_change}). Entries are appended inside the transaction of the
  * change they record. On PostgreSQL the appending transaction first takes a transaction-scoped advisory lock, so
  * that numbers are drawn in commit order by every node: a reader that has seen number n never later meets a
- * smaller number committed after it. (On one node the index's writer lock already orders them.)
+ * smaller number committed after it. (On one node the index's writer lock already orders them.) Every append but
+ * a routing's also deletes the ready metadata ({@link ReadyMetadataTable}) of the series and studies it names.
  */
 final class ChangeLog {
     /** The advisory lock's key: any constant that no other MedJava lock uses. */
@@ -41,12 +42,14 @@ final class ChangeLog {
         }
         em.flush(); // the change's own writes first, so the lock is held only for the appends
         lock(em);
+        long before = last(em);
         for (Entry c : changes) {
             em.createNativeQuery(COLUMNS + "values (?, ?, ?, ?, ?, ?, ?)").setParameter(1, c.kind())
                     .setParameter(2, c.at()).setParameter(3, c.studyUid()).setParameter(4, c.seriesUid())
                     .setParameter(5, c.sopInstanceUid()).setParameter(6, c.path()).setParameter(7, c.trashId())
                     .executeUpdate();
         }
+        ReadyMetadataTable.forgetChangedAfter(em, before);
     }
 
     /**
@@ -59,13 +62,16 @@ final class ChangeLog {
     int appendInstances(EntityManager em, String kind, String trashId, String where, List<Object> parameters) {
         em.flush();
         lock(em);
+        long before = last(em);
         Query insert = em.createNativeQuery(COLUMNS + "select ?, ?, s.study_uid, i.series_uid, i.sop_instance_uid,"
                 + " i.store_path, ? from mj_instance i join mj_series s on s.series_uid = i.series_uid where " + where);
         insert.setParameter(1, kind).setParameter(2, System.currentTimeMillis()).setParameter(3, trashId);
         for (int p = 0; p < parameters.size(); p++) {
             insert.setParameter(p + 4, parameters.get(p));
         }
-        return insert.executeUpdate();
+        int appended = insert.executeUpdate();
+        ReadyMetadataTable.forgetChangedAfter(em, before);
+        return appended;
     }
 
     /** Appends the "routed" entry of routing task {@code taskId} (sent), in the caller's transaction. */

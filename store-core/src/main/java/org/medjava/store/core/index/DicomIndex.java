@@ -417,6 +417,36 @@ public final class DicomIndex implements AutoCloseable {
         return queries.metadata(storePaths);
     }
 
+    /**
+     * The metadata of series or study {@code uid} made ready for public base {@code base} by
+     * {@link #keepReadyMetadata}, when no write has changed the series or study since (a change of the feed
+     * names it); empty otherwise. Not limited by any visibility: the caller checks the study.
+     */
+    public Optional<ReadyMetadata> readyMetadata(ReadyMetadata.Level level, String uid, String base) {
+        if (base.length() > ReadyMetadataTable.BASE) {
+            return Optional.empty();
+        }
+        return session.read("reading ready metadata", em -> ReadyMetadataTable.current(em, level, uid, base));
+    }
+
+    /**
+     * The version that metadata of series or study {@code uid} made from what the index holds now has: read it
+     * before reading the instances, so that a write in between makes what is kept outdated rather than wrong.
+     */
+    public long metadataVersion(ReadyMetadata.Level level, String uid) {
+        return session.read("reading the change feed", em -> ReadyMetadataTable.version(em, level, uid));
+    }
+
+    /** Keeps {@code made} ready for public base {@code base} (not when the base is too long to be a key). */
+    public void keepReadyMetadata(ReadyMetadata made, String base) {
+        if (base.length() <= ReadyMetadataTable.BASE) {
+            session.read("keeping ready metadata", em -> {
+                ReadyMetadataTable.keep(em, made, base);
+                return null;
+            });
+        }
+    }
+
     /** How many instances (SOP Instance UIDs, not files) the index holds. */
     public long count() {
         return queries.count();

@@ -137,6 +137,9 @@ final class IndexSession {
             for (String table : RouteQueue.DDL) {
                 changes.execute(table);
             }
+            for (String table : ReadyMetadataTable.ddl(database.isPostgres())) {
+                changes.execute(table);
+            }
         } catch (SQLException e) {
             throw new IndexException("cannot create or extend the DICOM index tables in " + database.describe()
                     + ": " + reason(e), e);

@@ -198,6 +198,8 @@ final class IndexWriter {
         em.flush();
         prune(em, toPrune.series(), toPrune.studies(), toPrune.patients());
         changes.append(em, recorded);
+        ReadyMetadataTable.forget(em, toPrune.series());
+        ReadyMetadataTable.forget(em, toPrune.studies());
         return written.stream().map(IndexWriter::summaryOf).toList();
     }
 

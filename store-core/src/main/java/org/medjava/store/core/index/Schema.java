@@ -56,6 +56,7 @@ final class Schema {
         probes.add(AuditTable.PROBE);
         probes.add(ShareTable.PROBE);
         probes.add(RouteQueue.PROBE);
+        probes.add(ReadyMetadataTable.PROBE);
         return probes;
     }
 

@@ -793,6 +793,49 @@ abstract class DicomIndexContract {
         }
     }
 
+    // ------------------------------------------------------------------------------------------------ ready metadata
+
+    @Test
+    void readyMetadataIsServedUntilAWriteChangesItsSeriesOrStudy() {
+        String study = "1.2.826.34.7";
+        for (int n = 1; n <= 2; n++) {
+            put("R-" + n, TestDicom.ct().patient("P7", "Ready^Seven").study(study, "20260101")
+                    .series(study + "." + n, "CT", n).instance(study + "." + n + ".1", 1));
+        }
+        ReadyMetadata.Level series = ReadyMetadata.Level.SERIES;
+        ReadyMetadata.Level whole = ReadyMetadata.Level.STUDY;
+        byte[] bytes = new byte[70_000]; // larger than a page, as a real one is
+        new java.util.Random(34).nextBytes(bytes);
+        java.util.function.BiConsumer<ReadyMetadata.Level, String> keep = (level, uid) -> index.keepReadyMetadata(
+                new ReadyMetadata(level, uid, study, "P7", 1, index.metadataVersion(level, uid), 9, bytes), "b");
+        keep.accept(series, study + ".1");
+        keep.accept(series, study + ".2");
+        keep.accept(whole, study);
+        keep.accept(whole, study); // kept again in place of the first
+        assertThat(index.readyMetadata(series, study + ".1", "b")).get().satisfies(r -> {
+            assertThat(r.gzip()).isEqualTo(bytes);
+            assertThat(r.version()).isPositive();
+            assertThat(r.patientId()).isEqualTo("P7");
+        });
+        assertThat(index.readyMetadata(series, study + ".1", "other base")).isEmpty();
+        assertThat(index.readyMetadata(whole, study + ".1", "b")).isEmpty();
+
+        put("R-3", TestDicom.ct().patient("P7", "Ready^Seven").study(study, "20260101").series(study + ".1", "CT", 1)
+                .instance(study + ".1.2", 2));
+        assertThat(index.readyMetadata(series, study + ".1", "b")).isEmpty();
+        assertThat(index.readyMetadata(whole, study, "b")).isEmpty();
+        assertThat(index.readyMetadata(series, study + ".2", "b")).isPresent(); // another series of the study
+
+        keep.accept(series, study + ".1");
+        assertThat(index.readyMetadata(series, study + ".1", "b")).isPresent();
+        index.trash(TrashScope.series(study, study + ".2"), "t1", "tester", "wrong", java.time.Instant.now(),
+                java.time.Instant.now());
+        assertThat(index.readyMetadata(series, study + ".2", "b")).isEmpty();
+        assertThat(index.readyMetadata(series, study + ".1", "b")).isPresent();
+        assertThat(index.remove("m/R-3.dcm")).isTrue();
+        assertThat(index.readyMetadata(series, study + ".1", "b")).isEmpty();
+    }
+
     private void put(String name, TestDicom dicom) {
         IndexFiles.put(index, "m/" + name + ".dcm", dicom.writeTo(tmp.resolve(name + ".dcm")));
     }

@@ -169,11 +169,13 @@ class DicomIndexUnitTest {
         assertThat(Schema.probes()).allMatch(p -> p.startsWith("SELECT ") && p.endsWith(" WHERE 1 = 0"))
                 .extracting(p -> p.replaceAll(".* FROM (\\w+) WHERE.*", "$1")).containsExactly("mj_patient", "mj_study",
                         "mj_series", "mj_instance", "mj_trash", "mj_change", "mj_metadata", "mj_label", "mj_audit",
-                        "mj_share", "mj_route_task");
+                        "mj_share", "mj_route_task", "mj_ready_metadata");
         assertThat(Schema.probes().get(3)).contains("FROM mj_instance").contains("store_path", "series_uid",
                 "photometric", "indexed_at_ms");
         assertThat(Schema.probes().get(4)).contains("FROM mj_trash").contains("trash_id", "purge_after_ms");
         assertThat(Schema.probes().get(5)).contains("FROM mj_change").contains("seq", "kind", "trash_id");
         assertThat(Schema.probes().get(6)).contains("FROM mj_metadata").contains("store_path", "metadata_json");
+        assertThat(Schema.probes().get(11)).contains("FROM mj_ready_metadata").contains("uid", "base_url",
+                "change_seq", "json_gzip");
     }
 }
