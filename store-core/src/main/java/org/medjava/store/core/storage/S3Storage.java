@@ -73,6 +73,12 @@ public final class S3Storage implements ObjectStorage {
     static final String META_MODIFIED = "medjava-modified";
     private static final String CONTENT_TYPE = "application/octet-stream";
     private static final int MAX_PARTS = 10_000;
+    /**
+     * The client's connections: one for each request thread of the servlet container (Payara Micro's
+     * http-thread-pool has 200), as each holds one while it streams a body; the SDK's default of 50 made the 51st
+     * concurrent read wait for a connection instead of the object store.
+     */
+    static final int MAX_CONNECTIONS = 200;
 
     private final S3Settings settings;
     private final S3Client s3;
@@ -133,6 +139,8 @@ public final class S3Storage implements ObjectStorage {
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 .overrideConfiguration(c -> c.addExecutionInterceptor(interceptor))
                 .httpClientBuilder(ApacheHttpClient.builder()
+                        .maxConnections(MAX_CONNECTIONS)
+                        .tcpKeepAlive(true) // idle pooled connections across firewalls and NAT
                         .connectionTimeout(Duration.ofSeconds(5))
                         .socketTimeout(Duration.ofSeconds(60)))
                 .build();
