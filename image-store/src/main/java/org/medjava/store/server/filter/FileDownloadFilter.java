@@ -7,7 +7,6 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.Optional;
 import org.medjava.store.core.audit.ReadAudit;
 import org.medjava.store.core.repo.ImageRepository;
 import org.medjava.store.core.model.StorePath;
@@ -38,16 +37,49 @@ public class FileDownloadFilter extends HttpFilter {
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
+        if (wholeRead(request)) {
+            ImageRepository.Opened opened = opened(images, path(request));
+            if (opened == null) {
+                chain.doFilter(request, response);
+                return;
+            }
+            try (opened) {
+                send(request, response, entity(images, opened), opened.file());
+            }
+            return;
+        }
         StoredFile file = plainFile(request);
         if (file == null) {
             chain.doFilter(request, response);
             return;
         }
+        send(request, response, entity(images, file), file);
+    }
+
+    private void send(HttpServletRequest request, HttpServletResponse response, FileDownload.Entity entity,
+                      StoredFile file) throws IOException {
         request.setAttribute(EndpointTemplate.ATTRIBUTE, ENDPOINT);
-        FileDownload.send(FileDownload.of(request, response), entity(images, file));
+        FileDownload.send(FileDownload.of(request, response), entity);
         if ("GET".equals(request.getMethod()) && response.getStatus() / 100 == 2) {
             audit.file(RequestCaller.of(request), DOOR, file.path().relative());
         }
+    }
+
+    /**
+     * A GET of a whole file, without conditions: its bytes are sent whatever the version, so the file and its body
+     * are read together, in one storage request (on S3 one GetObject instead of a HEAD and a GET). A conditional
+     * GET or a HEAD asks for the metadata alone first (on S3 one HEAD: a 304 without a body read), a range for part
+     * of the body.
+     */
+    private static boolean wholeRead(HttpServletRequest request) {
+        return "GET".equals(request.getMethod()) && request.getQueryString() == null
+                && request.getHeader("Range") == null && request.getHeader("If-None-Match") == null
+                && request.getHeader("If-Modified-Since") == null && request.getHeader("If-Match") == null
+                && request.getHeader("If-Unmodified-Since") == null;
+    }
+
+    private static String path(HttpServletRequest request) {
+        return request.getRequestURI().substring(request.getContextPath().length());
     }
 
     /** The audit trail's name for the reads the container answers (those the front leaves to it). */
@@ -60,7 +92,7 @@ public class FileDownloadFilter extends HttpFilter {
                 || request.getQueryString() != null && request.getParameterMap().containsKey("render")) {
             return null;
         }
-        return storedFile(images, request.getRequestURI().substring(request.getContextPath().length()));
+        return storedFile(images, path(request));
     }
 
     /**
@@ -68,6 +100,26 @@ public class FileDownloadFilter extends HttpFilter {
      * names none: not under {@code /images/}, a directory, a malformed or missing name, or storage that cannot say.
      */
     public static StoredFile storedFile(ImageRepository images, String path) {
+        StorePath file = filePath(path);
+        try {
+            return file == null ? null : images.stat(file).filter(f -> !f.directory()).orElse(null);
+        } catch (RuntimeException e) {
+            return null; // a bad name or unreadable storage: the resource answers it with the store's error
+        }
+    }
+
+    /** The stored file a path names with its body ({@link ImageRepository#read}), or null as for {@link #storedFile}. */
+    static ImageRepository.Opened opened(ImageRepository images, String path) {
+        StorePath file = filePath(path);
+        try {
+            return file == null ? null : images.read(file).orElse(null);
+        } catch (RuntimeException e) {
+            return null; // as in storedFile
+        }
+    }
+
+    /** The file path under {@code /images/} as sent (percent-encoded), or null when it names no file. */
+    private static StorePath filePath(String path) {
         if (!path.startsWith(PREFIX) || path.endsWith("/")) {
             return null;
         }
@@ -76,16 +128,29 @@ public class FileDownloadFilter extends HttpFilter {
             return null;
         }
         try {
-            Optional<StoredFile> file = images.stat(StorePath.parse(raw));
-            return file.filter(f -> !f.directory()).orElse(null);
+            return StorePath.parse(raw);
         } catch (RuntimeException e) {
-            return null; // a bad name or unreadable storage: the resource answers it with the store's error
+            return null; // a bad name: the resource answers it with the store's error
         }
     }
 
     /** What {@link FileDownload} sends for a stored file. */
     public static FileDownload.Entity entity(ImageRepository images, StoredFile file) {
-        return new FileDownload.Entity(file.size(), file.modified(), file.etag(), file.contentType(),
-                (offset, length) -> images.open(file, offset, length));
+        return new FileDownload.Entity(file.size(), file.modified(), file.etag(),
+                file.contentType(), (offset, length) -> images.open(file, offset, length));
+    }
+
+    /** What {@link FileDownload} sends for a file read with its body: that body, once, for the whole file. */
+    static FileDownload.Entity entity(ImageRepository images, ImageRepository.Opened opened) {
+        StoredFile file = opened.file();
+        boolean[] taken = {false};
+        return new FileDownload.Entity(file.size(), file.modified(), file.etag(),
+                file.contentType(), (offset, length) -> {
+                    if (!taken[0] && offset == 0 && length == file.size()) {
+                        taken[0] = true;
+                        return opened.body();
+                    }
+                    return images.open(file, offset, length);
+                });
     }
 }

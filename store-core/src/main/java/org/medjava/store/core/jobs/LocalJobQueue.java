@@ -3,22 +3,28 @@ package org.medjava.store.core.jobs;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /** The jobs of a single store node, in memory: they do not survive a restart (nothing else would run them). */
 public final class LocalJobQueue implements JobQueue {
 
     private final Map<String, JobStatus> jobs = new LinkedHashMap<>();
+    /** The queued jobs' ids, oldest first: a claim takes the first, whatever number of ended jobs is kept. */
+    private final Set<String> queued = new LinkedHashSet<>();
 
     @Override
     public synchronized JobStatus submit(String kind, Map<String, String> params, String owner) {
         JobStatus job = new JobStatus(UUID.randomUUID().toString(), kind, Map.copyOf(params),
                 JobStatus.State.QUEUED, null, 0, 0, 0, null, Instant.now(), null, null, false, owner);
         jobs.put(job.id(), job);
+        queued.add(job.id());
         return job;
     }
 
@@ -47,15 +53,16 @@ public final class LocalJobQueue implements JobQueue {
 
     @Override
     public synchronized Optional<JobStatus> claim(String node) {
-        for (JobStatus j : jobs.values()) {
-            if (j.state() == JobStatus.State.QUEUED) {
-                JobStatus running = new JobStatus(j.id(), j.kind(), j.params(), JobStatus.State.RUNNING, node, 0, 0,
-                        j.attempts() + 1, null, j.created(), Instant.now(), null, false, j.owner());
-                jobs.put(j.id(), running);
-                return Optional.of(running);
-            }
+        Iterator<String> next = queued.iterator();
+        if (!next.hasNext()) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        JobStatus j = jobs.get(next.next());
+        next.remove();
+        JobStatus running = new JobStatus(j.id(), j.kind(), j.params(), JobStatus.State.RUNNING, node, 0, 0,
+                j.attempts() + 1, null, j.created(), Instant.now(), null, false, j.owner());
+        jobs.put(j.id(), running);
+        return Optional.of(running);
     }
 
     @Override
@@ -89,6 +96,7 @@ public final class LocalJobQueue implements JobQueue {
         switch (j.state()) {
             case QUEUED -> {
                 outcome = CancelOutcome.CANCELLED;
+                queued.remove(id);
                 now = new JobStatus(id, j.kind(), j.params(), JobStatus.State.CANCELLED, null, 0, 0, j.attempts(),
                         "cancelled before it started", j.created(), null, Instant.now(), true, j.owner());
             }

@@ -27,6 +27,10 @@ public final class SharedJobQueue implements JobQueue {
     private static final String COLUMNS = "id, kind, params, state, node, done, total, attempts, result, created,"
             + " started, finished, cancel_requested, owner";
 
+    /** The oldest job a node may claim (its one parameter: the lease in seconds), read through the partial index. */
+    static final String CLAIMABLE = "select id from medjava_job where state = 'QUEUED' or (state = 'RUNNING'"
+            + " and heartbeat < now() - make_interval(secs => ?)) order by created limit 1 for update skip locked";
+
     private final ClusterDatabase database;
     private final int leaseSeconds;
 
@@ -39,7 +43,11 @@ public final class SharedJobQueue implements JobQueue {
                 + " result text, created timestamptz not null, started timestamptz, finished timestamptz,"
                 + " heartbeat timestamptz)",
                 "alter table medjava_job add column if not exists cancel_requested boolean not null default false",
-                "alter table medjava_job add column if not exists owner varchar(255)");
+                "alter table medjava_job add column if not exists owner varchar(255)",
+                // every poll looks for the oldest claimable job: only queued and running rows are in this index,
+                // so a poll costs the same however many finished jobs the table keeps
+                "create index if not exists medjava_job_claimable on medjava_job (created)"
+                        + " where state = 'QUEUED' or state = 'RUNNING'");
     }
 
     @Override
@@ -114,9 +122,7 @@ public final class SharedJobQueue implements JobQueue {
         return database.run("claiming a job", c -> {
             try (PreparedStatement u = c.prepareStatement("update medjava_job set state = 'RUNNING', node = ?,"
                     + " attempts = attempts + 1, started = now(), heartbeat = now(), done = 0, total = 0"
-                    + " where id = (select id from medjava_job where state = 'QUEUED' or (state = 'RUNNING'"
-                    + " and heartbeat < now() - make_interval(secs => ?)) order by created limit 1"
-                    + " for update skip locked) returning " + COLUMNS)) {
+                    + " where id = (" + CLAIMABLE + ") returning " + COLUMNS)) {
                 u.setString(1, node);
                 u.setInt(2, leaseSeconds);
                 try (ResultSet rs = u.executeQuery()) {

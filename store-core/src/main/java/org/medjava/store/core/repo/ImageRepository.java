@@ -20,6 +20,7 @@ import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.model.StoredFile;
 import org.medjava.store.core.storage.DiskSpaceGuard;
 import org.medjava.store.core.storage.LocalCopy;
+import org.medjava.store.core.storage.ObjectRead;
 import org.medjava.store.core.storage.ObjectStorage;
 import org.medjava.store.core.storage.StagedBody;
 import org.medjava.store.core.storage.StorageEntry;
@@ -132,6 +133,63 @@ public final class ImageRepository {
     /** Reads a byte range of a stored file; the caller closes the stream. */
     public InputStream open(StoredFile file, long offset, long length) throws IOException {
         return storage.open(key(file.path()), offset, length);
+    }
+
+    /** A stored file and its whole body, read together ({@link #read}); close it when done. */
+    public record Opened(StoredFile file, InputStream body) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            body.close();
+        }
+    }
+
+    /**
+     * A file and its bytes in one storage request where the storage can ({@link ObjectStorage#read}): a plain read
+     * of a whole file. Empty when there is no file at {@code path} (nothing, a directory, a hidden file). The type
+     * is told from the name, else from the first bytes of the same body.
+     */
+    public Optional<Opened> read(StorePath path) {
+        if (path.isRoot() || path.directory()) {
+            return Optional.empty();
+        }
+        Optional<ObjectRead> read;
+        try {
+            read = storage.read(key(path));
+        } catch (IOException e) {
+            throw unavailable("cannot read " + path, e);
+        }
+        if (read.isEmpty()) {
+            return Optional.empty();
+        }
+        ObjectRead r = read.get();
+        if (!visible(r.entry())) {
+            closeQuietly(r);
+            return Optional.empty();
+        }
+        InputStream body = new java.io.BufferedInputStream(r.body(), ImageFormat.SNIFF_LENGTH);
+        StorageEntry e = r.entry();
+        String type = MediaTypes.of(path.name(), () -> sniff(body));
+        return Optional.of(new Opened(new StoredFile(path, false, e.size(), e.modified(), e.etag(), type), body));
+    }
+
+    /** The first bytes of a body, left unread. */
+    private static byte[] sniff(InputStream body) {
+        try {
+            body.mark(ImageFormat.SNIFF_LENGTH);
+            byte[] head = body.readNBytes(ImageFormat.SNIFF_LENGTH);
+            body.reset();
+            return head;
+        } catch (IOException e) {
+            return new byte[0];
+        }
+    }
+
+    private static void closeQuietly(ObjectRead read) {
+        try {
+            read.close();
+        } catch (IOException ignored) {
+            // a body not wanted: nothing was read from it
+        }
     }
 
     /** A stored file's bytes as a channel on a local file (sendfile), when the storage has one; the caller closes it. */

@@ -49,6 +49,24 @@ public interface ObjectStorage extends AutoCloseable {
     InputStream open(String key, long offset, long length) throws IOException;
 
     /**
+     * An object's metadata and whole body together, in one request where the storage can (S3: one GetObject, the
+     * metadata from its answer, no HEAD before it); empty when there is no object at {@code key} (nothing, or a
+     * directory). The storage of a plain read of a whole object, where a {@link #stat} and an {@link #open} would
+     * cost two requests.
+     */
+    default Optional<ObjectRead> read(String key) throws IOException {
+        Optional<StorageEntry> entry = stat(key).filter(e -> !e.directory());
+        if (entry.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new ObjectRead(entry.get(), open(key, 0, entry.get().size())));
+        } catch (java.nio.file.NoSuchFileException gone) { // removed since the stat
+            return Optional.empty();
+        }
+    }
+
+    /**
      * The object's bytes as a local file, for decoders that need one; {@link LocalCopy#close} removes a temporary
      * copy (the file system hands out the stored file itself).
      */

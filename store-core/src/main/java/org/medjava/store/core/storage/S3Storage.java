@@ -32,6 +32,10 @@ import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
@@ -69,6 +73,12 @@ public final class S3Storage implements ObjectStorage {
     static final String META_MODIFIED = "medjava-modified";
     private static final String CONTENT_TYPE = "application/octet-stream";
     private static final int MAX_PARTS = 10_000;
+    /**
+     * The client's connections: one for each request thread of the servlet container (Payara Micro's
+     * http-thread-pool has 200), as each holds one while it streams a body; the SDK's default of 50 made the 51st
+     * concurrent read wait for a connection instead of the object store.
+     */
+    static final int MAX_CONNECTIONS = 200;
 
     private final S3Settings settings;
     private final S3Client s3;
@@ -79,13 +89,20 @@ public final class S3Storage implements ObjectStorage {
     private final EndpointWatch reachable;
     /** Test hook: runs after each multipart part has been uploaded, with its number (1-based). */
     private volatile IntConsumer partUploaded = n -> { };
+    /** Test hook: runs as each request goes out, with its operation's name ("GetObject", "HeadObject", ...). */
+    private volatile Consumer<String> requestSent = operation -> { };
 
     private S3Storage(S3Settings settings, Path stagingDir) throws IOException {
         this.settings = settings;
         this.bucket = settings.bucket();
         this.prefix = settings.prefix();
         this.stagingDir = Files.createDirectories(stagingDir);
-        this.s3 = newClient(settings);
+        this.s3 = newClient(settings, new ExecutionInterceptor() {
+            @Override
+            public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+                requestSent.accept(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME));
+            }
+        });
         this.reachable = new EndpointWatch(settings.endpoint().toString(), () -> s3.headBucket(b -> b.bucket(bucket)));
     }
 
@@ -107,7 +124,7 @@ public final class S3Storage implements ObjectStorage {
         }
     }
 
-    static S3Client newClient(S3Settings settings) {
+    static S3Client newClient(S3Settings settings, ExecutionInterceptor interceptor) {
         return S3Client.builder()
                 .endpointOverride(settings.endpoint())
                 .region(Region.of(settings.region()))
@@ -120,7 +137,10 @@ public final class S3Storage implements ObjectStorage {
                 // and check checksums where S3 requires them.
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                .overrideConfiguration(c -> c.addExecutionInterceptor(interceptor))
                 .httpClientBuilder(ApacheHttpClient.builder()
+                        .maxConnections(MAX_CONNECTIONS)
+                        .tcpKeepAlive(true) // idle pooled connections across firewalls and NAT
                         .connectionTimeout(Duration.ofSeconds(5))
                         .socketTimeout(Duration.ofSeconds(60)))
                 .build();
@@ -231,6 +251,30 @@ public final class S3Storage implements ObjectStorage {
             }
             if (e.statusCode() == 416) {
                 throw new IOException("range " + offset + "+" + length + " lies outside " + key, e);
+            }
+            throw unavailable("read " + key, e);
+        } catch (SdkException e) {
+            throw unavailable("read " + key, e);
+        }
+    }
+
+    /** One GetObject: the entry from its answer's headers (our ETag and time are user metadata there too). */
+    @Override
+    public Optional<ObjectRead> read(String key) throws IOException {
+        reachable.check("read " + key);
+        if (key.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            ResponseInputStream<GetObjectResponse> response = s3.getObject(b -> b.bucket(bucket).key(objectKey(key)));
+            GetObjectResponse r = response.response();
+            StorageEntry entry = entry(key, r.metadata(), r.lastModified(), r.eTag(), r.contentLength());
+            return Optional.of(new ObjectRead(entry, new ObjectStream(response, key, entry.size())));
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404 || throughObject(key, e)) {
+                return Optional.empty(); // nothing, or a directory (S3 has no object at a directory's key)
             }
             throw unavailable("read " + key, e);
         } catch (SdkException e) {
@@ -489,6 +533,10 @@ public final class S3Storage implements ObjectStorage {
         this.partUploaded = hook;
     }
 
+    void onRequest(Consumer<String> hook) {
+        this.requestSent = hook;
+    }
+
     // ---- helpers ----------------------------------------------------------------------------------------------
 
     private URI endpoint() {
@@ -537,10 +585,15 @@ public final class S3Storage implements ObjectStorage {
             }
             throw e;
         }
-        Map<String, String> meta = h.metadata();
+        return Optional.of(entry(key, h.metadata(), h.lastModified(), h.eTag(), h.contentLength()));
+    }
+
+    /** An object's entry from the headers S3 answers a HEAD or a GET with. */
+    private static StorageEntry entry(String key, Map<String, String> meta, Instant lastModified, String s3ETag,
+                                      long size) {
         String tag = meta.get(META_ETAG);
         String micros = meta.get(META_MODIFIED);
-        Instant modified = h.lastModified() == null ? Instant.EPOCH : h.lastModified();
+        Instant modified = lastModified == null ? Instant.EPOCH : lastModified;
         if (micros != null) {
             try {
                 long m = Long.parseLong(micros);
@@ -550,8 +603,8 @@ public final class S3Storage implements ObjectStorage {
             }
         }
         // An object written by something else: S3's own ETag is the best there is.
-        String etag = tag != null ? quote(tag) : h.eTag();
-        return Optional.of(new StorageEntry(key, false, h.contentLength(), modified, etag));
+        String etag = tag != null ? quote(tag) : s3ETag;
+        return new StorageEntry(key, false, size, modified, etag);
     }
 
     private boolean isDirectory(String key) {

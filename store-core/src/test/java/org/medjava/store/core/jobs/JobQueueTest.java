@@ -234,6 +234,68 @@ class JobQueueTest {
     }
 
     @Test
+    void aPollReadsOnlyClaimableRowsHoweverManyEndedJobsTheTableKeeps() {
+        SharedJobQueue queue = new SharedJobQueue(nodeA, 60);
+        nodeA.run("filling the table with ended jobs", c -> {
+            try (var s = c.createStatement()) {
+                s.execute("insert into medjava_job (id, kind, params, state, created, finished)"
+                        + " select 'ended-' || n, 'ended-test', '', 'DONE', now() - n * interval '1 second', now()"
+                        + " from generate_series(1, 50000) n");
+                s.execute("analyze medjava_job");
+            }
+            return null;
+        });
+        try {
+            String waiting = queue.submit("poll-test", Map.of()).id();
+            String plan = nodeA.run("explaining a poll", c -> {
+                try (var q = c.prepareStatement("explain (analyze, buffers, format text) "
+                        + SharedJobQueue.CLAIMABLE)) {
+                    q.setInt(1, 60);
+                    StringBuilder text = new StringBuilder();
+                    try (var rs = q.executeQuery()) {
+                        while (rs.next()) {
+                            text.append(rs.getString(1)).append('\n');
+                        }
+                    }
+                    return text.toString();
+                }
+            });
+            assertThat(plan).as(plan).contains("Index Scan using medjava_job_claimable on medjava_job")
+                    .doesNotContain("Seq Scan");
+            // the index holds the one queued job (and those other tests left running), not the 50,000 ended ones
+            assertThat(plan).as(plan).containsPattern("Index Scan using medjava_job_claimable[^\n]*rows=\\d+ loops=1\\)")
+                    .doesNotContainPattern("Rows Removed by Filter: \\d{3,}");
+            assertThat(queue.cancel(waiting)).isPresent();
+        } finally {
+            nodeA.run("removing the ended jobs", c -> {
+                try (var s = c.createStatement()) {
+                    s.execute("delete from medjava_job where kind = 'ended-test'");
+                }
+                return null;
+            });
+        }
+    }
+
+    @Test
+    void aLocalQueueClaimsTheOldestQueuedJobPastEndedAndCancelledOnes() {
+        LocalJobQueue queue = new LocalJobQueue();
+        for (int i = 0; i < 1000; i++) {
+            String id = queue.submit("ended-test", Map.of()).id();
+            queue.claim("node-l");
+            queue.finish(id, "node-l", JobStatus.State.DONE, "done");
+        }
+        String cancelled = queue.submit("poll-test", Map.of()).id();
+        String first = queue.submit("poll-test", Map.of()).id();
+        String second = queue.submit("poll-test", Map.of()).id();
+        queue.cancel(cancelled);
+        assertThat(queue.claim("node-l")).get().extracting(JobStatus::id).isEqualTo(first);
+        assertThat(queue.claim("node-l")).get().extracting(JobStatus::id).isEqualTo(second);
+        assertThat(queue.claim("node-l")).isEmpty();
+        assertThat(queue.countByState()).containsEntry(JobStatus.State.DONE, 1000L)
+                .containsEntry(JobStatus.State.CANCELLED, 1L).containsEntry(JobStatus.State.RUNNING, 2L);
+    }
+
+    @Test
     void aQueueTableFromBeforeCancellationIsUpgraded() {
         new SharedJobQueue(nodeA, 60); // the table exists
         nodeA.run("dropping the column", c -> {

@@ -187,6 +187,51 @@ abstract class ObjectStorageContract {
     }
 
     @Test
+    void readGivesTheObjectWithTheBytesOfThatVersion() throws IOException {
+        StorageEntry first = put("v/obj.dcm", bytes("first"));
+        try (ObjectRead r = storage.read("v/obj.dcm").orElseThrow()) {
+            assertThat(r.entry()).isEqualTo(storage.stat("v/obj.dcm").orElseThrow());
+            assertThat(r.entry().etag()).isEqualTo(first.etag());
+            assertThat(read(r.body())).isEqualTo(bytes("first"));
+        }
+        StorageEntry second = put("v/obj.dcm", bytes("second, longer"));
+        try (ObjectRead r = storage.read("v/obj.dcm").orElseThrow()) {
+            assertThat(r.entry().etag()).isEqualTo(second.etag()).isNotEqualTo(first.etag());
+            assertThat(r.entry().size()).isEqualTo(14);
+            assertThat(r.entry().modified()).isEqualTo(second.modified());
+            assertThat(read(r.body())).isEqualTo(bytes("second, longer"));
+        }
+        put("v/empty.dcm", new byte[0]);
+        try (ObjectRead r = storage.read("v/empty.dcm").orElseThrow()) {
+            assertThat(r.entry().size()).isZero();
+            assertThat(read(r.body())).isEmpty();
+        }
+    }
+
+    @Test
+    void readOfNothingOfADirectoryOrThroughAnObjectIsEmpty() throws IOException {
+        put("d/file.dcm", bytes("f"));
+        assertThat(storage.read("missing.dcm")).isEmpty();
+        assertThat(storage.read("d")).isEmpty();
+        assertThat(storage.read("d/file.dcm/x")).isEmpty();
+        assertThat(storage.read("")).isEmpty();
+    }
+
+    @Test
+    void aReadClosedBeforeItsEndLeavesTheStorageUsable() throws IOException {
+        int size = 2 * 1024 * 1024;
+        put("partial.bin", filled(size, (byte) 'q'));
+        for (int i = 0; i < 20; i++) { // more than a connection pool would hold if closing leaked connections
+            try (ObjectRead r = storage.read("partial.bin").orElseThrow()) {
+                assertThat(r.body().readNBytes(10)).isEqualTo(filled(10, (byte) 'q'));
+            }
+        }
+        try (ObjectRead r = storage.read("partial.bin").orElseThrow()) {
+            assertThat(read(r.body())).hasSize(size);
+        }
+    }
+
+    @Test
     void localCopyHasTheBytesAndClosingLeavesTheObjectIntact() throws IOException {
         byte[] data = bytes("local copy bytes");
         put("c/copy.dcm", data);

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterAll;
@@ -87,6 +88,21 @@ class S3StorageTest extends ObjectStorageContract {
         StorageEntry e = storage.stat("foreign.dcm").orElseThrow();
         assertThat(e.etag()).startsWith("\"").endsWith("\"");
         assertThat(e.size()).isEqualTo(1);
+    }
+
+    @Test
+    void aWholeReadIsOneGetObjectWithTheEntryFromItsAnswer() throws IOException {
+        StorageEntry written = put("one/request.dcm", bytes("one request"));
+        List<String> requests = new CopyOnWriteArrayList<>();
+        ((S3Storage) storage).onRequest(requests::add);
+        try (ObjectRead r = storage.read("one/request.dcm").orElseThrow()) {
+            assertThat(r.entry()).isEqualTo(written);
+            assertThat(r.body().readAllBytes()).isEqualTo(bytes("one request"));
+        }
+        assertThat(requests).containsExactly("GetObject");
+        requests.clear();
+        assertThat(storage.read("one/missing.dcm")).isEmpty();
+        assertThat(requests).containsExactly("GetObject");
     }
 
     @Test
