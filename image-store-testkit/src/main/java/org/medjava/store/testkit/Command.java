@@ -2,9 +2,11 @@ package org.medjava.store.testkit;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.medjava.filter.testkit.DcmtkTools;
 
@@ -33,36 +35,47 @@ public final class Command {
 
     public static Result run(List<String> command, Path workDir, int timeoutSeconds) throws IOException,
             InterruptedException {
-        return run(command, workDir, timeoutSeconds, java.util.Map.of());
+        return run(command, workDir, timeoutSeconds, Map.of());
     }
 
     /** The same with extra environment variables. */
     public static Result run(List<String> command, Path workDir, int timeoutSeconds,
-            java.util.Map<String, String> environment) throws IOException, InterruptedException {
+            Map<String, String> environment) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().putAll(environment);
         if (workDir != null) {
             pb.directory(workDir.toFile());
         }
+        // The output goes to a file, not a pipe: reading a pipe to its end would wait for a hung tool forever and
+        // the time limit would never apply (a hung storescu then surfaced only as JUnit's timeout, without output).
+        Path log = Files.createTempFile("medjava-command", ".log");
+        pb.redirectOutput(log.toFile());
         Process p;
         try {
             p = pb.start();
         } catch (IOException e) {
+            Files.deleteIfExists(log);
             throw new IOException(command.get(0) + " cannot be started (install the peers with "
                     + "bootstrap/install-deps.sh): " + e.getMessage(), e);
         }
-        byte[] out;
+        String out;
         try {
-            out = p.getInputStream().readAllBytes();
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                throw new AssertionError(String.join(" ", command) + " did not finish in " + timeoutSeconds + " s");
+            boolean ended = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+            if (!ended) {
+                p.destroyForcibly().waitFor();
+            }
+            out = new String(Files.readAllBytes(log), StandardCharsets.UTF_8);
+            if (!ended) {
+                throw new AssertionError(String.join(" ", command) + " did not finish in " + timeoutSeconds
+                        + " s; it printed:\n" + out);
             }
         } finally {
             if (p.isAlive()) {
                 p.destroyForcibly().waitFor();
             }
+            Files.deleteIfExists(log);
         }
-        return new Result(List.copyOf(command), p.exitValue(), new String(out, StandardCharsets.UTF_8));
+        return new Result(List.copyOf(command), p.exitValue(), out);
     }
 
     /** DCMTK's {@code tool} followed by {@code args}. */

@@ -23,11 +23,15 @@ public final class Dcmtk {
         return store(PacsStore.dicomPort(), options, files);
     }
 
-    /** As {@link #store(List, Path...)}, to a store of its own listening on {@code port} as {@link PacsStore#AE}. */
+    /**
+     * As {@link #store(List, Path...)}, to a store of its own listening on {@code port} as {@link PacsStore#AE}; with
+     * DCMTK's own connection, association and DIMSE time limits, so that a store that stops answering fails the
+     * test with storescu's account of where it waited instead of JUnit's bare timeout.
+     */
     public static Command.Result store(int port, List<String> options, Path... files) throws IOException,
             InterruptedException {
-        return Command.run(Command.of("storescu", "-v", "-nh", options, "-aet", "STORESCU", "-aec", PacsStore.AE,
-                "127.0.0.1", port, List.of((Object[]) files)));
+        return Command.run(Command.of("storescu", "-v", "-nh", "-to", "30", "-ta", "30", "-td", "60", options,
+                "-aet", "STORESCU", "-aec", PacsStore.AE, "127.0.0.1", port, List.of((Object[]) files)));
     }
 
     /** Sends each instance with the options that keep its transfer syntax; asserts every store succeeded. */

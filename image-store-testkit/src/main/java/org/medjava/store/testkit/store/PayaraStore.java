@@ -25,7 +25,8 @@ import org.medjava.filter.testkit.TestPublisher;
 public final class PayaraStore implements AutoCloseable {
 
     public static final String ADMIN_PASSWORD = "it-admin-password";
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+    /** Under JUnit's default 120 s, so that a start that hangs fails here, with the store's log and threads. */
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(100);
     private static final java.util.concurrent.atomic.AtomicInteger STARTS = new java.util.concurrent.atomic.AtomicInteger();
 
     private final String name;
@@ -221,7 +222,25 @@ public final class PayaraStore implements AutoCloseable {
             Thread.sleep(250);
         }
         throw new IllegalStateException("Payara Micro (" + name + ") not ready after " + timeout
-                + "; its log:\n" + tail());
+                + "; its log:\n" + tail() + "\nits threads:\n" + threads());
+    }
+
+    /** The store JVM's thread dump (jcmd's), cut to its first 300 lines: where a start that hangs waits. */
+    private String threads() {
+        try {
+            Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+            Process p = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+                    .redirectErrorStream(true).start();
+            List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .limit(300).toList();
+            p.waitFor(10, TimeUnit.SECONDS);
+            return String.join("\n", lines);
+        } catch (IOException e) {
+            return "(no thread dump: " + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(no thread dump: interrupted)";
+        }
     }
 
     public String tail() throws IOException {
