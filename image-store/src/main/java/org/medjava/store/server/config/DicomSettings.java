@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import org.medjava.store.core.ingest.DuplicatePolicy;
+import org.medjava.store.core.ingest.StoredSyntax;
 import org.medjava.store.net.dimse.DicomTls;
 
 /**
@@ -17,7 +18,8 @@ import org.medjava.store.net.dimse.DicomTls;
 public record DicomSettings(Optional<Integer> port, String bind, String aeTitle, String allowedAeTitles,
                             Optional<Integer> tlsPort, DicomTls.ClientAuth tlsClientAuth,
                             Optional<Path> tlsTruststore, String tlsTruststorePassword, String moveDestinations,
-                            String aeProjects, String remotes, DuplicatePolicy duplicatePolicy) {
+                            String aeProjects, String remotes, DuplicatePolicy duplicatePolicy,
+                            StoredSyntax storedSyntax) {
 
     /** The DICOM (DIMSE) port; unset or 0: no DIMSE service. A port in use stops the start with a message saying so. */
     static final Key PORT = Key.of("medjava.dicom.port");
@@ -88,6 +90,15 @@ public record DicomSettings(Optional<Integer> port, String bind, String aeTitle,
      */
     static final Key DUPLICATE_POLICY = Key.of("medjava.dicom.duplicate-policy", "reject");
 
+    /**
+     * How objects received by C-STORE, STOW-RS and retrieves are stored: {@code received}, as sent; or
+     * {@code htj2k-lossless}: an uncompressed object up to 32 MiB is written again as HTJ2K Lossless RPCL
+     * (1.2.840.10008.1.2.4.202: compressed without loss, and served to HTJ2K viewers without transcoding), kept only
+     * when decoding it gives back every sample; the uncompressed original is then not kept. Compressed objects, larger
+     * ones and those the encoder does not take are stored as sent; {@code PUT /images/...} always stores its bytes.
+     */
+    static final Key STORE_AS = Key.of("medjava.dicom.store-as", "received");
+
     public static DicomSettings from(SettingsSource source) {
         Optional<Integer> port = SettingsSource.port(PORT, source.optionalInteger(PORT)).filter(p -> p > 0);
         Optional<Integer> tlsPort = SettingsSource.port(TLS_PORT, source.optionalInteger(TLS_PORT)).filter(p -> p > 0);
@@ -101,7 +112,8 @@ public record DicomSettings(Optional<Integer> port, String bind, String aeTitle,
                 DataSettings.path(source, TLS_TRUSTSTORE).map(p -> Path.of(p.toString().trim())),
                 source.text(TLS_TRUSTSTORE_PASSWORD).orElse(""), source.text(MOVE_DESTINATIONS).orElse(""),
                 source.text(AE_PROJECTS).orElse(""), source.text(REMOTES).orElse(""),
-                source.parsed(DUPLICATE_POLICY, DuplicatePolicy::parse, "write reject or replace"));
+                source.parsed(DUPLICATE_POLICY, DuplicatePolicy::parse, "write reject or replace"),
+                source.parsed(STORE_AS, StoredSyntax::parse, "write received or htj2k-lossless"));
     }
 
     /** The DICOM TLS trust store and its password; empty: none configured. */

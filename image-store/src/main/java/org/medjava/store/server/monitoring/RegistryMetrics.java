@@ -145,6 +145,12 @@ public class RegistryMetrics implements StoreMetrics {
                 + " already), failed and waiting for a retry (failed), or given up (dead)", "outcome", outcome);
     }
 
+    @Override
+    public void recompressed(String outcome) {
+        count(1, "medjava_recompressed_instances", "Received uncompressed instances stored as HTJ2K Lossless (htj2k),"
+                + " or kept as received where that could not be done exactly (kept-as-received)", "outcome", outcome);
+    }
+
     /** One HTTP request answered by the store's REST resources. */
     public void request(String method, String endpoint, int status, long nanos) {
         time(nanos, REQUESTS, REQUESTS_HELP, "method", method, "endpoint", endpoint, "status", status / 100 + "xx");

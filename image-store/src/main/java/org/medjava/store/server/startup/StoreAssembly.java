@@ -242,7 +242,8 @@ public class StoreAssembly {
             IntentJournal journal = IntentJournal.open(data.resolve("work/journal"));
             ingest = Ingest.builder(images, index, new UploadValidator(config.render().maxPixels(), decodeBudget),
                     config.dicom().duplicatePolicy()).barrier(new WriteBarrier(config.data().backupMaxPause()))
-                    .metrics(metrics).audit(audit).journal(journal).validation(validation).build();
+                    .metrics(metrics).audit(audit).journal(journal).validation(validation)
+                    .storedSyntax(config.dicom().storedSyntax()).build();
             // before any request: what a crash of this node left half-done is settled first (see IntentJournal)
             Reconciliation.run(journal, images, index);
             settler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {

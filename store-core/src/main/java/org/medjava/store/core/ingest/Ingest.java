@@ -1,5 +1,7 @@
 package org.medjava.store.core.ingest;
 
+import com.pixelmed.dicom.Attribute;
+import com.pixelmed.dicom.TagFromName;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -29,6 +31,8 @@ import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.model.StoredFile;
 import org.medjava.store.core.repo.UploadValidator;
 import org.medjava.store.core.storage.StagedBody;
+import org.medjava.store.core.transcode.LosslessRecompression;
+import org.medjava.store.core.transcode.NotTranscodable;
 
 /**
  * The one door through which objects enter (and leave) the store: HTTP PUT of any image ({@link #put}), DICOM from
@@ -66,6 +70,7 @@ public final class Ingest {
     private final AuditTrail audit;
     private final IntentJournal journal;
     private final Executor validation;
+    private final StoredSyntax storedSyntax;
     private volatile Seam seam = DirectorySeam.fromSystemProperty();
 
     /**
@@ -98,6 +103,7 @@ public final class Ingest {
         this.audit = b.audit;
         this.journal = b.journal;
         this.validation = b.validation != null ? b.validation : validationThreads();
+        this.storedSyntax = b.storedSyntax;
     }
 
     /** An ingest door over {@code images} and {@code index}; what else it reports to is the builder's to say. */
@@ -132,6 +138,7 @@ public final class Ingest {
         private AuditTrail audit = AuditTrail.NONE;
         private IntentJournal journal = IntentJournal.NONE;
         private Executor validation;
+        private StoredSyntax storedSyntax = StoredSyntax.RECEIVED;
 
         private Builder(ImageRepository images, DicomIndex index, UploadValidator validator, DuplicatePolicy policy) {
             this.images = images;
@@ -167,6 +174,12 @@ public final class Ingest {
         /** The threads pixel data are checked on ({@link #validationThreads()}), owned by the caller. */
         public Builder validation(Executor validation) {
             this.validation = validation;
+            return this;
+        }
+
+        /** In what syntax objects received over the network are stored ({@link StoredSyntax}). */
+        public Builder storedSyntax(StoredSyntax storedSyntax) {
+            this.storedSyntax = storedSyntax;
             return this;
         }
 
@@ -452,8 +465,11 @@ public final class Ingest {
      */
     private Ingested file(Path staged, Expected expected, StoredObject[] what, Replacing replacing, Caller caller)
             throws IngestFailure {
+        Path recompressed = null;
         try {
-            StagedBody stage = images.stage(staged);
+            // staged at once (a local file's fsync runs while it is parsed) unless it may be stored recompressed
+            boolean mayRecompress = replacing == null && storedSyntax == StoredSyntax.HTJ2K_LOSSLESS;
+            StagedBody stage = mayRecompress ? null : images.stage(staged);
             ReceivedDataSet received = ReceivedDataSet.read(staged, images.maxUploadBytes(), validator);
             ReceivedHeader header = received.identity();
             what[0] = new StoredObject(null, header.studyInstanceUid(), header.sopClassUid(),
@@ -469,11 +485,18 @@ public final class Ingest {
             if (replacing == null && !existing.isEmpty() && policy == DuplicatePolicy.REJECT) {
                 throw duplicate(header.sopInstanceUid());
             }
-            IndexEntry entry = indexEntry(path, received);
+            IndexEntry sentEntry = indexEntry(path, received);
             IngestFailure pixelProblem = await(pixelsChecked);
             if (pixelProblem != null) {
                 throw pixelProblem;
             }
+            if (mayRecompress) {
+                recompressed = recompressed(staged, received, header);
+                stage = images.stage(recompressed != null ? recompressed : staged);
+            }
+            ReceivedDataSet kept = recompressed == null ? received
+                    : ReceivedDataSet.read(recompressed, images.maxUploadBytes(), validator);
+            IndexEntry entry = recompressed == null ? sentEntry : indexEntry(path, kept);
             Preconditions create = replacing != null ? replacing.preconditions()
                     : policy == DuplicatePolicy.REJECT ? new Preconditions(null, "*") : Preconditions.NONE;
             String change = replacing == null ? null : org.medjava.store.core.index.Change.UPDATED;
@@ -485,7 +508,7 @@ public final class Ingest {
                 if (replaced) {
                     removeOtherCopies(header.sopInstanceUid(), existing, path, caller);
                 }
-                afterReceive(header, path, received, caller);
+                afterReceive(header, path, kept, caller);
             }
             LOG.log(Level.FINE, "stored {0} at {1}{2}", new Object[] {header.sopInstanceUid(), path,
                     replaced ? " (replaced)" : ""});
@@ -502,11 +525,43 @@ public final class Ingest {
             LOG.log(Level.WARNING, "storing a received object failed", e);
             throw new IngestFailure(IngestFailure.Reason.PROCESSING_FAILURE, "the store failed: " + e.getMessage(), e);
         } finally {
-            try {
-                Files.deleteIfExists(staged);
-            } catch (IOException e) {
-                LOG.log(Level.FINE, "staged file left behind (removed at the next start): " + staged, e);
+            for (Path left : recompressed == null ? List.of(staged) : List.of(staged, recompressed)) {
+                try {
+                    Files.deleteIfExists(left);
+                } catch (IOException e) {
+                    LOG.log(Level.FINE, "staged file left behind (removed at the next start): " + left, e);
+                }
             }
+        }
+    }
+
+    /**
+     * The received object written again in HTJ2K Lossless ({@link LosslessRecompression}) into a new staging file,
+     * or null when it is stored as received: compressed already, too large, or not written exactly (no pixel data, a
+     * layout the encoder does not take, a sample that did not come back).
+     */
+    private Path recompressed(Path staged, ReceivedDataSet received, ReceivedHeader header) throws IOException {
+        String from = header.transferSyntaxUid();
+        if (!LosslessRecompression.applies(from, Files.size(staged))
+                || received.dataSet().get(TagFromName.PixelData) == null) {
+            return null;
+        }
+        Path out = images.newStagingFile("htj2k-");
+        try {
+            String sourceAe = Attribute.getSingleStringValueOrEmptyString(received.dataSet(),
+                    TagFromName.SourceApplicationEntityTitle).trim();
+            LosslessRecompression.toHtj2k(staged, from, out, sourceAe.isEmpty() ? null : sourceAe);
+            metrics.recompressed("htj2k");
+            return out;
+        } catch (NotTranscodable e) {
+            Files.deleteIfExists(out);
+            metrics.recompressed("kept-as-received");
+            LOG.log(Level.FINE, "{0} stored as received: {1}", new Object[] {header.sopInstanceUid(),
+                    e.getMessage()});
+            return null;
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(out);
+            throw e;
         }
     }
 

@@ -62,4 +62,11 @@ public interface StoreMetrics {
      */
     default void routed(String outcome, long instances) {
     }
+
+    /**
+     * A received uncompressed object stored recompressed ({@code outcome} "htj2k") or, when that could not be done
+     * exactly, as received ("kept-as-received"); only under {@code medjava.dicom.store-as=htj2k-lossless}.
+     */
+    default void recompressed(String outcome) {
+    }
 }

@@ -56,4 +56,9 @@ public final class RecordingMetrics implements StoreMetrics {
     public void trash(String change, long instances) {
         add("trash " + change + " " + instances);
     }
+
+    @Override
+    public void recompressed(String outcome) {
+        add("recompressed " + outcome);
+    }
 }
