@@ -103,6 +103,21 @@ public final class Jpeg2000 {
         }
     }
 
+    /**
+     * Encodes one frame as a JPEG 2000 codestream (OpenJPEG: one tile, one quality layer, no component transform, so
+     * RGB stays RGB): {@code lossless}, the reversible 5-3 wavelet, every sample kept; else the irreversible 9-7
+     * aiming at {@code ratio}:1. {@code samples} as {@link #encodeHtj2k} takes them.
+     */
+    public static byte[] encode(byte[] samples, int width, int height, int bits, int components, boolean signed,
+            boolean lossless, int ratio) throws UnsupportedDicomException, ImageDecodeException {
+        check(LOSSLESS);
+        try {
+            return compress(samples, width, height, bits, components, signed, lossless, ratio);
+        } catch (IllegalArgumentException e) {
+            throw new ImageDecodeException(e.getMessage(), e);
+        }
+    }
+
     /** Whether the codestream ends with EOC (FF D9), before the one zero byte that pads a fragment to even length. */
     private static boolean endsWithEoc(byte[] codestream) {
         int end = codestream.length;
@@ -122,4 +137,7 @@ public final class Jpeg2000 {
     private static native byte[] decode(byte[] codestream, int[] info, int width, int height, int components);
 
     private static native String version();
+
+    private static native byte[] compress(byte[] samples, int width, int height, int bits, int components,
+            boolean signed, boolean lossless, int ratio);
 }

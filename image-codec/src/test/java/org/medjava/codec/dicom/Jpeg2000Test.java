@@ -246,6 +246,55 @@ class Jpeg2000Test {
                 .isInstanceOf(ImageDecodeException.class).hasMessageContaining("do not match");
     }
 
+    /**
+     * JPEG 2000 written here (OpenJPEG): lossless codestreams decode to every sample, here and in opj_decompress, for
+     * 16-, 12- and 8-bit grey, signed 12-bit and RGB, and an image too small for the usual five levels; lossy ones
+     * are near the ratio asked and close to the samples.
+     */
+    @Test
+    void jpeg2000EncodedHereIsExactWhenLosslessAndNearItsRatioWhenNot() throws Exception {
+        for (Object[] c : new Object[][] {{grey16, 16, 1, "j16"}, {grey12, 12, 1, "j12"}, {rgb, 8, 3, "jrgb"}}) {
+            byte[] samples = (byte[]) c[0];
+            int bits = (int) c[1];
+            int components = (int) c[2];
+            byte[] codestream = Jpeg2000.encode(samples, W, H, bits, components, false, true, 0);
+            assertThat(Jpeg2000.decodeFrame(Jpeg2000.LOSSLESS, codestream, W, H, components).samples())
+                    .as("%s decoded here", c[3]).isEqualTo(samples);
+            Path file = Files.write(dir.resolve(c[3] + ".j2k"), codestream);
+            String ext = components == 3 ? ".ppm" : ".pgm";
+            Tools.check("opj_decompress", "-i", file.toString(), "-o", dir.resolve(c[3] + "-opj" + ext).toString());
+            assertThat(readNetpbm(dir.resolve(c[3] + "-opj" + ext))).as("%s by opj_decompress", c[3])
+                    .isEqualTo(samples);
+        }
+        byte[] signed = new byte[2 * W * H];
+        for (int i = 0; i < W * H; i++) {
+            int v = (i * 4096 / (W * H)) - 2048;
+            signed[2 * i] = (byte) v;
+            signed[2 * i + 1] = (byte) (v >> 8);
+        }
+        Jpeg2000.Frame back = Jpeg2000.decodeFrame(Jpeg2000.LOSSLESS,
+                Jpeg2000.encode(signed, W, H, 12, 1, true, true, 0), W, H, 1);
+        assertThat(back.signed()).isTrue();
+        assertThat(back.samples()).isEqualTo(signed);
+        byte[] tiny = {1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0};
+        assertThat(Jpeg2000.decodeFrame(Jpeg2000.LOSSLESS, Jpeg2000.encode(tiny, 3, 2, 16, 1, false, true, 0), 3, 2,
+                1).samples()).isEqualTo(tiny);
+
+        byte[] lossy = Jpeg2000.encode(grey16, W, H, 16, 1, false, false, 10);
+        assertThat(lossy.length).as("near 10:1").isBetween(grey16.length / 14, grey16.length / 7);
+        byte[] decoded = Jpeg2000.decodeFrame(Jpeg2000.LOSSY, lossy, W, H, 1).samples();
+        double error = 0;
+        for (int i = 0; i < decoded.length; i += 2) {
+            double d = (decoded[i] & 0xFF | (decoded[i + 1] & 0xFF) << 8)
+                    - (grey16[i] & 0xFF | (grey16[i + 1] & 0xFF) << 8);
+            error += d * d;
+        }
+        double psnr = 10 * Math.log10(65535.0 * 65535.0 / (error / (W * H)));
+        assertThat(psnr).as("PSNR of the 10:1 16-bit image").isGreaterThan(40);
+        assertThatThrownBy(() -> Jpeg2000.encode(new byte[10], W, H, 8, 1, false, true, 0))
+                .isInstanceOf(ImageDecodeException.class).hasMessageContaining("do not match");
+    }
+
     /** A Part 10 object around one codestream, written by pydicom (an independent writer). */
     static byte[] part10(String name, String ts, byte[] codestream, int samples, String photometric, int bits)
             throws Exception {

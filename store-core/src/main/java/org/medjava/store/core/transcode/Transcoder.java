@@ -233,8 +233,8 @@ public final class Transcoder {
                 case TransferSyntaxes.JPEG_LOSSLESS_SV1 -> JpegLosslessEncoder.encode(image, f);
                 case TransferSyntaxes.JPEG_LS_LOSSLESS -> jpegLs(image, f, 0);
                 case TransferSyntaxes.JPEG_LS_NEAR_LOSSLESS -> jpegLs(image, f, JPEG_LS_NEAR);
-                case TransferSyntaxes.J2K_LOSSLESS -> ImageIoEncoders.jpeg2000(image, f, true);
-                case TransferSyntaxes.J2K -> ImageIoEncoders.jpeg2000(image, f, false);
+                case TransferSyntaxes.J2K_LOSSLESS -> jpeg2000(image, f, true);
+                case TransferSyntaxes.J2K -> jpeg2000(image, f, false);
                 case TransferSyntaxes.HTJ2K_RPCL_LOSSLESS, TransferSyntaxes.HTJ2K_LOSSLESS -> htj2k(image, f);
                 case TransferSyntaxes.JPEG_BASELINE -> ImageIoEncoders.jpegBaseline(image, f);
                 default -> throw new NotTranscodable("the store does not encode " + TransferSyntaxes.name(to));
@@ -279,6 +279,27 @@ public final class Transcoder {
                     near);
         } catch (ImageDecodeException e) {
             throw new NotTranscodable("JPEG-LS encoding failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * One frame as JPEG 2000 by OpenJPEG (image-codec's bridge), at the precision of Bits Allocated and unsigned as for
+     * HTJ2K, no colour transform (RGB stays RGB); lossy at 10:1 and for 8-bit samples only, as before (signed samples
+     * held as unsigned bit patterns would be torn apart at zero by a lossy wavelet). JJ2000 only where OpenJPEG is not
+     * loaded: it is about ten times slower (docs/pacs.md).
+     */
+    private static byte[] jpeg2000(NativeFrames image, int frame, boolean lossless) throws NotTranscodable {
+        if (Jpeg2000.unavailable(TransferSyntaxes.J2K_LOSSLESS) != null) {
+            return ImageIoEncoders.jpeg2000(image, frame, lossless);
+        }
+        if (!lossless && image.bitsAllocated() != 8) {
+            throw new NotTranscodable(ImageIoEncoders.LOSSY_J2K_8_BIT);
+        }
+        try {
+            return Jpeg2000.encode(frameBytes(image, frame), image.columns(), image.rows(), image.bitsAllocated(),
+                    image.samplesPerPixel(), false, lossless, ImageIoEncoders.J2K_LOSSY_RATIO);
+        } catch (ImageDecodeException e) {
+            throw new NotTranscodable("JPEG 2000 encoding failed: " + e.getMessage(), e);
         }
     }
 
