@@ -3,12 +3,16 @@ package org.medjava.store.net.dicomweb;
 import com.pixelmed.dicom.Attribute;
 import com.pixelmed.dicom.AttributeList;
 import com.pixelmed.dicom.DicomException;
+import com.pixelmed.dicom.DicomInputStream;
 import com.pixelmed.dicom.OtherByteAttributeMultipleCompressedFrames;
 import com.pixelmed.dicom.OtherWordAttribute;
 import com.pixelmed.dicom.TagFromName;
+import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.medjava.codec.dicom.PixelMedInput;
 import org.medjava.store.core.transcode.NotTranscodable;
 import org.medjava.store.core.transcode.TransferSyntaxes;
 import org.medjava.store.core.transcode.Transcoder;
@@ -76,7 +80,10 @@ final class PixelFrames {
     static PixelFrames read(Path file, String transferSyntaxUid) throws IOException, DicomException {
         AttributeList list = new AttributeList();
         list.setDecompressPixelData(false);
-        list.read(file.toString());
+        // PixelMedInput: PixelMed alone reads an HTJ2K object's encapsulated Pixel Data as no frames at all
+        try (DicomInputStream in = PixelMedInput.open(new BufferedInputStream(Files.newInputStream(file)))) {
+            list.read(in);
+        }
         Attribute pixels = list.get(TagFromName.PixelData);
         if (pixels == null) {
             throw new DicomException("the instance has no Pixel Data");

@@ -25,8 +25,11 @@ import org.medjava.filter.testkit.TestPublisher;
 public final class PayaraStore implements AutoCloseable {
 
     public static final String ADMIN_PASSWORD = "it-admin-password";
-    /** Under JUnit's default 120 s, so that a start that hangs fails here, with the store's log and threads. */
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(100);
+    /**
+     * Under JUnit's 300 s for a class's set-up (junit-platform.properties), so that a start that hangs fails here,
+     * with the store's log and threads; a loaded 2-core machine has taken 95 s for a start.
+     */
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(240);
     private static final java.util.concurrent.atomic.AtomicInteger STARTS = new java.util.concurrent.atomic.AtomicInteger();
 
     private final String name;

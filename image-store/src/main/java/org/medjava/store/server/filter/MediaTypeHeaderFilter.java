@@ -29,6 +29,10 @@ import org.medjava.store.net.dicomweb.MediaRange;
  * {@code *}{@code /*}. Elsewhere the header is rewritten in a form Jersey reads (the same ranges, values quoted
  * where needed), or {@code *}{@code /*} when not even this parser reads it. A Content-Type is rewritten likewise.
  * Under {@code /dicomweb} what cannot be read is a short JSON refusal: 400 for Accept, 415 for Content-Type.
+ *
+ * <p>Under {@code /dicomweb} an {@code accept} query parameter (PS3.18 8.3.3.1) is read instead of the Accept
+ * header, as Cornerstone3D's progressive loader sends it ({@code ?accept=image/jhc}); {@code image/jhc}, the name
+ * Static DICOMweb and Cornerstone3D's documents use, is read as HTJ2K's registered {@code image/jphc}.
  */
 public class MediaTypeHeaderFilter extends HttpFilter {
 
@@ -50,7 +54,9 @@ public class MediaTypeHeaderFilter extends HttpFilter {
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         String path = request.getRequestURI().substring(request.getContextPath().length());
-        Outcome outcome = outcome(path, request.getHeader("Accept"), request.getHeader("Content-Type"));
+        String accept = isDicomWeb(path) ? acceptParameter(request.getQueryString()) : null;
+        Outcome outcome = outcome(path, accept != null ? accept : request.getHeader("Accept"),
+                request.getHeader("Content-Type"));
         if (outcome.refusal() != null) {
             byte[] body = Json.JSONB.toJson(Map.of("status", outcome.status(), "error", outcome.status() == 400
                     ? "Bad Request" : "Unsupported Media Type", "message", outcome.refusal()))
@@ -67,6 +73,22 @@ public class MediaTypeHeaderFilter extends HttpFilter {
         chain.doFilter(outcome.headers().isEmpty() ? request : new Rewritten(request, outcome.headers()), response);
     }
 
+    /** The value of the query's {@code accept} parameter (its last one, decoded); null when there is none. */
+    static String acceptParameter(String query) {
+        String found = null;
+        if (query != null) {
+            for (String pair : query.split("&")) {
+                if (pair.regionMatches(true, 0, "accept=", 0, 7) && pair.length() > 7) {
+                    found = java.net.URLDecoder.decode(pair.substring(7), StandardCharsets.UTF_8);
+                }
+            }
+        }
+        return found == null || found.isBlank() ? null : found;
+    }
+
+    /** {@code image/jhc} (the HTJ2K file extension, used as a media type by Static DICOMweb) read as image/jphc. */
+    private static final java.util.regex.Pattern JHC = java.util.regex.Pattern.compile("(?i)image/jhc(?=[\\s;,\"]|$)");
+
     /** The rule, for a path relative to the application ({@code /dicomweb/studies}). */
     static Outcome outcome(String path, String accept, String contentType) {
         boolean dicomWeb = isDicomWeb(path);
@@ -74,7 +96,7 @@ public class MediaTypeHeaderFilter extends HttpFilter {
         AcceptHeader parsed = null;
         if (dicomWeb) {
             try {
-                parsed = AcceptHeader.parse(accept);
+                parsed = AcceptHeader.parse(accept == null ? null : JHC.matcher(accept).replaceAll("image/jphc"));
             } catch (IllegalArgumentException e) {
                 return new Outcome(Map.of(), null, 400, e.getMessage());
             }

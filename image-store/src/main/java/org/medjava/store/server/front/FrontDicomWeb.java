@@ -52,8 +52,8 @@ import org.medjava.store.server.security.StoreAuthenticationMechanism;
  * own few threads ({@code medjava-front-reads}: the index is asked, a thumbnail may be made), never on an event
  * loop, and written on the connection's event loop: frames that lie in the stored file as they are sent
  * ({@link WadoService.InPlace}) go out from it, with sendfile(2) over HTTP/1.1. Anything else — an error to explain,
- * HEAD, an {@code Origin}, frames to convert, a precondition other than If-None-Match, the threads all busy — is
- * left to the container, which decides it in full ({@link Done#done} false, nothing written).
+ * HEAD, an {@code Origin}, frames to convert or in a byte range, a precondition other than If-None-Match, the
+ * threads all busy — is left to the container, which decides it in full ({@link Done#done} false, nothing written).
  */
 final class FrontDicomWeb {
     private static final Logger LOG = Logger.getLogger(FrontDicomWeb.class.getName());
@@ -145,7 +145,8 @@ final class FrontDicomWeb {
         Resource resource = resource(s);
         boolean query = rawPath.length() != request.uri().length();
         HttpHeaders headers = request.headers();
-        if (resource == null || resource == Resource.FRAMES && query || headers.contains(HttpHeaderNames.IF_MATCH)
+        if (resource == null || resource == Resource.FRAMES && (query || headers.contains(HttpHeaderNames.RANGE))
+                || headers.contains(HttpHeaderNames.IF_MATCH)
                 || headers.contains(HttpHeaderNames.IF_UNMODIFIED_SINCE)) {
             return false;
         }

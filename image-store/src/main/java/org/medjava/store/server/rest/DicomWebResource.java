@@ -57,7 +57,9 @@ import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.TrashScope;
 import org.medjava.store.core.trash.Trash;
 import org.medjava.store.server.http.AcceptEncoding;
+import org.medjava.store.server.http.ByteRange;
 import org.medjava.store.server.http.ClientHangups;
+import org.medjava.store.server.http.ErrorBody;
 import org.medjava.store.server.http.PublicBase;
 import org.medjava.store.server.http.RequestCaller;
 import org.medjava.store.server.security.Access;
@@ -398,16 +400,52 @@ public class DicomWebResource {
     @Operation(summary = "WADO-RS: frames of an instance (pixel data)", description = RETRIEVE)
     @Parameter(name = "frames", in = ParameterIn.PATH, required = true, description = "frame numbers from 1, "
             + "comma-separated", example = "1")
-    @APIResponse(responseCode = "200", description = "multipart/related parts, as the Accept header asks (DICOM "
-            + "Part 10 by default)", content = @Content(mediaType = ApiDocs.MULTIPART, schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "200", description = "multipart/related parts, as the Accept header (or the accept "
+            + "query parameter) asks; one frame in a single part when a single-part type is asked (e.g. image/jphc)",
+            content = @Content(mediaType = ApiDocs.MULTIPART, schema = @Schema(ref = "Binary")))
+    @APIResponse(responseCode = "206", description = "the byte range asked (Content-Range) of one frame in a single "
+            + "part", content = @Content(mediaType = "image/jphc", schema = @Schema(ref = "Binary")))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @APIResponse(responseCode = "406", ref = ApiDocs.NOT_ACCEPTABLE)
+    @APIResponse(responseCode = "416", ref = ApiDocs.RANGE_NOT_SATISFIABLE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response frames(@PathParam("study") String study, @PathParam("series") String series,
             @PathParam("instance") String instance, @PathParam("frames") String frames) {
-        return body(wado().frames(one(study, series, instance), frameList(frames), accept()));
+        WadoService.Body body = wado().frames(one(study, series, instance), frameList(frames), accept());
+        return body.contentType().startsWith("multipart/") ? body(body) : oneFrame(body);
+    }
+
+    /**
+     * One frame in a single part, whose bytes may be asked for in a range (RFC 9110 §14: one range, no If-Range;
+     * several are answered whole, as the RFC allows): a prefix of an HTJ2K RPCL codestream is a lower-resolution
+     * image, what Cornerstone3D's progressive loader asks for first ({@code Range: bytes=0-N}, then the rest).
+     */
+    private Response oneFrame(WadoService.Body body) {
+        String range = headers.getHeaderString("Range");
+        if (range == null || headers.getHeaderString("If-Range") != null) {
+            return Response.fromResponse(body(body)).header("Accept-Ranges", "bytes").build();
+        }
+        java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+        try {
+            body.output().write(all);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        byte[] bytes = all.toByteArray();
+        ByteRange r;
+        try {
+            r = ByteRange.parse(range, bytes.length);
+        } catch (ByteRange.Unsatisfiable e) {
+            return Response.fromResponse(ErrorBody.response(416, "the range " + range + " is outside the frame ("
+                    + bytes.length + " bytes)")).header("Content-Range", "bytes */" + bytes.length).build();
+        }
+        Response.ResponseBuilder answer = r == null ? Response.ok(bytes, body.contentType())
+                : Response.status(206).entity(java.util.Arrays.copyOfRange(bytes, (int) r.start(), (int) r.end() + 1))
+                        .type(body.contentType()).header("Content-Range", "bytes " + r.start() + "-" + r.end() + "/"
+                                + bytes.length);
+        return answer.header("Accept-Ranges", "bytes").header(HttpHeaders.VARY, HttpHeaders.ACCEPT).build();
     }
 
     @GET

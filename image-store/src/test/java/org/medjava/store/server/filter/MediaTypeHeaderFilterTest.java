@@ -20,6 +20,18 @@ class MediaTypeHeaderFilterTest {
     }
 
     @Test
+    void theAcceptQueryParameterIsReadAndImageJhcIsHtj2ksImageJphc() {
+        assertThat(MediaTypeHeaderFilter.acceptParameter("accept=image%2Fjhc&x=1")).isEqualTo("image/jhc");
+        assertThat(MediaTypeHeaderFilter.acceptParameter("x=1&ACCEPT=image/jls")).isEqualTo("image/jls");
+        assertThat(MediaTypeHeaderFilter.acceptParameter("accepted=1&accept=")).isNull();
+        assertThat(MediaTypeHeaderFilter.acceptParameter(null)).isNull();
+        MediaTypeHeaderFilter.Outcome o = MediaTypeHeaderFilter.outcome("/dicomweb/studies/1/series/2/instances/3"
+                + "/frames/1", "image/jhc, multipart/related; type=\"image/jhc\"", null);
+        assertThat(o.accept().ranges().get(0).type()).isEqualTo("image/jphc");
+        assertThat(o.accept().ranges().get(1).param("type")).isEqualTo("image/jphc");
+    }
+
+    @Test
     void unreadableHeadersUnderDicomWebAreShortRefusals() {
         MediaTypeHeaderFilter.Outcome accept = MediaTypeHeaderFilter.outcome("/dicomweb/studies", "garbage", null);
         assertThat(accept.status()).isEqualTo(400);

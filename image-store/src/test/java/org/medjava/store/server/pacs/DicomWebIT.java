@@ -353,6 +353,49 @@ class DicomWebIT {
         assertThat(PixelData.of(back)).isEqualTo(PixelData.of(stored(ct)));
     }
 
+    /**
+     * Progressive loading (issue 34): one frame of an HTJ2K object asked for as {@code image/jhc} in the accept query
+     * parameter, as Cornerstone3D asks, comes as its codestream in a single part that can be taken in byte ranges —
+     * a prefix, then the rest, together the whole frame, which decodes to the object's samples; a range past its end
+     * is 416; the Accept header asks the same.
+     */
+    @Test
+    void htj2kFramesComeInByteRangesForProgressiveLoading() throws Exception {
+        String htj2k = org.medjava.store.core.transcode.TransferSyntaxes.HTJ2K_RPCL_LOSSLESS;
+        TestStudy s = TestStudy.create(work.resolve("htj2k-ranges"), "WEB-HR", "CT_small.dcm");
+        TestStudy.Instance ct = s.instance("CT_small.dcm");
+        HttpResponse<String> stored = stow(admin, "/dicomweb/studies", List.of(org.medjava.store.core.transcode
+                .Transcoder.part10(ct.file(), Part10File.read(ct.file()).transferSyntaxUid(), htj2k, "TEST")));
+        assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
+        String frame = compressedPath(s, ct) + "/frames/1";
+
+        HttpResponse<byte[]> whole = reader.send(reader.request(frame + "?accept=image/jhc"));
+        assertThat(whole.statusCode()).as(new String(whole.body(), java.nio.charset.StandardCharsets.UTF_8))
+                .isEqualTo(200);
+        assertThat(whole.headers().firstValue("Content-Type").orElseThrow()).startsWith("image/jphc");
+        assertThat(whole.headers().firstValue("Accept-Ranges")).hasValue("bytes");
+        byte[] codestream = whole.body();
+        assertThat(org.medjava.codec.dicom.Jpeg2000.decodeFrame(htj2k, codestream, 128, 128, 1).samples())
+                .isEqualTo(PixelData.of(Samples.dicom("CT_small.dcm")));
+
+        HttpResponse<byte[]> prefix = reader.send(reader.request(frame + "?accept=image/jhc")
+                .header("Range", "bytes=0-999"));
+        assertThat(prefix.statusCode()).isEqualTo(206);
+        assertThat(prefix.headers().firstValue("Content-Range")).hasValue("bytes 0-999/" + codestream.length);
+        HttpResponse<byte[]> rest = reader.send(reader.request(frame).header("Accept", "image/jphc")
+                .header("Range", "bytes=1000-"));
+        assertThat(rest.statusCode()).isEqualTo(206);
+        byte[] joined = new byte[prefix.body().length + rest.body().length];
+        System.arraycopy(prefix.body(), 0, joined, 0, prefix.body().length);
+        System.arraycopy(rest.body(), 0, joined, prefix.body().length, rest.body().length);
+        assertThat(joined).isEqualTo(codestream);
+
+        HttpResponse<String> past = reader.sendText(reader.request(frame + "?accept=image/jhc")
+                .header("Range", "bytes=" + codestream.length + "-"));
+        assertThat(past.statusCode()).isEqualTo(416);
+        assertThat(past.headers().firstValue("Content-Range")).hasValue("bytes */" + codestream.length);
+    }
+
     private Path retrieved(String path, String accept, String name) throws Exception {
         HttpResponse<byte[]> r = reader.send(reader.request(path).header("Accept", accept));
         assertThat(r.statusCode()).isEqualTo(200);
