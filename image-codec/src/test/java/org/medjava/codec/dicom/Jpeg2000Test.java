@@ -222,22 +222,12 @@ class Jpeg2000Test {
             assertThat(Jpeg2000.decodeFrame(Jpeg2000.HTJ2K_RPCL_LOSSLESS, codestream, W, H, components).samples())
                     .as("%s decoded here", c[3]).isEqualTo(samples);
             Path file = Files.write(dir.resolve(c[3] + ".j2c"), codestream);
-            String ext = components == 3 ? ".ppm" : ".pgm";
-            Tools.check("ojph_expand", "-i", file.toString(), "-o", dir.resolve(c[3] + "-ojph" + ext).toString());
-            assertThat(readNetpbm(dir.resolve(c[3] + "-ojph" + ext))).as("%s by ojph_expand", c[3])
-                    .isEqualTo(samples);
-            Tools.check("opj_decompress", "-i", file.toString(), "-o", dir.resolve(c[3] + "-opj" + ext).toString());
-            assertThat(readNetpbm(dir.resolve(c[3] + "-opj" + ext))).as("%s by opj_decompress", c[3])
-                    .isEqualTo(samples);
+            assertDecodedTo(samples, "ojph_expand", file, components);
+            assertDecodedTo(samples, "opj_decompress", file, components);
             assertThat(Tools.check("opj_dump", "-i", file.toString())).as("RPCL progression")
                     .contains("prg=0x2"); // OpenJPEG's number for RPCL
         }
-        byte[] signed = new byte[2 * W * H]; // -2048..2047 in 12 bits, two's complement in 16
-        for (int i = 0; i < W * H; i++) {
-            int v = (i * 4096 / (W * H)) - 2048;
-            signed[2 * i] = (byte) v;
-            signed[2 * i + 1] = (byte) (v >> 8);
-        }
+        byte[] signed = signed12();
         byte[] codestream = Jpeg2000.encodeHtj2k(signed, W, H, 12, 1, true);
         Jpeg2000.Frame back = Jpeg2000.decodeFrame(Jpeg2000.HTJ2K_RPCL_LOSSLESS, codestream, W, H, 1);
         assertThat(back.signed()).isTrue();
@@ -260,18 +250,10 @@ class Jpeg2000Test {
             byte[] codestream = Jpeg2000.encode(samples, W, H, bits, components, false, true, 0);
             assertThat(Jpeg2000.decodeFrame(Jpeg2000.LOSSLESS, codestream, W, H, components).samples())
                     .as("%s decoded here", c[3]).isEqualTo(samples);
-            Path file = Files.write(dir.resolve(c[3] + ".j2k"), codestream);
-            String ext = components == 3 ? ".ppm" : ".pgm";
-            Tools.check("opj_decompress", "-i", file.toString(), "-o", dir.resolve(c[3] + "-opj" + ext).toString());
-            assertThat(readNetpbm(dir.resolve(c[3] + "-opj" + ext))).as("%s by opj_decompress", c[3])
-                    .isEqualTo(samples);
+            assertDecodedTo(samples, "opj_decompress", Files.write(dir.resolve(c[3] + ".j2k"), codestream),
+                    components);
         }
-        byte[] signed = new byte[2 * W * H];
-        for (int i = 0; i < W * H; i++) {
-            int v = (i * 4096 / (W * H)) - 2048;
-            signed[2 * i] = (byte) v;
-            signed[2 * i + 1] = (byte) (v >> 8);
-        }
+        byte[] signed = signed12();
         Jpeg2000.Frame back = Jpeg2000.decodeFrame(Jpeg2000.LOSSLESS,
                 Jpeg2000.encode(signed, W, H, 12, 1, true, true, 0), W, H, 1);
         assertThat(back.signed()).isTrue();
@@ -293,6 +275,24 @@ class Jpeg2000Test {
         assertThat(psnr).as("PSNR of the 10:1 16-bit image").isGreaterThan(40);
         assertThatThrownBy(() -> Jpeg2000.encode(new byte[10], W, H, 8, 1, false, true, 0))
                 .isInstanceOf(ImageDecodeException.class).hasMessageContaining("do not match");
+    }
+
+    /** -2048..2047 in 12 bits, a ramp, two's complement in 16-bit little-endian samples. */
+    private static byte[] signed12() {
+        byte[] signed = new byte[2 * W * H];
+        for (int i = 0; i < W * H; i++) {
+            int v = (i * 4096 / (W * H)) - 2048;
+            signed[2 * i] = (byte) v;
+            signed[2 * i + 1] = (byte) (v >> 8);
+        }
+        return signed;
+    }
+
+    /** {@code tool} (ojph_expand, opj_decompress) decodes the codestream {@code file} to {@code samples}. */
+    private static void assertDecodedTo(byte[] samples, String tool, Path file, int components) throws Exception {
+        Path out = dir.resolve(file.getFileName() + "-" + tool + (components == 3 ? ".ppm" : ".pgm"));
+        Tools.check(tool, "-i", file.toString(), "-o", out.toString());
+        assertThat(readNetpbm(out)).as("%s by %s", file.getFileName(), tool).isEqualTo(samples);
     }
 
     /** A Part 10 object around one codestream, written by pydicom (an independent writer). */

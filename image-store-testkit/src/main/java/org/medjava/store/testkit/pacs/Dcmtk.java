@@ -36,8 +36,13 @@ public final class Dcmtk {
 
     /** Sends each instance with the options that keep its transfer syntax; asserts every store succeeded. */
     public static void storeAll(TestStudy study) throws IOException, InterruptedException {
+        storeAll(PacsStore.dicomPort(), study);
+    }
+
+    /** As {@link #storeAll(TestStudy)}, to a store of its own listening on {@code port}. */
+    public static void storeAll(int port, TestStudy study) throws IOException, InterruptedException {
         for (TestStudy.Instance i : study.instances()) {
-            Command.Result r = store(i.storescuOptions(), i.file()).assertOk();
+            Command.Result r = store(port, i.storescuOptions(), i.file()).assertOk();
             if (!r.output().contains("Received Store Response (Success)")) {
                 throw new AssertionError("storing " + i.sample() + " failed:\n" + r.output());
             }

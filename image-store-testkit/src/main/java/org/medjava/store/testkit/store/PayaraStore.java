@@ -79,6 +79,12 @@ public final class PayaraStore implements AutoCloseable {
             return this;
         }
 
+        /** The DIMSE service on loopback {@code port}, for the calling AE titles {@code allowedAets}. */
+        public Builder dicom(int port, String allowedAets) {
+            return property("medjava.dicom.port", Integer.toString(port)).property("medjava.dicom.bind", "127.0.0.1")
+                    .property("medjava.dicom.allowed-aets", allowedAets);
+        }
+
         public Builder seedPlugins() {
             return property("medjava.seed.plugins", System.getProperty("store.plugins"));
         }

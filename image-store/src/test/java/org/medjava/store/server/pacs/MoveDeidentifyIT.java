@@ -51,10 +51,8 @@ class MoveDeidentifyIT {
         deidPort = Ports.free();
         plainPort = Ports.free();
         store = PayaraStore.named("move-deid")
-                .property("medjava.dicom.port", Integer.toString(dicomPort))
-                .property("medjava.dicom.bind", "127.0.0.1")
+                .dicom(dicomPort, "STORESCU, MOVESCU")
                 .property("medjava.dicom.aet", AE)
-                .property("medjava.dicom.allowed-aets", "STORESCU, MOVESCU")
                 .property("medjava.dicom.move-destinations", "RESEARCH=127.0.0.1:" + deidPort
                         + " deidentify(clean-descriptors), PLAIN=127.0.0.1:" + plainPort)
                 .start();
@@ -65,10 +63,7 @@ class MoveDeidentifyIT {
         }
         Command.run(Command.of("dcmodify", "-nb", "-i", "(0008,103E)=follow-up of Mover",
                 study.instance("MR_small_RLE.dcm").file())).assertOk();
-        for (TestStudy.Instance i : study.instances()) {
-            assertThat(Dcmtk.store(dicomPort, i.storescuOptions(), i.file()).assertOk().output())
-                    .contains("Received Store Response (Success)");
-        }
+        Dcmtk.storeAll(dicomPort, study);
     }
 
     @AfterAll

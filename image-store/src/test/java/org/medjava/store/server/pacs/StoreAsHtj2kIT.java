@@ -47,18 +47,13 @@ class StoreAsHtj2kIT {
     static void start() throws Exception {
         int dicomPort = Ports.free();
         store = PayaraStore.named("store-as-htj2k")
-                .property("medjava.dicom.port", Integer.toString(dicomPort))
-                .property("medjava.dicom.bind", "127.0.0.1")
-                .property("medjava.dicom.allowed-aets", "STORESCU")
+                .dicom(dicomPort, "STORESCU")
                 .property("medjava.dicom.store-as", "htj2k-lossless")
                 .start();
         admin = StoreClient.admin(store);
         study = TestStudy.create(work.resolve("source"), "HTJ2K-AT-REST", "CT_small.dcm", "MR_small.dcm",
                 "examples_rgb_color.dcm", "MR_small_jpeg_ls_lossless.dcm");
-        for (TestStudy.Instance i : study.instances()) {
-            assertThat(Dcmtk.store(dicomPort, i.storescuOptions(), i.file()).assertOk().output())
-                    .contains("Received Store Response (Success)");
-        }
+        Dcmtk.storeAll(dicomPort, study);
     }
 
     @AfterAll
