@@ -24,10 +24,13 @@ import org.medjava.bench.serve.StaticNginx;
 import org.medjava.bench.setup.BenchPaths;
 import org.medjava.bench.transport.StoreHttp;
 import org.medjava.bench.transport.StoreServer;
+import org.medjava.store.core.transcode.NotTranscodable;
+import org.medjava.store.core.transcode.TransferSyntaxes;
+import org.medjava.store.core.transcode.Transcoder;
 
 /**
  * Issue 34's study-open benchmark: how long a radiologist waits in a real browser. It writes the synthetic CT
- * ({@link SyntheticCt}), starts the image store (the built WAR on Payara Micro) and, unless left out, Debian's
+ * ({@link SyntheticCt}) and its JPEG 2000 and HTJ2K copies ({@link Variant}), starts the image store (the built WAR on Payara Micro) and, unless left out, Debian's
  * Orthanc with its DICOMweb plugin, stores the same study in both, and has {@code web/bench/study-open.mjs}
  * (Chromium driven by playwright-core) open it with the store's web viewer and with OHIF against each. Orthanc is
  * reached through an nginx front on its own origin — {@code /dicomweb/} and {@code /dicom-web/} go to Orthanc's
@@ -36,7 +39,7 @@ import org.medjava.bench.transport.StoreServer;
  *
  * <pre>
  * study-open [--runs 5] [--profiles loopback,throttled] [--viewers web,ohif] [--servers store,orthanc]
- *            [--slices 100] [--out DIR]
+ *            [--studies ct,ct-j2k,ct-htj2k] [--slices 100] [--out DIR]
  * </pre>
  * Writes {@code results.json} (every run, with the load average at its start) and {@code summary.md} (medians) in
  * the output directory (default {@code benchmarks/target/study-open}). Exit code 1 when a case had no good run.
@@ -44,14 +47,63 @@ import org.medjava.bench.transport.StoreServer;
 public final class StudyOpen {
     static final long SEED = 34;
 
+    /**
+     * The studies: the synthetic CT as written, and the same content transcoded by the store's own transcoder
+     * (OpenJPEG, OpenJPH) — each with its own UIDs (another seed), so that all live in one store side by side.
+     */
+    enum Variant {
+        CT("ct", null, "uncompressed"),
+        CT_J2K("ct-j2k", TransferSyntaxes.J2K_LOSSLESS, "JPEG 2000 lossless"),
+        CT_HTJ2K("ct-htj2k", TransferSyntaxes.HTJ2K_RPCL_LOSSLESS, "HTJ2K lossless (RPCL)");
+
+        final String id;
+        final String transferSyntax;
+        final String label;
+
+        Variant(String id, String transferSyntax, String label) {
+            this.id = id;
+            this.transferSyntax = transferSyntax;
+            this.label = label;
+        }
+
+        static List<String> names() {
+            return java.util.Arrays.stream(values()).map(v -> v.id).toList();
+        }
+
+        static Variant of(String id) {
+            return java.util.Arrays.stream(values()).filter(v -> v.id.equals(id)).findFirst().orElseThrow();
+        }
+
+        /** The study in {@code dir}: written, then transcoded unless uncompressed. */
+        SyntheticCt.Study write(Path dir, int slices) throws IOException {
+            SyntheticCt.Study plain = SyntheticCt.write(dir.resolve(id + "-source"), slices, SEED + ordinal());
+            if (transferSyntax == null) {
+                return plain;
+            }
+            Path out = Files.createDirectories(dir.resolve(id));
+            List<Path> files = new ArrayList<>();
+            for (Path f : plain.files()) {
+                try {
+                    files.add(Files.write(out.resolve(f.getFileName()), Transcoder.part10(f,
+                            TransferSyntaxes.EXPLICIT_LE, transferSyntax, "MEDJAVA")));
+                } catch (NotTranscodable e) {
+                    throw new IOException("the store's transcoder cannot write " + label + ": " + e.getMessage(), e);
+                }
+            }
+            return new SyntheticCt.Study(plain.studyUid(), plain.seriesUid(), files);
+        }
+    }
+
     /** Command-line choices. */
-    record Options(int runs, List<String> profiles, List<String> viewers, List<String> servers, int slices, Path out) {
+    record Options(int runs, List<String> profiles, List<String> viewers, List<String> servers, List<String> studies,
+                   int slices, Path out) {
         static Options parse(String[] args) {
             int runs = 5;
             int slices = 100;
             List<String> profiles = List.of("loopback", "throttled");
             List<String> viewers = List.of("web", "ohif");
             List<String> servers = List.of("store", "orthanc");
+            List<String> studies = Variant.names();
             Path out = BenchPaths.root().resolve("benchmarks/target/study-open");
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
@@ -65,12 +117,14 @@ public final class StudyOpen {
                     case "--profiles" -> profiles = only(v, "loopback", "throttled");
                     case "--viewers" -> viewers = only(v, "web", "ohif");
                     case "--servers" -> servers = only(v, "store", "orthanc");
+                    case "--studies" -> studies = only(v, Variant.names().toArray(new String[0]));
                     case "--out" -> out = Path.of(v);
                     default -> throw new IllegalArgumentException("study-open [--runs N] [--profiles loopback,throttled]"
-                            + " [--viewers web,ohif] [--servers store,orthanc] [--slices N] [--out DIR], not " + a);
+                            + " [--viewers web,ohif] [--servers store,orthanc] [--studies ct,ct-j2k,ct-htj2k] [--slices N]"
+                            + " [--out DIR], not " + a);
                 }
             }
-            return new Options(runs, profiles, viewers, servers, slices, out.toAbsolutePath());
+            return new Options(runs, profiles, viewers, servers, studies, slices, out.toAbsolutePath());
         }
 
         private static List<String> only(String value, String... allowed) {
@@ -105,26 +159,35 @@ public final class StudyOpen {
         Path work = Files.createDirectories(o.out().resolve("work"));
         Map<String, String> env = new LinkedHashMap<>();
         env.put("load.start", EnvironmentStep.loadAverage());
-        SyntheticCt.Study ct = SyntheticCt.write(work.resolve("ct"), o.slices(), SEED);
-        System.out.printf(Locale.ROOT, "study-open: %d CT slices written; starting the store...%n", o.slices());
+        Map<Variant, SyntheticCt.Study> studies = new LinkedHashMap<>();
+        for (String id : o.studies()) {
+            Variant v = Variant.of(id);
+            studies.put(v, v.write(work.resolve("studies"), o.slices()));
+        }
+        System.out.printf(Locale.ROOT, "study-open: %d studies of %d CT slices written; starting the store...%n",
+                studies.size(), o.slices());
         Path results = o.out().resolve("results.json");
         try (StoreServer store = StoreServer.start(payara, war, o.out().resolve("store.log"))) {
             StoreHttp http = new StoreHttp(store);
-            for (Path f : ct.files()) {
-                http.put("open/ct/" + f.getFileName(), f);
+            for (Map.Entry<Variant, SyntheticCt.Study> e : studies.entrySet()) {
+                for (Path f : e.getValue().files()) {
+                    http.put("open/" + e.getKey().id + "/" + f.getFileName(), f);
+                }
             }
             JsonArray cases = new JsonArray();
-            JsonObject study = study("CT " + o.slices() + "×512² uncompressed", ct.studyUid(), ct.seriesUid(),
-                    o.slices());
+            List<JsonObject> described = new ArrayList<>();
+            studies.forEach((v, st) -> described.add(study("CT " + o.slices() + "×512² " + v.label, st.studyUid(),
+                    st.seriesUid(), o.slices())));
             String origin = "http://127.0.0.1:" + store.uri("/").getPort();
             if (o.servers().contains("store")) {
-                o.viewers().forEach(v -> cases.add(viewerCase(v, "store", origin, store, study)));
+                described.forEach(st -> o.viewers().forEach(v -> cases.add(viewerCase(v, "store", origin, store, st))));
             }
             List<AutoCloseable> peers = new ArrayList<>();
             try {
                 if (o.servers().contains("orthanc")) {
-                    String front = orthancFront(work, store, ct, peers, env);
-                    o.viewers().forEach(v -> cases.add(viewerCase(v, "orthanc", front, store, study)));
+                    String front = orthancFront(work, store, studies.values(), peers, env);
+                    described.forEach(st -> o.viewers().forEach(v -> cases.add(viewerCase(v, "orthanc", front, store,
+                            st))));
                 }
                 JsonObject plan = new JsonObject();
                 plan.addProperty("runs", o.runs());
@@ -142,7 +205,7 @@ public final class StudyOpen {
                 }
             }
         } finally {
-            Servers.deleteTree(work.resolve("ct"));
+            Servers.deleteTree(work.resolve("studies"));
         }
         env.put("load.end", EnvironmentStep.loadAverage());
         JsonObject r = JsonParser.parseString(Files.readString(results)).getAsJsonObject();
@@ -161,8 +224,9 @@ public final class StudyOpen {
     }
 
     /** Orthanc (no authentication: loopback only) with the study, and the nginx front on its own origin. */
-    private static String orthancFront(Path work, StoreServer store, SyntheticCt.Study ct, List<AutoCloseable> peers,
-                                       Map<String, String> env) throws IOException, InterruptedException {
+    private static String orthancFront(Path work, StoreServer store, java.util.Collection<SyntheticCt.Study> studies,
+                                       List<AutoCloseable> peers, Map<String, String> env)
+            throws IOException, InterruptedException {
         Path orthancBinary = Servers.binary("Orthanc", "/usr/sbin/Orthanc").orElseThrow(() -> new IOException(
                 "Orthanc is not installed (bootstrap/install-deps.sh --test installs orthanc and orthanc-dicomweb)"));
         Optional<Path> plugin = OrthancPeer.dicomWebPlugin();
@@ -174,8 +238,10 @@ public final class StudyOpen {
         System.out.println("study-open: starting Orthanc and its nginx front...");
         OrthancPeer orthanc = OrthancPeer.start(orthancBinary, Files.createDirectories(work.resolve("orthanc")), false);
         peers.add(0, orthanc);
-        for (Path f : ct.files()) {
-            orthanc.upload(f);
+        for (SyntheticCt.Study st : studies) {
+            for (Path f : st.files()) {
+                orthanc.upload(f);
+            }
         }
         env.put("orthanc", Servers.version(orthancBinary, "--version") + ", " + plugin.get().getFileName());
         int o = orthanc.uri("/").getPort();

@@ -27,7 +27,7 @@ class StudyOpenIT {
         Path log = jar.getParent().resolve("study-open-smoke.log");
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
                 jar.toString(), "study-open", "--runs", "1", "--profiles", "loopback", "--viewers", "web",
-                "--servers", "store", "--slices", "10", "--out", out.toString())
+                "--servers", "store", "--studies", "ct", "--slices", "10", "--out", out.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         boolean finished = p.waitFor(5, TimeUnit.MINUTES);
         if (!finished) {
