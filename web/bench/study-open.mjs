@@ -5,11 +5,11 @@
 //   node bench/study-open.mjs PLAN.json OUT.json
 // PLAN: { runs, profiles: [...], cases: [{ viewer: web|ohif, server, url, user, password, study: { name, studyUid,
 //         seriesUid, frames } }] }
-// One unrecorded warm-up run per case first. Per run: time from the route change (the click on a study, the application already loaded) to the first image
-// drawn, to the last frame's response, and the wheel-scroll rate once every frame is loaded; the load average at
-// its start. "Drawn" is Cornerstone's IMAGE_RENDERED event (both viewers are Cornerstone3D) from a viewport that
-// holds an image (viewportStatus preRender or rendered, not loading or noData), checked after the run by a
-// screenshot of the viewport that must be lit.
+// One unrecorded warm-up run per case first. Per run: time from the route change (the click on a study, the
+// application already loaded) to the first image drawn, to the last frame's response, and the wheel-scroll rate once
+// every frame is loaded; the load average at its start. "Drawn" is Cornerstone's first IMAGE_RENDERED after it put an
+// image into a viewport (both viewers are Cornerstone3D), checked after the run by a screenshot of the viewport that
+// must be lit. docs/benchmarks.md ("Study open in a real browser") says more.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
 import { chromium } from 'playwright-core';
@@ -52,11 +52,21 @@ async function login(page, c) {
   await page.locator('[data-test=session-user]').waitFor();
 }
 
+/** Closes OHIF's first-visit tour and its investigational-use banner, which cover the viewport (as 60-ohif.test). */
+async function dismissOverlays(page) {
+  for (const name of ['Skip all', 'Confirm and hide']) {
+    for (const control of [page.getByRole('button', { name }), page.getByText(name, { exact: true })]) {
+      if (await control.count()) await control.first().click({ timeout: 2000 }).catch(() => {});
+    }
+  }
+}
+
 /** Loads the viewer application at its study list: what a radiologist has open before the click. */
 async function openApplication(page, c) {
   if (c.viewer === 'ohif') {
     await page.goto(`${c.url}/ohif/`);
     await page.locator('tbody tr').first().waitFor({ timeout: 60_000 });
+    await dismissOverlays(page);
   }
   await page.waitForLoadState('networkidle');
 }
@@ -66,7 +76,8 @@ async function routeToStudy(page, c) {
   const { studyUid, seriesUid } = c.study;
   const target = c.viewer === 'web'
     ? { hash: `#/view?${new URLSearchParams({ study: studyUid, series: seriesUid })}` }
-    : { path: `/ohif/viewer?${new URLSearchParams({ StudyInstanceUIDs: studyUid, initialSeriesInstanceUID: seriesUid })}` };
+    : { path: `/ohif/viewer?${new URLSearchParams({ StudyInstanceUIDs: studyUid,
+      initialSeriesInstanceUID: seriesUid })}` };
   await page.evaluate((t) => {
     window.__open.t0 = performance.now();
     if (t.hash) {
@@ -87,7 +98,8 @@ async function firstImage(page, failures) {
     if (first !== null) return first;
     if (failures.length) refusedAt ??= Date.now();
     if (refusedAt && Date.now() - refusedAt > 5000) {
-      throw new Error(`no image; ${failures.length} DICOMweb requests refused: ${[...new Set(failures)].slice(0, 3).join(', ')}`);
+      const refused = [...new Set(failures)].slice(0, 3).join(', ');
+      throw new Error(`no image; ${failures.length} DICOMweb requests refused: ${refused}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -95,23 +107,25 @@ async function firstImage(page, failures) {
 }
 
 /**
- * The last frame's response end (ms after t0) once `frames` distinct frame URLs answered after t0; null when they did
- * not within the limit, or when DICOMweb requests failed and no new frame came for 5 s.
+ * The last frame's response end (ms after t0) once as many distinct frame URLs of the opened series as it has frames
+ * answered after t0 (other series' frames, which a viewer may prefetch too, do not count); null when they did not
+ * within the limit, or when DICOMweb requests failed and no new frame came for 5 s.
  */
-async function allFrames(page, frames, failures) {
+async function allFrames(page, study, failures) {
   const limit = Date.now() + ALL_FRAMES_LIMIT;
+  const frames = study.frames;
   let seen = 0, progress = Date.now();
   while (Date.now() < limit) {
-    const { n, last } = await page.evaluate(() => {
+    const { n, last } = await page.evaluate((series) => {
       const t0 = window.__open.t0;
       const ends = new Map();
       for (const e of performance.getEntriesByType('resource')) {
-        if (e.startTime >= t0 && /\/frames\/\d/.test(e.name) && e.responseEnd > 0) {
+        if (e.startTime >= t0 && e.name.includes(series) && /\/frames\/\d/.test(e.name) && e.responseEnd > 0) {
           ends.set(e.name, Math.max(ends.get(e.name) ?? 0, e.responseEnd));
         }
       }
       return { n: ends.size, last: ends.size ? Math.max(...ends.values()) - t0 : null };
-    });
+    }, `/series/${study.seriesUid}/`);
     if (n >= frames) return { ms: last, frames: n };
     if (n > seen) [seen, progress] = [n, Date.now()];
     if (failures.length && Date.now() - progress > 5000) break;
@@ -153,7 +167,8 @@ async function wheelRate(page, viewer) {
       let last = start;
       for (let i = 0; i < 10_000; i++) {
         const moved = next();
-        (element.querySelector('canvas') ?? element).dispatchEvent(new WheelEvent('wheel', { ...at, deltaY, deltaMode: 0 }));
+        const target = element.querySelector('canvas') ?? element;
+        target.dispatchEvent(new WheelEvent('wheel', { ...at, deltaY, deltaMode: 0 }));
         if (!(await moved)) break;
         images++;
         last = performance.now();
@@ -166,7 +181,8 @@ async function wheelRate(page, viewer) {
 
 /** Share of the middle half of the viewport that is lit (screenshot decoded in a blank page): the image is there. */
 async function litShare(page, analyzer, viewer) {
-  const box = await page.locator(viewer === 'web' ? '[data-test=viewport]' : '[data-viewport-uid]').first().boundingBox();
+  const viewport = page.locator(viewer === 'web' ? '[data-test=viewport]' : '[data-viewport-uid]');
+  const box = await viewport.first().boundingBox();
   const clip = { x: box.x + box.width / 4, y: box.y + box.height / 4, width: box.width / 2, height: box.height / 2 };
   const png = (await page.screenshot({ clip })).toString('base64');
   return analyzer.evaluate(async (b64) => {
@@ -187,10 +203,11 @@ async function oneRun(browser, analyzer, c, profile) {
     await context.addInitScript(instrument);
     const page = await context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
-    const failures = []; // DICOMweb answers of 400 and more (the viewer's requests the server refused)
-    page.on('response', (r) => {
-      if (r.status() >= 400 && /\/dicom-?web\//.test(r.url())) {
-        failures.push(`${r.status()} ${new URL(r.url()).pathname.replace(/\/studies\/.*\/([^/]+\/[^/]+)$/, '/studies/…/$1')}`);
+    const failures = []; // frame and metadata requests the server refused (400 and more)
+    page.on('response', (r) => { // thumbnails and rendered previews are not the study's pixels (Orthanc has no /thumbnail)
+      if (r.status() >= 400 && /\/dicom-?web\/.*\/(frames\/\d+|metadata)$/.test(new URL(r.url()).pathname)) {
+        const path = new URL(r.url()).pathname.replace(/\/studies\/.*\/([^/]+\/[^/]+)$/, '/studies/…/$1');
+        failures.push(`${r.status()} ${path}`);
       }
     });
     await login(page, c);
@@ -203,15 +220,18 @@ async function oneRun(browser, analyzer, c, profile) {
     const load1 = loadavg()[0];
     await routeToStudy(page, c);
     const firstImageMs = await firstImage(page, failures);
-    const all = await allFrames(page, c.study.frames, failures);
+    const all = await allFrames(page, c.study, failures);
     const scroll = all.ms === null ? { imagesPerSecond: null, images: 0 } : await wheelRate(page, c.viewer);
     // the rest of the run is not timed: back to the full speed of the loopback
     if (PROFILES[profile]) await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0,
       downloadThroughput: -1, uploadThroughput: -1 });
+    if (c.viewer === 'ohif') await dismissOverlays(page);
     const lit = await litShare(page, analyzer, c.viewer);
     const refused = failures.length ? `; ${failures.length} DICOMweb requests refused: `
       + [...new Set(failures)].slice(0, 3).join(', ') : '';
-    if (lit < 0.05) throw new Error(`no image on screen after the first-image event (lit share ${lit.toFixed(3)})${refused}`);
+    if (lit < 0.05) {
+      throw new Error(`no image on screen after the first-image event (lit share ${lit.toFixed(3)})${refused}`);
+    }
     if (all.ms === null) throw new Error(`${all.frames} of ${c.study.frames} frames arrived${refused}`);
     return { firstImageMs, allFramesMs: all.ms, framesSeen: all.frames, scrollImagesPerSecond: scroll.imagesPerSecond,
       scrolledImages: scroll.images, lit, load1, loadEnd: loadavg()[0], refused: failures.length,
@@ -257,8 +277,10 @@ try {
       }
       const ok = runs.filter((x) => !x.error);
       results.cases.push({ viewer: c.viewer, server: c.server, study: c.study.name, frames: c.study.frames, profile,
-        median: { firstImageMs: median(ok.map((x) => x.firstImageMs)), allFramesMs: median(ok.map((x) => x.allFramesMs)),
-          scrollImagesPerSecond: median(ok.map((x) => x.scrollImagesPerSecond)), load1: median(runs.map((x) => x.load1)) },
+        median: { firstImageMs: median(ok.map((x) => x.firstImageMs)),
+          allFramesMs: median(ok.map((x) => x.allFramesMs)),
+          scrollImagesPerSecond: median(ok.map((x) => x.scrollImagesPerSecond)),
+          load1: median(runs.map((x) => x.load1)) },
         failed: runs.length - ok.length, runs });
       writeFileSync(outFile, JSON.stringify(results, null, 1));
     }

@@ -30,8 +30,9 @@ import org.medjava.store.core.transcode.Transcoder;
 
 /**
  * Issue 34's study-open benchmark: how long a radiologist waits in a real browser. It writes the synthetic CT
- * ({@link SyntheticCt}) and its JPEG 2000 and HTJ2K copies ({@link Variant}), starts the image store (the built WAR on Payara Micro) and, unless left out, Debian's
- * Orthanc with its DICOMweb plugin, stores the same study in both, and has {@code web/bench/study-open.mjs}
+ * ({@link SyntheticStudy}), its JPEG 2000 and HTJ2K copies, a US and an MR ({@link Variant}), starts the image store
+ * (the built WAR on Payara Micro) and, unless left out, Debian's Orthanc with its DICOMweb plugin, stores the same
+ * studies in both, and has {@code web/bench/study-open.mjs}
  * (Chromium driven by playwright-core) open it with the store's web viewer and with OHIF against each. Orthanc is
  * reached through an nginx front on its own origin — {@code /dicomweb/} and {@code /dicom-web/} go to Orthanc's
  * DICOMweb, everything else (the viewers' files, the login) to the store — so both viewers run unchanged, with
@@ -39,7 +40,7 @@ import org.medjava.store.core.transcode.Transcoder;
  *
  * <pre>
  * study-open [--runs 5] [--profiles loopback,throttled] [--viewers web,ohif] [--servers store,orthanc]
- *            [--studies ct,ct-j2k,ct-htj2k] [--slices 100] [--out DIR]
+ *            [--studies ct,ct-j2k,ct-htj2k,us,mr] [--slices 100] [--out DIR]
  * </pre>
  * Writes {@code results.json} (every run, with the load average at its start) and {@code summary.md} (medians) in
  * the output directory (default {@code benchmarks/target/study-open}). Exit code 1 when a case had no good run.
@@ -48,13 +49,16 @@ public final class StudyOpen {
     static final long SEED = 34;
 
     /**
-     * The studies: the synthetic CT as written, and the same content transcoded by the store's own transcoder
-     * (OpenJPEG, OpenJPH) — each with its own UIDs (another seed), so that all live in one store side by side.
+     * The studies: the synthetic CT as written, the same content transcoded by the store's own transcoder (OpenJPEG,
+     * OpenJPH), a 30-frame US and a 4-series MR — each with its own UIDs (its own seed), so that all live in one store
+     * side by side. The CT's slice count is {@code --slices}.
      */
     enum Variant {
         CT("ct", null, "uncompressed"),
         CT_J2K("ct-j2k", TransferSyntaxes.J2K_LOSSLESS, "JPEG 2000 lossless"),
-        CT_HTJ2K("ct-htj2k", TransferSyntaxes.HTJ2K_RPCL_LOSSLESS, "HTJ2K lossless (RPCL)");
+        CT_HTJ2K("ct-htj2k", TransferSyntaxes.HTJ2K_RPCL_LOSSLESS, "HTJ2K lossless (RPCL)"),
+        US("us", null, "US 30 frames 640×480 8-bit, uncompressed, one object"),
+        MR("mr", null, "MR 4 series × 30 slices 256² 16-bit, uncompressed; the first series opened");
 
         final String id;
         final String transferSyntax;
@@ -74,9 +78,20 @@ public final class StudyOpen {
             return java.util.Arrays.stream(values()).filter(v -> v.id.equals(id)).findFirst().orElseThrow();
         }
 
-        /** The study in {@code dir}: written, then transcoded unless uncompressed. */
-        SyntheticCt.Study write(Path dir, int slices) throws IOException {
-            SyntheticCt.Study plain = SyntheticCt.write(dir.resolve(id + "-source"), slices, SEED + ordinal());
+        String name(int slices) {
+            return this == US || this == MR ? label : "CT " + slices + "×512² " + label;
+        }
+
+        /** The study in {@code dir}: written, then transcoded where it is a compressed copy of the CT. */
+        SyntheticStudy.Study write(Path dir, int slices) throws IOException {
+            long seed = SEED + ordinal();
+            if (this == US) {
+                return SyntheticStudy.us(dir.resolve(id), 30, seed);
+            }
+            if (this == MR) {
+                return SyntheticStudy.mr(dir.resolve(id), 4, 30, seed);
+            }
+            SyntheticStudy.Study plain = SyntheticStudy.ct(dir.resolve(id + "-source"), slices, seed);
             if (transferSyntax == null) {
                 return plain;
             }
@@ -90,7 +105,7 @@ public final class StudyOpen {
                     throw new IOException("the store's transcoder cannot write " + label + ": " + e.getMessage(), e);
                 }
             }
-            return new SyntheticCt.Study(plain.studyUid(), plain.seriesUid(), files);
+            return new SyntheticStudy.Study(plain.studyUid(), plain.seriesUid(), plain.frames(), files);
         }
     }
 
@@ -119,9 +134,9 @@ public final class StudyOpen {
                     case "--servers" -> servers = only(v, "store", "orthanc");
                     case "--studies" -> studies = only(v, Variant.names().toArray(new String[0]));
                     case "--out" -> out = Path.of(v);
-                    default -> throw new IllegalArgumentException("study-open [--runs N] [--profiles loopback,throttled]"
-                            + " [--viewers web,ohif] [--servers store,orthanc] [--studies ct,ct-j2k,ct-htj2k] [--slices N]"
-                            + " [--out DIR], not " + a);
+                    default -> throw new IllegalArgumentException("study-open [--runs N] [--profiles "
+                            + "loopback,throttled] [--viewers web,ohif] [--servers store,orthanc] [--studies "
+                            + String.join(",", Variant.names()) + "] [--slices N] [--out DIR], not " + a);
                 }
             }
             return new Options(runs, profiles, viewers, servers, studies, slices, out.toAbsolutePath());
@@ -159,25 +174,24 @@ public final class StudyOpen {
         Path work = Files.createDirectories(o.out().resolve("work"));
         Map<String, String> env = new LinkedHashMap<>();
         env.put("load.start", EnvironmentStep.loadAverage());
-        Map<Variant, SyntheticCt.Study> studies = new LinkedHashMap<>();
+        Map<Variant, SyntheticStudy.Study> studies = new LinkedHashMap<>();
         for (String id : o.studies()) {
             Variant v = Variant.of(id);
             studies.put(v, v.write(work.resolve("studies"), o.slices()));
         }
-        System.out.printf(Locale.ROOT, "study-open: %d studies of %d CT slices written; starting the store...%n",
-                studies.size(), o.slices());
+        System.out.printf(Locale.ROOT, "study-open: %s written; starting the store...%n", o.studies());
         Path results = o.out().resolve("results.json");
         try (StoreServer store = StoreServer.start(payara, war, o.out().resolve("store.log"))) {
             StoreHttp http = new StoreHttp(store);
-            for (Map.Entry<Variant, SyntheticCt.Study> e : studies.entrySet()) {
+            for (Map.Entry<Variant, SyntheticStudy.Study> e : studies.entrySet()) {
                 for (Path f : e.getValue().files()) {
                     http.put("open/" + e.getKey().id + "/" + f.getFileName(), f);
                 }
             }
             JsonArray cases = new JsonArray();
             List<JsonObject> described = new ArrayList<>();
-            studies.forEach((v, st) -> described.add(study("CT " + o.slices() + "×512² " + v.label, st.studyUid(),
-                    st.seriesUid(), o.slices())));
+            studies.forEach((v, st) -> described.add(study(v.name(o.slices()), st.studyUid(), st.seriesUid(),
+                    st.frames())));
             String origin = "http://127.0.0.1:" + store.uri("/").getPort();
             if (o.servers().contains("store")) {
                 described.forEach(st -> o.viewers().forEach(v -> cases.add(viewerCase(v, "store", origin, store, st))));
@@ -224,7 +238,7 @@ public final class StudyOpen {
     }
 
     /** Orthanc (no authentication: loopback only) with the study, and the nginx front on its own origin. */
-    private static String orthancFront(Path work, StoreServer store, java.util.Collection<SyntheticCt.Study> studies,
+    private static String orthancFront(Path work, StoreServer store, java.util.Collection<SyntheticStudy.Study> studies,
                                        List<AutoCloseable> peers, Map<String, String> env)
             throws IOException, InterruptedException {
         Path orthancBinary = Servers.binary("Orthanc", "/usr/sbin/Orthanc").orElseThrow(() -> new IOException(
@@ -238,7 +252,7 @@ public final class StudyOpen {
         System.out.println("study-open: starting Orthanc and its nginx front...");
         OrthancPeer orthanc = OrthancPeer.start(orthancBinary, Files.createDirectories(work.resolve("orthanc")), false);
         peers.add(0, orthanc);
-        for (SyntheticCt.Study st : studies) {
+        for (SyntheticStudy.Study st : studies) {
             for (Path f : st.files()) {
                 orthanc.upload(f);
             }
@@ -271,7 +285,8 @@ public final class StudyOpen {
         return s;
     }
 
-    private static JsonObject viewerCase(String viewer, String server, String url, StoreServer store, JsonObject study) {
+    private static JsonObject viewerCase(String viewer, String server, String url, StoreServer store,
+                                         JsonObject study) {
         JsonObject c = new JsonObject();
         c.addProperty("viewer", viewer);
         c.addProperty("server", server);

@@ -42,9 +42,9 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  *                             issue 32: QIDO/C-FIND query latency and ingest rate at 10k, 100k and 1M instances on
  *                             PostgreSQL ({@link org.medjava.bench.index.IndexScale}; the 1M point takes an hour)
  *   study-open [--runs 5] [--profiles loopback,throttled] [--viewers web,ohif] [--servers store,orthanc] [--out DIR]
- *             [--studies ct,ct-j2k,ct-htj2k]
- *                             issue 34: opening a 100-slice CT in Chromium with the store's web viewer and OHIF,
- *                             against the store and Orthanc ({@link org.medjava.bench.open.StudyOpen}; ~1 h)
+ *             [--studies ct,ct-j2k,ct-htj2k,us,mr]
+ *                             issue 34: opening studies in Chromium with the store's web viewer and OHIF, against
+ *                             the store and Orthanc ({@link org.medjava.bench.open.StudyOpen}; ~2 h)
  *   jmh [JMH options]         plain JMH (org.openjdk.jmh.Main) over FilterBenchmark and CopyBaseline, or over
  *                             the benchmarks a regexp names (jmh StoragePutBenchmark: the storage PUT benchmark)
  * </pre>
