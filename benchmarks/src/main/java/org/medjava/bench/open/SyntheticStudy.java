@@ -56,15 +56,10 @@ final class SyntheticStudy {
         String series = w.uid();
         for (int n = 0; n < slices; n++) {
             AttributeList list = w.instance(CT_IMAGE_STORAGE, series, "2", n, -n * 1.25, 512, 512, 0.625, 1.25);
-            w.put(list, TagFromName.BitsAllocated, "16");
-            w.put(list, TagFromName.BitsStored, "16");
-            w.put(list, TagFromName.HighBit, "15");
-            w.put(list, TagFromName.PixelRepresentation, "1");
+            w.pixelModule(list, 16, true, "40", "400");
             w.put(list, TagFromName.RescaleIntercept, "0");
             w.put(list, TagFromName.RescaleSlope, "1");
             w.put(list, TagFromName.RescaleType, "HU");
-            w.put(list, TagFromName.WindowCenter, "40");
-            w.put(list, TagFromName.WindowWidth, "400");
             int[] hu = {-1000, 40, -800, 700};
             short[] px = new short[512 * 512];
             double phase = position(n, slices);
@@ -93,10 +88,7 @@ final class SyntheticStudy {
         } catch (DicomException e) {
             throw new IOException(e.getMessage(), e);
         }
-        w.put(list, TagFromName.BitsAllocated, "8");
-        w.put(list, TagFromName.BitsStored, "8");
-        w.put(list, TagFromName.HighBit, "7");
-        w.put(list, TagFromName.PixelRepresentation, "0");
+        w.pixelModule(list, 8, false, null, null);
         int[] grey = {0, 110, 40, 220};
         byte[] px = new byte[frames * 640 * 480];
         for (int f = 0; f < frames; f++) {
@@ -128,12 +120,7 @@ final class SyntheticStudy {
                         256, 0.9375, 5);
                 w.put(list, TagFromName.SeriesDescription, "Synthetic MR contrast " + (s + 1)
                         + " (not an acquisition)");
-                w.put(list, TagFromName.BitsAllocated, "16");
-                w.put(list, TagFromName.BitsStored, "12");
-                w.put(list, TagFromName.HighBit, "11");
-                w.put(list, TagFromName.PixelRepresentation, "0");
-                w.put(list, TagFromName.WindowCenter, "600");
-                w.put(list, TagFromName.WindowWidth, "1200");
+                w.pixelModule(list, 12, false, "600", "1200");
                 short[] px = new short[256 * 256];
                 double phase = position(n, slices);
                 for (int i = 0; i < px.length; i++) {
@@ -238,6 +225,19 @@ final class SyntheticStudy {
             put(list, TagFromName.Rows, Integer.toString(rows));
             put(list, TagFromName.Columns, Integer.toString(columns));
             return list;
+        }
+
+        /** Bits allocated 8 or 16 (for {@code stored} up to 8 or more), and a default window when given. */
+        void pixelModule(AttributeList list, int stored, boolean signed, String center, String width)
+                throws IOException {
+            put(list, TagFromName.BitsAllocated, stored <= 8 ? "8" : "16");
+            put(list, TagFromName.BitsStored, Integer.toString(stored));
+            put(list, TagFromName.HighBit, Integer.toString(stored - 1));
+            put(list, TagFromName.PixelRepresentation, signed ? "1" : "0");
+            if (center != null) {
+                put(list, TagFromName.WindowCenter, center);
+                put(list, TagFromName.WindowWidth, width);
+            }
         }
 
         void put(AttributeList list, AttributeTag tag, String... values) throws IOException {
