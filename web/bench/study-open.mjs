@@ -137,7 +137,7 @@ async function allFrames(page, study, failures) {
 /**
  * Wheel scrolling from memory: one wheel event on the viewport per image, the next one as soon as Cornerstone
  * announced a new image and drew it; down to the end of the series, then up to the start. Images per second over the
- * time spent scrolling (a pass ends at its last new image, when a wheel brings none within a second).
+ * time spent scrolling (a pass ends at its last new image, when a wheel brings none within 3 s).
  */
 async function wheelRate(page, viewer) {
   return page.evaluate(async (selector) => {
@@ -149,7 +149,7 @@ async function wheelRate(page, viewer) {
       let fresh = false;
       const onNew = () => { fresh = true; };
       const onDrawn = () => { if (fresh) done(true); };
-      const timer = setTimeout(() => done(false), 1000);
+      const timer = setTimeout(() => done(false), 3000); // a loaded machine draws slowly
       function done(moved) {
         clearTimeout(timer);
         document.removeEventListener('CORNERSTONE_STACK_NEW_IMAGE', onNew, true);

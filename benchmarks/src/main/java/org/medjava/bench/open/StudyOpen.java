@@ -171,6 +171,9 @@ public final class StudyOpen {
         Path war = BenchPaths.requireFile(target.resolve("image-store.war"), hint);
         Path payara = BenchPaths.requireFile(target.resolve("payara/payara-micro.jar"), hint);
         Files.createDirectories(o.out());
+        // a fresh work directory: an Orthanc database left by an interrupted run would hold the same SOP Instance
+        // UIDs in another series (Orthanc then answers 404 to their frames)
+        Servers.deleteTree(o.out().resolve("work"));
         Path work = Files.createDirectories(o.out().resolve("work"));
         Map<String, String> env = new LinkedHashMap<>();
         env.put("load.start", EnvironmentStep.loadAverage());
@@ -219,7 +222,7 @@ public final class StudyOpen {
                 }
             }
         } finally {
-            Servers.deleteTree(work.resolve("studies"));
+            Servers.deleteTree(work);
         }
         env.put("load.end", EnvironmentStep.loadAverage());
         JsonObject r = JsonParser.parseString(Files.readString(results)).getAsJsonObject();
