@@ -41,6 +41,10 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  *   index-scale [--sizes a,b] [--explain] [--out DIR]
  *                             issue 32: QIDO/C-FIND query latency and ingest rate at 10k, 100k and 1M instances on
  *                             PostgreSQL ({@link org.medjava.bench.index.IndexScale}; the 1M point takes an hour)
+ *   study-open [--runs 5] [--profiles loopback,throttled] [--viewers web,ohif] [--servers store,orthanc] [--out DIR]
+ *             [--studies ct,ct-j2k,ct-htj2k,us,mr]
+ *                             issue 34: opening studies in Chromium with the store's web viewer and OHIF, against
+ *                             the store and Orthanc ({@link org.medjava.bench.open.StudyOpen}; ~2 h)
  *   jmh [JMH options]         plain JMH (org.openjdk.jmh.Main) over FilterBenchmark and CopyBaseline, or over
  *                             the benchmarks a regexp names (jmh StoragePutBenchmark: the storage PUT benchmark)
  * </pre>
@@ -57,6 +61,10 @@ public final class BenchMain {
         }
         if (args.length > 0 && args[0].equals("index-scale")) {
             org.medjava.bench.index.IndexScale.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        if (args.length > 0 && args[0].equals("study-open")) {
+            org.medjava.bench.open.StudyOpen.main(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         if (args.length > 0 && args[0].equals("report")) {
@@ -83,7 +91,8 @@ public final class BenchMain {
             System.err.println("bench: " + e.getMessage());
             System.err.println("usage: bench [--quick|--standard|--full] [--out DIR] [--sizes a,b] [--filters a,b] [--data rgb8|gray16|all] "
                     + "[--skip jmh,c,transport,store,serve,ingest] | report [DIR] | publish [DIR [TARGET]] | jmh [JMH options]"
-                    + " | index-scale [--sizes a,b] [--explain] [--out DIR]");
+                    + " | index-scale [--sizes a,b] [--explain] [--out DIR]"
+                    + " | study-open [--runs N] [--profiles a,b] [--viewers a,b] [--servers a,b] [--out DIR]");
             System.exit(2);
         }
     }

@@ -43,8 +43,8 @@ public final class OrthancPeer implements AutoCloseable {
         this.password = password;
     }
 
-    /** For the serve step: HTTP only, with or without authentication. */
-    static OrthancPeer start(Path orthanc, Path dir, boolean authentication) throws IOException, InterruptedException {
+    /** For the serve and study-open steps: HTTP only, with or without authentication. */
+    public static OrthancPeer start(Path orthanc, Path dir, boolean authentication) throws IOException, InterruptedException {
         return start(orthanc, dir, false, authentication);
     }
 
@@ -132,7 +132,7 @@ public final class OrthancPeer implements AutoCloseable {
     }
 
     /** POST /instances; returns Orthanc's ID of the instance. A new client: Orthanc closes idle connections. */
-    String upload(Path dicom) throws IOException, InterruptedException {
+    public String upload(Path dicom) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri("/instances")).timeout(Duration.ofMinutes(10))
                 .POST(HttpRequest.BodyPublishers.ofFile(dicom));
         if (password != null) {

@@ -11,9 +11,9 @@ import java.time.Duration;
  * sendfile, tcp_nopush, keep-alive without a request limit, no access log. On a free loopback port, in the
  * foreground ({@code daemon off;}) as a child of this JVM, everything it writes (pid, error log, temporary files)
  * in its own directory, so it runs as any user; stopped by its process handle. No authentication: it is the ceiling
- * a file server reaches.
+ * a file server reaches. {@link #front} runs the same nginx as a reverse proxy instead.
  */
-final class StaticNginx implements AutoCloseable {
+public final class StaticNginx implements AutoCloseable {
     private final Process process;
     private final int port;
 
@@ -23,9 +23,24 @@ final class StaticNginx implements AutoCloseable {
     }
 
     static StaticNginx start(Path nginx, Path dir, Path root) throws IOException, InterruptedException {
+        return start(nginx, dir, port -> config(dir, root, port, isRoot()));
+    }
+
+    /**
+     * The same nginx with {@code locations} (nginx directives for its one server, and {@code upstream} blocks
+     * before it) in the place of the static root: a reverse proxy in front of other servers (the study-open
+     * benchmark's Orthanc origin).
+     */
+    public static StaticNginx front(Path nginx, Path dir, String upstreams, String locations)
+            throws IOException, InterruptedException {
+        return start(nginx, dir, port -> config(dir, port, isRoot(), upstreams, locations));
+    }
+
+    private static StaticNginx start(Path nginx, Path dir, java.util.function.IntFunction<String> config)
+            throws IOException, InterruptedException {
         Files.createDirectories(dir.resolve("temp"));
         int port = Servers.freePort();
-        Path conf = Files.writeString(dir.resolve("nginx.conf"), config(dir, root, port, isRoot()));
+        Path conf = Files.writeString(dir.resolve("nginx.conf"), config.apply(port));
         Path log = dir.resolve("error.log");
         Process p = new ProcessBuilder(nginx.toString(), "-p", dir + "/", "-c", conf.toString(), "-e", log.toString(),
                 "-g", "daemon off;").directory(dir.toFile()).redirectErrorStream(true)
@@ -42,6 +57,10 @@ final class StaticNginx implements AutoCloseable {
     }
 
     static String config(Path dir, Path root, int port, boolean asRoot) {
+        return config(dir, port, asRoot, "", "root " + root.toAbsolutePath() + ";");
+    }
+
+    private static String config(Path dir, int port, boolean asRoot, String upstreams, String server) {
         String d = dir.toAbsolutePath().toString();
         // as root, nginx would run its workers as "nobody", who may not enter the private directories
         return (asRoot ? "user root;\n" : "") + """
@@ -62,15 +81,16 @@ final class StaticNginx implements AutoCloseable {
                     fastcgi_temp_path %1$s/temp/fastcgi;
                     uwsgi_temp_path %1$s/temp/uwsgi;
                     scgi_temp_path %1$s/temp/scgi;
+                    %3$s
                     server {
                         listen 127.0.0.1:%2$d;
-                        root %3$s;
+                        %4$s
                     }
                 }
-                """.formatted(d, port, root.toAbsolutePath());
+                """.formatted(d, port, upstreams, server);
     }
 
-    URI uri(String path) {
+    public URI uri(String path) {
         return URI.create("http://127.0.0.1:" + port + path);
     }
 

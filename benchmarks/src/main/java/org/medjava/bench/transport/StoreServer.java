@@ -90,6 +90,11 @@ public final class StoreServer implements AutoCloseable {
         return process.pid();
     }
 
+    /** The admin's password (the study-open benchmark logs in with it on the store's login page). */
+    public String password() {
+        return password;
+    }
+
     public String authorization() {
         return "Basic " + Base64.getEncoder().encodeToString(("admin:" + password).getBytes(StandardCharsets.UTF_8));
     }

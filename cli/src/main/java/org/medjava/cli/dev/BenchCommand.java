@@ -17,7 +17,8 @@ import picocli.CommandLine.Unmatched;
 /** {@code medjava bench ...}: the benchmarks' own command line (benchmarks.jar), in the caller's directory. */
 @Command(name = "bench", description = {"Benchmarks and their report in benchmarks/target/report (full ~45 min).",
         "Arguments go to the benchmarks: [--quick|--standard|--full] [--out DIR], report DIR, publish DIR TARGET, "
-                + "jmh ..., index-scale [--sizes a,b] [--explain]; ./medjava bench -- --help for theirs."})
+                + "jmh ..., index-scale [--sizes a,b] [--explain], study-open [--runs N] (Chromium, the store against "
+                + "Orthanc); ./medjava bench -- --help for theirs."})
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -26,8 +27,8 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> args = new ArrayList<>();
 
     /**
-     * Whether the serve step (wrk, h2load, nginx, Orthanc) may run: not --quick, report, publish, jmh or
-     * index-scale.
+     * Whether the serve step (wrk, h2load, nginx, Orthanc) or the study-open benchmark (nginx, Orthanc) may run: not
+     * --quick, report, publish, jmh or index-scale.
      */
     static boolean serves(List<String> args) {
         return !args.contains("--quick") && (args.isEmpty() || !List.of("report", "publish", "jmh", "index-scale")
