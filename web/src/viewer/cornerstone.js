@@ -6,15 +6,11 @@ import * as tools from '@cornerstonejs/tools';
 import * as dicomImageLoader from '@cornerstonejs/dicom-image-loader';
 import { signalUnauthorized } from '../api.js';
 
-// Cornerstone's own Accept (`type=application/octet-stream` unquoted, and one media type for every frame) is refused
-// by the store: it wants the part type quoted and answers 406 for compressed frames unless their own type is
-// acceptable. Listing the stored types lets every frame come as stored; the codecs decode on the client.
-export const FRAME_ACCEPT = [
-  'multipart/related; type="application/octet-stream"; transfer-syntax=*',
-  'multipart/related; type="image/jpeg"', 'multipart/related; type="image/jp2"', 'multipart/related; type="image/jpx"',
-  'multipart/related; type="image/jls"', 'multipart/related; type="image/dicom-rle"',
-  'multipart/related; type="image/x-dicom-rle"',
-].join(', ');
+// Cornerstone's own Accept (`type=application/octet-stream` unquoted) is refused by the store, which wants the part
+// type quoted. One media range, every frame as stored (its transfer syntax in the part's Content-Type; the codecs
+// decode on the client): a list of ranges, as this viewer sent before, is answered 400 by Orthanc's DICOMweb plugin
+// (1.10), so the viewer could not open a study from it (found by the study-open benchmark).
+export const FRAME_ACCEPT = 'multipart/related; type="application/octet-stream"; transfer-syntax=*';
 
 // Cornerstone's prefetch and cine load images without handling a failed request: the loader rejects with the
 // XMLHttpRequest, which would surface as an unhandled rejection. Those failures already went through the
