@@ -5,8 +5,12 @@ import java.util.Locale;
 import java.util.Optional;
 import org.medjava.store.core.storage.S3Settings;
 
-/** Where the objects live (files under the data directory, or S3), and the free space writes leave on the disk. */
-public record StorageSettings(Optional<S3Settings> s3, long minFreeBytes) {
+/**
+ * Where the objects live (files under the data directory, or S3), the free space writes leave on the disk, and the
+ * node-local cache of objects read from S3.
+ */
+public record StorageSettings(Optional<S3Settings> s3, long minFreeBytes, long cacheBytes,
+                              Optional<java.nio.file.Path> cacheDir) {
 
     /**
      * Where the objects live: {@code files} ({@code <data-dir>/images}: staged, forced to disk, renamed into place) or
@@ -46,6 +50,19 @@ public record StorageSettings(Optional<S3Settings> s3, long minFreeBytes) {
     /** The S3 secret key; required with {@code medjava.storage=s3}; never printed. */
     static final Key S3_SECRET_KEY = Key.of("medjava.storage.s3.secret-key");
 
+    /**
+     * With S3 storage: the bytes of the objects read lately that a node keeps copies of on its disk (least recently
+     * used dropped first), so a read of one asks the object store nothing and is sent from the local file; objects
+     * larger than a quarter of it are not copied. A write on any node of a cluster drops every node's copy before
+     * it is acknowledged. 0 turns the cache off.
+     */
+    static final Key CACHE_MAX_BYTES = Key.of("medjava.storage.cache.max-bytes", "1073741824");
+
+    /**
+     * The directory of the object cache's copies (emptied at every start); unset: {@code <data-dir>/work/object-cache}.
+     */
+    static final Key CACHE_DIR = Key.of("medjava.storage.cache.dir");
+
     public static StorageSettings from(SettingsSource source) {
         String kind = source.string(STORAGE);
         String word = kind.trim().toLowerCase(Locale.ROOT);
@@ -57,7 +74,8 @@ public record StorageSettings(Optional<S3Settings> s3, long minFreeBytes) {
                 source.text(S3_REGION).orElse(null), source.text(S3_BUCKET).orElse(null),
                 source.text(S3_PREFIX).orElse(""), source.text(S3_ACCESS_KEY).orElse(null),
                 source.text(S3_SECRET_KEY).orElse(null))) : Optional.empty();
-        return new StorageSettings(s3, source.whole(MIN_FREE_BYTES));
+        return new StorageSettings(s3, source.whole(MIN_FREE_BYTES), source.whole(CACHE_MAX_BYTES),
+                DataSettings.path(source, CACHE_DIR).map(p -> p.toAbsolutePath().normalize()));
     }
 
     private static URI endpoint(SettingsSource source) {
@@ -73,6 +91,6 @@ public record StorageSettings(Optional<S3Settings> s3, long minFreeBytes) {
     @Override
     public String toString() { // never the secret key
         return "StorageSettings[" + s3.map(s -> "s3 " + s.endpoint() + " bucket " + s.bucket()).orElse("files")
-                + ", minFreeBytes=" + minFreeBytes + "]";
+                + ", minFreeBytes=" + minFreeBytes + ", cacheBytes=" + cacheBytes + "]";
     }
 }

@@ -108,6 +108,19 @@ public class FileDownloadFilter extends HttpFilter {
         }
     }
 
+    /**
+     * The stored file a path names, with this node's local copy of it opened ({@link ImageRepository#cached}), or
+     * null when there is none to serve now (as for {@link #storedFile}, and a file not cached).
+     */
+    public static ImageRepository.Cached cachedFile(ImageRepository images, String path) {
+        StorePath file = filePath(path);
+        try {
+            return file == null ? null : images.cached(file).orElse(null);
+        } catch (RuntimeException e) {
+            return null; // as in storedFile
+        }
+    }
+
     /** The stored file a path names with its body ({@link ImageRepository#read}), or null as for {@link #storedFile}. */
     static ImageRepository.Opened opened(ImageRepository images, String path) {
         StorePath file = filePath(path);

@@ -59,7 +59,8 @@ import org.medjava.store.server.http.HostCheck;
  * metrics. The bytes of a larger file go out with sendfile(2) over HTTP/1.1, in chunks over HTTP/2; a small one
  * in the same write as its headers. Anything it cannot answer exactly as the container would — another method or
  * path, a query, a body, a ';', an {@code Origin}, a login to check or refuse, a missing file, a directory, storage
- * that is not a local file system or fails before the answer starts — is left to the container, which decides it
+ * that is not a local file system (an object of S3 storage is answered here only from the node's copy of it,
+ * {@link ImageRepository#cached}) or fails before the answer starts — is left to the container, which decides it
  * in full ({@link #answer} returns false having written nothing).
  */
 final class FrontReads {
@@ -77,6 +78,8 @@ final class FrontReads {
     private final String contextPath;
     private final boolean trustForwarded;
     private final boolean serveFiles;
+    /** Whether the files of object storage are served from this node's copies of them (when it has one). */
+    private final boolean serveCached;
     private final HostCheck hosts;
     private final ReadAuthentication callers;
     private final ImageRepository images;
@@ -99,6 +102,8 @@ final class FrontReads {
         this.trustForwarded = links.trustForwarded();
         // a file read on the event loop must not wait on a network: only local storage is served here
         this.serveFiles = http.directReads() && !storage.s3Storage();
+        // ... or from the node-local copy of an object, without asking the object store (a miss goes on)
+        this.serveCached = http.directReads() && storage.s3Storage() && storage.cacheBytes() > 0;
         this.hosts = new HostCheck(links);
         this.callers = callers;
         this.images = images;
@@ -229,7 +234,7 @@ final class FrontReads {
                    boolean secure) throws IOException {
         long start = System.nanoTime();
         HttpMethod method = request.method();
-        if (!serveFiles || method != HttpMethod.GET && method != HttpMethod.HEAD
+        if (!serveFiles && !serveCached || method != HttpMethod.GET && method != HttpMethod.HEAD
                 || rawPath.length() != request.uri().length() // a query, or not the origin form
                 || !rawPath.startsWith(contextPath) || rawPath.indexOf(';') >= 0
                 || HttpUtil.getContentLength(request, 0L) != 0 || HttpUtil.isTransferEncodingChunked(request)) {
@@ -245,12 +250,20 @@ final class FrontReads {
         if (caller == null) {
             return false;
         }
-        StoredFile file = FileDownloadFilter.storedFile(images, path);
+        StoredFile file;
+        FileChannel copy = null;
+        if (serveFiles) {
+            file = FileDownloadFilter.storedFile(images, path);
+        } else {
+            ImageRepository.Cached cached = FileDownloadFilter.cachedFile(images, path);
+            file = cached == null ? null : cached.file();
+            copy = cached == null ? null : cached.channel();
+        }
         if (file == null) {
             return false;
         }
         // sendfile(2) writes the file's bytes as they are: not into an HTTP/2 stream's frames nor through TLS
-        Exchange exchange = new Exchange(ctx, request, file, http2 || secure, keepAlive, http2);
+        Exchange exchange = new Exchange(ctx, request, file, copy, http2 || secure, keepAlive, http2);
         try {
             common(exchange.headers, secure);
             FileDownload.send(exchange, FileDownloadFilter.entity(images, file));
@@ -325,7 +338,7 @@ final class FrontReads {
         private final boolean keepAlive;
         private final HttpHeaders headers;
         private final StoredFile file;
-        /** Opened only when the bytes are not in {@link #cache}. */
+        /** Opened only when the bytes are not in {@link #cache}, or the node's copy of an object, opened already. */
         private FileChannel channel;
         /** Whether anything of the answer has been written. */
         private boolean written;
@@ -337,9 +350,10 @@ final class FrontReads {
         private long offset;
         private long length = -1;
 
-        Exchange(ChannelHandlerContext ctx, HttpRequest request, StoredFile file, boolean chunked,
+        Exchange(ChannelHandlerContext ctx, HttpRequest request, StoredFile file, FileChannel copy, boolean chunked,
                  boolean keepAlive, boolean http2) {
             this.ctx = ctx;
+            this.channel = copy;
             this.request = request;
             this.file = file;
             this.chunked = chunked;

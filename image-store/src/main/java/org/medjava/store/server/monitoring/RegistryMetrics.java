@@ -272,6 +272,26 @@ public class RegistryMetrics implements StoreMetrics {
         }
     }
 
+    /** The node-local copies of S3 objects ({@link org.medjava.store.core.storage.ObjectCache}). */
+    public void watchObjectCache(org.medjava.store.core.storage.ObjectCache cache) {
+        gauge("medjava_object_cache_bytes", "Bytes of the object copies the node's cache holds now",
+                () -> cache.stats().bytes());
+        gauge("medjava_object_cache_max_bytes", "The object cache's bound (medjava.storage.cache.max-bytes)",
+                () -> cache.stats().maxBytes());
+        gauge("medjava_object_cache_entries", "Objects the node's cache holds a copy of now",
+                () -> cache.stats().entries());
+        gauge("medjava_object_cache_reads", "Reads of the object cache since start: hit (served from the copy) or"
+                + " miss (asked the object store)", () -> cache.stats().hits(), "outcome", "hit");
+        gauge("medjava_object_cache_reads", "Reads of the object cache since start: hit (served from the copy) or"
+                + " miss (asked the object store)", () -> cache.stats().misses(), "outcome", "miss");
+        gauge("medjava_object_cache_dropped", "Copies dropped since start: evicted (least recently used, beyond the"
+                + " bound) or invalidated (the object changed on some node)", () -> cache.stats().evictions(),
+                "reason", "evicted");
+        gauge("medjava_object_cache_dropped", "Copies dropped since start: evicted (least recently used, beyond the"
+                + " bound) or invalidated (the object changed on some node)", () -> cache.stats().invalidated(),
+                "reason", "invalidated");
+    }
+
     private static String label(Enum<?> value) {
         return value.name().toLowerCase(Locale.ROOT);
     }

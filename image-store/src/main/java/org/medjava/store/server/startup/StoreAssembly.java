@@ -27,6 +27,7 @@ import org.medjava.store.core.cluster.SharedState;
 import org.medjava.store.server.config.AuthSettings;
 import org.medjava.store.server.config.DatabaseSettings;
 import org.medjava.store.server.config.LogSettings;
+import org.medjava.store.server.config.StorageSettings;
 import org.medjava.store.server.config.OidcSettings;
 import org.medjava.store.server.config.PluginSettings;
 import org.medjava.store.server.config.RenderSettings;
@@ -81,6 +82,9 @@ import org.medjava.store.server.monitoring.RegistryMetrics;
 import org.medjava.store.core.storage.DiskSpaceGuard;
 import org.medjava.store.core.storage.LocalFileStorage;
 import org.medjava.store.core.storage.ObjectStorage;
+import org.medjava.store.core.storage.CacheCoherence;
+import org.medjava.store.core.storage.CachedStorage;
+import org.medjava.store.core.storage.ObjectCache;
 import org.medjava.store.core.storage.S3Storage;
 import org.medjava.store.core.audit.AuditEvents;
 import org.medjava.store.core.audit.AuditLog;
@@ -172,6 +176,8 @@ public class StoreAssembly {
     private java.util.concurrent.ScheduledExecutorService trashKeeper;
     /** The cluster's path locks, whose lease renewer is stopped with the store. */
     private PostgresPathLocks writeLeases;
+    /** The other nodes' word on the objects they change (a cluster on S3 with its object cache). */
+    private org.medjava.store.core.cluster.SharedCacheCoherence cacheCoherence;
     /** Settles, every 2 s, the writes that ended while the index was away (see Ingest#settle). */
     private java.util.concurrent.ScheduledExecutorService settler;
     private Routing routing;
@@ -278,6 +284,9 @@ public class StoreAssembly {
             jobs = startJobs();
             metrics.watch(index, space, filters, jobs.queue());
             metrics.watchRoutes(routing);
+            if (storage instanceof CachedStorage cached) {
+                metrics.watchObjectCache(cached.cache());
+            }
             audit.record(AuditEvents.application(true, operator()));
             Banner.show(config.data(), Banner.facts(config, users.roles().keySet(), newAdminPassword,
                     filters.plugins().size(), seeded, Duration.ofNanos(System.nanoTime() - t0),
@@ -395,6 +404,11 @@ public class StoreAssembly {
         clusterDatabase = new ClusterDatabase(database, config.database().connections().coordination());
         nodes = ClusterNodes.join(clusterDatabase, config.cluster().node(), storage.describe());
         sharedState = new SharedState(clusterDatabase);
+        if (storage instanceof CachedStorage cached) { // every node announces its changes, with a cache or not
+            cacheCoherence = new org.medjava.store.core.cluster.SharedCacheCoherence(clusterDatabase, nodes.node(),
+                    cached.cache());
+            cached.coherence(cacheCoherence);
+        }
         boolean first = sharedState.putIfAbsent("cluster", "initialized",
                 nodes.node().getBytes(java.nio.charset.StandardCharsets.UTF_8));
         LOG.info("joined the cluster as " + nodes.node() + (first ? ", initializing it" : ""));
@@ -447,7 +461,18 @@ public class StoreAssembly {
         } catch (IOException e) { // housekeeping only: never a reason not to start
             LOG.warning("could not abort unfinished multipart uploads (" + e.getMessage() + "); continuing");
         }
-        return s3;
+        StorageSettings settings = config.storage();
+        if (settings.cacheBytes() <= 0 && !config.cluster().enabled()) {
+            return s3;
+        }
+        // a cluster node without a cache of its own still tells the others' caches of its writes
+        CachedStorage cached = new CachedStorage(s3, new ObjectCache(settings.cacheDir()
+                .orElse(data.resolve("work/object-cache")), Math.max(0, settings.cacheBytes()),
+                Math.max(0, settings.cacheBytes()) / 4));
+        if (!config.cluster().enabled()) {
+            cached.coherence(CacheCoherence.ALONE); // its own writes are all there are
+        }
+        return cached;
     }
 
     /** @return the first admin's password when this start created it, else null */
@@ -601,6 +626,9 @@ public class StoreAssembly {
         }
         if (jobs != null) {
             jobs.close();
+        }
+        if (cacheCoherence != null) {
+            cacheCoherence.close();
         }
         if (sharedState != null) {
             sharedState.close();

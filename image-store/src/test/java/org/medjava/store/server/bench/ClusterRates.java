@@ -195,6 +195,11 @@ public final class ClusterRates {
                 for (int n = 1; n <= 3; n++) {
                     nginx.upstreams(ports(nodes.subList(0, n)));
                     storeCells("MedJava cluster, " + n + " node" + (n > 1 ? "s" : ""), base, get, parts);
+                    if (n == 1) { // as the single node's: the same GETs straight to node 1, without nginx's cost
+                        String node1 = "http://127.0.0.1:" + nodes.get(0).port();
+                        ROWS.add(measure("MedJava cluster, 1 node, no LB", "GET", parts,
+                                () -> wrk(node1, "get", get, PayaraStore.admin(), SECONDS)));
+                    }
                 }
                 return failover(base, nodes);
             } finally {
@@ -692,6 +697,7 @@ public final class ClusterRates {
         String c2 = "MedJava cluster, 2 nodes";
         String c3 = "MedJava cluster, 3 nodes";
         ratio(t, "cluster 1 node / single node on files + H2", c1, single);
+        ratio(t, "the same, both straight to the node (no LB)", c1 + ", no LB", single + ", no LB");
         ratio(t, "cluster 2 nodes / cluster 1 node", c2, c1);
         ratio(t, "cluster 3 nodes / cluster 1 node", c3, c1);
         ratio(t, "single node through nginx / straight to the node", single, single + ", no LB");

@@ -33,6 +33,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.medjava.store.core.testsupport.TestPlugins;
+import org.medjava.store.server.it.GeneratedPng;
+import org.medjava.store.server.it.Scrape;
 import org.medjava.store.testkit.Command;
 import org.medjava.store.testkit.Samples;
 import org.medjava.store.testkit.TestStudy;
@@ -58,6 +60,9 @@ class ClusterIT {
     static final byte[] CT = Samples.bytes(Samples.dicom("CT_small.dcm"));
     static final byte[] GIF = Samples.bytes(Samples.gif("ct-small.gif"));
 
+    /** Each node's object cache: CT_small (39 KB) and the GIF (14 KB) are copied, up to 6 CTs at once. */
+    static final long CACHE_BYTES = 256 * 1024;
+
     static ClusterHarness cluster;
     static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -68,7 +73,9 @@ class ClusterIT {
     @BeforeAll
     @Timeout(value = 420, unit = TimeUnit.SECONDS)
     static void start() throws Exception {
-        cluster = ClusterHarness.nodes(3).coordination(true).spares(1).start();
+        // a small object cache, so a test can fill it past its bound
+        cluster = ClusterHarness.nodes(3).coordination(true).spares(1)
+                .property("medjava.storage.cache.max-bytes", Long.toString(CACHE_BYTES)).start();
     }
 
     @AfterAll
@@ -719,6 +726,81 @@ class ClusterIT {
             }
             before = written;
         }
+    }
+
+    @Test
+    @Order(15)
+    void aNodeReadsThroughItsObjectCacheEvictsAtItsBoundAndDropsWhatAnotherNodeChanged() throws Exception {
+        String path = "/images/cluster/cache/one.png";
+        byte[] png = GeneratedPng.bytes(200, 180, 1); // 39 KB
+        assertThat(send(1, path, "PUT", png, Map.of()).statusCode()).isEqualTo(201);
+        // node 2: the first read asks S3 and keeps a copy; the next ones (plain, conditional, ranged) are hits
+        Scrape start = scrape(2);
+        HttpResponse<byte[]> first = getBytes(2, path);
+        assertThat(first.body()).isEqualTo(png);
+        String etag = first.headers().firstValue("ETag").orElseThrow();
+        assertThat(getBytes(2, path).body()).isEqualTo(png);
+        assertThat(http.send(request(2, path).header("If-None-Match", etag).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(304);
+        HttpResponse<byte[]> range = http.send(request(2, path).header("Range", "bytes=6-9").build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(range.statusCode()).isEqualTo(206);
+        assertThat(range.body()).isEqualTo(Arrays.copyOfRange(png, 6, 10));
+        Scrape read = scrape(2);
+        assertThat(added(start, read, "medjava_object_cache_reads", "outcome", "miss")).isEqualTo(1);
+        assertThat(added(start, read, "medjava_object_cache_reads", "outcome", "hit")).isEqualTo(3);
+
+        // another node overwrites it (same size, other pixels): node 2's copy is gone before the write is answered
+        byte[] other = GeneratedPng.bytes(200, 180, 2);
+        HttpResponse<String> put = send(3, path, "PUT", other, Map.of());
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(204);
+        HttpResponse<byte[]> after = getBytes(2, path);
+        assertThat(after.body()).isEqualTo(other);
+        assertThat(after.headers().firstValue("ETag")).contains(put.headers().firstValue("ETag").orElseThrow());
+        assertThat(http.send(request(2, path).header("If-None-Match", etag).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(200);
+        Scrape overwritten = scrape(2);
+        assertThat(added(read, overwritten, "medjava_object_cache_dropped", "reason", "invalidated")).isEqualTo(1);
+        assertThat(added(read, overwritten, "medjava_object_cache_reads", "outcome", "miss")).isEqualTo(1);
+        // ... and deletes it: gone from node 2 at once
+        assertThat(send(1, path, "DELETE", null, Map.of()).statusCode()).isEqualTo(204);
+        assertThat(getBytes(2, path).statusCode()).isEqualTo(404);
+
+        // the bound: eight 39 KB images read on node 2 do not fit in 256 KiB; the least recently read go first
+        int count = 8;
+        List<byte[]> images = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            images.add(GeneratedPng.bytes(200, 180, 10 + i));
+            assertThat(send(1, "/images/cluster/cache/" + i + ".png", "PUT", images.get(i), Map.of()).statusCode())
+                    .isEqualTo(201);
+        }
+        Scrape before = scrape(2);
+        for (int i = 0; i < count; i++) {
+            assertThat(getBytes(2, "/images/cluster/cache/" + i + ".png").body()).isEqualTo(images.get(i));
+        }
+        Scrape filled = scrape(2);
+        assertThat(filled.value("medjava_object_cache_bytes")).isLessThanOrEqualTo(CACHE_BYTES)
+                .isGreaterThan(CACHE_BYTES - 2 * png.length);
+        // at least the two first of them (copies the earlier tests left were older still)
+        assertThat(added(before, filled, "medjava_object_cache_dropped", "reason", "evicted"))
+                .isGreaterThanOrEqualTo(count - CACHE_BYTES / png.length);
+        assertThat(getBytes(2, "/images/cluster/cache/" + (count - 1) + ".png").body()).isEqualTo(images.get(7));
+        assertThat(getBytes(2, "/images/cluster/cache/0.png").body()).isEqualTo(images.get(0));
+        Scrape again = scrape(2);
+        assertThat(added(filled, again, "medjava_object_cache_reads", "outcome", "hit")).as("the last read")
+                .isEqualTo(1);
+        assertThat(added(filled, again, "medjava_object_cache_reads", "outcome", "miss")).as("the first, evicted")
+                .isEqualTo(1);
+    }
+
+    private static Scrape scrape(int node) throws Exception {
+        HttpResponse<String> r = send(node, "/metrics", "GET", null, Map.of("Accept", "text/plain"));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return Scrape.of(r.body());
+    }
+
+    private static double added(Scrape before, Scrape after, String name, String... labels) {
+        return after.value(name, labels) - before.value(name, labels);
     }
 
     @Test

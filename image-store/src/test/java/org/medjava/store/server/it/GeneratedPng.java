@@ -13,7 +13,7 @@ import java.util.zip.CRC32;
  * one stored (uncompressed) deflate block and one IDAT chunk per row, so its size is known in advance and it is as
  * large on the wire as its pixels. The same width, height and seed always give the same bytes.
  */
-final class GeneratedPng extends InputStream {
+public final class GeneratedPng extends InputStream {
 
     private static final byte[] SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
@@ -39,7 +39,7 @@ final class GeneratedPng extends InputStream {
     }
 
     /** The whole file in memory (for small images). */
-    static byte[] bytes(int width, int height, long seed) {
+    public static byte[] bytes(int width, int height, long seed) {
         try (GeneratedPng png = new GeneratedPng(width, height, seed)) {
             return png.readAllBytes();
         } catch (IOException e) {

@@ -52,6 +52,11 @@ public final class Scrape {
         return new Scrape(r.body());
     }
 
+    /** A scrape already fetched (a cluster node's, say). */
+    public static Scrape of(String text) {
+        return new Scrape(text);
+    }
+
     public String text() {
         return text;
     }

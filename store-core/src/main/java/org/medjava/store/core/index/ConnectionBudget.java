@@ -7,7 +7,7 @@ package org.medjava.store.core.index;
  * PostgreSQL's defaults (100, 3 reserved) and the default 12 per node, six nodes hold at most 72, leaving room for
  * backups, {@code psql} and a seventh node.
  *
- * <p>On a cluster node: one LISTEN session, a quarter (at least 2) for coordination (write leases, shared state,
+ * <p>On a cluster node: two LISTEN sessions (the shared state's, the object caches'), a quarter (at least 2) for coordination (write leases, shared state,
  * the job queue), the rest for the index's reads and writes (writes run one at a time per node, so reads get
  * almost all of it). A single store gives the index all of it. Every pool lets a connection idle for a minute go.
  *
@@ -33,7 +33,7 @@ public record ConnectionBudget(int perNode) {
 
     /** The LISTEN sessions of a cluster node (held for good, outside any pool). */
     public int listeners(boolean cluster) {
-        return cluster ? 1 : 0;
+        return cluster ? 2 : 0;
     }
 
     /** The coordination pool of a cluster node. */

@@ -192,6 +192,54 @@ public final class ImageRepository {
         }
     }
 
+    /** A stored file and its bytes in a node-local copy ({@link #cached}); close it when done. */
+    public record Cached(StoredFile file, FileChannel channel) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+
+    /**
+     * A file whose bytes this node has a copy of that it may serve now ({@link ObjectStorage#cached}), with that
+     * copy opened: the two are the same version. Empty when there is none (or the path names no visible file); asks
+     * no network.
+     */
+    public Optional<Cached> cached(StorePath path) {
+        if (path.isRoot() || path.directory()) {
+            return Optional.empty();
+        }
+        Optional<org.medjava.store.core.storage.ObjectCache.Open> open = storage.cached(key(path));
+        if (open.isEmpty()) {
+            return Optional.empty();
+        }
+        StorageEntry e = open.get().object();
+        FileChannel channel = open.get().channel();
+        if (!visible(e)) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // only opened
+            }
+            return Optional.empty();
+        }
+        String type = MediaTypes.of(path.name(), () -> headOf(channel, e.size()));
+        return Optional.of(new Cached(new StoredFile(path, false, e.size(), e.modified(), e.etag(), type), channel));
+    }
+
+    /** The first bytes of a local copy, read without moving its position. */
+    private static byte[] headOf(FileChannel channel, long size) {
+        java.nio.ByteBuffer head = java.nio.ByteBuffer.allocate((int) Math.min(size, ImageFormat.SNIFF_LENGTH));
+        try {
+            while (head.hasRemaining() && channel.read(head, head.position()) > 0) {
+                // until the head is full
+            }
+        } catch (IOException e) {
+            return new byte[0];
+        }
+        return java.util.Arrays.copyOf(head.array(), head.position());
+    }
+
     /** A stored file's bytes as a channel on a local file (sendfile), when the storage has one; the caller closes it. */
     public Optional<FileChannel> openChannel(StoredFile file) throws IOException {
         return storage.openChannel(key(file.path()));

@@ -81,6 +81,14 @@ public interface ObjectStorage extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * A node-local copy of the object that may be served now, opened, with what the storage said of that version
+     * (the two belong together); empty when there is none ({@link CachedStorage}). Never asks the network.
+     */
+    default Optional<ObjectCache.Open> cached(String key) {
+        return Optional.empty();
+    }
+
     /** A new empty local file into which a writer receives a body; hand it to {@link #stage} when complete. */
     Path newStagingFile(String prefix) throws IOException;
 

@@ -20,6 +20,8 @@ import org.medjava.store.core.StoreException;
 import org.medjava.store.core.index.IndexDatabase;
 import org.medjava.store.core.model.StorePath;
 import org.medjava.store.core.repo.PathLocks;
+import org.medjava.store.core.storage.ObjectCache;
+import org.medjava.store.core.storage.StorageEntry;
 import org.medjava.store.testkit.peers.LocalPostgres;
 
 /**
@@ -259,4 +261,46 @@ class ClusterCoordinationTest {
             own.close();
         }
     }
+
+    @Test
+    void aWriterReturnsOnlyOnceTheOtherNodesDroppedTheirCopyAndASilentNodeHoldsItUpOneTermAtMost(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.time.Duration term = java.time.Duration.ofSeconds(2);
+        try (ClusterDatabase a = new ClusterDatabase(database); ClusterDatabase b = new ClusterDatabase(database)) {
+            ObjectCache cacheA = new ObjectCache(dir.resolve("a"), 1 << 20, 1 << 18);
+            ObjectCache cacheB = new ObjectCache(dir.resolve("b"), 1 << 20, 1 << 18);
+            SharedCacheCoherence nodeA = new SharedCacheCoherence(a, "a", cacheA, term);
+            SharedCacheCoherence nodeB = new SharedCacheCoherence(b, "b", cacheB, term);
+            try {
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (!(nodeA.trusted() && nodeB.trusted()) && System.nanoTime() < until) {
+                    Thread.sleep(10);
+                }
+                assertThat(nodeB.trusted()).as("listening, with a lease").isTrue();
+                for (int round = 0; round < 20; round++) {
+                    String key = "p/" + round % 3 + ".dcm";
+                    StorageEntry copy = new StorageEntry(key, false, 3, java.time.Instant.now(), "\"" + round + "\"");
+                    assertThat(cacheB.copy(key, copy, new java.io.ByteArrayInputStream(new byte[3]),
+                            cacheB.generation(key)).kept()).isTrue();
+                    nodeA.changed(key);
+                    assertThat(cacheB.peek(key)).as("round %d: dropped on B before A's write returned", round)
+                            .isEmpty();
+                }
+                // B falls silent (as a node killed -9): A's next write waits for B's lease to run out, no longer,
+                // and by then B, which may still believe its copies, does not
+                nodeB.silence();
+                long start = System.nanoTime();
+                nodeA.changed("p/after.dcm");
+                long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                assertThat(nodeB.trusted()).as("B's own reckoning of its lease ends first").isFalse();
+                assertThat(waited).as("held up by the silent node, one term at most (and a renewal)")
+                        .isLessThan(term.toMillis() + 2_000);
+                nodeA.changed("p/again.dcm"); // its row ran out: not waited for again
+            } finally {
+                nodeA.close();
+                nodeB.close();
+            }
+        }
+    }
+
 }
