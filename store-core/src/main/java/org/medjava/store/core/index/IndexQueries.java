@@ -47,6 +47,8 @@ final class IndexQueries {
     static final int IN_CHUNK = 500;
     /** The paths the network stores objects under (it keeps one per SOP Instance UID), as a LIKE pattern. */
     private static final String NETWORK_COPIES = ArchiveLayout.ROOT + "/%";
+    /** What those paths start with. */
+    static final String NETWORK_ROOT = ArchiveLayout.ROOT + "/";
 
     private final IndexSession session;
 

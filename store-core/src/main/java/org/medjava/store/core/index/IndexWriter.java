@@ -188,12 +188,17 @@ final class IndexWriter {
      * summaries come from the written entities, without querying again.
      */
     List<InstanceSummary> upsertAll(EntityManager em, List<PendingPut> puts) {
+        // what is indexed at each path (looked up once: a path's miss is not kept by the persistence context)
+        java.util.Map<String, InstanceEntity> atPath = new java.util.HashMap<>();
         Set<String> uids = new HashSet<>(); // those it writes and those of the files it overwrites
         for (PendingPut put : puts) {
             uids.add(put.parsed.sopInstanceUid());
-            InstanceEntity overwritten = em.find(InstanceEntity.class, put.path);
-            if (overwritten != null) {
-                uids.add(overwritten.sopInstanceUid);
+            if (!atPath.containsKey(put.path)) {
+                InstanceEntity overwritten = em.find(InstanceEntity.class, put.path);
+                atPath.put(put.path, overwritten);
+                if (overwritten != null) {
+                    uids.add(overwritten.sopInstanceUid);
+                }
             }
         }
         InstanceCounts.Pending counting = counts.touching(em, uids);
@@ -202,8 +207,9 @@ final class IndexWriter {
         List<ChangeLog.Entry> recorded = new ArrayList<>(puts.size());
         long now = System.currentTimeMillis();
         for (PendingPut put : puts) {
-            boolean isNew = em.find(InstanceEntity.class, put.path) == null;
-            InstanceEntity instance = upsert(em, put.path, put.parsed, toPrune);
+            boolean isNew = atPath.get(put.path) == null;
+            InstanceEntity instance = upsert(em, put.path, put.parsed, toPrune, atPath.get(put.path));
+            atPath.put(put.path, instance); // a second put at that path in this batch overwrites it
             written.add(instance);
             String kind = put.changeKind != null ? put.changeKind : isNew ? Change.CREATED : Change.UPDATED;
             recorded.add(new ChangeLog.Entry(kind, now, instance.series.study.uid, instance.series.uid,
@@ -218,8 +224,9 @@ final class IndexWriter {
         return written.stream().map(IndexWriter::summaryOf).toList();
     }
 
-    private InstanceEntity upsert(EntityManager em, String path, ParsedInstance d, ToPrune toPrune) {
-        InstanceEntity instance = em.find(InstanceEntity.class, path);
+    /** Writes one instance at {@code path}, where {@code instance} is indexed now (null: nothing). */
+    private InstanceEntity upsert(EntityManager em, String path, ParsedInstance d, ToPrune toPrune,
+            InstanceEntity instance) {
         if (instance != null) {
             toPrune.series().add(instance.series.uid);
             toPrune.studies().add(instance.series.study.uid);

@@ -4,6 +4,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.Query;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -170,29 +171,64 @@ final class InstanceCounts {
         return series;
     }
 
-    /** The series of the current file of each of {@code uids} that has one. */
+    /**
+     * The series of the current file of each of {@code uids} that has one: from their rows, here, where one row is
+     * the only one of a UID or its only network copy (a put of a new instance); by the rule's own query where files
+     * of one kind compete, since the database's order of their paths decides ({@link IndexQueries#current}).
+     */
     private static Map<String, String> currentSeries(EntityManager em, Set<String> uids) {
-        return IndexQueries.currentSeries(em, List.copyOf(uids));
+        Map<String, List<String[]>> rows = new HashMap<>();
+        IndexQueries.forChunks(List.copyOf(uids), chunk -> {
+            // by the SOP Instance UID's index alone (JPQL's i.series.uid joins the series, a plan 10 times slower)
+            Query q = em.createNativeQuery("select sop_instance_uid, store_path, series_uid from mj_instance"
+                    + " where sop_instance_uid in (" + String.join(", ", java.util.Collections.nCopies(chunk.size(),
+                    "?")) + ")");
+            for (int n = 0; n < chunk.size(); n++) {
+                q.setParameter(n + 1, chunk.get(n));
+            }
+            @SuppressWarnings("unchecked")
+            List<Object[]> found = q.getResultList();
+            found.forEach(r -> rows.computeIfAbsent((String) r[0], k -> new ArrayList<>())
+                    .add(new String[] {(String) r[1], (String) r[2]}));
+        });
+        Map<String, String> current = new HashMap<>();
+        List<String> competing = new ArrayList<>();
+        rows.forEach((uid, files) -> {
+            List<String[]> network = files.stream().filter(f -> f[0].startsWith(IndexQueries.NETWORK_ROOT)).toList();
+            List<String[]> candidates = network.isEmpty() ? files : network;
+            if (candidates.size() == 1) {
+                current.put(uid, candidates.get(0)[1]);
+            } else {
+                competing.add(uid);
+            }
+        });
+        current.putAll(IndexQueries.currentSeries(em, competing));
+        return current;
     }
 
-    /** The shared side of the counting lock, and the lock of each UID (in the order of their keys: no deadlock). */
+    /**
+     * The shared side of the counting lock, then the lock of each UID, in the order of their keys (no deadlock), in
+     * one statement: its filter takes the shared lock for each row before the row's own lock is taken.
+     */
     private void lockShared(EntityManager em, Set<String> uids) {
         if (!postgres) {
             return;
         }
-        em.createNativeQuery("select cast(pg_advisory_xact_lock_shared(" + COUNT_LOCK + ") as text)")
-                .getSingleResult();
         int[] keys = uids.stream().mapToInt(String::hashCode).distinct().sorted().toArray();
         StringBuilder values = new StringBuilder();
         for (int i = 0; i < keys.length; i++) {
             values.append(i == 0 ? "(?)" : ", (?)");
         }
-        Query q = em.createNativeQuery("select count(pg_advisory_xact_lock(" + UID_LOCK + ", k)) from (values "
-                + values + ") v(k)");
+        // and plans made for each statement's values in this transaction: the lookups by SOP Instance UID that
+        // follow would otherwise keep a generic plan made while the table was small (a scan of every row,
+        // until autovacuum's first ANALYZE: ingest into a new index fell to half)
+        Query q = em.createNativeQuery("select count(pg_advisory_xact_lock(" + UID_LOCK + ", v.k)),"
+                + " max(set_config('plan_cache_mode', 'force_custom_plan', true)) from (values " + values + ") v(k)"
+                + " where cast(pg_advisory_xact_lock_shared(" + COUNT_LOCK + ") as text) is not null");
         for (int i = 0; i < keys.length; i++) {
             q.setParameter(i + 1, keys[i]);
         }
-        q.getSingleResult();
+        q.getResultList();
     }
 
     /** The counting lock, exclusively: no counted write of another transaction runs until this one ends. */
