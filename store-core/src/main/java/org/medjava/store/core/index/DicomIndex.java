@@ -47,11 +47,18 @@ public final class DicomIndex implements AutoCloseable {
     public DicomIndex(IndexDatabase database) {
         this.session = new IndexSession(database);
         ChangeLog changes = new ChangeLog(database);
-        this.writer = new IndexWriter(session, changes);
+        InstanceCounts counts = new InstanceCounts(database);
+        this.writer = new IndexWriter(session, changes, counts);
         this.queries = new IndexQueries(session);
         this.rebuild = new IndexRebuild(session, writer, queries);
-        this.trash = new IndexTrash(session, writer, rebuild, changes);
+        this.trash = new IndexTrash(session, writer, rebuild, changes, counts);
         this.routes = new RouteQueue(session, changes);
+        try { // series indexed before their counts were kept
+            counts.backfill(session, IndexQueries.IN_CHUNK);
+        } catch (RuntimeException e) {
+            session.close();
+            throw e;
+        }
     }
 
     /** The routing queue and history (in this index's database, shared by a cluster's nodes). */

@@ -1,6 +1,7 @@
 package org.medjava.store.core.index;
 
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.Query;
 import jakarta.persistence.Tuple;
 import jakarta.persistence.TypedQuery;
 import jakarta.persistence.criteria.AbstractQuery;
@@ -36,14 +37,18 @@ import org.medjava.store.core.index.Matching.Vr;
  * own ({@link IndexSession#read}), concurrently with other reads and with writes.
  *
  * <p>An instance is one SOP Instance UID, however many files hold it: the index keeps a row per file, and the
- * queries, counts and pages of instances take only the current file of each UID ({@link #current}), in the query
- * itself, so a page of n rows is n instances. The reads by path and by directory are of files.
+ * queries and pages of instances take only the current file of each UID ({@link #current}), in the query itself,
+ * so a page of n rows is n instances; the numbers of instances of a series, study or patient are the series' counts
+ * the writes keep by that rule ({@link InstanceCounts}), counted here only for series without one yet. The reads by
+ * path and by directory are of files.
  */
 final class IndexQueries {
     /** At most this many values in one IN list. */
     static final int IN_CHUNK = 500;
     /** The paths the network stores objects under (it keeps one per SOP Instance UID), as a LIKE pattern. */
     private static final String NETWORK_COPIES = ArchiveLayout.ROOT + "/%";
+    /** What those paths start with. */
+    static final String NETWORK_ROOT = ArchiveLayout.ROOT + "/";
 
     private final IndexSession session;
 
@@ -110,16 +115,19 @@ final class IndexQueries {
             // the counts, too, are of what the caller may see
             Map<String, Long> studies = countBy(em, "select st.patient.key, count(st) from StudyEntity st"
                     + " where st.patient.key in :k" + visibleJpql("st.uid", v) + " group by st.patient.key", keys);
-            Map<String, Long> series = countBy(em, "select s.study.patient.key, count(s) from SeriesEntity s"
-                    + " where s.study.patient.key in :k" + visibleJpql("s.study.uid", v)
-                    + " group by s.study.patient.key", keys);
-            Map<String, Long> instances = countInstances(em,
-                    i -> i.get("series").get("study").get("patient").get("key"), keys, v);
+            Map<String, Kept> kept = new HashMap<>();
+            forChunks(keys, chunk -> kept(kept, em.createQuery("select s.study.patient.key, count(s),"
+                    + " sum(s.instanceCount), count(s.instanceCount) from SeriesEntity s where s.study.patient.key"
+                    + " in :k" + visibleJpql("s.study.uid", v) + " group by s.study.patient.key", Object[].class)
+                    .setParameter("k", chunk).getResultList()));
+            Map<String, Long> instances = instances(kept, uncounted -> countInstances(em,
+                    i -> i.get("series").get("study").get("patient").get("key"), uncounted, v));
             return rows.stream().map(t -> {
                 String key = t.get(0, String.class);
+                Kept k = kept.getOrDefault(key, Kept.NONE);
                 return new PatientSummary(t.get(1, String.class), t.get(2, String.class), t.get(3, String.class),
                         t.get(4, String.class), t.get(5, String.class), studies.getOrDefault(key, 0L),
-                        series.getOrDefault(key, 0L), instances.getOrDefault(key, 0L));
+                        k.series(), instances.getOrDefault(key, 0L));
             }).toList();
         });
     }
@@ -167,18 +175,31 @@ final class IndexQueries {
             cq.orderBy(studyOrder(cb, query, st, p));
             List<Tuple> rows = page(em.createQuery(cq), m, query).getResultList();
             List<String> uids = rows.stream().map(t -> t.get(0, String.class)).toList();
-            Map<String, Long> series = countBy(em, "select s.study.uid, count(s) from SeriesEntity s"
-                    + " where s.study.uid in :k group by s.study.uid", uids);
-            Map<String, Long> instances = countInstances(em, i -> i.get("series").get("study").get("uid"), uids);
+            // the series' kept counts, summed: one row per series by the series' study index, no instance row
+            Map<String, Kept> kept = new HashMap<>();
+            forChunks(uids, chunk -> {
+                Query q = em.createNativeQuery("select s.study_uid, count(*), sum(s.instance_count),"
+                        + " count(s.instance_count) from mj_series s where s.study_uid in (" + marks(chunk.size())
+                        + ") group by s.study_uid");
+                for (int n = 0; n < chunk.size(); n++) {
+                    q.setParameter(n + 1, chunk.get(n));
+                }
+                @SuppressWarnings("unchecked")
+                List<Object[]> counted = q.getResultList();
+                kept(kept, counted);
+            });
+            Map<String, Long> instances = instances(kept, uncounted -> countInstances(em,
+                    i -> i.get("series").get("study").get("uid"), uncounted));
             return rows.stream().map(t -> {
                 String uid = t.get(0, String.class);
+                long series = kept.getOrDefault(uid, Kept.NONE).series();
                 String modalities = t.get(12, String.class);
                 return new StudySummary(t.get(1, String.class), t.get(2, String.class), t.get(3, String.class),
                         t.get(4, String.class), t.get(5, String.class), uid, t.get(6, String.class),
                         t.get(7, String.class), t.get(8, String.class), t.get(9, String.class),
                         t.get(10, String.class), t.get(11, String.class),
                         modalities == null ? List.of() : Arrays.asList(modalities.split("\\\\")),
-                        series.getOrDefault(uid, 0L), instances.getOrDefault(uid, 0L));
+                        series, instances.getOrDefault(uid, 0L));
             }).toList();
         });
     }
@@ -209,12 +230,22 @@ final class IndexQueries {
             add(where, m.match("SeriesDate", query.key("SeriesDate"), Vr.DA, s.get("seriesDate"), null, false));
             add(where, visible(cb, cq, st.get("uid"), query.visibility()));
             cq.multiselect(s.get("uid"), st.get("uid"), s.get("modality"), s.get("seriesNumber"),
-                    s.get("description"), s.get("bodyPart"), s.get("seriesDate"));
+                    s.get("description"), s.get("bodyPart"), s.get("seriesDate"), s.get("instanceCount"));
             cq.where(where.toArray(Predicate[]::new));
             cq.orderBy(cb.asc(cb.coalesce(s.<Integer>get("seriesNumber"), Integer.MAX_VALUE)), cb.asc(s.get("uid")));
             List<Tuple> rows = page(em.createQuery(cq), m, query).getResultList();
             List<String> uids = rows.stream().map(t -> t.get(0, String.class)).toList();
-            Map<String, Long> instances = countInstances(em, i -> i.get("series").get("uid"), uids);
+            Map<String, Long> instances = new HashMap<>();
+            List<String> uncounted = new ArrayList<>();
+            for (Tuple t : rows) {
+                Long kept = t.get(7, Long.class);
+                if (kept == null) {
+                    uncounted.add(t.get(0, String.class));
+                } else {
+                    instances.put(t.get(0, String.class), kept);
+                }
+            }
+            instances.putAll(countBySeries(em, uncounted));
             Map<String, Set<String>> directories = new HashMap<>();
             forChunks(uids, chunk -> em.createQuery("select distinct i.series.uid, i.directory from InstanceEntity i"
                     + " where i.series.uid in :k", Object[].class).setParameter("k", chunk).getResultList()
@@ -272,7 +303,7 @@ final class IndexQueries {
 
     /** See {@link DicomIndex#count}. */
     long count() {
-        return session.read("counting", IndexQueries::countInstances);
+        return session.read("counting", IndexQueries::instanceCount);
     }
 
     /** See {@link DicomIndex#counts}. */
@@ -281,7 +312,7 @@ final class IndexQueries {
                 em.createQuery("select count(p) from PatientEntity p", Long.class).getSingleResult(),
                 em.createQuery("select count(s) from StudyEntity s", Long.class).getSingleResult(),
                 em.createQuery("select count(s) from SeriesEntity s", Long.class).getSingleResult(),
-                countInstances(em)));
+                instanceCount(em)));
     }
     /** See {@link DicomIndex#ping}. */
     void ping() {
@@ -442,7 +473,17 @@ final class IndexQueries {
         return cb.not(cb.exists(before));
     }
 
-    /** How many instances (SOP Instance UIDs) the index holds. */
+    /** How many instances (SOP Instance UIDs) the index holds: the series' kept counts summed, if all are kept. */
+    private static long instanceCount(EntityManager em) {
+        Object[] kept = em.createQuery("select count(s), sum(s.instanceCount), count(s.instanceCount)"
+                + " from SeriesEntity s", Object[].class).getSingleResult();
+        if (((Number) kept[0]).longValue() == ((Number) kept[2]).longValue()) {
+            return kept[1] == null ? 0 : ((Number) kept[1]).longValue();
+        }
+        return countInstances(em);
+    }
+
+    /** How many instances (SOP Instance UIDs) the index holds, counted. */
     private static long countInstances(EntityManager em) {
         CriteriaBuilder cb = em.getCriteriaBuilder();
         CriteriaQuery<Long> cq = cb.createQuery(Long.class);
@@ -473,6 +514,61 @@ final class IndexQueries {
                     ((Number) t.get(1)).longValue()));
         });
         return counts;
+    }
+
+    /** Of each of {@code series}, how many instances counting its rows gives (none: absent), in chunks. */
+    static Map<String, Long> countBySeries(EntityManager em, List<String> series) {
+        return countInstances(em, i -> i.get("series").get("uid"), series);
+    }
+
+    /** The series of the current file ({@link #current}) of each of {@code sopInstanceUids} that has one. */
+    static Map<String, String> currentSeries(EntityManager em, List<String> sopInstanceUids) {
+        Map<String, String> series = new HashMap<>();
+        forChunks(sopInstanceUids, chunk -> {
+            CriteriaBuilder cb = em.getCriteriaBuilder();
+            CriteriaQuery<Tuple> cq = cb.createTupleQuery();
+            Root<InstanceEntity> i = cq.from(InstanceEntity.class);
+            cq.multiselect(i.get("sopInstanceUid"), i.get("series").get("uid"))
+                    .where(i.get("sopInstanceUid").in(chunk.toArray()), current(cb, cq, i));
+            em.createQuery(cq).getResultList().forEach(t -> series.put(t.get(0, String.class),
+                    t.get(1, String.class)));
+        });
+        return series;
+    }
+
+    /** A key's series, the sum of their kept instance counts, and how many of them have one. */
+    private record Kept(long series, long instances, long counted) {
+        static final Kept NONE = new Kept(0, 0, 0);
+    }
+
+    /** Adds rows of (key, series, sum of kept counts, kept counts) to {@code kept}. */
+    private static void kept(Map<String, Kept> kept, List<Object[]> rows) {
+        for (Object[] row : rows) {
+            kept.put((String) row[0], new Kept(((Number) row[1]).longValue(),
+                    row[2] == null ? 0 : ((Number) row[2]).longValue(), ((Number) row[3]).longValue()));
+        }
+    }
+
+    /** The instances of each key: its kept sum, or, where a series of it has no count yet, what {@code count} says. */
+    private static Map<String, Long> instances(Map<String, Kept> kept,
+            Function<List<String>, Map<String, Long>> count) {
+        Map<String, Long> instances = new HashMap<>();
+        List<String> uncounted = new ArrayList<>();
+        kept.forEach((key, k) -> {
+            if (k.counted() == k.series()) {
+                instances.put(key, k.instances());
+            } else {
+                uncounted.add(key);
+            }
+        });
+        if (!uncounted.isEmpty()) {
+            instances.putAll(count.apply(uncounted));
+        }
+        return instances;
+    }
+
+    private static String marks(int n) {
+        return String.join(", ", java.util.Collections.nCopies(n, "?"));
     }
 
     /** A caller without a label sees nothing: answered without asking the database. */
@@ -527,7 +623,7 @@ final class IndexQueries {
         return counts;
     }
 
-    private static void forChunks(List<String> keys, java.util.function.Consumer<List<String>> action) {
+    static void forChunks(List<String> keys, java.util.function.Consumer<List<String>> action) {
         for (int from = 0; from < keys.size(); from += IN_CHUNK) {
             action.accept(keys.subList(from, Math.min(keys.size(), from + IN_CHUNK)));
         }

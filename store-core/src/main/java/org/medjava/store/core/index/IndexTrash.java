@@ -24,12 +24,15 @@ final class IndexTrash {
     private final IndexWriter writer;
     private final IndexRebuild rebuild;
     private final ChangeLog changes;
+    private final InstanceCounts counts;
 
-    IndexTrash(IndexSession session, IndexWriter writer, IndexRebuild rebuild, ChangeLog changes) {
+    IndexTrash(IndexSession session, IndexWriter writer, IndexRebuild rebuild, ChangeLog changes,
+            InstanceCounts counts) {
         this.session = session;
         this.writer = writer;
         this.rebuild = rebuild;
         this.changes = changes;
+        this.counts = counts;
     }
 
     /** How many files (instance rows) {@code scope} names now. */
@@ -44,6 +47,7 @@ final class IndexTrash {
     Trashed trash(TrashScope scope, String trashId, String by, String reason, Instant now, Instant purgeAfter,
             String kind) {
         int moved = session.write("moving " + scope + " to the trash", em -> {
+            InstanceCounts.Pending counting = counts.removing(em, scope.where(), scope.parameters());
             List<String> series = seriesOf(em, scope);
             if (series.isEmpty()) {
                 return 0;
@@ -66,6 +70,7 @@ final class IndexTrash {
             Query delete = em.createNativeQuery("delete from mj_instance where " + scope.instanceWhere());
             bind(delete, 1, scope.parameters());
             delete.executeUpdate();
+            counting.after(em);
             IndexWriter.prune(em, new HashSet<>(series), Set.of(), Set.of());
             return n;
         });
@@ -89,11 +94,14 @@ final class IndexTrash {
                     .setParameter(8, file.lastModified()).setParameter(9, file.trashedAt().toEpochMilli())
                     .setParameter(10, file.purgeAfter().toEpochMilli()).setParameter(11, file.trashedBy())
                     .setParameter(12, file.reason()).executeUpdate();
-            List<String> series = em.createQuery("select i.series.uid from InstanceEntity i where i.path = :p",
-                    String.class).setParameter("p", file.path()).getResultList();
-            if (!series.isEmpty()) { // its metadata stay until the purge, as a deletion's do
+            List<Object[]> held = em.createQuery("select i.series.uid, i.sopInstanceUid from InstanceEntity i"
+                    + " where i.path = :p", Object[].class).setParameter("p", file.path()).getResultList();
+            if (!held.isEmpty()) { // its metadata stay until the purge, as a deletion's do
+                List<String> series = held.stream().map(r -> (String) r[0]).toList();
+                InstanceCounts.Pending counting = counts.touching(em, held.stream().map(r -> (String) r[1]).toList());
                 em.createQuery("delete from InstanceEntity i where i.path = :p").setParameter("p", file.path())
                         .executeUpdate();
+                counting.after(em);
                 IndexWriter.prune(em, new HashSet<>(series), Set.of(), Set.of());
             }
             changes.append(em, List.of(new ChangeLog.Entry(Change.DELETED, file.trashedAt().toEpochMilli(),

@@ -21,13 +21,15 @@ final class IndexWriter {
 
     private final IndexSession session;
     private final ChangeLog changes;
+    private final InstanceCounts counts;
     private final ReentrantLock writeLock;
     /** Puts waiting for the writer lock (see {@link #commit}). */
     private final java.util.Queue<PendingPut> pending = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
-    IndexWriter(IndexSession session, ChangeLog changes) {
+    IndexWriter(IndexSession session, ChangeLog changes, InstanceCounts counts) {
         this.session = session;
         this.changes = changes;
+        this.counts = counts;
         this.writeLock = session.writeLock();
     }
 
@@ -55,6 +57,7 @@ final class IndexWriter {
         String dir = StorePaths.directory(directoryPath);
         int removed = session.write("removing " + (dir.isEmpty() ? "everything" : dir + "/"), em -> {
             if (dir.isEmpty()) {
+                counts.emptying(em);
                 changes.appendInstances(em, Change.DELETED, null, "1 = 1", List.of());
                 int n = em.createQuery("delete from InstanceEntity i").executeUpdate();
                 em.createQuery("delete from MetadataEntity m").executeUpdate();
@@ -65,14 +68,16 @@ final class IndexWriter {
             }
             String under = escapeLike(dir) + "/%";
             String where = " where i.path = :path or i.path like :under escape '" + Matching.ESCAPE + "'";
+            String sqlWhere = "i.store_path = ? or i.store_path like ? escape '" + Matching.ESCAPE + "'";
+            InstanceCounts.Pending counting = counts.removing(em, sqlWhere, List.of(dir, under));
             List<String> series = em.createQuery("select distinct i.series.uid from InstanceEntity i" + where,
                     String.class).setParameter("path", dir).setParameter("under", under).getResultList();
-            changes.appendInstances(em, Change.DELETED, null, "i.store_path = ? or i.store_path like ? escape '"
-                    + Matching.ESCAPE + "'", List.of(dir, under));
+            changes.appendInstances(em, Change.DELETED, null, sqlWhere, List.of(dir, under));
             int n = em.createQuery("delete from InstanceEntity i" + where)
                     .setParameter("path", dir).setParameter("under", under).executeUpdate();
             em.createQuery("delete from MetadataEntity i" + where)
                     .setParameter("path", dir).setParameter("under", under).executeUpdate();
+            counting.after(em);
             prune(em, new HashSet<>(series), Set.of(), Set.of());
             return n;
         });
@@ -183,19 +188,35 @@ final class IndexWriter {
      * summaries come from the written entities, without querying again.
      */
     List<InstanceSummary> upsertAll(EntityManager em, List<PendingPut> puts) {
+        // what is indexed at each path (looked up once: a path's miss is not kept by the persistence context)
+        java.util.Map<String, InstanceEntity> atPath = new java.util.HashMap<>();
+        Set<String> uids = new HashSet<>(); // those it writes and those of the files it overwrites
+        for (PendingPut put : puts) {
+            uids.add(put.parsed.sopInstanceUid());
+            if (!atPath.containsKey(put.path)) {
+                InstanceEntity overwritten = em.find(InstanceEntity.class, put.path);
+                atPath.put(put.path, overwritten);
+                if (overwritten != null) {
+                    uids.add(overwritten.sopInstanceUid);
+                }
+            }
+        }
+        InstanceCounts.Pending counting = counts.touching(em, uids);
         ToPrune toPrune = new ToPrune();
         List<InstanceEntity> written = new ArrayList<>(puts.size());
         List<ChangeLog.Entry> recorded = new ArrayList<>(puts.size());
         long now = System.currentTimeMillis();
         for (PendingPut put : puts) {
-            boolean isNew = em.find(InstanceEntity.class, put.path) == null;
-            InstanceEntity instance = upsert(em, put.path, put.parsed, toPrune);
+            boolean isNew = atPath.get(put.path) == null;
+            InstanceEntity instance = upsert(em, put.path, put.parsed, toPrune, atPath.get(put.path));
+            atPath.put(put.path, instance); // a second put at that path in this batch overwrites it
             written.add(instance);
             String kind = put.changeKind != null ? put.changeKind : isNew ? Change.CREATED : Change.UPDATED;
             recorded.add(new ChangeLog.Entry(kind, now, instance.series.study.uid, instance.series.uid,
                     instance.sopInstanceUid, instance.path, put.trashId));
         }
         em.flush();
+        counting.after(em);
         prune(em, toPrune.series(), toPrune.studies(), toPrune.patients());
         changes.append(em, recorded);
         ReadyMetadataTable.forget(em, toPrune.series());
@@ -203,8 +224,9 @@ final class IndexWriter {
         return written.stream().map(IndexWriter::summaryOf).toList();
     }
 
-    private InstanceEntity upsert(EntityManager em, String path, ParsedInstance d, ToPrune toPrune) {
-        InstanceEntity instance = em.find(InstanceEntity.class, path);
+    /** Writes one instance at {@code path}, where {@code instance} is indexed now (null: nothing). */
+    private InstanceEntity upsert(EntityManager em, String path, ParsedInstance d, ToPrune toPrune,
+            InstanceEntity instance) {
         if (instance != null) {
             toPrune.series().add(instance.series.uid);
             toPrune.studies().add(instance.series.study.uid);
@@ -319,16 +341,20 @@ final class IndexWriter {
         }
         long now = System.currentTimeMillis();
         Set<String> series = new HashSet<>();
+        Set<String> uids = new HashSet<>();
         List<ChangeLog.Entry> recorded = new ArrayList<>(gone.size());
         for (Object[] i : gone) {
             series.add((String) i[2]);
+            uids.add((String) i[1]);
             recorded.add(new ChangeLog.Entry(Change.DELETED, now, (String) i[3], (String) i[2], (String) i[1],
                     (String) i[0], null));
         }
+        InstanceCounts.Pending counting = counts.touching(em, uids);
         int n = em.createQuery("delete from InstanceEntity i where i.path in :paths")
                 .setParameter("paths", list).executeUpdate();
         em.createQuery("delete from MetadataEntity m where m.path in :paths").setParameter("paths", list)
                 .executeUpdate();
+        counting.after(em);
         prune(em, series, Set.of(), Set.of());
         changes.append(em, recorded);
         return n;

@@ -37,10 +37,18 @@ class SeriesEntity {
     @Column(name = "series_date", length = 8)
     String seriesDate;
 
+    /**
+     * NumberOfSeriesRelatedInstances, kept by the writes ({@link InstanceCounts}); null when not counted yet. Never
+     * set here after the series is persisted: the writes change it in SQL.
+     */
+    @Column(name = "instance_count")
+    Long instanceCount;
+
     protected SeriesEntity() {
     }
 
     SeriesEntity(String uid) {
         this.uid = uid;
+        this.instanceCount = 0L;
     }
 }

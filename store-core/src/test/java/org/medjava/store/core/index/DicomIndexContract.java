@@ -59,10 +59,35 @@ abstract class DicomIndexContract {
     }
 
     @AfterEach
-    void closeIndex() {
+    void closeIndex() throws SQLException {
         if (index != null) {
             index.close();
         }
+        assertCountsKept(); // whatever the test wrote
+    }
+
+    /**
+     * Counting by the rule, in SQL of its own: each series' rows that are the current file of their SOP Instance
+     * UID (no other row of it comes before: the network's copy under dicom/ first, then by path).
+     */
+    private static final String COUNTED = "select s.series_uid, s.instance_count, (select count(*) from mj_instance i"
+            + " where i.series_uid = s.series_uid and not exists (select 1 from mj_instance j"
+            + " where j.sop_instance_uid = i.sop_instance_uid and ((j.store_path like 'dicom/%'"
+            + " and i.store_path not like 'dicom/%') or ((j.store_path like 'dicom/%') = (i.store_path like 'dicom/%')"
+            + " and j.store_path < i.store_path)))) from mj_series s";
+
+    /** Every series' kept count (NumberOfSeriesRelatedInstances) is what counting its rows gives. */
+    void assertCountsKept() throws SQLException {
+        java.util.Map<String, Long> kept = new java.util.TreeMap<>();
+        java.util.Map<String, Long> counted = new java.util.TreeMap<>();
+        try (Connection c = DriverManager.getConnection(database.url(), database.user(), database.password());
+                Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(COUNTED)) {
+            while (rs.next()) {
+                kept.put(rs.getString(1), rs.getObject(2) == null ? null : rs.getLong(2));
+                counted.put(rs.getString(1), rs.getLong(3));
+            }
+        }
+        assertThat(kept).as("kept instance counts by series").isEqualTo(counted);
     }
 
     // ------------------------------------------------------------------------------------------------ audit trail
@@ -372,6 +397,114 @@ abstract class DicomIndexContract {
         assertThat(index.series(COPIES_STUDY)).extracting(SeriesSummary::numberOfSeriesRelatedInstances)
                 .containsExactly(4L, 1L);
         assertThat(index.counts()).isEqualTo(new IndexCounts(1, 1, 2, 5));
+    }
+
+    @Test
+    void keptInstanceCountsEqualCountingAfterEveryKindOfWrite() throws Exception {
+        Path images = Files.createDirectories(tmp.resolve("images"));
+        putCopies(images); // copies at several paths, the network's among them
+        assertCountsKept();
+        assertCountsAnswered(6);
+
+        // the same SOP Instance UID in another series (a corrected copy): one instance, counted where its current
+        // file is: the network's copy first, then the first by path
+        String sop = COPIES_CT + ".2"; // up/x/a2.dcm, up/y/a2.dcm
+        TestDicom elsewhere = TestDicom.mr().patient("P40", "Copies^Carl").study(COPIES_STUDY, "20240401")
+                .series(COPIES_MR, "MR", 2).instance(sop, 2);
+        IndexFiles.put(index, "up/w/a2.dcm", elsewhere.writeTo(images.resolve("up/w/a2.dcm"))); // first by path now
+        assertCountsKept();
+        assertThat(index.series(COPIES_STUDY)).extracting(SeriesSummary::numberOfSeriesRelatedInstances)
+                .containsExactly(4L, 2L);
+        IndexFiles.put(index, NETWORK_DIR + "a2.dcm", TestDicom.ct().patient("P40", "Copies^Carl")
+                .study(COPIES_STUDY, "20240401").series(COPIES_CT, "CT", 1).instance(sop, 2)
+                .writeTo(images.resolve(NETWORK_DIR + "a2.dcm"))); // the network's copy wins
+        assertCountsKept();
+        assertThat(index.series(COPIES_STUDY)).extracting(SeriesSummary::numberOfSeriesRelatedInstances)
+                .containsExactly(5L, 1L);
+        assertCountsAnswered(6);
+
+        // an overwrite that moves an instance across series, and one that changes its SOP Instance UID
+        IndexFiles.put(index, "up/x/a3.dcm", TestDicom.mr().patient("P40", "Copies^Carl")
+                .study(COPIES_STUDY, "20240401").series(COPIES_MR, "MR", 2).instance(COPIES_CT + ".3", 3)
+                .writeTo(images.resolve("moved.dcm")));
+        assertCountsKept();
+        IndexFiles.put(index, "up/z/a4.dcm", TestDicom.ct().patient("P40", "Copies^Carl")
+                .study(COPIES_STUDY, "20240401").series(COPIES_CT, "CT", 1).instance(COPIES_CT + ".9", 9)
+                .writeTo(images.resolve("renumbered.dcm")));
+        assertCountsKept();
+        assertCountsAnswered(7);
+
+        // removals: the current file (the next one counts), the last file, a directory, a file held in the trash
+        assertThat(index.remove(NETWORK_DIR + "a2.dcm")).isTrue();
+        assertCountsKept();
+        assertThat(index.remove("up/x/a3.dcm")).isTrue();
+        assertCountsKept();
+        assertThat(index.removeUnder("up/y")).isEqualTo(4); // copies only: the instances stay
+        assertCountsKept();
+        assertCountsAnswered(6);
+        java.time.Instant now = java.time.Instant.now();
+        index.hold(new TrashedFile("up/w/a2.dcm", "v-1", TrashedFile.VERSION, COPIES_STUDY, COPIES_MR, sop, 1, 1,
+                now, now.plusSeconds(60), "tester", "a previous version"));
+        assertCountsKept();
+        assertCountsAnswered(6);
+
+        // the trash: an instance, a series, a restore, a study
+        trash(TrashScope.instance(COPIES_STUDY, COPIES_CT, COPIES_CT + ".9"));
+        assertCountsKept();
+        Trashed mr = trash(TrashScope.series(COPIES_STUDY, COPIES_MR));
+        assertCountsKept();
+        assertCountsAnswered(4);
+        try (ObjectStorage storage = storage(images)) {
+            for (TrashedFile file : index.trashed(mr.trashId(), 100)) {
+                index.restore(storage, file);
+                assertCountsKept();
+            }
+            assertCountsAnswered(5);
+            trash(TrashScope.study(COPIES_STUDY));
+            assertCountsKept();
+            assertCountsAnswered(0);
+
+            // a rebuild indexes every file again (the trashed ones stay there) and removes the stale entries
+            IndexFiles.put(index, "gone.dcm", images.resolve("moved.dcm"));
+            index.rebuild(storage);
+            assertCountsKept();
+        }
+        index.removeUnder("");
+        assertCountsKept();
+        assertCountsAnswered(0);
+    }
+
+    @Test
+    void seriesIndexedBeforeCountsWereKeptAreCountedWhenTheIndexOpensAndMeanwhileByTheirRows() throws Exception {
+        putCopies(Files.createDirectories(tmp.resolve("images")));
+        try (Connection c = DriverManager.getConnection(database.url(), database.user(), database.password());
+                Statement s = c.createStatement()) {
+            s.execute("update mj_series set instance_count = null"); // as an older version left them
+        }
+        assertCountsAnswered(6); // counted
+        index.close();
+        index = new DicomIndex(database);
+        assertCountsKept();
+        assertCountsAnswered(6);
+    }
+
+    /** What the queries answer: {@code n} instances, and the numbers of every level sum up to it. */
+    private void assertCountsAnswered(long n) {
+        assertThat(index.count()).isEqualTo(n);
+        assertThat(index.counts().instances()).isEqualTo(n);
+        List<StudySummary> studies = index.studies(StudyQuery.all());
+        assertThat(studies.stream().mapToLong(StudySummary::numberOfStudyRelatedInstances).sum()).isEqualTo(n);
+        assertThat(index.patients(PatientQuery.all()).stream()
+                .mapToLong(PatientSummary::numberOfPatientRelatedInstances).sum()).isEqualTo(n);
+        for (StudySummary study : studies) {
+            List<SeriesSummary> series = index.series(study.studyInstanceUid());
+            assertThat(series.stream().mapToLong(SeriesSummary::numberOfSeriesRelatedInstances).sum())
+                    .isEqualTo(study.numberOfStudyRelatedInstances());
+            for (SeriesSummary one : series) {
+                assertThat((long) index.instances(one.seriesInstanceUid()).size())
+                        .isEqualTo(one.numberOfSeriesRelatedInstances());
+            }
+        }
     }
 
     @Test

@@ -76,6 +76,57 @@ class DicomIndexPostgresTest extends DicomIndexContract {
         }
     }
 
+    /**
+     * Two nodes on one database write one series at once: the same SOP Instance UIDs at paths of their own, others
+     * beside, then one node removes its copies while the other writes the same UIDs into a second series. The kept
+     * counts are what counting gives (each node's writes count under locks the other's respect).
+     */
+    @Test
+    void twoNodesWritingTheSameInstancesAtOnceKeepExactCounts() throws Exception {
+        int n = 24;
+        Path files = java.nio.file.Files.createDirectories(tmp.resolve("race"));
+        List<Path> ct = new ArrayList<>();
+        List<Path> mr = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            ct.add(TestDicom.ct().patient("PR", "Race^Rita").study("1.2.826.77.1", "20240101")
+                    .series("1.2.826.77.1.1", "CT", 1).instance("1.2.826.77.1.1." + i, i)
+                    .writeTo(files.resolve("ct" + i + ".dcm")));
+            mr.add(TestDicom.mr().patient("PR", "Race^Rita").study("1.2.826.77.1", "20240101")
+                    .series("1.2.826.77.1.2", "MR", 2).instance("1.2.826.77.1.1." + i, i)
+                    .writeTo(files.resolve("mr" + i + ".dcm")));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try (DicomIndex other = new DicomIndex(database)) {
+            List<Future<?>> writes = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int k = i;
+                writes.add(pool.submit(() -> IndexFiles.put(index, "a/" + k + ".dcm", ct.get(k))));
+                writes.add(pool.submit(() -> IndexFiles.put(other, "b/" + k + ".dcm", ct.get(k))));
+            }
+            for (Future<?> w : writes) {
+                w.get();
+            }
+            assertThat(index.count()).isEqualTo(n);
+            assertCountsKept();
+            writes.clear();
+            for (int i = 0; i < n; i++) {
+                int k = i;
+                writes.add(pool.submit(() -> index.remove("a/" + k + ".dcm")));
+                writes.add(pool.submit(() -> IndexFiles.put(other, "a/" + k + "/mr.dcm", mr.get(k))));
+                writes.add(pool.submit(() -> other.remove("b/" + (n - 1 - k) + ".dcm")));
+            }
+            for (Future<?> w : writes) {
+                w.get();
+            }
+            assertCountsKept();
+            assertThat(other.count()).isEqualTo(n);
+            assertThat(other.series("1.2.826.77.1")).extracting(SeriesSummary::numberOfSeriesRelatedInstances)
+                    .containsExactly((long) n); // the CT copies are gone: each instance is in the MR series
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void aLocalServerIsPrivateAndLeavesNothingBehind() throws Exception {
         long start = System.nanoTime();

@@ -170,6 +170,7 @@ class DicomIndexUnitTest {
                 .extracting(p -> p.replaceAll(".* FROM (\\w+) WHERE.*", "$1")).containsExactly("mj_patient", "mj_study",
                         "mj_series", "mj_instance", "mj_trash", "mj_change", "mj_metadata", "mj_label", "mj_audit",
                         "mj_share", "mj_route_task", "mj_ready_metadata");
+        assertThat(Schema.probes().get(2)).contains("FROM mj_series").contains("study_uid", "instance_count");
         assertThat(Schema.probes().get(3)).contains("FROM mj_instance").contains("store_path", "series_uid",
                 "photometric", "indexed_at_ms");
         assertThat(Schema.probes().get(4)).contains("FROM mj_trash").contains("trash_id", "purge_after_ms");
