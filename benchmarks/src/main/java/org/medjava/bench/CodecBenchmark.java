@@ -65,7 +65,7 @@ public class CodecBenchmark {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
 
-        static Codec of(String id) {
+        public static Codec of(String id) {
             return valueOf(id.toUpperCase(Locale.ROOT).replace('-', '_'));
         }
 

@@ -131,7 +131,8 @@ public final class ReportGenerator {
             (raw, charts, env, quick) -> Optional.ofNullable(BlocksReport.section(raw, charts, quick)), // 3: blocks
             FfmSection::build,                                                                       // 4: JNI vs FFM
             ServeSection::build,                                               // issue 30: store vs nginx, Orthanc
-            IngestSection::build);                                             // issue 21: ingest vs Orthanc
+            IngestSection::build,                                              // issue 21: ingest vs Orthanc
+            CodecSection::build);                                              // issue 34: HTJ2K vs JPEG 2000
 
     static String resultsCsv(ReportData data) {
         StringBuilder csv = new StringBuilder(

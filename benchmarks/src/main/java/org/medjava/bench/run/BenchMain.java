@@ -36,6 +36,7 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  *   [--skip serve]            issue 30: the store's reads against nginx and Orthanc, HTTP/2, overload (~8 min
  *                             standard, ~20 full)
  *   [--skip ingest]           issue 21: the store's C-STORE and STOW-RS against Orthanc (~2 min standard, ~5 full)
+ *   [--skip codec]            issue 34: HTJ2K against JPEG 2000, encode + decode of a 512² CT frame (~2 min)
  *   [--skip ipc,blocks]       issue 20's same-host IPC and transport building blocks (~1 min quick, ~15 min full)
  *   report DIR                only regenerate the report from DIR/raw
  *   index-scale [--sizes a,b] [--explain] [--out DIR]
@@ -90,7 +91,7 @@ public final class BenchMain {
         } catch (IllegalArgumentException e) {
             System.err.println("bench: " + e.getMessage());
             System.err.println("usage: bench [--quick|--standard|--full] [--out DIR] [--sizes a,b] [--filters a,b] [--data rgb8|gray16|all] "
-                    + "[--skip jmh,c,transport,store,serve,ingest] | report [DIR] | publish [DIR [TARGET]] | jmh [JMH options]"
+                    + "[--skip jmh,c,transport,store,serve,ingest,codec] | report [DIR] | publish [DIR [TARGET]] | jmh [JMH options]"
                     + " | index-scale [--sizes a,b] [--explain] [--out DIR]"
                     + " | study-open [--runs N] [--profiles a,b] [--viewers a,b] [--servers a,b] [--out DIR]");
             System.exit(2);
@@ -215,6 +216,13 @@ public final class BenchMain {
             int failed = new org.medjava.bench.ffm.FfmStep(raw, console).run(plan.ffm());
             if (failed > 0) {
                 problems.add(failed + " JNI-vs-FFM benchmark(s) failed; see raw/ffm-jmh.log");
+            }
+        });
+        // issue 34: HTJ2K against JPEG 2000, encode + decode of a CT frame
+        step("codec", options, () -> {
+            int failed = new CodecStep(raw, console).run(plan.codec());
+            if (failed > 0) {
+                problems.add(failed + " codec benchmark(s) failed; see raw/codec-jmh.log");
             }
         });
         if (plan.store().enabled()) {

@@ -241,6 +241,14 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
                 : org.medjava.bench.zmq.MessagingPlan.full();
     }
 
+    /**
+     * Issue 34's codec cell ({@link CodecStep}): the quick run's smoke test, else 10 one-second iterations in each
+     * of 2 forks (JJ2000's encode + decode takes most of a second).
+     */
+    public Timing codec() {
+        return mode.equals("quick") ? Timing.quick() : new Timing(3, 1.0, 10, 1.0, 2);
+    }
+
     /** Issue 20's JNI-vs-FFM benchmark: the quick run's smoke test, else the standard run. */
     public org.medjava.bench.ffm.CallPlan ffm() {
         return mode.equals("quick") ? org.medjava.bench.ffm.CallPlan.quick() : org.medjava.bench.ffm.CallPlan.full();
