@@ -353,6 +353,7 @@ public class DicomWebResource {
     @APIResponse(responseCode = "200", description = "one DICOM JSON data set per instance, with BulkDataURIs", content = {
             @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonArray")),
             @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "DicomJsonArray"))})
+    @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
@@ -369,6 +370,7 @@ public class DicomWebResource {
     @APIResponse(responseCode = "200", description = "one DICOM JSON data set per instance, with BulkDataURIs", content = {
             @Content(mediaType = ApiDocs.DICOM_JSON, schema = @Schema(ref = "DicomJsonArray")),
             @Content(mediaType = ApiDocs.JSON, schema = @Schema(ref = "DicomJsonArray"))})
+    @APIResponse(responseCode = "304", ref = ApiDocs.NOT_MODIFIED)
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
