@@ -137,8 +137,9 @@ public class HttpFront implements ServletContextListener {
         opener = new Thread(() -> {
             try {
                 awaitDeployed(payara, live);
-                FrontServer opened = new FrontServer(bind, tlsBind, tlsContext, payara, http.maxRelayed(),
-                        http.maxWaiting(), reads, dicomWeb, Duration.ofSeconds(http.headerTimeoutSeconds()));
+                FrontServer opened = open(() -> new FrontServer(bind, tlsBind, tlsContext, payara,
+                        http.maxRelayed(), http.maxWaiting(), reads, dicomWeb,
+                        Duration.ofSeconds(http.headerTimeoutSeconds())));
                 synchronized (this) {
                     if (closed) {
                         opened.close();
@@ -163,6 +164,39 @@ public class HttpFront implements ServletContextListener {
         try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
             probe.setReuseAddress(true);
             probe.bind(address);
+        }
+    }
+
+    /** What opens the front; {@link #open} tries it again when it fails. */
+    @FunctionalInterface
+    private interface Opening {
+        FrontServer open() throws Exception;
+    }
+
+    /** Tries to open the front this many times, a second apart. */
+    static final int OPEN_ATTEMPTS = 10;
+
+    /**
+     * Opens the front, again after a failure other than a port in use. Seen in the ITs: right after Payara said it
+     * was ready, Netty's first channel loaded a class through the application's class loader and met one of its JAR
+     * files closed ("zip file closed", the container's doing); the store then ran without its HTTP port, and
+     * answered nothing, for good. A second later the same loads succeed.
+     */
+    private static FrontServer open(Opening opening) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return opening.open();
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                if (attempt >= OPEN_ATTEMPTS || e instanceof java.net.BindException
+                        || e.getCause() instanceof java.net.BindException) {
+                    throw e;
+                }
+                LOG.log(java.util.logging.Level.WARNING, "opening the store's HTTP port failed (attempt " + attempt
+                        + " of " + OPEN_ATTEMPTS + "), trying again in a second: " + e, e);
+                Thread.sleep(1000);
+            }
         }
     }
 
