@@ -169,7 +169,7 @@ public class HttpFront implements ServletContextListener {
 
     /** What opens the front; {@link #open} tries it again when it fails. */
     @FunctionalInterface
-    private interface Opening {
+    interface Opening {
         FrontServer open() throws Exception;
     }
 
@@ -182,7 +182,7 @@ public class HttpFront implements ServletContextListener {
      * files closed ("zip file closed", the container's doing); the store then ran without its HTTP port, and
      * answered nothing, for good. A second later the same loads succeed.
      */
-    private static FrontServer open(Opening opening) throws Exception {
+    static FrontServer open(Opening opening) throws Exception {
         for (int attempt = 1; ; attempt++) {
             try {
                 return opening.open();
