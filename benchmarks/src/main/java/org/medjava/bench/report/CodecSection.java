@@ -15,7 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.medjava.bench.CodecBenchmark.Codec;
-import org.medjava.bench.run.CodecStep;
+import org.medjava.bench.codec.CodecStep;
 
 /**
  * Issue 34's codec target, from {@code raw/codec-jmh.json} and {@code raw/codec-sizes.csv}: lossless encode + decode

@@ -220,7 +220,7 @@ public final class BenchMain {
         });
         // issue 34: HTJ2K against JPEG 2000, encode + decode of a CT frame
         step("codec", options, () -> {
-            int failed = new CodecStep(raw, console).run(plan.codec());
+            int failed = new org.medjava.bench.codec.CodecStep(raw, console).run(plan.codec());
             if (failed > 0) {
                 problems.add(failed + " codec benchmark(s) failed; see raw/codec-jmh.log");
             }

@@ -242,8 +242,8 @@ public record RunPlan(String mode, List<JmhGroup> groups, HarnessPlan harness, T
     }
 
     /**
-     * Issue 34's codec cell ({@link CodecStep}): the quick run's smoke test, else 10 one-second iterations in each
-     * of 2 forks (JJ2000's encode + decode takes most of a second).
+     * Issue 34's codec cell ({@link org.medjava.bench.codec.CodecStep}): the quick run's smoke test, else 10
+     * one-second iterations in each of 2 forks (JJ2000's encode + decode takes most of a second).
      */
     public Timing codec() {
         return mode.equals("quick") ? Timing.quick() : new Timing(3, 1.0, 10, 1.0, 2);

@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.medjava.bench.run.CodecStep;
+import org.medjava.bench.codec.CodecStep;
 
 /** The codec section from hand-written raw files: medians, ratios with intervals, the 5× and 10% verdicts. */
 class CodecSectionTest {

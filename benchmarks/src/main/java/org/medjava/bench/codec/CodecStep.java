@@ -1,4 +1,4 @@
-package org.medjava.bench.run;
+package org.medjava.bench.codec;
 
 import java.io.FileOutputStream;
 import java.io.IOException;
