@@ -104,7 +104,8 @@ final class CodecSection {
     }
 
     private static String interval(Bootstrap.Interval i) {
-        return i.isEmpty() ? "" : String.format(Locale.ROOT, "%s [%s–%s]", fmt(i.estimate()), fmt(i.lo()), fmt(i.hi()));
+        return i.isEmpty() ? ""
+                : String.format(Locale.ROOT, "%s [%s–%s]", fmt(i.estimate()), fmt(i.lo()), fmt(i.hi()));
     }
 
     private static String fmt(double v) {
